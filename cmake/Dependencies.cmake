@@ -1,0 +1,53 @@
+# Third-party code: Debian packages for headers and tools, Debian *source* packages for what
+# must also compile to WebAssembly (Dear ImGui, md4c). Fetched sources are cached in .cache/
+# (ignored by git); pass -DIMGUI_DIR=... or -DMD4C_DIR=... to use a copy of your own.
+
+# --- Eigen (header-only, Debian libeigen3-dev) -------------------------------------------------
+# find_path with NO_CMAKE_FIND_ROOT_PATH so the same lookup works under Emscripten's sysroot.
+find_path(EIGEN3_INCLUDE_DIR Eigen/Core PATHS /usr/include/eigen3 NO_CMAKE_FIND_ROOT_PATH
+          REQUIRED)
+add_library(neuralpath_eigen INTERFACE)
+target_include_directories(neuralpath_eigen SYSTEM INTERFACE ${EIGEN3_INCLUDE_DIR})
+
+# --- Sources fetched from Debian source packages ----------------------------------------------
+function(neuralpath_debian_source package out_var)
+  if(NOT ${out_var})
+    execute_process(
+      COMMAND ${PROJECT_SOURCE_DIR}/scripts/fetch-debian-source.sh ${package}
+              ${PROJECT_SOURCE_DIR}/.cache
+      OUTPUT_VARIABLE dir OUTPUT_STRIP_TRAILING_WHITESPACE RESULT_VARIABLE rc)
+    if(NOT rc EQUAL 0)
+      message(FATAL_ERROR "Could not fetch the Debian source package '${package}'. "
+                          "Set -D${out_var}=/path/to/${package} to use a local copy.")
+    endif()
+    set(${out_var} ${dir} CACHE PATH "${package} source directory" FORCE)
+  endif()
+endfunction()
+
+# --- md4c (CommonMark parser; one C file) ------------------------------------------------------
+neuralpath_debian_source(md4c MD4C_DIR)
+add_library(md4c STATIC ${MD4C_DIR}/src/md4c.c)
+target_include_directories(md4c SYSTEM PUBLIC ${MD4C_DIR}/src)
+set_target_properties(md4c PROPERTIES C_STANDARD 99 POSITION_INDEPENDENT_CODE ON)
+
+# --- Dear ImGui --------------------------------------------------------------------------------
+neuralpath_debian_source(imgui IMGUI_DIR)
+add_library(imgui STATIC
+  ${IMGUI_DIR}/imgui.cpp ${IMGUI_DIR}/imgui_draw.cpp
+  ${IMGUI_DIR}/imgui_tables.cpp ${IMGUI_DIR}/imgui_widgets.cpp)
+target_include_directories(imgui SYSTEM PUBLIC ${IMGUI_DIR})
+# Our views use ImGui's math operators on ImVec2 and never the obsolete names.
+target_compile_definitions(imgui PUBLIC IMGUI_DEFINE_MATH_OPERATORS IMGUI_DISABLE_OBSOLETE_FUNCTIONS)
+target_link_libraries(imgui PRIVATE neuralpath_options)
+
+if(EMSCRIPTEN)
+  # The platform and renderer backends, only for the web app (the one window we open).
+  add_library(imgui_backends STATIC
+    ${IMGUI_DIR}/backends/imgui_impl_glfw.cpp ${IMGUI_DIR}/backends/imgui_impl_opengl3.cpp)
+  target_link_libraries(imgui_backends PUBLIC imgui)
+  target_include_directories(imgui_backends SYSTEM PUBLIC ${IMGUI_DIR}/backends)
+  target_compile_options(imgui_backends PUBLIC -sUSE_GLFW=3)
+else()
+  # --- doctest (Debian doctest-dev), native tests only ------------------------------------------
+  find_package(doctest REQUIRED)
+endif()

@@ -1,0 +1,25 @@
+# Toolchain file for the web bundle: Debian's Emscripten plus the fixes it needs here.
+#   cmake --preset web      (or: cmake -B build/web -DCMAKE_TOOLCHAIN_FILE=emscripten.cmake)
+
+# Debian installs Emscripten under /usr/share/emscripten; EMSCRIPTEN_ROOT overrides that.
+if(NOT DEFINED EMSCRIPTEN_ROOT)
+  set(EMSCRIPTEN_ROOT "$ENV{EMSCRIPTEN_ROOT}")
+  if(NOT EMSCRIPTEN_ROOT)
+    set(EMSCRIPTEN_ROOT /usr/share/emscripten)
+  endif()
+endif()
+include(${EMSCRIPTEN_ROOT}/cmake/Modules/Platform/Emscripten.cmake)
+
+# emcc's JS optimizer imports `acorn`, which Debian installs for Node in /usr/share/nodejs.
+# Setting NODE_PATH only at configure time would not reach the build steps, so every compile
+# and link goes through `cmake -E env`.
+set(_neuralpath_emcc_env ${CMAKE_COMMAND} -E env NODE_PATH=/usr/share/nodejs)
+set(CMAKE_C_COMPILER_LAUNCHER ${_neuralpath_emcc_env})
+set(CMAKE_CXX_COMPILER_LAUNCHER ${_neuralpath_emcc_env})
+set(CMAKE_C_LINKER_LAUNCHER ${_neuralpath_emcc_env})
+set(CMAKE_CXX_LINKER_LAUNCHER ${_neuralpath_emcc_env})
+
+# Eigen 3.4 takes an x86 inline-asm path for pmin/pmax when the compiler claims GCC < 6.3;
+# clang claims 4.2. Claiming 6.3 keeps Eigen on the intrinsics that Emscripten emulates.
+set(CMAKE_C_FLAGS_INIT "-fgnuc-version=6.3.0")
+set(CMAKE_CXX_FLAGS_INIT "-fgnuc-version=6.3.0")
