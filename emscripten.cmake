@@ -18,8 +18,3 @@ set(CMAKE_C_COMPILER_LAUNCHER ${_neuralpath_emcc_env})
 set(CMAKE_CXX_COMPILER_LAUNCHER ${_neuralpath_emcc_env})
 set(CMAKE_C_LINKER_LAUNCHER ${_neuralpath_emcc_env})
 set(CMAKE_CXX_LINKER_LAUNCHER ${_neuralpath_emcc_env})
-
-# Eigen 3.4 takes an x86 inline-asm path for pmin/pmax when the compiler claims GCC < 6.3;
-# clang claims 4.2. Claiming 6.3 keeps Eigen on the intrinsics that Emscripten emulates.
-set(CMAKE_C_FLAGS_INIT "-fgnuc-version=6.3.0")
-set(CMAKE_CXX_FLAGS_INIT "-fgnuc-version=6.3.0")

@@ -8,6 +8,22 @@ find_path(EIGEN3_INCLUDE_DIR Eigen/Core PATHS /usr/include/eigen3 NO_CMAKE_FIND_
           REQUIRED)
 add_library(neuralpath_eigen INTERFACE)
 target_include_directories(neuralpath_eigen SYSTEM INTERFACE ${EIGEN3_INCLUDE_DIR})
+if(EMSCRIPTEN)
+  # Keeps Eigen off an x86 inline-asm path under Emscripten; see the header for why.
+  target_compile_options(neuralpath_eigen INTERFACE
+    "SHELL:-include ${PROJECT_SOURCE_DIR}/web/shim/eigen_wasm_prelude.h")
+endif()
+
+# --- nlohmann-json (header-only, Debian nlohmann-json3-dev): CLI I/O and the JS bridge ------
+# It lives directly in /usr/include; putting that folder on the include path would pull the
+# host's libc headers into the WebAssembly build, so we point at a link to its folder alone.
+find_path(NLOHMANN_JSON_INCLUDE_DIR nlohmann/json.hpp PATHS /usr/include NO_CMAKE_FIND_ROOT_PATH
+          REQUIRED)
+set(_json_include ${CMAKE_BINARY_DIR}/deps/include)
+file(MAKE_DIRECTORY ${_json_include})
+file(CREATE_LINK ${NLOHMANN_JSON_INCLUDE_DIR}/nlohmann ${_json_include}/nlohmann SYMBOLIC)
+add_library(neuralpath_json INTERFACE)
+target_include_directories(neuralpath_json SYSTEM INTERFACE ${_json_include})
 
 # --- Sources fetched from Debian source packages ----------------------------------------------
 function(neuralpath_debian_source package out_var)
@@ -46,7 +62,9 @@ if(EMSCRIPTEN)
     ${IMGUI_DIR}/backends/imgui_impl_glfw.cpp ${IMGUI_DIR}/backends/imgui_impl_opengl3.cpp)
   target_link_libraries(imgui_backends PUBLIC imgui)
   target_include_directories(imgui_backends SYSTEM PUBLIC ${IMGUI_DIR}/backends)
-  target_compile_options(imgui_backends PUBLIC -sUSE_GLFW=3)
+  target_link_options(imgui_backends PUBLIC -sUSE_GLFW=3)
+  # WebGL2 is OpenGL ES 3.0: the "#version 300 es" shaders and vertex array objects.
+  target_compile_definitions(imgui_backends PUBLIC IMGUI_IMPL_OPENGL_ES3)
 else()
   # --- doctest (Debian doctest-dev), native tests only ------------------------------------------
   find_package(doctest REQUIRED)

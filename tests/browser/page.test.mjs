@@ -1,0 +1,71 @@
+// The lesson page loads in a real browser: the engine downloads, draws a frame with the
+// lesson, and nothing on the way fails.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { launch, openPage, lessonReady, canvasPixelVariance, screenshotPath } from './harness.mjs';
+
+let env;
+before(async () => { env = await launch(); });
+after(async () => { await env?.close(); });
+
+test('the lesson page draws its first frame with no console error or failed request', async () => {
+  const { page, problems, context } = await openPage(env, '/lesson.html?lesson=self-attention');
+  await lessonReady(page);
+  assert.equal(await page.locator('#np-overlay').isHidden(), true, 'the loading overlay is gone');
+  const variance = await canvasPixelVariance(page);
+  assert.ok(variance > 50, `the canvas is not blank (luma variance ${variance.toFixed(1)})`);
+  await page.screenshot({ path: screenshotPath('first-frame-desktop') });
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('the canvas backing store follows the device pixel ratio', async () => {
+  const { page, problems, context } = await openPage(env, '/lesson.html?lesson=self-attention',
+    { width: 375, height: 740, scale: 2 });
+  await lessonReady(page);
+  await page.waitForFunction(() => {
+    const c = document.getElementById('canvas');
+    return c.width === Math.round(c.clientWidth * 2);
+  }, null, { timeout: 10_000 });
+  const size = await page.evaluate(() => {
+    const c = document.getElementById('canvas');
+    return { width: c.width, height: c.height, cssWidth: c.clientWidth, cssHeight: c.clientHeight };
+  });
+  assert.equal(size.width, Math.round(size.cssWidth * 2));
+  assert.equal(size.height, Math.round(size.cssHeight * 2));
+  await page.screenshot({ path: screenshotPath('first-frame-phone') });
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('a missing lesson shows a readable message, not a blank page', async () => {
+  const { page, context } = await openPage(env, '/lesson.html?lesson=no-such-lesson');
+  await page.waitForSelector('#np-overlay[role="alert"]', { timeout: 60_000 });
+  const message = await page.locator('#np-overlay').innerText();
+  assert.match(message, /no lesson called "no-such-lesson"/);
+  await context.close();
+});
+
+test('without WebGL2 the page explains what is missing', async () => {
+  const { page, context } = await openPage(env, '/lesson.html?lesson=self-attention');
+  // Re-open the page with WebGL2 taken away before any script runs.
+  await page.addInitScript(() => {
+    const original = HTMLCanvasElement.prototype.getContext;
+    HTMLCanvasElement.prototype.getContext = function (kind, ...rest) {
+      return kind === 'webgl2' ? null : original.call(this, kind, ...rest);
+    };
+  });
+  await page.reload();
+  await page.waitForSelector('#np-overlay[role="alert"]', { timeout: 20_000 });
+  assert.match(await page.locator('#np-overlay').innerText(), /needs WebGL2/);
+  await context.close();
+});
+
+test('the server sends WebAssembly as application/wasm, compressed', async () => {
+  const response = await fetch(`${env.origin}/lesson.wasm`, { headers: { 'Accept-Encoding': 'br, gzip' } });
+  assert.equal(response.status, 200);
+  assert.equal(response.headers.get('content-type'), 'application/wasm');
+  assert.match(response.headers.get('content-encoding') || '', /^(br|gzip)$/);
+  const escape = await fetch(`${env.origin}/..%2f..%2fetc/passwd`);
+  assert.notEqual(escape.status, 200, 'no file outside the site is served');
+});

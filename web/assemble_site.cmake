@@ -1,0 +1,50 @@
+# cmake -DSITE=dir -DSHELL_FILES="a|b" -DLESSONS="x.md|y.md" -P assemble_site.cmake
+# Puts the static site together beside lesson.js/.wasm/.data (already linked into SITE):
+#   - the shell files (HTML, CSS, JS glue), as they are;
+#   - lessons/*.md and lessons/index.json, the list the home page shows, read from each
+#     lesson's front matter (`key: value` lines between the opening and closing `---`);
+#   - asset-sizes.json, the byte sizes the loading bar counts against (a compressed response's
+#     Content-Length would understate them).
+string(REPLACE "|" ";" SHELL_FILES "${SHELL_FILES}")
+string(REPLACE "|" ";" LESSONS "${LESSONS}")
+file(MAKE_DIRECTORY ${SITE}/lessons)
+foreach(path IN LISTS SHELL_FILES)
+  file(COPY ${path} DESTINATION ${SITE})
+endforeach()
+
+set(entries "")
+foreach(path IN LISTS LESSONS)
+  file(COPY ${path} DESTINATION ${SITE}/lessons)
+  file(STRINGS ${path} lines LIMIT_COUNT 40 ENCODING UTF-8)
+  foreach(field id title level summary)
+    set(${field} "")
+  endforeach()
+  set(in_front FALSE)
+  foreach(line IN LISTS lines)
+    if(line STREQUAL "---")
+      if(in_front)
+        break()
+      endif()
+      set(in_front TRUE)
+    elseif(in_front AND line MATCHES "^(id|title|level|summary):[ \t]*(.*)$")
+      set(${CMAKE_MATCH_1} "${CMAKE_MATCH_2}")
+    endif()
+  endforeach()
+  get_filename_component(file ${path} NAME)
+  get_filename_component(stem ${path} NAME_WE)
+  if(id STREQUAL "")
+    set(id ${stem})
+  endif()
+  foreach(field id title level summary)   # JSON string escapes
+    string(REGEX REPLACE "^\"(.*)\"$" "\\1" ${field} "${${field}}")
+    string(REPLACE "\\" "\\\\" ${field} "${${field}}")
+    string(REPLACE "\"" "\\\"" ${field} "${${field}}")
+  endforeach()
+  list(APPEND entries "  {\"id\": \"${id}\", \"file\": \"${file}\", \"title\": \"${title}\", \"level\": \"${level}\", \"summary\": \"${summary}\"}")
+endforeach()
+list(JOIN entries ",\n" body)
+file(WRITE ${SITE}/lessons/index.json "[\n${body}\n]\n")
+
+file(SIZE ${SITE}/lesson.wasm wasm_bytes)
+file(SIZE ${SITE}/lesson.data data_bytes)
+file(WRITE ${SITE}/asset-sizes.json "{\"lesson.wasm\": ${wasm_bytes}, \"lesson.data\": ${data_bytes}}\n")

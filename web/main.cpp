@@ -1,0 +1,156 @@
+// The one program that opens a window: GLFW (Emscripten's port) + WebGL2 + Dear ImGui, driving
+// neuralpath::ui::App. Everything the browser offers beyond a canvas (fetching lessons, speech,
+// storage, the DOM mirror, postMessage) lives in the JS glue (web/shell/*.js), which calls the
+// `np_*` functions exported at the bottom of this file.
+//
+// [SECTION] Platform state
+// [SECTION] Frame loop
+// [SECTION] Exports to JS
+#include "engine/ui/app.h"
+#include "engine/ui/fonts.h"
+
+#include <GLFW/glfw3.h>
+#include <GLES3/gl3.h>
+#include <emscripten/emscripten.h>
+#include <imgui.h>
+#include <imgui_impl_glfw.h>
+#include <imgui_impl_opengl3.h>
+
+#include <cmath>
+#include <string>
+
+namespace {
+
+// [SECTION] Platform state ----------------------------------------------------------------------
+
+struct Platform {
+  GLFWwindow* window = nullptr;
+  neuralpath::ui::App* app = nullptr;
+  neuralpath::ui::ViewportInfo viewport;
+  float font_scale = 0;     // pixel scale the font atlas was last built for
+  bool context_lost = false;  // WebGL context gone: skip drawing until it is restored
+  double last_time = 0;
+  std::string reply;        // keeps strings returned to JS alive until the next call
+};
+Platform platform;
+
+const char* font_dir = "/fonts";  // preloaded into Emscripten's virtual file system
+
+// Rasterise the fonts for the screen's pixel ratio (crisp text on HiDPI) and upload them.
+void rebuild_fonts(float pixel_scale) {
+  neuralpath::ui::Fonts fonts;
+  std::string error;
+  neuralpath::ui::load_fonts(font_dir, pixel_scale, fonts, error);
+  platform.app->set_fonts(fonts);
+  platform.app->set_font_error(error);
+  ImGui::GetStyle() = ImGuiStyle();  // ScaleAllSizes multiplies, so start from the defaults
+  platform.app->set_theme(platform.app->theme());
+  ImGui::GetStyle().ScaleAllSizes(pixel_scale);
+  ImGui_ImplOpenGL3_DestroyFontsTexture();
+  ImGui_ImplOpenGL3_CreateFontsTexture();
+  platform.font_scale = pixel_scale;
+}
+
+// [SECTION] Frame loop --------------------------------------------------------------------------
+
+void frame() {
+  if (platform.context_lost) return;
+  if (platform.viewport.pixel_scale != platform.font_scale) rebuild_fonts(platform.viewport.pixel_scale);
+
+  const double now = glfwGetTime();
+  const float dt = platform.last_time > 0 ? static_cast<float>(now - platform.last_time) : 1 / 60.f;
+  platform.last_time = now;
+
+  ImGui_ImplOpenGL3_NewFrame();
+  ImGui_ImplGlfw_NewFrame();
+  ImGui::NewFrame();
+  platform.app->frame(dt);
+  ImGui::Render();
+
+  int width = 0, height = 0;
+  glfwGetFramebufferSize(platform.window, &width, &height);
+  glViewport(0, 0, width, height);
+  const ImVec4 clear = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];
+  glClearColor(clear.x, clear.y, clear.z, 1.0f);
+  glClear(GL_COLOR_BUFFER_BIT);
+  ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+}
+
+}  // namespace
+
+// [SECTION] Exports to JS -----------------------------------------------------------------------
+// Strings returned to JS stay valid until the next np_* call that returns a string.
+extern "C" {
+
+// The canvas's CSS size and the device pixel ratio; called on load and on every resize.
+EMSCRIPTEN_KEEPALIVE void np_set_viewport(float css_width, float css_height, float pixel_scale) {
+  if (!(pixel_scale > 0.25f && pixel_scale < 8.f)) pixel_scale = 1.f;
+  platform.viewport = {css_width, css_height, pixel_scale};
+  platform.app->set_viewport(platform.viewport);
+  glfwSetWindowSize(platform.window, static_cast<int>(std::lround(css_width * pixel_scale)),
+                    static_cast<int>(std::lround(css_height * pixel_scale)));
+}
+
+EMSCRIPTEN_KEEPALIVE void np_set_theme(int dark) {
+  platform.app->set_theme(dark ? neuralpath::ui::Theme::dark : neuralpath::ui::Theme::light);
+  rebuild_fonts(platform.viewport.pixel_scale);
+}
+
+EMSCRIPTEN_KEEPALIVE void np_load_lesson(const char* id, const char* markdown) {
+  platform.app->load_lesson(id, markdown);
+}
+
+EMSCRIPTEN_KEEPALIVE const char* np_state() {
+  platform.reply = platform.app->state_json();
+  return platform.reply.c_str();
+}
+
+EMSCRIPTEN_KEEPALIVE const char* np_command(const char* json) {
+  platform.reply = platform.app->command(json);
+  return platform.reply.c_str();
+}
+
+// Events since the last call, as a JSON array of objects.
+EMSCRIPTEN_KEEPALIVE const char* np_take_events() {
+  platform.reply = "[";
+  for (const std::string& event : platform.app->take_events()) {
+    if (platform.reply.size() > 1) platform.reply += ',';
+    platform.reply += event;
+  }
+  platform.reply += ']';
+  return platform.reply.c_str();
+}
+
+// WebGL context loss: stop drawing; on restore, recreate every GL object ImGui owned.
+EMSCRIPTEN_KEEPALIVE void np_gl_context_lost() { platform.context_lost = true; }
+EMSCRIPTEN_KEEPALIVE void np_gl_context_restored() {
+  ImGui_ImplOpenGL3_Shutdown();
+  ImGui_ImplOpenGL3_Init("#version 300 es");
+  platform.font_scale = 0;  // forces the font texture upload on the next frame
+  platform.context_lost = false;
+}
+
+}  // extern "C"
+
+int main() {
+  if (!glfwInit()) return 1;
+  glfwWindowHint(GLFW_CLIENT_API, GLFW_OPENGL_ES_API);
+  glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);  // WebGL2
+  glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 0);
+  platform.window = glfwCreateWindow(800, 600, "NeuralPath", nullptr, nullptr);
+  if (!platform.window) return 1;  // the shell shows "WebGL2 unavailable" when main exits early
+  glfwMakeContextCurrent(platform.window);
+
+  IMGUI_CHECKVERSION();
+  ImGui::CreateContext();
+  ImGui::GetIO().IniFilename = nullptr;  // layout is ours; nothing to persist in imgui.ini
+  static neuralpath::ui::App app;
+  platform.app = &app;
+  platform.viewport.pixel_scale = 1;
+  ImGui_ImplGlfw_InitForOpenGL(platform.window, true);
+  ImGui_ImplOpenGL3_Init("#version 300 es");
+
+  EM_ASM(if (Module.onEngineReady) Module.onEngineReady(););
+  emscripten_set_main_loop(frame, 0, false);
+  return 0;
+}

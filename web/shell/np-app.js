@@ -1,0 +1,212 @@
+// NeuralPath lesson page: loads the WebAssembly engine, hands it the lesson, keeps the canvas
+// sized to its box at the screen's pixel ratio, and exposes window.neuralpath.
+//
+//   URL parameters: lesson=ID, section=ANCHOR, embed=1, theme=light|dark, voice=on|off
+//
+// [SECTION] Page parameters
+// [SECTION] Messages on the page (loading, errors)
+// [SECTION] Loading the engine (with download progress)
+// [SECTION] Canvas size and WebGL context loss
+// [SECTION] window.neuralpath
+
+// [SECTION] Page parameters ---------------------------------------------------------------------
+const params = new URLSearchParams(location.search);
+const lessonId = params.get('lesson') || 'self-attention';
+const embedded = params.get('embed') === '1';
+const theme = params.get('theme') === 'dark' ||
+  (params.get('theme') !== 'light' && matchMedia('(prefers-color-scheme: dark)').matches) ? 'dark' : 'light';
+document.documentElement.dataset.theme = theme;
+if (embedded) document.documentElement.classList.add('np-embed');
+
+const canvas = document.getElementById('canvas');
+const overlay = document.getElementById('np-overlay');
+const statusLine = document.getElementById('np-status');
+const progressBar = document.querySelector('.np-progress');
+
+// [SECTION] Messages on the page (loading, errors) ------------------------------------------------
+function setProgress(fraction, text) {
+  const percent = Math.max(0, Math.min(100, Math.round(fraction * 100)));
+  progressBar.querySelector('.np-bar').style.width = percent + '%';
+  progressBar.setAttribute('aria-valuenow', String(percent));
+  if (text) statusLine.textContent = text;
+}
+
+// Replaces the canvas with a readable message. Text only (never HTML), so nothing a lesson or
+// a URL says can inject markup.
+function showFatal(title, detail) {
+  overlay.hidden = false;
+  const box = overlay.querySelector('.np-overlay-box');
+  box.classList.add('np-error');
+  box.replaceChildren();
+  const heading = document.createElement('h2');
+  heading.textContent = title;
+  const body = document.createElement('p');
+  body.textContent = detail;
+  box.append(heading, body);
+  overlay.setAttribute('role', 'alert');
+  readyReject(new Error(`${title}: ${detail}`));
+}
+
+let readyResolve, readyReject;
+const ready = new Promise((resolve, reject) => { readyResolve = resolve; readyReject = reject; });
+ready.catch(() => {});  // a page that failed to load reports it on screen, not as an unhandled rejection
+
+// [SECTION] Loading the engine (with download progress) -----------------------------------------
+function webgl2Available() {
+  try { return !!document.createElement('canvas').getContext('webgl2'); } catch { return false; }
+}
+
+// Byte counts of the downloads, written at build time (a compressed response's Content-Length
+// would understate them).
+async function assetSizes() {
+  try { return await (await fetch('asset-sizes.json')).json(); } catch { return {}; }
+}
+
+async function fetchWithProgress(url, expectedBytes, onBytes) {
+  const response = await fetch(url);
+  if (!response.ok) throw new Error(`${url}: HTTP ${response.status}`);
+  if (!response.body || !expectedBytes) return new Uint8Array(await response.arrayBuffer());
+  const reader = response.body.getReader();
+  const chunks = [];
+  let received = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    chunks.push(value);
+    received += value.length;
+    onBytes(received);
+  }
+  const bytes = new Uint8Array(received);
+  let offset = 0;
+  for (const chunk of chunks) { bytes.set(chunk, offset); offset += chunk.length; }
+  return bytes;
+}
+
+async function fetchLesson(id) {
+  if (!/^[a-z0-9][a-z0-9-]{0,63}$/.test(id)) throw new Error(`"${id}" is not a lesson name`);
+  const response = await fetch(`lessons/${id}.md`);
+  if (!response.ok) throw new Error(`there is no lesson called "${id}" (HTTP ${response.status})`);
+  return response.text();
+}
+
+let engine = null;  // the np_* exports, once the module runs
+
+async function start() {
+  if (!webgl2Available()) {
+    showFatal('This lesson needs WebGL2',
+      'Your browser did not give this page a WebGL2 context, which the interactive lesson draws with. ' +
+      'Try an up-to-date Chrome, Edge, Firefox or Safari, and check that hardware acceleration is on.');
+    return;
+  }
+  const sizes = await assetSizes();
+  const total = (sizes['lesson.wasm'] || 0) + (sizes['lesson.data'] || 0);
+  let wasmBytes = 0, dataBytes = 0;
+  const report = () => total && setProgress((wasmBytes + dataBytes) / total,
+    `Loading the lesson engine… ${Math.round((wasmBytes + dataBytes) / 1024)} of ${Math.round(total / 1024)} KB`);
+  const lessonText = fetchLesson(lessonId);
+  lessonText.catch(() => {});  // reported once the engine is up (or the engine's failure wins)
+
+  window.Module = {
+    canvas,
+    // Fetch the .wasm ourselves to count its bytes for the progress bar.
+    instantiateWasm(imports, receive) {
+      fetchWithProgress('lesson.wasm', sizes['lesson.wasm'], n => { wasmBytes = n; report(); })
+        .then(bytes => WebAssembly.instantiate(bytes, imports))
+        .then(result => receive(result.instance, result.module))
+        .catch(error => showFatal('The lesson engine could not load', String(error.message || error)));
+      return {};
+    },
+    // Emscripten reports the font package's download as "Downloading data... (a/b)".
+    setStatus(text) {
+      const match = /\((\d+)\/(\d+)\)/.exec(text || '');
+      if (match) { dataBytes = Number(match[1]); report(); }
+    },
+    print: text => console.log(text),
+    printErr: text => console.warn(text),
+    onAbort: what => showFatal('The lesson engine stopped', String(what)),
+    onEngineReady: () => engineReady(lessonText),
+  };
+  const script = document.createElement('script');
+  script.src = 'lesson.js';
+  script.onerror = () => showFatal('The lesson engine could not load', 'lesson.js did not download.');
+  document.body.appendChild(script);
+}
+
+async function engineReady(lessonText) {
+  const M = window.Module;
+  engine = {
+    setViewport: M.cwrap('np_set_viewport', null, ['number', 'number', 'number']),
+    setTheme: M.cwrap('np_set_theme', null, ['number']),
+    loadLesson: M.cwrap('np_load_lesson', null, ['string', 'string']),
+    state: M.cwrap('np_state', 'string', []),
+    command: M.cwrap('np_command', 'string', ['string']),
+    takeEvents: M.cwrap('np_take_events', 'string', []),
+    contextLost: M.cwrap('np_gl_context_lost', null, []),
+    contextRestored: M.cwrap('np_gl_context_restored', null, []),
+  };
+  engine.setTheme(theme === 'dark' ? 1 : 0);
+  followCanvasSize();
+  setProgress(1, 'Opening the lesson…');
+  let text;
+  try { text = await lessonText; } catch (error) {
+    showFatal('This lesson could not be opened', String(error.message || error));
+    return;
+  }
+  engine.loadLesson(lessonId, text);
+  const state = JSON.parse(engine.state());
+  if (state.title) {
+    document.title = `${state.title} · NeuralPath`;
+    document.getElementById('np-lesson-title').textContent = state.title;
+  }
+  // Resolve `ready` once a frame with the lesson has been drawn.
+  requestAnimationFrame(() => requestAnimationFrame(() => {
+    overlay.hidden = true;
+    readyResolve();
+  }));
+}
+
+// [SECTION] Canvas size and WebGL context loss -----------------------------------------------------
+function followCanvasSize() {
+  const apply = () => {
+    const box = canvas.getBoundingClientRect();
+    engine.setViewport(Math.max(1, box.width), Math.max(1, box.height), window.devicePixelRatio || 1);
+  };
+  new ResizeObserver(apply).observe(canvas);
+  // devicePixelRatio changes (zoom, moving to another screen) do not resize the box.
+  const watchRatio = () => matchMedia(`(resolution: ${window.devicePixelRatio}dppx)`)
+    .addEventListener('change', () => { apply(); watchRatio(); }, { once: true });
+  watchRatio();
+  apply();
+}
+
+canvas.addEventListener('webglcontextlost', event => {
+  event.preventDefault();  // tells the browser we will restore, so it may give the context back
+  if (engine) engine.contextLost();
+  overlay.hidden = false;
+  setProgress(0, 'The graphics context was lost; restoring it…');
+});
+canvas.addEventListener('webglcontextrestored', () => {
+  if (engine) engine.contextRestored();
+  overlay.hidden = true;
+});
+
+// [SECTION] window.neuralpath ---------------------------------------------------------------------
+function run(command) {
+  if (!engine) throw new Error('the lesson engine is not ready yet (await neuralpath.ready)');
+  const reply = JSON.parse(engine.command(JSON.stringify(command)));
+  if (!reply.ok) throw new Error(reply.error);
+  return reply;
+}
+
+window.neuralpath = {
+  ready,
+  state: () => (engine ? JSON.parse(engine.state()) : null),
+  goto: section => run({ type: 'goto', section }),
+  answer: (check, option) => run({ type: 'answer', check, option }),
+  setSentence: text => run({ type: 'setSentence', text }),
+  play: () => run({ type: 'play' }),
+  pause: () => run({ type: 'pause' }),
+  step: n => run({ type: 'step', n }),
+};
+
+start().catch(error => showFatal('The lesson could not start', String(error.message || error)));
