@@ -5,10 +5,14 @@
 //     "didn't" and "well-known" stay one token;
 //   * every other visible character (. , ! ? ; : " ( ) ...) is a token of its own;
 //   * whitespace separates tokens and is dropped;
-//   * any byte >= 0x80 belongs to a word: UTF-8 letters (é, ü, 猫, emoji) are kept whole and
-//     never split mid-character; invalid UTF-8 is an InputError;
-//   * `key` is the ASCII-lower-cased text (non-ASCII bytes unchanged) used for vocabulary lookup,
-//     `text` the original spelling shown to the learner.
+//   * an apostrophe or hyphen joins only between two word characters; elsewhere it is
+//     punctuation ("'hi'" is three tokens);
+//   * text is decoded as UTF-8 and never split mid-character: non-ASCII letters (é, ü, 猫,
+//     emoji) are word characters; Unicode punctuation (“ ” « » — … ¿ ¡ and the General
+//     Punctuation and CJK punctuation blocks) is punctuation, Unicode spaces separate, and
+//     ’ (U+2019) joins like an apostrophe; invalid UTF-8 is an InputError;
+//   * `key` is the ASCII-lower-cased text with ’ written as ' (other non-ASCII unchanged),
+//     used for vocabulary lookup; `text` is the original spelling shown to the learner.
 // A sentence with more than kMaxTokens tokens is an InputError ("... 600 tokens; the limit is
 // 512"): the naive kernel's T×T matrices and the trace grow with T², and a lesson sentence
 // never needs that many. An empty (or all-whitespace) sentence gives zero tokens.

@@ -74,6 +74,7 @@ struct Trace {
     std::vector<Token>       tokens;
     std::vector<std::string> labels;       // token texts, one per row/column of every [T][..] matrix
     std::vector<std::string> feature_labels;  // d_model column names (vocabulary features, then "d5", ...)
+    std::vector<bool>        known;        // per token: found in the vocabulary (else seeded)
     Mask   mask;
     int    d_model = 0, heads = 0, d_head = 0;
     int    focus_token = 0;                // the query token the narration follows (default: last)
