@@ -15,8 +15,7 @@ App::App() { set_theme(Theme::light); }
 
 void App::set_theme(Theme theme) {
   theme_ = theme;
-  if (theme == Theme::dark) ImGui::StyleColorsDark();
-  else ImGui::StyleColorsLight();
+  apply_imgui_style(theme);
 }
 
 void App::load_lesson(std::string_view id, std::string_view markdown) {

@@ -10,14 +10,13 @@
 //                              ◄──   take_events()       answered / section / progress ...
 #pragma once
 #include "fonts.h"
+#include "theme.h"
 
 #include <string>
 #include <string_view>
 #include <vector>
 
 namespace neuralpath::ui {
-
-enum class Theme { light, dark };
 
 struct ViewportInfo {
   float css_width = 0;     // canvas size in CSS pixels

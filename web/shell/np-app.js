@@ -3,6 +3,16 @@
 //
 //   URL parameters: lesson=ID, section=ANCHOR, embed=1, theme=light|dark, voice=on|off
 //
+// Feature modules (speech, the DOM mirror, storage, the embedding host) are separate files that
+// lesson.html loads after this one. They use only window.neuralpath:
+//   neuralpath.params            the page's URL parameters (lesson, section, embed, theme, voice)
+//   neuralpath.events            an EventTarget: 'engine-ready', 'lesson-loaded', and every
+//                                event the engine emits ('section', 'answered', 'progress',
+//                                'completed', 'caption', ...), each a CustomEvent whose
+//                                `detail` is the event object
+//   neuralpath.command(object)   runs an engine command; returns the reply, throws on refusal
+//   neuralpath.announce(text)    speaks text to screen readers through the live region
+//
 // [SECTION] Page parameters
 // [SECTION] Messages on the page (loading, errors)
 // [SECTION] Loading the engine (with download progress)
@@ -11,6 +21,8 @@
 
 // [SECTION] Page parameters ---------------------------------------------------------------------
 const params = new URLSearchParams(location.search);
+const events = new EventTarget();
+const emit = (type, detail) => events.dispatchEvent(new CustomEvent(type, { detail }));
 const lessonId = params.get('lesson') || 'self-attention';
 const embedded = params.get('embed') === '1';
 const theme = params.get('theme') === 'dark' ||
@@ -146,6 +158,7 @@ async function engineReady(lessonText) {
   };
   engine.setTheme(theme === 'dark' ? 1 : 0);
   followCanvasSize();
+  emit('engine-ready', {});
   setProgress(1, 'Opening the lesson…');
   let text;
   try { text = await lessonText; } catch (error) {
@@ -154,6 +167,13 @@ async function engineReady(lessonText) {
   }
   engine.loadLesson(lessonId, text);
   const state = JSON.parse(engine.state());
+  emit('lesson-loaded', state);
+  const section = params.get('section');
+  if (section) {
+    const reply = JSON.parse(engine.command(JSON.stringify({ type: 'goto', section })));
+    if (!reply.ok) console.warn(`section=${section}: ${reply.error}`);
+  }
+  pumpEvents();
   if (state.title) {
     document.title = `${state.title} · NeuralPath`;
     document.getElementById('np-lesson-title').textContent = state.title;
@@ -191,6 +211,19 @@ canvas.addEventListener('webglcontextrestored', () => {
 });
 
 // [SECTION] window.neuralpath ---------------------------------------------------------------------
+// Engine events are drained once per animation frame and re-dispatched on neuralpath.events.
+function pumpEvents() {
+  for (const event of JSON.parse(engine.takeEvents())) emit(event.type, event);
+  requestAnimationFrame(pumpEvents);
+}
+
+const liveRegion = document.getElementById('np-live');
+function announce(text) {
+  // Clearing first makes screen readers repeat an identical message.
+  liveRegion.textContent = '';
+  setTimeout(() => { liveRegion.textContent = String(text); }, 30);
+}
+
 function run(command) {
   if (!engine) throw new Error('the lesson engine is not ready yet (await neuralpath.ready)');
   const reply = JSON.parse(engine.command(JSON.stringify(command)));
@@ -200,6 +233,11 @@ function run(command) {
 
 window.neuralpath = {
   ready,
+  params: Object.freeze({ lesson: lessonId, section: params.get('section'), embed: embedded,
+    theme, voice: params.get('voice') }),
+  events,
+  command: run,
+  announce,
   state: () => (engine ? JSON.parse(engine.state()) : null),
   goto: section => run({ type: 'goto', section }),
   answer: (check, option) => run({ type: 'answer', check, option }),
@@ -208,5 +246,6 @@ window.neuralpath = {
   pause: () => run({ type: 'pause' }),
   step: n => run({ type: 'step', n }),
 };
+Object.freeze(window.neuralpath);
 
 start().catch(error => showFatal('The lesson could not start', String(error.message || error)));

@@ -1,0 +1,61 @@
+// Widget: the seam between the lesson page and each interactive view (spotlight, heatmap, mask
+// steps, cost explorer, playback board). The page lays widgets out in the reading flow; a
+// widget draws itself at the cursor, across the available width, from numbers the engine
+// computed (a Trace), and reports those numbers for window.neuralpath.state().
+//
+//   make_widget(block, lesson, spec)  -> a widget for a widget block, or nullptr
+//   widget.update(dt)                 -> animation time (playback), once per frame
+//   widget.draw(ui)                   -> ImGui drawing only; never recomputes maths
+//   widget.state()                    -> {"kind": "heatmap", "tokens": [...], ...}
+//   widget.command(message)           -> setSentence / play / pause / step ...
+#pragma once
+#include "engine/core/model.h"
+#include "engine/lesson/lesson.h"
+#include "engine/ui/fonts.h"
+#include "engine/ui/theme.h"
+
+#include <nlohmann/json.hpp>
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace neuralpath::ui {
+
+// What a view may read while drawing: faces, colours and scale of this frame.
+struct UiContext {
+  const Fonts* fonts = nullptr;
+  Theme theme = Theme::light;
+  float scale = 1;          // device pixels per CSS pixel; multiply fixed sizes by it
+  bool reduced_motion = false;
+  const Palette& colors() const { return palette(theme); }
+  float px(float css_pixels) const { return css_pixels * scale; }
+};
+
+class Widget {
+ public:
+  virtual ~Widget() = default;
+
+  virtual const char* kind() const = 0;           // "spotlight", "heatmap", ... (state()'s "kind")
+  virtual void update(float /*dt*/) {}
+  virtual void draw(const UiContext& ui) = 0;
+  virtual nlohmann::json state() const = 0;       // the numbers on screen, as the learner sees them
+
+  // A command addressed to this widget ({"type": "setSentence", "text": ...}). Returns an
+  // error message, or nothing when it was done. Default: the widget takes no commands.
+  virtual std::optional<std::string> command(const nlohmann::json& message) {
+    return "this widget does not take '" + message.value("type", std::string("?")) + "'";
+  }
+
+  // Events for the page's host since the last call ({"type": "caption", ...}); the App adds
+  // them to its own queue (App::take_events).
+  virtual std::vector<nlohmann::json> take_events() { return {}; }
+};
+
+// A widget for `block` if it is a widget block (Spotlight, Heatmap, MaskSteps, CostExplorer,
+// Playback), else nullptr. `spec` is the lesson's model (lesson::model_spec_for).
+std::unique_ptr<Widget> make_widget(const lesson::Block& block, const lesson::Lesson& lesson,
+                                    const ModelSpec& spec);
+
+}  // namespace neuralpath::ui
