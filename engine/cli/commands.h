@@ -1,0 +1,21 @@
+// commands.h: the neuralpath-cli subcommands (contract in DESIGN.md, "neuralpath-cli").
+// Each returns the process exit code; bad input throws neuralpath::InputError, which main()
+// turns into exit 2 with one line on stderr and nothing on stdout.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace neuralpath::cli {
+
+// attend: JSON on stdin {"q","k","v","mask","kernel","block"} -> {"output","weights"} on stdout.
+// mask defaults to "none", kernel to "naive", block (tiled only) to 64.
+int run_attend(const std::string& stdin_text, std::string& stdout_text);
+
+// trace --sentence TEXT [--mask causal|none] [--lesson FILE] [--focus N] [--terms] [--pretty]
+int run_trace(const std::vector<std::string>& args, std::string& stdout_text);
+
+// check FILE...: validates lessons with the lesson library (engine/lesson).
+int run_check(const std::vector<std::string>& args, std::string& stdout_text, std::string& stderr_text);
+
+}  // namespace neuralpath::cli

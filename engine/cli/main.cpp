@@ -1,0 +1,75 @@
+// neuralpath-cli: the lesson engine's maths from the command line (contract: DESIGN.md).
+//
+//   neuralpath-cli attend < input.json        attention on raw Q, K, V
+//   neuralpath-cli trace --sentence TEXT ...  the whole block, step by step, with narration
+//   neuralpath-cli check FILE...              validate lesson files
+//
+// Exit codes: 0 success; 1 `check` found problems; 2 bad input or usage (one line on stderr,
+// nothing on stdout); 3 an unexpected internal error.
+#include "commands.h"
+
+#include "engine/core/error.h"
+
+#include <cstdio>
+#include <iostream>
+#include <string>
+#include <vector>
+
+namespace {
+
+constexpr const char* kUsage =
+    "usage: neuralpath-cli attend < {\"q\": [[..]], \"k\": [[..]], \"v\": [[..]], \"mask\": \"causal\"|\"none\", "
+    "\"kernel\": \"naive\"|\"tiled\"}\n"
+    "       neuralpath-cli trace --sentence TEXT [--mask causal|none] [--lesson FILE] [--focus N] [--terms] [--pretty]\n"
+    "       neuralpath-cli check FILE...\n";
+
+// One line, whatever the message holds, so scripts can read it with `read`.
+std::string one_line(std::string text) {
+    for (char& c : text)
+        if (c == '\n' || c == '\r') c = ' ';
+    return text;
+}
+
+std::string read_all(std::FILE* file) {
+    std::string text;
+    char buffer[1 << 16];
+    std::size_t n = 0;
+    while ((n = std::fread(buffer, 1, sizeof buffer, file)) > 0) text.append(buffer, n);
+    return text;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    std::ios::sync_with_stdio(false);
+    const std::vector<std::string> args(argv + 1, argv + argc);
+    std::string out, err;
+    int code = 0;
+    try {
+        const std::string command = args.empty() ? "" : args.front();
+        const std::vector<std::string> rest(args.begin() + (args.empty() ? 0 : 1), args.end());
+        if (command == "attend") {
+            if (!rest.empty()) throw neuralpath::InputError("attend: takes no arguments (JSON comes on stdin)");
+            const std::string input = read_all(stdin);
+            code = neuralpath::cli::run_attend(input, out);
+        } else if (command == "trace") {
+            code = neuralpath::cli::run_trace(rest, out);
+        } else if (command == "check") {
+            code = neuralpath::cli::run_check(rest, out, err);
+        } else if (command == "help" || command == "--help" || command == "-h") {
+            out = kUsage;
+        } else {
+            throw neuralpath::InputError(command.empty() ? "no command (try: neuralpath-cli help)"
+                                                         : "unknown command '" + command + "' (try: neuralpath-cli help)");
+        }
+    } catch (const neuralpath::InputError& e) {
+        std::cerr << "neuralpath-cli: " << one_line(e.what()) << '\n';
+        return 2;  // nothing was written to stdout
+    } catch (const std::exception& e) {
+        std::cerr << "neuralpath-cli: internal error: " << one_line(e.what()) << '\n';
+        return 3;
+    }
+    std::cout << out << std::flush;
+    std::cerr << err << std::flush;
+    return code;
+}
