@@ -36,6 +36,20 @@ Platform platform;
 
 const char* font_dir = "/fonts";  // preloaded into Emscripten's virtual file system
 
+// GLFW's Emscripten port has no clipboard, so ImGui's copy buttons go to the browser's.
+// The last copied text is also kept here, so a paste inside the canvas works without asking
+// the browser (whose clipboard read is asynchronous and needs a permission).
+std::string clipboard;
+EM_JS(void, write_browser_clipboard, (const char* text), {
+  if (navigator.clipboard && navigator.clipboard.writeText)
+    navigator.clipboard.writeText(UTF8ToString(text)).catch(() => {});
+});
+void set_clipboard(void*, const char* text) {
+  clipboard = text ? text : "";
+  write_browser_clipboard(clipboard.c_str());
+}
+const char* get_clipboard(void*) { return clipboard.c_str(); }
+
 // Rasterise the fonts for the screen's pixel ratio (crisp text on HiDPI) and upload them.
 void rebuild_fonts(float pixel_scale) {
   neuralpath::ui::Fonts fonts;
@@ -149,6 +163,8 @@ int main() {
   platform.viewport.pixel_scale = 1;
   ImGui_ImplGlfw_InitForOpenGL(platform.window, true);
   ImGui_ImplOpenGL3_Init("#version 300 es");
+  ImGui::GetIO().SetClipboardTextFn = set_clipboard;  // after the GLFW backend set its own
+  ImGui::GetIO().GetClipboardTextFn = get_clipboard;
 
   EM_ASM(if (Module.onEngineReady) Module.onEngineReady(););
   emscripten_set_main_loop(frame, 0, false);

@@ -69,3 +69,24 @@ test('the server sends WebAssembly as application/wasm, compressed', async () =>
   const escape = await fetch(`${env.origin}/..%2f..%2fetc/passwd`);
   assert.notEqual(escape.status, 200, 'no file outside the site is served');
 });
+
+test('the keyboard is never trapped in the canvas, and keys elsewhere stay with the page', async () => {
+  const { page, problems, context } = await openPage(env, '/lesson.html?lesson=self-attention');
+  await lessonReady(page);
+  await page.focus('#canvas');
+  await page.keyboard.press('Shift+Tab');
+  assert.equal(await page.evaluate(() => document.activeElement?.className), 'np-brand',
+    'Shift+Tab leaves the canvas for the link before it');
+  // A text field outside the canvas keeps Backspace (GLFW would cancel it page-wide).
+  await page.evaluate(() => {
+    const input = document.createElement('input');
+    input.id = 'probe'; input.value = 'abc';
+    document.body.append(input);
+  });
+  await page.focus('#probe');
+  await page.keyboard.press('End');
+  await page.keyboard.press('Backspace');
+  assert.equal(await page.inputValue('#probe'), 'ab');
+  assert.deepEqual(problems, []);
+  await context.close();
+});

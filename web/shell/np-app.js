@@ -102,6 +102,26 @@ async function fetchLesson(id) {
 }
 
 let engine = null;  // the np_* exports, once the module runs
+let restoreListeners = () => {};
+
+// GLFW's Emscripten port listens for keys on the whole window and cancels Tab and Backspace
+// everywhere, which would take the keyboard away from the rest of the page (the text version,
+// a host's own inputs) and trap keyboard users inside the canvas. While the engine starts, we
+// wrap the listeners it registers: keys reach it only while the canvas has focus, and Tab
+// never does, so Tab always moves focus on as the browser means it to.
+function routeKeysToCanvasOnly() {
+  const original = window.addEventListener;
+  window.addEventListener = function (type, listener, options) {
+    if (/^key(down|up|press)$/.test(type) && typeof listener === 'function') {
+      const routed = event => {
+        if (document.activeElement === canvas && event.key !== 'Tab') listener.call(this, event);
+      };
+      return original.call(this, type, routed, options);
+    }
+    return original.call(this, type, listener, options);
+  };
+  return () => { window.addEventListener = original; };
+}
 
 async function start() {
   if (!webgl2Available()) {
@@ -138,6 +158,7 @@ async function start() {
     onAbort: what => showFatal('The lesson engine stopped', String(what)),
     onEngineReady: () => engineReady(lessonText),
   };
+  restoreListeners = routeKeysToCanvasOnly();
   const script = document.createElement('script');
   script.src = 'lesson.js';
   script.onerror = () => showFatal('The lesson engine could not load', 'lesson.js did not download.');
@@ -145,6 +166,7 @@ async function start() {
 }
 
 async function engineReady(lessonText) {
+  restoreListeners();  // GLFW has registered its key listeners by now
   const M = window.Module;
   engine = {
     setViewport: M.cwrap('np_set_viewport', null, ['number', 'number', 'number']),
@@ -213,8 +235,22 @@ canvas.addEventListener('webglcontextrestored', () => {
 // [SECTION] window.neuralpath ---------------------------------------------------------------------
 // Engine events are drained once per animation frame and re-dispatched on neuralpath.events.
 function pumpEvents() {
-  for (const event of JSON.parse(engine.takeEvents())) emit(event.type, event);
+  for (const event of JSON.parse(engine.takeEvents())) {
+    if (event.type === 'openLink') openLink(event.url);
+    emit(event.type, event);
+  }
   requestAnimationFrame(pumpEvents);
+}
+
+// Links in lesson prose open in a new tab; only web and mail addresses, never javascript: URLs.
+function openLink(url) {
+  let target;
+  try { target = new URL(String(url), location.href); } catch { return; }
+  if (!['http:', 'https:', 'mailto:'].includes(target.protocol)) {
+    console.warn(`not opening a link with protocol ${target.protocol}`);
+    return;
+  }
+  window.open(target.href, '_blank', 'noopener,noreferrer');
 }
 
 const liveRegion = document.getElementById('np-live');
