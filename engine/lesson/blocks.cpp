@@ -1,0 +1,580 @@
+// blocks.cpp: fenced blocks (```check, ```spotlight, ...) from their settings to Blocks.
+//
+// [SECTION] Helpers        flags, numbers, line lists, Fields
+// [SECTION] Dispatch       kind -> builder; "settings --- text" split
+// [SECTION] Interaction    check, reveal
+// [SECTION] Explanation    callout, equation, code
+// [SECTION] Widgets        spotlight, heatmap, mask-steps, cost-explorer, playback
+#include "engine/lesson/parse_context.h"
+
+#include <algorithm>
+#include <cctype>
+#include <charconv>
+#include <cmath>
+#include <cstdlib>
+
+namespace neuralpath::lesson::detail {
+
+// [SECTION] Helpers -----------------------------------------------------------------------------
+
+std::string trim(std::string_view s) {
+    std::size_t b = 0, e = s.size();
+    while (b < e && std::isspace(static_cast<unsigned char>(s[b]))) ++b;
+    while (e > b && std::isspace(static_cast<unsigned char>(s[e - 1]))) --e;
+    return std::string(s.substr(b, e - b));
+}
+
+std::optional<bool> parse_flag(std::string_view v) {
+    if (v == "yes" || v == "on" || v == "true") return true;
+    if (v == "no" || v == "off" || v == "false") return false;
+    return std::nullopt;
+}
+
+std::optional<long long> parse_integer(std::string_view v) {
+    long long out = 0;
+    if (v.empty()) return std::nullopt;
+    auto [p, ec] = std::from_chars(v.data(), v.data() + v.size(), out);
+    if (ec != std::errc{} || p != v.data() + v.size()) return std::nullopt;
+    return out;
+}
+
+std::optional<float> parse_number(std::string_view v) {
+    // strtof accepts "inf", "nan" and hex; a lesson number is plain decimal.
+    if (v.empty() || v.size() > 40) return std::nullopt;
+    for (char c : v)
+        if (!(std::isdigit(static_cast<unsigned char>(c)) || c == '.' || c == '-' || c == '+' ||
+              c == 'e' || c == 'E'))
+            return std::nullopt;
+    const std::string s(v);
+    char* end = nullptr;
+    const float f = std::strtof(s.c_str(), &end);
+    if (end != s.c_str() + s.size() || !std::isfinite(f)) return std::nullopt;
+    return f;
+}
+
+Fields::Fields(ParseContext& c, const SettingsNode& n, std::string b, std::size_t o)
+    : ctx(c), node(n), block(std::move(b)), origin(o) {
+    known_.push_back("id");
+}
+
+bool Fields::has(std::string_view key) const { return node.find(key) != nullptr; }
+
+const SettingsNode* Fields::get(std::string_view key) {
+    known_.emplace_back(key);
+    return node.find(key);
+}
+
+void Fields::missing(std::string_view key) {
+    ctx.error(origin, "the " + block + " block needs '" + std::string(key) + ":'");
+}
+
+std::optional<SourceText> Fields::source(std::string_view key, bool required) {
+    const SettingsNode* v = get(key);
+    if (!v || v->kind == SettingsNode::Kind::Empty) {
+        if (required) missing(key);
+        return std::nullopt;
+    }
+    if (v->kind != SettingsNode::Kind::Text) {
+        ctx.error(v->origin, "'" + std::string(key) + "' should be a text, not " +
+                                 kind_name(v->kind));
+        return std::nullopt;
+    }
+    if (trim(v->text.text()).empty()) {
+        if (required) ctx.error(v->origin, "'" + std::string(key) + "' is empty");
+        return std::nullopt;
+    }
+    return v->text;
+}
+
+std::optional<std::string> Fields::text(std::string_view key, bool required) {
+    auto s = source(key, required);
+    if (!s) return std::nullopt;
+    return s->text();
+}
+
+Inline Fields::rich(std::string_view key, bool required) {
+    auto s = source(key, required);
+    if (!s) return {};
+    return parse_inline(ctx, *s);
+}
+
+bool Fields::flag(std::string_view key, bool fallback) {
+    auto s = source(key, false);
+    if (!s) return fallback;
+    auto f = parse_flag(s->text());
+    if (!f) {
+        ctx.error(s->origin(0), "'" + std::string(key) + "' should be yes or no, not '" +
+                                    s->text() + "'");
+        return fallback;
+    }
+    return *f;
+}
+
+std::optional<long long> Fields::integer(std::string_view key, long long fallback, long long min,
+                                         long long max) {
+    auto s = source(key, false);
+    if (!s) return fallback;
+    auto v = parse_integer(s->text());
+    if (!v || *v < min || *v > max) {
+        ctx.error(s->origin(0), "'" + std::string(key) + "' should be a whole number from " +
+                                    std::to_string(min) + " to " + std::to_string(max));
+        return std::nullopt;
+    }
+    return v;
+}
+
+const SettingsNode* Fields::list(std::string_view key, bool required) {
+    const SettingsNode* v = get(key);
+    if (!v || v->kind == SettingsNode::Kind::Empty) {
+        if (required) missing(key);
+        return nullptr;
+    }
+    if (v->kind != SettingsNode::Kind::List) {
+        ctx.error(v->origin, "'" + std::string(key) + "' should be a list, not " + kind_name(v->kind));
+        return nullptr;
+    }
+    return v;
+}
+
+const SettingsNode* Fields::map(std::string_view key, bool required) {
+    const SettingsNode* v = get(key);
+    if (!v || v->kind == SettingsNode::Kind::Empty) {
+        if (required) missing(key);
+        return nullptr;
+    }
+    if (v->kind != SettingsNode::Kind::Map) {
+        ctx.error(v->origin, "'" + std::string(key) + "' should be a map of 'key: value' lines, not " +
+                                 kind_name(v->kind));
+        return nullptr;
+    }
+    return v;
+}
+
+void Fields::finish() {
+    if (node.kind != SettingsNode::Kind::Map) return;
+    for (const auto& e : node.entries) {
+        if (std::find(known_.begin(), known_.end(), e.key) != known_.end()) continue;
+        std::string list;
+        for (const auto& k : known_) list += (list.empty() ? "" : ", ") + k;
+        ctx.error(e.key_origin, "unknown key '" + e.key + "' in a " + block + " block (known: " +
+                                    list + ")");
+    }
+}
+
+namespace {
+
+// "3, 5-7" -> {3, 5, 6, 7}; each number checked against the code's line count.
+std::vector<int> line_list(ParseContext& ctx, const SourceText& s, int line_count) {
+    std::vector<int> out;
+    const std::string& t = s.text();
+    std::size_t i = 0;
+    while (i < t.size()) {
+        std::size_t j = t.find(',', i);
+        if (j == std::string::npos) j = t.size();
+        std::size_t b = i, e = j;
+        while (b < e && t[b] == ' ') ++b;
+        while (e > b && t[e - 1] == ' ') --e;
+        const std::string part = t.substr(b, e - b);
+        const std::size_t dash = part.find('-');
+        auto lo = parse_integer(part.substr(0, dash));
+        auto hi = dash == std::string::npos ? lo : parse_integer(part.substr(dash + 1));
+        if (!lo || !hi || *lo > *hi) {
+            ctx.error(s.origin(b), "expected line numbers like '3' or '5-7', not '" + part + "'");
+        } else if (*lo < 1 || *hi > line_count) {
+            ctx.error(s.origin(b), "line " + std::to_string(*lo < 1 ? *lo : *hi) +
+                                       " is outside the code (it has " +
+                                       std::to_string(line_count) + " lines)");
+        } else {
+            for (long long k = *lo; k <= *hi; ++k) out.push_back(static_cast<int>(k));
+        }
+        i = j + 1;
+    }
+    return out;
+}
+
+bool valid_id(std::string_view id) {
+    if (id.empty() || id.size() > 64) return false;
+    for (char c : id)
+        if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_')) return false;
+    return true;
+}
+
+std::string mask_value(Fields& f, std::string_view fallback, bool& causal) {
+    auto s = f.source("mask", false);
+    const std::string v = s ? s->text() : std::string(fallback);
+    if (v == "causal") causal = true;
+    else if (v == "none") causal = false;
+    else if (s) f.ctx.error(s->origin(0), "'mask' should be causal or none, not '" + v + "'");
+    return v;
+}
+
+// [SECTION] Dispatch ----------------------------------------------------------------------------
+
+const char* const kKinds[] = {"check",  "reveal",   "callout",   "equation",      "code",
+                              "spotlight", "heatmap", "mask-steps", "cost-explorer", "playback",
+                              "vocabulary", "weights"};
+
+bool takes_text(std::string_view kind) {
+    return kind == "callout" || kind == "reveal" || kind == "code" || kind == "equation";
+}
+
+// Splits "settings --- text" at the first line that is exactly "---".
+void split_body(const SourceText& body, SourceText& settings, SourceText& text) {
+    const std::string& s = body.text();
+    std::size_t pos = 0;
+    while (pos <= s.size()) {
+        std::size_t nl = s.find('\n', pos);
+        if (nl == std::string::npos) nl = s.size();
+        std::string line = s.substr(pos, nl - pos);
+        while (!line.empty() && (line.back() == ' ' || line.back() == '\r')) line.pop_back();
+        if (line == "---") {
+            settings = body.slice(0, pos);
+            text = body.slice(std::min(nl + 1, s.size()), s.size());
+            return;
+        }
+        if (nl == s.size()) break;
+        pos = nl + 1;
+    }
+    settings = SourceText{};
+    text = body;
+}
+
+struct Builder {
+    ParseContext& ctx;
+    const Fence&  fence;
+    Nesting       nesting;
+    Blocks&       out;
+    SettingsNode  settings;
+    SourceText    text;            // blocks that take text: what follows "---"
+    std::size_t   id_origin = 0;
+
+    std::size_t origin() const { return fence.kind_origin; }
+
+    void push(std::string id, BlockContent content) {
+        if (!id.empty()) ctx.ids.push_back({id, id_origin});
+        out.push_back(Block{ctx.pos(origin()), std::move(id), std::move(content)});
+    }
+
+    std::string id(Fields& f, bool required) {
+        auto v = f.source("id", false);
+        if (!v) {
+            if (required)
+                ctx.error(origin(), "the " + f.block + " block needs 'id:' (a short name such as "
+                                    "why-minus-infinity) so the learner's progress can refer to it");
+            return {};
+        }
+        id_origin = v->origin(0);
+        if (!valid_id(v->text())) {
+            ctx.error(v->origin(0), "an id uses letters, digits, '-' and '_' only, not '" +
+                                        v->text() + "'");
+            return {};
+        }
+        return v->text();
+    }
+
+    // [SECTION] Interaction -----------------------------------------------------------------------
+
+    void check() {
+        Fields f(ctx, settings, "check", origin());
+        Check c;
+        std::string block_id = id(f, true);
+        c.question = f.rich("question", true);
+        c.hint = f.rich("hint", false);
+        if (auto answer = f.source("answer", false)) {
+            if (answer->text() == "multiple") c.multiple = true;
+            else if (answer->text() != "single")
+                ctx.error(answer->origin(0), "'answer' should be single or multiple, not '" +
+                                                 answer->text() + "'");
+        }
+        const SettingsNode* options = f.list("options", true);
+        if (options) {
+            for (const auto& item : options->items) {
+                if (item.kind != SettingsNode::Kind::Map) {
+                    ctx.error(item.origin, "each option is a map with 'text:', 'feedback:' and "
+                                           "optionally 'correct: yes'");
+                    continue;
+                }
+                Fields of(ctx, item, "option", item.origin);
+                CheckOption o;
+                o.text = of.rich("text", true);
+                o.correct = of.flag("correct", false);
+                o.feedback = of.rich("feedback", true);
+                of.finish();
+                c.options.push_back(std::move(o));
+            }
+            const std::size_t at = options->origin;
+            const auto correct = std::count_if(c.options.begin(), c.options.end(),
+                                               [](const CheckOption& o) { return o.correct; });
+            if (options->items.size() < 2)
+                ctx.error(at, "a check needs at least two options");
+            if (correct == 0)
+                ctx.error(at, "this check has no correct option; mark one with 'correct: yes'");
+            else if (correct > 1 && !c.multiple)
+                ctx.error(at, "this check has " + std::to_string(correct) +
+                                  " correct options; add 'answer: multiple' or keep one");
+        }
+        f.finish();
+        push(std::move(block_id), std::move(c));
+    }
+
+    void reveal() {
+        Fields f(ctx, settings, "reveal", origin());
+        Reveal r;
+        std::string block_id = id(f, true);
+        r.label = f.rich("label", true);
+        f.finish();
+        r.blocks = parse_blocks(ctx, text, Nesting::Nested);
+        if (r.blocks.empty()) ctx.error(origin(), "the reveal block has nothing to reveal: write "
+                                                  "its text after a '---' line");
+        push(std::move(block_id), std::move(r));
+    }
+
+    // [SECTION] Explanation -----------------------------------------------------------------------
+
+    void callout() {
+        Fields f(ctx, settings, "callout", origin());
+        Callout c;
+        std::string block_id = id(f, false);
+        if (auto kind = f.source("kind", true)) {
+            if (kind->text() == "tip") c.kind = Callout::Kind::Tip;
+            else if (kind->text() == "mistake") c.kind = Callout::Kind::Mistake;
+            else if (kind->text() == "note") c.kind = Callout::Kind::Note;
+            else ctx.error(kind->origin(0), "'kind' should be tip, mistake or note, not '" +
+                                                kind->text() + "'");
+        }
+        c.title = f.rich("title", false);
+        f.finish();
+        c.blocks = parse_blocks(ctx, text, Nesting::Nested);
+        if (c.blocks.empty() && c.title.empty())
+            ctx.error(origin(), "the callout block is empty: write its text after a '---' line");
+        push(std::move(block_id), std::move(c));
+    }
+
+    void equation() {
+        Fields f(ctx, settings, "equation", origin());
+        EquationBlock e;
+        std::string block_id = id(f, false);
+        e.caption = f.rich("caption", false);
+        f.finish();
+        const SourceText latex = text.trimmed();
+        e.latex = latex.text();
+        if (latex.empty()) {
+            ctx.error(origin(), "the equation block is empty");
+            return;
+        }
+        EquationParse parsed = parse_equation(latex.text());
+        for (const auto& err : parsed.errors) ctx.error(latex.origin(err.offset), err.message);
+        if (!parsed.root) return;
+        e.root = std::move(*parsed.root);
+        push(std::move(block_id), std::move(e));
+    }
+
+    void code() {
+        Fields f(ctx, settings, "code", origin());
+        CodeBlock c;
+        std::string block_id = id(f, false);
+        c.language = f.text("language", true).value_or("text");
+        c.file = f.text("file", false).value_or("");
+        c.caption = f.rich("caption", false);
+        std::string code = text.text();
+        if (!code.empty() && code.back() == '\n') code.pop_back();
+        c.lines = tokenize_code(c.language, code);
+        const int n = static_cast<int>(c.lines.size());
+        if (code.empty()) ctx.error(origin(), "the code block has no code: write it after a '---' line");
+        if (auto h = f.source("highlight", false)) c.highlight = line_list(ctx, *h, n);
+        if (const SettingsNode* steps = f.map("steps", false)) {
+            for (const auto& e : steps->entries) {
+                if (!is_playback_step(e.key)) {
+                    ctx.error(e.key_origin, "unknown playback step '" + e.key + "'");
+                    continue;
+                }
+                if (e.value.kind != SettingsNode::Kind::Text) {
+                    ctx.error(e.value.origin, "step '" + e.key + "' needs line numbers like 9 or 9-11");
+                    continue;
+                }
+                c.steps.push_back({e.key, line_list(ctx, e.value.text, n)});
+            }
+        }
+        f.finish();
+        push(std::move(block_id), std::move(c));
+    }
+
+    // [SECTION] Widgets ---------------------------------------------------------------------------
+
+    std::string sentence(Fields& f, const std::string& widget, const std::string& query = {}) {
+        auto s = f.source("sentence", true);
+        if (!s) return {};
+        ctx.add_sentence(*s, widget, query);
+        return s->text();
+    }
+
+    void spotlight() {
+        Fields f(ctx, settings, "spotlight", origin());
+        Spotlight s;
+        std::string block_id = id(f, false);
+        s.query = f.text("query", true).value_or("");
+        s.sentence = sentence(f, "spotlight", s.query);
+        if (const SettingsNode* alts = f.list("alternatives", false)) {
+            for (const auto& item : alts->items) {
+                if (item.kind != SettingsNode::Kind::Text) {
+                    ctx.error(item.origin, "each alternative is one sentence");
+                    continue;
+                }
+                ctx.add_sentence(item.text, "spotlight", s.query);
+                s.alternatives.push_back(item.text.text());
+            }
+        }
+        s.caption = f.rich("caption", false);
+        f.finish();
+        push(std::move(block_id), std::move(s));
+    }
+
+    void heatmap() {
+        Fields f(ctx, settings, "heatmap", origin());
+        Heatmap h;
+        std::string block_id = id(f, false);
+        h.sentence = sentence(f, "heatmap");
+        mask_value(f, "causal", h.causal);
+        h.bert_switch = f.flag("bert", false);
+        h.caption = f.rich("caption", false);
+        f.finish();
+        push(std::move(block_id), std::move(h));
+    }
+
+    void mask_steps() {
+        Fields f(ctx, settings, "mask-steps", origin());
+        MaskSteps m;
+        std::string block_id = id(f, false);
+        m.sentence = sentence(f, "mask-steps");
+        mask_value(f, "causal", m.causal);
+        if (const SettingsNode* stages = f.list("stages", false)) {
+            for (const auto& item : stages->items) {
+                auto st = item.kind == SettingsNode::Kind::Text ? parse_mask_stage(item.text.text())
+                                                                : std::nullopt;
+                if (!st) {
+                    ctx.error(item.origin, "a stage is raw, scaled, masked or softmax");
+                    continue;
+                }
+                m.stages.push_back(*st);
+            }
+        } else {
+            m.stages = {MaskStage::Raw, MaskStage::Scaled, MaskStage::Masked, MaskStage::Softmax};
+        }
+        m.caption = f.rich("caption", false);
+        f.finish();
+        push(std::move(block_id), std::move(m));
+    }
+
+    void cost_explorer() {
+        Fields f(ctx, settings, "cost-explorer", origin());
+        CostExplorer c;
+        std::string block_id = id(f, false);
+        if (const SettingsNode* lengths = f.list("lengths", true)) {
+            for (const auto& item : lengths->items) {
+                auto v = item.kind == SettingsNode::Kind::Text ? parse_integer(item.text.text())
+                                                               : std::nullopt;
+                if (!v || *v < 1 || *v > 100'000'000) {
+                    ctx.error(item.origin, "a length is a whole number of tokens from 1 to 100000000");
+                    continue;
+                }
+                if (!c.lengths.empty() && *v <= c.lengths.back())
+                    ctx.error(item.origin, "lengths must grow from left to right");
+                c.lengths.push_back(*v);
+            }
+        }
+        c.heads = static_cast<int>(f.integer("heads", 1, 1, 1024).value_or(1));
+        c.bytes_per_score = static_cast<int>(f.integer("bytes", 2, 1, 8).value_or(2));
+        c.tile = static_cast<int>(f.integer("tile", 64, 1, 4096).value_or(64));
+        c.caption = f.rich("caption", false);
+        f.finish();
+        push(std::move(block_id), std::move(c));
+    }
+
+    void playback() {
+        Fields f(ctx, settings, "playback", origin());
+        Playback p;
+        std::string block_id = id(f, false);
+        p.sentence = sentence(f, "playback");
+        p.heads = static_cast<int>(f.integer("heads", 0, 0, 64).value_or(0));
+        mask_value(f, "causal", p.causal);
+        if (const SettingsNode* steps = f.list("steps", false)) {
+            for (const auto& item : steps->items) {
+                if (item.kind != SettingsNode::Kind::Text || !is_playback_step(item.text.text())) {
+                    ctx.error(item.origin, "unknown playback step '" + item.text.text() + "'");
+                    continue;
+                }
+                p.steps.push_back(item.text.text());
+            }
+        } else {
+            p.steps = playback_steps();
+        }
+        if (auto code = f.source("code", false)) {
+            p.code = code->text();
+            ctx.code_refs.push_back({p.code, code->origin(0)});
+        }
+        p.caption = f.rich("caption", false);
+        f.finish();
+        push(std::move(block_id), std::move(p));
+    }
+};
+
+}  // namespace
+
+void build_fenced_block(ParseContext& ctx, const Fence& fence, Nesting nesting, Blocks& out) {
+    const std::string& kind = fence.kind;
+    if (kind.empty()) {
+        ctx.error(fence.kind_origin, "a fenced block needs a kind after the backticks, e.g. "
+                                     "```check; for source code use ```code");
+        return;
+    }
+    if (std::find(std::begin(kKinds), std::end(kKinds), kind) == std::end(kKinds)) {
+        std::string list;
+        for (const char* k : kKinds) list += (list.empty() ? "" : ", ") + std::string(k);
+        ctx.error(fence.kind_origin, "unknown block '" + kind + "' (known: " + list + ")");
+        return;
+    }
+    if (!fence.rest.empty()) {
+        ctx.error(fence.kind_origin + kind.size() + 1,
+                  "write settings inside the block, not after '```" + kind + "'");
+    }
+
+    Builder b{ctx, fence, nesting, out, {}, {}, 0};
+    SourceText settings_text;
+    if (takes_text(kind)) split_body(fence.body, settings_text, b.text);
+    else settings_text = fence.body;
+
+    std::vector<SettingsError> errors;
+    b.settings = parse_settings(settings_text, errors);
+    for (auto& e : errors) ctx.error(e.origin, e.message);
+    if (b.settings.kind != SettingsNode::Kind::Map) {
+        ctx.error(b.settings.origin, "a block's settings are 'key: value' lines, not a list");
+        return;
+    }
+
+    if (kind == "vocabulary" || kind == "weights") {
+        if (nesting != Nesting::Document) {
+            ctx.error(fence.kind_origin, "the " + kind + " block belongs at the top level of the lesson");
+            return;
+        }
+        auto& slot = kind == "vocabulary" ? ctx.vocabulary_settings : ctx.weights_settings;
+        if (slot) {
+            ctx.error(fence.kind_origin, "a lesson has at most one " + kind + " block");
+            return;
+        }
+        slot = std::move(b.settings);
+        (kind == "vocabulary" ? ctx.vocabulary_origin : ctx.weights_origin) = fence.kind_origin;
+        return;
+    }
+    if (kind == "check") b.check();
+    else if (kind == "reveal") b.reveal();
+    else if (kind == "callout") b.callout();
+    else if (kind == "equation") b.equation();
+    else if (kind == "code") b.code();
+    else if (kind == "spotlight") b.spotlight();
+    else if (kind == "heatmap") b.heatmap();
+    else if (kind == "mask-steps") b.mask_steps();
+    else if (kind == "cost-explorer") b.cost_explorer();
+    else if (kind == "playback") b.playback();
+}
+
+}  // namespace neuralpath::lesson::detail

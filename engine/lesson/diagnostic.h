@@ -1,0 +1,41 @@
+// diagnostic.h: what the lesson checker reports, and where.
+//
+// Every problem found in a lesson is a Diagnostic printed as
+//     file:line:col: error: message
+// Lines and columns are 1-based; a column counts Unicode characters (not bytes) from the start
+// of the line, so "−∞" counts as two columns whatever its UTF-8 length. Tabs count as one.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace neuralpath::lesson {
+
+struct SourcePos {
+    int line = 0;                      // 1-based; 0 = unknown
+    int col  = 0;                      // 1-based, in characters
+    friend bool operator==(const SourcePos&, const SourcePos&) = default;
+};
+
+struct Diagnostic {
+    std::string file;                  // as given to the loader ("lessons/x.md")
+    SourcePos   pos;
+    std::string message;               // one sentence, no trailing period, no position
+    std::string to_string() const;     // "file:line:col: error: message"
+};
+
+std::string format_diagnostics(const std::vector<Diagnostic>& diagnostics);  // one per line
+
+// Byte offset -> line:col for one document. Built once per file.
+class LineIndex {
+public:
+    explicit LineIndex(std::string_view text);
+    SourcePos position(std::size_t offset) const;   // offset past the end -> last position
+private:
+    std::string_view         text_;
+    std::vector<std::size_t> line_starts_;
+};
+
+}  // namespace neuralpath::lesson

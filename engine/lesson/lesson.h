@@ -1,0 +1,277 @@
+// lesson.h: a lesson as data — everything a view needs to draw it, nothing about drawing.
+//
+//   Lesson                 front matter + intro blocks + sections (the table of contents)
+//   └─ Section             "## Beginner: Title" -> level, title, anchor, blocks
+//      └─ Block            source position, optional id, and one of the contents below
+//           prose          Paragraph, Heading, ListBlock, Quote, Rule, Table
+//           interaction    Check, Reveal
+//           explanation    Callout, EquationBlock, CodeBlock
+//           widgets        Spotlight, Heatmap, MaskSteps, CostExplorer, Playback
+//   VocabularyData         named feature dimensions and word vectors   (```vocabulary)
+//   WeightsData            the matrices the engine runs the lesson with (```weights)
+//
+// Prose is a list of Spans (flat, each with its own style) so a view draws it left to right
+// without walking a tree. Equations are EqNode trees (equation.h).
+// The format authors write is documented in lessons/FORMAT.md.
+#pragma once
+
+#include "engine/lesson/diagnostic.h"
+#include "engine/lesson/equation.h"
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+namespace neuralpath::lesson {
+
+enum class Level { None, Beginner, Medium, Advanced };
+const char*          level_name(Level level);                 // "Beginner", ... ("" for None)
+std::optional<Level> parse_level(std::string_view name);      // exact, case-sensitive
+
+// [SECTION] Inline text -------------------------------------------------------------------------
+
+struct Span {
+    enum class Kind { Text, Code, Math, Break };
+    Kind        kind = Kind::Text;
+    std::string text;                  // Text, Code: the characters; Math: the LaTeX source
+    bool        bold = false;
+    bool        italic = false;
+    bool        strike = false;
+    std::string link;                  // the target when this span is (part of) a link
+    EqNode      math;                  // Math: the tree to typeset
+};
+using Inline = std::vector<Span>;
+
+std::string plain_text(const Inline& text);  // for narration, the DOM mirror and tests
+
+// [SECTION] Prose blocks ------------------------------------------------------------------------
+
+struct Block;
+using Blocks = std::vector<Block>;
+
+struct Paragraph { Inline text; };
+struct Heading   { int level = 3; Inline text; };            // ### … ###### inside a section
+struct ListBlock { bool ordered = false; int start = 1; std::vector<Blocks> items; };
+struct Quote     { Blocks blocks; };
+struct Rule      {};
+struct Table {
+    enum class Align { Default, Left, Center, Right };
+    std::vector<Align>               align;   // one per column
+    std::vector<Inline>              header;  // one per column
+    std::vector<std::vector<Inline>> rows;
+};
+
+// [SECTION] Interaction -------------------------------------------------------------------------
+
+struct CheckOption {
+    Inline text;
+    bool   correct = false;
+    Inline feedback;                   // shown when the learner picks this option
+};
+
+struct Check {                         // a knowledge check; its Block id keys the answer
+    Inline                   question;
+    bool                     multiple = false;   // several correct options: learner picks all
+    std::vector<CheckOption> options;
+    Inline                   hint;     // may be empty
+};
+
+struct Reveal {                        // hidden content opened on click; Block id keys it
+    Inline label;                      // the button text
+    Blocks blocks;
+};
+
+// [SECTION] Explanation -------------------------------------------------------------------------
+
+struct Callout {
+    enum class Kind { Tip, Mistake, Note };
+    Kind   kind = Kind::Tip;
+    Inline title;                      // may be empty
+    Blocks blocks;
+};
+
+struct EquationBlock {
+    std::string latex;
+    EqNode      root;
+    Inline      caption;               // may be empty
+};
+
+struct CodeToken {
+    enum class Kind { Plain, Keyword, Builtin, String, Number, Comment, Operator };
+    int  begin = 0, end = 0;           // byte range in the line
+    Kind kind = Kind::Plain;
+};
+
+struct CodeLine {
+    std::string            text;
+    std::vector<CodeToken> tokens;     // cover the whole line, in order
+};
+
+struct CodeStep {
+    std::string      step;             // a playback step name (see playback_steps())
+    std::vector<int> lines;            // 1-based line numbers in the code
+};
+
+struct CodeBlock {
+    std::string           language;    // "python", "cpp", "text"
+    std::string           file;        // a file name to show above the code; may be empty
+    std::vector<CodeLine> lines;
+    std::vector<int>      highlight;   // lines emphasised from the start (1-based)
+    std::vector<CodeStep> steps;       // step -> lines, for a playback to highlight
+    Inline                caption;
+};
+
+// [SECTION] Widgets -----------------------------------------------------------------------------
+// Widgets name sentences; the engine computes every number they show (never the lesson text).
+
+struct Spotlight {                     // where one word's attention goes, as beams
+    std::string              sentence;
+    std::string              query;    // the word whose attention is shown ("it")
+    std::vector<std::string> alternatives;  // other sentences the learner can switch to
+    Inline                   caption;
+};
+
+struct Heatmap {                       // the T×T weight grid
+    std::string sentence;
+    bool        causal = true;         // mask on (GPT) or off
+    bool        bert_switch = false;   // offer a switch that removes the mask (BERT)
+    Inline      caption;
+};
+
+enum class MaskStage { Raw, Scaled, Masked, Softmax };
+const char*              mask_stage_name(MaskStage stage);  // "raw", "scaled", "masked", "softmax"
+std::optional<MaskStage> parse_mask_stage(std::string_view name);
+
+struct MaskSteps {                     // one score matrix through raw -> scaled -> masked -> softmax
+    std::string            sentence;
+    bool                   causal = true;
+    std::vector<MaskStage> stages;     // in order; default all four
+    Inline                 caption;
+};
+
+struct CostExplorer {                  // quadratic growth of T×T, naive vs tiled memory
+    std::vector<std::int64_t> lengths;         // sequence lengths to mark (ascending)
+    int                       heads = 1;
+    int                       bytes_per_score = 2;  // 2 = fp16, 4 = fp32
+    int                       tile = 64;            // tiled kernel block size
+    Inline                    caption;
+};
+
+struct Playback {                      // the whole block, step by step, with narration
+    std::string              sentence;
+    int                      heads = 1;        // 0 = as the lesson's weights say
+    bool                     causal = true;
+    std::vector<std::string> steps;            // playback step names, in order
+    std::string              code;             // id of a CodeBlock whose lines follow the steps
+    Inline                   caption;
+};
+
+// The playback step names authors may use, in block order: tokens, embedding, positions,
+// context, qkv, scores, scale, mask, softmax, blend, heads, output, residual, layer-norm,
+// feed-forward, next-token. steps_for_kind() maps them to engine/core StepKind names.
+const std::vector<std::string>& playback_steps();
+bool                            is_playback_step(std::string_view name);
+
+// [SECTION] Blocks ------------------------------------------------------------------------------
+
+using BlockContent = std::variant<Paragraph, Heading, ListBlock, Quote, Rule, Table, Check,
+                                  Reveal, Callout, EquationBlock, CodeBlock, Spotlight, Heatmap,
+                                  MaskSteps, CostExplorer, Playback>;
+
+struct Block {
+    SourcePos    pos;                  // where the block starts in the lesson file
+    std::string  id;                   // from "id:"; required for checks and reveals
+    BlockContent content;
+};
+
+// [SECTION] Model data --------------------------------------------------------------------------
+
+using Grid = std::vector<std::vector<float>>;   // row-major, rows of equal length
+
+struct WordVector {
+    std::string        word;           // the token key (lower case), e.g. "didn't", "."
+    std::vector<float> values;         // one per feature (missing trailing ones are 0)
+    SourcePos          pos;
+};
+
+struct VocabularyData {
+    std::vector<std::string> features;  // named feature dimensions, e.g. "animate"
+    std::vector<WordVector>  words;     // in file order
+    SourcePos                pos;
+};
+
+struct MatrixData {
+    std::string name;                  // "W_Q", "W_K", "W_V", "W_O", "W1", "W2", "b1", "b2"
+    Grid        rows;                  // dense, after sparse "a -> b: x" entries are expanded
+    SourcePos   pos;
+};
+
+struct LayerData {
+    std::string             label;     // a readable name for the UI ("reads its sentence")
+    int                     heads = 1;
+    std::vector<MatrixData> matrices;  // any of W_Q, W_K, W_V, W_O (absent = engine default)
+    SourcePos               pos;
+    const MatrixData*       find(std::string_view name) const;
+};
+
+struct WeightsData {
+    int                     d_model = 0;        // 0 = number of features
+    bool                    positions = true;   // add the sinusoidal position code
+    float                   position_scale = 1.0f;
+    std::vector<LayerData>  context;            // run first, each x = x + MultiHead(x)
+    LayerData               attention;          // the layer the widgets show
+    bool                    feed_forward = true;
+    int                     hidden = 0;         // 0 = 4·d_model
+    std::vector<MatrixData> feed_forward_matrices;  // W1, b1, W2, b2 (absent = default)
+    float                   temperature = 1.0f;
+    std::uint64_t           seed = 42;
+    SourcePos               pos;
+};
+
+// [SECTION] The lesson --------------------------------------------------------------------------
+
+struct Section {
+    std::string title;                 // plain text, without the level prefix
+    Inline      title_spans;           // for drawing (may hold code or maths)
+    Level       level = Level::None;
+    std::string anchor;                // "{#anchor}" or the title as a slug; unique
+    SourcePos   pos;
+    Blocks      blocks;
+};
+
+struct Lesson {
+    std::string                   file;
+    std::string                   id;       // front matter: [a-z0-9-]+, the URL's lesson=ID
+    std::string                   title;
+    Level                         level = Level::None;
+    std::string                   summary;
+    Blocks                        intro;    // blocks before the first section
+    std::vector<Section>          sections;
+    std::optional<VocabularyData> vocabulary;
+    std::optional<WeightsData>    weights;
+};
+
+// [SECTION] Queries -----------------------------------------------------------------------------
+
+// Visits every block, nested ones (list items, quotes, callouts, reveals) included.
+void for_each_block(const Lesson& lesson, const std::function<void(const Block&)>& visit);
+
+const Block*              find_block(const Lesson& lesson, std::string_view id);
+const Check*              find_check(const Lesson& lesson, std::string_view id);
+std::vector<const Block*> check_blocks(const Lesson& lesson);   // in reading order
+const Section*            find_section(const Lesson& lesson, std::string_view anchor);
+
+// Grading: the learner's chosen option indices against a check's correct set.
+struct CheckGrade {
+    bool             correct = false;  // exactly the correct options were chosen
+    std::vector<int> wrong;            // chosen but not correct
+    std::vector<int> missed;           // correct but not chosen
+};
+CheckGrade grade(const Check& check, const std::vector<int>& chosen);
+
+std::string slugify(std::string_view title);  // "Causal masking (GPT)" -> "causal-masking-gpt"
+
+}  // namespace neuralpath::lesson

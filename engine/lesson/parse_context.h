@@ -1,0 +1,110 @@
+// parse_context.h (internal): state shared by the Markdown walker and the block builders
+// while one lesson file is parsed. Not part of the public API.
+#pragma once
+
+#include "engine/lesson/diagnostic.h"
+#include "engine/lesson/lesson.h"
+#include "engine/lesson/parser.h"
+#include "engine/lesson/settings.h"
+#include "engine/lesson/source_text.h"
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace neuralpath::lesson::detail {
+
+struct ParseContext {
+    std::string      file;
+    std::string_view text;           // the whole file
+    LineIndex        lines;
+    std::vector<Diagnostic> diagnostics;
+    Lesson*          lesson = nullptr;
+
+    // Model data is interpreted after the walk, once features are known (weights may name
+    // features declared further down the file).
+    std::optional<SettingsNode> vocabulary_settings, weights_settings;
+    std::size_t                 vocabulary_origin = 0, weights_origin = 0;
+    std::vector<SentenceRef>    sentences;
+    struct Ref { std::string id; std::size_t origin; };
+    std::vector<Ref>            ids;        // every block id, for the duplicate check
+    std::vector<Ref>            code_refs;  // playback "code:" references
+
+    void add_sentence(const SourceText& src, std::string widget, std::string query = {}) {
+        SentenceRef ref{src.text(), std::move(widget), std::move(query), {}};
+        for (std::size_t i = 0; i < src.size(); ++i) ref.positions.push_back(pos(src.origin(i)));
+        sentences.push_back(std::move(ref));
+    }
+
+    ParseContext(std::string f, std::string_view t) : file(std::move(f)), text(t), lines(t) {}
+
+    SourcePos pos(std::size_t origin) const { return lines.position(origin); }
+    void      error(std::size_t origin, std::string message) {
+        diagnostics.push_back({file, pos(origin), std::move(message)});
+    }
+};
+
+// Where fenced blocks may appear: the document (sections), inside a callout/reveal, or in a
+// one-line setting value (no blocks at all).
+enum class Nesting { Document, Nested, InlineOnly };
+
+// A fenced block as md4c delivered it.
+struct Fence {
+    std::string kind;                // first word of the info string
+    std::string rest;                // the rest of the info string (trimmed)
+    std::size_t kind_origin = 0;     // file offset of the kind word (or of the fence)
+    SourceText  body;
+};
+
+// The Markdown walker (markdown.cpp).
+Blocks parse_blocks(ParseContext& ctx, const SourceText& src, Nesting nesting);
+Inline parse_inline(ParseContext& ctx, const SourceText& src);   // prose of one setting value
+
+// Fenced blocks (blocks.cpp): appends the block (or reports why not) to `out`.
+void build_fenced_block(ParseContext& ctx, const Fence& fence, Nesting nesting, Blocks& out);
+
+// Vocabulary and weights (model_data.cpp), after the walk.
+void build_model_data(ParseContext& ctx);
+
+// Code lines with highlighting tokens (code_tokens.cpp).
+std::vector<CodeLine> tokenize_code(std::string_view language, std::string_view code);
+
+// [SECTION] Reading settings --------------------------------------------------------------------
+// Fields wraps one settings map: take what a block knows, report what it does not.
+
+class Fields {
+public:
+    Fields(ParseContext& ctx, const SettingsNode& map, std::string block, std::size_t origin);
+
+    const SettingsNode* get(std::string_view key);                 // marks the key as known
+    bool                has(std::string_view key) const;
+
+    std::optional<std::string> text(std::string_view key, bool required);
+    std::optional<SourceText>  source(std::string_view key, bool required);  // text + origins
+    Inline                     rich(std::string_view key, bool required);    // inline Markdown
+    bool                       flag(std::string_view key, bool fallback);
+    std::optional<long long>   integer(std::string_view key, long long fallback, long long min,
+                                       long long max);
+    const SettingsNode*        list(std::string_view key, bool required);
+    const SettingsNode*        map(std::string_view key, bool required);
+
+    void finish();                    // unknown keys -> errors (call once, at the end)
+
+    ParseContext&       ctx;
+    const SettingsNode& node;
+    std::string         block;        // "check", "heatmap", ... for messages
+    std::size_t         origin;       // where the block starts (for "missing" errors)
+
+private:
+    std::vector<std::string> known_;
+    void missing(std::string_view key);
+};
+
+// Helpers shared by builders.
+std::optional<bool>        parse_flag(std::string_view value);     // yes/no, on/off, true/false
+std::optional<long long>   parse_integer(std::string_view value);
+std::optional<float>       parse_number(std::string_view value);
+std::string                trim(std::string_view s);
+
+}  // namespace neuralpath::lesson::detail

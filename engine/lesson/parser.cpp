@@ -1,0 +1,163 @@
+// parser.cpp: parse_lesson() — front matter, then md4c over the rest, then whole-file checks.
+//
+// [SECTION] Front matter   "---" / key: value / "---" at the very top
+// [SECTION] Sections       "## Level: Title {#anchor}" -> level, title, anchor
+// [SECTION] Whole file     unique ids, references, model data
+#include "engine/lesson/parse_context.h"
+
+#include <algorithm>
+#include <cctype>
+
+namespace neuralpath::lesson {
+
+using namespace detail;
+
+namespace {
+
+// [SECTION] Front matter ------------------------------------------------------------------------
+
+// Returns the offset where the Markdown starts (after the closing "---" line).
+std::size_t front_matter(ParseContext& ctx, Lesson& lesson) {
+    const std::string_view t = ctx.text;
+    auto line_at = [&](std::size_t pos, std::size_t& next) {
+        std::size_t nl = t.find('\n', pos);
+        next = nl == std::string_view::npos ? t.size() : nl + 1;
+        std::string_view line = t.substr(pos, (nl == std::string_view::npos ? t.size() : nl) - pos);
+        while (!line.empty() && (line.back() == '\r' || line.back() == ' ')) line.remove_suffix(1);
+        return line;
+    };
+    std::size_t next = 0;
+    std::size_t start = t.substr(0, 3) == "\xEF\xBB\xBF" ? 3 : 0;  // a UTF-8 byte order mark
+    if (line_at(start, next) != "---") {
+        ctx.error(start, "a lesson starts with front matter: a line '---', then id, title, level "
+                         "and summary, then '---'");
+        return start;
+    }
+    const std::size_t body = next;
+    std::size_t pos = next, end = std::string_view::npos;
+    while (pos < t.size()) {
+        std::size_t after = 0;
+        if (line_at(pos, after) == "---") {
+            end = pos;
+            next = after;
+            break;
+        }
+        pos = after;
+    }
+    if (end == std::string_view::npos) {
+        ctx.error(start, "the front matter is never closed with a '---' line");
+        return t.size();
+    }
+    std::vector<SettingsError> errors;
+    SettingsNode node = parse_settings(SourceText::verbatim(t.substr(body, end - body), body), errors);
+    for (auto& e : errors) ctx.error(e.origin, e.message);
+    if (node.kind != SettingsNode::Kind::Map) return next;
+    Fields f(ctx, node, "front matter", start);
+    f.block = "front matter";
+    if (auto id = f.source("id", true)) {
+        const std::string& s = id->text();
+        const bool ok = std::all_of(s.begin(), s.end(), [](char c) {
+            return std::islower(static_cast<unsigned char>(c)) || std::isdigit(static_cast<unsigned char>(c)) || c == '-';
+        });
+        if (!ok) ctx.error(id->origin(0), "the lesson id uses lower-case letters, digits and '-' only (it is part of the URL)");
+        lesson.id = s;
+    }
+    lesson.title = f.text("title", true).value_or("");
+    lesson.summary = f.text("summary", true).value_or("");
+    if (auto level = f.source("level", true)) {
+        if (auto l = parse_level(level->text())) lesson.level = *l;
+        else ctx.error(level->origin(0), "level is Beginner, Medium or Advanced, not '" + level->text() + "'");
+    }
+    f.finish();
+    return next;
+}
+
+// [SECTION] Sections ----------------------------------------------------------------------------
+
+void finish_sections(ParseContext& ctx, Lesson& lesson) {
+    std::vector<std::string> anchors;
+    for (auto& s : lesson.sections) {
+        // "{#anchor}" at the end of the heading's last text span.
+        std::string anchor;
+        if (!s.title_spans.empty() && s.title_spans.back().kind == Span::Kind::Text) {
+            std::string& last = s.title_spans.back().text;
+            const std::size_t open = last.rfind("{#");
+            if (open != std::string::npos && !last.empty() && last.back() == '}') {
+                anchor = last.substr(open + 2, last.size() - open - 3);
+                last.erase(open);
+                while (!last.empty() && last.back() == ' ') last.pop_back();
+                if (anchor.empty() || slugify(anchor) != anchor)
+                    ctx.diagnostics.push_back({ctx.file, s.pos, "an anchor is lower-case letters, digits and '-', like {#causal-mask}"});
+            }
+        }
+        // "Beginner: Title" -> level + title.
+        if (!s.title_spans.empty() && s.title_spans.front().kind == Span::Kind::Text) {
+            std::string& first = s.title_spans.front().text;
+            const std::size_t colon = first.find(':');
+            if (colon != std::string::npos)
+                if (auto level = parse_level(first.substr(0, colon))) {
+                    s.level = *level;
+                    first.erase(0, colon + 1);
+                    while (!first.empty() && first.front() == ' ') first.erase(0, 1);
+                    if (first.empty()) s.title_spans.erase(s.title_spans.begin());
+                }
+        }
+        s.title = plain_text(s.title_spans);
+        if (s.title.empty()) ctx.diagnostics.push_back({ctx.file, s.pos, "this section has no title"});
+        s.anchor = anchor.empty() ? slugify(s.title) : anchor;
+        if (std::find(anchors.begin(), anchors.end(), s.anchor) != anchors.end())
+            ctx.diagnostics.push_back({ctx.file, s.pos, "another section already has the anchor '" + s.anchor +
+                                                           "'; give one an explicit {#anchor}"});
+        anchors.push_back(s.anchor);
+    }
+    if (lesson.sections.empty())
+        ctx.error(0, "the lesson has no sections: start one with '## Beginner: A title'");
+}
+
+// [SECTION] Whole file --------------------------------------------------------------------------
+
+void check_references(ParseContext& ctx, const Lesson& lesson) {
+    for (std::size_t i = 0; i < ctx.ids.size(); ++i)
+        for (std::size_t j = 0; j < i; ++j)
+            if (ctx.ids[i].id == ctx.ids[j].id) {
+                const SourcePos first = ctx.pos(ctx.ids[j].origin);
+                ctx.error(ctx.ids[i].origin, "id '" + ctx.ids[i].id + "' is already used on line " +
+                                                 std::to_string(first.line));
+                break;
+            }
+    for (const auto& ref : ctx.code_refs) {
+        const Block* b = find_block(lesson, ref.id);
+        if (!b) ctx.error(ref.origin, "no block has the id '" + ref.id + "'");
+        else if (!std::holds_alternative<CodeBlock>(b->content))
+            ctx.error(ref.origin, "'" + ref.id + "' is not a code block");
+    }
+}
+
+}  // namespace
+
+ParseResult parse_lesson(std::string_view text, std::string file) {
+    ParseResult result;
+    ParseContext ctx(std::move(file), text);
+    ctx.lesson = &result.lesson;
+    result.lesson.file = ctx.file;
+
+    if (text.find('\0') != std::string_view::npos) {
+        ctx.error(text.find('\0'), "the file contains a NUL byte; is it a text file?");
+    } else {
+        const std::size_t body = front_matter(ctx, result.lesson);
+        result.lesson.intro =
+            parse_blocks(ctx, SourceText::verbatim(text.substr(body), body), Nesting::Document);
+        finish_sections(ctx, result.lesson);
+        build_model_data(ctx);
+        check_references(ctx, result.lesson);
+    }
+    std::stable_sort(ctx.diagnostics.begin(), ctx.diagnostics.end(),
+                     [](const Diagnostic& a, const Diagnostic& b) {
+                         return a.pos.line != b.pos.line ? a.pos.line < b.pos.line : a.pos.col < b.pos.col;
+                     });
+    result.diagnostics = std::move(ctx.diagnostics);
+    result.sentences = std::move(ctx.sentences);
+    return result;
+}
+
+}  // namespace neuralpath::lesson

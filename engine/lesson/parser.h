@@ -1,0 +1,34 @@
+// parser.h: lesson text -> Lesson, with every format problem as a Diagnostic.
+//
+// parse_lesson() checks the FORMAT: front matter, sections, known blocks and keys, equations,
+// checks with a correct option, ids, references. It does not run the engine; model_spec.h
+// checks the lesson against its vocabulary and weights, and load.h does both.
+#pragma once
+
+#include "engine/lesson/diagnostic.h"
+#include "engine/lesson/lesson.h"
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace neuralpath::lesson {
+
+// A sentence some widget will run through the engine, with where each byte of it sits in the
+// file, so an unknown word can be reported at its own column.
+struct SentenceRef {
+    std::string            text;
+    std::string            widget;     // "spotlight", "heatmap", "mask-steps", "playback"
+    std::string            query;      // spotlight: the word that must occur in the sentence
+    std::vector<SourcePos> positions;  // one per byte of text
+};
+
+struct ParseResult {
+    Lesson                   lesson;
+    std::vector<Diagnostic>  diagnostics;   // empty = the format is valid
+    std::vector<SentenceRef> sentences;
+};
+
+ParseResult parse_lesson(std::string_view text, std::string file);
+
+}  // namespace neuralpath::lesson
