@@ -1,0 +1,99 @@
+// cli_test.cpp: neuralpath-cli's contract (DESIGN.md), run as the real binary.
+#include <doctest/doctest.h>
+
+#include <sys/wait.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <unistd.h>
+
+namespace {
+
+struct Run {
+    int         code;
+    std::string out, err;
+};
+
+std::string slurp(const std::filesystem::path& p) {
+    std::ifstream in(p, std::ios::binary);
+    std::ostringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+// Runs `neuralpath-cli ARGS < stdin_text` through the shell and captures everything.
+Run cli(const std::string& args, const std::string& stdin_text = "") {
+    static int counter = 0;
+    const auto dir = std::filesystem::temp_directory_path() /
+                     ("neuralpath-cli-test-" + std::to_string(::getpid()) + "-" + std::to_string(counter++));
+    std::filesystem::create_directories(dir);
+    std::ofstream(dir / "in", std::ios::binary) << stdin_text;
+    const std::string command = "'" NEURALPATH_CLI_PATH "' " + args + " < '" + (dir / "in").string() + "' > '" +
+                                (dir / "out").string() + "' 2> '" + (dir / "err").string() + "'";
+    const int status = std::system(command.c_str());
+    Run r{WIFEXITED(status) ? WEXITSTATUS(status) : -1, slurp(dir / "out"), slurp(dir / "err")};
+    std::filesystem::remove_all(dir);
+    return r;
+}
+
+void check_bad_input(const std::string& json, const std::string& message) {
+    CAPTURE(json);
+    const Run r = cli("attend", json);
+    CHECK(r.code == 2);
+    CHECK(r.out.empty());
+    CHECK(r.err.find(message) != std::string::npos);
+    CHECK(r.err.find('\n') == r.err.size() - 1);  // exactly one line
+}
+
+}  // namespace
+
+TEST_CASE("attend prints the output and weights of one head as JSON") {
+    const Run r = cli("attend", R"({"q": [[1, 0], [0, 1]], "k": [[1, 0], [0, 1]], "v": [[1, 2], [3, 4]], "mask": "causal"})");
+    REQUIRE(r.code == 0);
+    CHECK(r.err.empty());
+    CHECK(r.out.find(R"("output":[[1.0,2.0],)") != std::string::npos);
+    CHECK(r.out.find(R"("weights":[[1.0,0.0],)") != std::string::npos);
+}
+
+TEST_CASE("attend takes one matrix per head and the tiled kernel prints no weights") {
+    const std::string heads = R"({"q": [[[1, 0]], [[0, 1]]], "k": [[[1, 0]], [[0, 1]]], "v": [[[5]], [[7]]], "kernel": "tiled"})";
+    const Run r = cli("attend", heads);
+    REQUIRE(r.code == 0);
+    CHECK(r.out == "{\"output\":[[[5.0]],[[7.0]]]}\n");
+}
+
+TEST_CASE("attend rejects bad input with exit 2, one line on stderr and nothing on stdout") {
+    check_bad_input("not json", "not valid JSON");
+    check_bad_input("[1, 2]", "must be a JSON object");
+    check_bad_input(R"({"q": [[1, 2], [3]], "k": [[1, 2]], "v": [[1]]})", "ragged rows");
+    check_bad_input(R"({"q": [[1, 2]], "k": [[1, 2, 3]], "v": [[1]]})", "q and k must share d");
+    check_bad_input(R"({"q": [[1, 2]], "k": [[1, 2]], "v": [[1], [2]]})", "k and v must share T");
+    check_bad_input(R"({"q": [[1e39]], "k": [[1]], "v": [[1]]})", "not a finite float32 number");
+    check_bad_input(R"({"q": [[1, "x"]], "k": [[1, 2]], "v": [[1]]})", "is not a number");
+    check_bad_input(R"({"q": [], "k": [], "v": []})", "T = 0");
+    check_bad_input(R"({"q": [[1]], "k": [[1]]})", "missing \"v\"");
+    check_bad_input(R"({"q": [[1]], "k": [[1]], "v": [[1]], "mask": "diagonal"})", "unknown mask");
+    check_bad_input(R"({"q": [[[1]]], "k": [[1]], "v": [[1]]})", "all be [T][d] or all be [H][T][d]");
+}
+
+TEST_CASE("trace prints tokens, narrated steps, weights and next-token probabilities") {
+    const Run r = cli("trace --sentence 'The cat sat.' --mask none");
+    REQUIRE(r.code == 0);
+    for (const char* key : {"\"tokens\"", "\"steps\"", "\"narration\"", "\"weights\"", "\"next_token\"",
+                            "\"kind\":\"softmax\"", "\"text\":\"cat\"", "\"mask\":\"none\""})
+        CHECK(r.out.find(key) != std::string::npos);
+}
+
+TEST_CASE("trace and unknown commands reject bad arguments with exit 2") {
+    for (const char* args : {"trace", "trace --sentence ''", "trace --sentence hi --mask up", "frobnicate",
+                             "trace --sentence hi --bogus"}) {
+        CAPTURE(args);
+        const Run r = cli(args);
+        CHECK(r.code == 2);
+        CHECK(r.out.empty());
+        CHECK_FALSE(r.err.empty());
+    }
+}
