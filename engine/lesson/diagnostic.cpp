@@ -5,6 +5,7 @@
 namespace neuralpath::lesson {
 
 std::string Diagnostic::to_string() const {
+    if (pos.line <= 0) return file + ": error: " + message;   // no position (unreadable file)
     return file + ":" + std::to_string(pos.line) + ":" + std::to_string(pos.col) +
            ": error: " + message;
 }

@@ -1,0 +1,29 @@
+// load.h: the lesson library's front door for the CLI and the web app.
+//
+//   load_lesson_file("lessons/x.md")  parse + engine checks; a Lesson only when clean
+//   check_lesson_file("lessons/x.md") every problem, as Diagnostics (empty = valid)
+// The CLI prints each Diagnostic's to_string() ("file:line:col: error: message") and exits
+// 1 when any file has one; the web app shows them in an error panel instead of the lesson.
+#pragma once
+
+#include "engine/lesson/diagnostic.h"
+#include "engine/lesson/lesson.h"
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace neuralpath::lesson {
+
+struct LoadResult {
+    std::optional<Lesson>   lesson;        // set only when diagnostics is empty
+    std::vector<Diagnostic> diagnostics;
+    bool ok() const { return lesson.has_value(); }
+};
+
+LoadResult              load_lesson_text(std::string_view text, std::string file);
+LoadResult              load_lesson_file(const std::string& path);
+std::vector<Diagnostic> check_lesson_file(const std::string& path);
+
+}  // namespace neuralpath::lesson
