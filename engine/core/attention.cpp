@@ -143,18 +143,28 @@ Matrix attention_tiled(const Matrix& q, const Matrix& k, const Matrix& v, const 
                     for (Index j = 0; j < bk; ++j)
                         if (mask.hides(i0 + i, j0 + j)) sb(i, j) = kNegInf;
             // pass 3: new running max; rescale what was accumulated  c_i = exp(m_i - m_new)
+            bool empty_rows = false;
             for (Index i = 0; i < bq; ++i) {
                 const float m_new = std::max(m(i), sb.row(i).maxCoeff());
-                if (m_new == kNegInf) {          // nothing visible yet in this row: stay empty
+                if (m_new == kNegInf) {  // nothing visible yet in this row: nothing to rescale
                     correction(i) = 1.0f;
-                    sb.row(i).setZero();
+                    empty_rows = true;
                     continue;
                 }
                 correction(i) = std::exp(m(i) - m_new);  // exp(-inf) = 0 on the first visible block
                 m(i) = m_new;
-                // pass 4: probabilities relative to the running max   p_ij = exp(s_ij - m_i)
-                for (Index j = 0; j < bk; ++j) sb(i, j) = std::exp(sb(i, j) - m_new);
             }
+            // pass 4: probabilities relative to the running max      p_ij = exp(s_ij - m_i)
+            // (vectorised exp; it maps -inf to a tiny positive number, so hidden keys and rows
+            // with nothing visible yet are set to exactly 0 afterwards)
+            sb = (sb.array().colwise() - m.head(bq).array()).exp();
+            if (touches_diagonal || padding)
+                for (Index i = 0; i < bq; ++i)
+                    for (Index j = 0; j < bk; ++j)
+                        if (mask.hides(i0 + i, j0 + j)) sb(i, j) = 0.0f;
+            if (empty_rows)
+                for (Index i = 0; i < bq; ++i)
+                    if (m(i) == kNegInf) sb.row(i).setZero();
             // pass 5: running sum and running blend                 l = c·l + Σ_j p_ij,  acc = c·acc + P·V
             l.head(bq) = l.head(bq).cwiseProduct(correction.head(bq)) + sb.rowwise().sum();
             acc.topRows(bq) = correction.head(bq).asDiagonal() * acc.topRows(bq);

@@ -19,12 +19,11 @@ void softmax_row(Row&& row) {
         row.setZero();
         return;
     }
-    // pass 2: exp(x_j - max) and their sum; exp(-inf) is exactly 0, so masked entries vanish
-    float sum = 0.0f;
-    for (Index j = 0; j < row.size(); ++j) {
-        row(j) = std::exp(row(j) - max);
-        sum += row(j);
-    }
+    // pass 2: exp(x_j - max), vectorised. Eigen's vector exp returns a tiny positive number for
+    // -inf instead of 0, so masked entries are set to exactly 0 by hand (select).
+    const float inf = std::numeric_limits<float>::infinity();
+    row = (row.array() == -inf).select(0.0f, (row.array() - max).exp());
+    const float sum = row.sum();
     // pass 3: normalise; sum >= 1 because the max entry contributed exp(0) = 1
     row /= sum;
 }
