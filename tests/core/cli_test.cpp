@@ -97,3 +97,47 @@ TEST_CASE("trace and unknown commands reject bad arguments with exit 2") {
         CHECK_FALSE(r.err.empty());
     }
 }
+
+namespace {
+std::string write_temp(const std::string& name, const std::string& text) {
+    const auto path = std::filesystem::temp_directory_path() / ("neuralpath-cli-test-" + std::to_string(::getpid()) + "-" + name);
+    std::ofstream(path, std::ios::binary) << text;
+    return path.string();
+}
+// The smallest lesson the lesson library accepts: front matter and one section, no vocabulary
+// block (so it runs on the default model).
+const char* kTinyLesson = "---\nid: tiny\ntitle: Tiny\nlevel: Beginner\nsummary: A tiny lesson.\n---\n\n"
+                          "## Beginner: Hello\n\nSome text.\n";
+}  // namespace
+
+TEST_CASE("check prints file:line:col errors and exits 1, and is silent with exit 0 for a valid lesson") {
+    const std::string bad = write_temp("bad.md", "# Not a lesson\n");
+    const std::string good = write_temp("good.md", kTinyLesson);
+    const Run r = cli("check '" + good + "' '" + bad + "'");
+    CHECK(r.code == 1);
+    CHECK(r.out.empty());
+    CHECK(r.err.find(bad + ":1:") != std::string::npos);
+    CHECK(r.err.find(": error: ") != std::string::npos);
+    CHECK(r.err.find(good) == std::string::npos);
+    const Run ok = cli("check '" + good + "'");
+    CHECK(ok.code == 0);
+    CHECK(ok.out.empty());
+    CHECK(ok.err.empty());
+    CHECK(cli("check").code == 2);
+    std::filesystem::remove(bad);
+    std::filesystem::remove(good);
+}
+
+TEST_CASE("trace --lesson runs the lesson's model and refuses a broken lesson with exit 2") {
+    const std::string bad = write_temp("bad-trace.md", "# Not a lesson\n");
+    const std::string good = write_temp("good-trace.md", kTinyLesson);
+    const Run r = cli("trace --sentence 'the cat sat' --lesson '" + good + "'");
+    CHECK(r.code == 0);
+    CHECK(r.out.find("\"source\":\"" + good + "\"") != std::string::npos);
+    const Run broken = cli("trace --sentence 'the cat sat' --lesson '" + bad + "'");
+    CHECK(broken.code == 2);
+    CHECK(broken.out.empty());
+    CHECK(broken.err.find(bad + ":1:") != std::string::npos);
+    std::filesystem::remove(bad);
+    std::filesystem::remove(good);
+}
