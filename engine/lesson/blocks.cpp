@@ -59,8 +59,14 @@ Fields::Fields(ParseContext& c, const SettingsNode& n, std::string b, std::size_
 
 bool Fields::has(std::string_view key) const { return node.find(key) != nullptr; }
 
+std::size_t Fields::key_origin(std::string_view key) const {
+    for (const auto& e : node.entries)
+        if (e.key == key) return e.key_origin;
+    return origin;
+}
+
 const SettingsNode* Fields::get(std::string_view key) {
-    known_.emplace_back(key);
+    if (std::find(known_.begin(), known_.end(), key) == known_.end()) known_.emplace_back(key);
     return node.find(key);
 }
 
@@ -302,7 +308,7 @@ struct Builder {
                 of.finish();
                 c.options.push_back(std::move(o));
             }
-            const std::size_t at = options->origin;
+            const std::size_t at = f.key_origin("options");
             const auto correct = std::count_if(c.options.begin(), c.options.end(),
                                                [](const CheckOption& o) { return o.correct; });
             if (options->items.size() < 2)

@@ -420,32 +420,67 @@ EquationParse parse_equation(std::string_view latex) {
 
 // [SECTION] Plain text --------------------------------------------------------------------------
 
+namespace {
+
+bool spaced(const EqNode& n) {
+    static const std::string_view ops[] = {"=", "+", "−", "→", "×", "≤", "≥", "≈", "≠", "∈"};
+    if (n.kind != EqKind::Operator) return false;
+    for (auto op : ops)
+        if (n.text == op) return true;
+    return false;
+}
+
+bool has_spaced(const EqNode& n) {
+    if (spaced(n)) return true;
+    for (const auto& c : n.children)
+        if (c.kind == EqKind::Row || c.kind == EqKind::Styled ? has_spaced(c) : spaced(c)) return true;
+    return false;
+}
+
+bool big_operator(const EqNode& n) {
+    return n.kind == EqKind::Scripts && !n.children.empty() && n.children[0].kind == EqKind::Operator &&
+           (n.children[0].text == "∑" || n.children[0].text == "∏");
+}
+
+// Binary operators get spaces around them; a sign at the start or after another operator
+// does not ("e^(−∞)", "a = −b"), nor one after a closing bracket is unary.
+std::string join(const std::vector<EqNode>& nodes) {
+    std::string s;
+    for (std::size_t i = 0; i < nodes.size(); ++i) {
+        const EqNode& n = nodes[i];
+        const EqNode* prev = i ? &nodes[i - 1] : nullptr;
+        const bool sign = (n.text == "−" || n.text == "+") &&
+                          (!prev || (prev->kind == EqKind::Operator && prev->text != ")" &&
+                                     prev->text != "]" && prev->text != "|"));
+        if (prev && big_operator(*prev)) s += ' ';
+        if (spaced(n) && !sign) s.append(" ").append(n.text).append(" ");
+        else s += n.plain();
+    }
+    return s;
+}
+
+// A script, numerator or denominator in brackets when it holds an operation: (a + b) / c.
+std::string grouped(const EqNode& n) {
+    const std::string s = n.plain();
+    return has_spaced(n) ? "(" + s + ")" : s;
+}
+
+}  // namespace
+
 std::string EqNode::plain() const {
-    auto join = [](const std::vector<EqNode>& nodes) {
-        std::string s;
-        for (const auto& n : nodes) s += n.plain();
-        return s;
-    };
-    auto grouped = [](const EqNode& n) {
-        const std::string s = n.plain();
-        const bool simple = n.kind != EqKind::Row || n.children.size() <= 1;
-        return simple ? s : "(" + s + ")";
-    };
     switch (kind) {
     case EqKind::Row:
     case EqKind::Styled: return join(children);
     case EqKind::Identifier:
     case EqKind::Number:
-    case EqKind::Text: return text;
-    case EqKind::Operator:
-        if (text == "=" || text == "+" || text == "−" || text == "→" || text == "×" ||
-            text == "≤" || text == "≥" || text == "≈")
-            return " " + text + " ";
-        return text;
+    case EqKind::Text:
+    case EqKind::Operator: return text;
     case EqKind::Space: return text.size() && text[0] != '-' && text != "0.17" ? " " : "";
     case EqKind::Fraction: return grouped(children[0]) + " / " + grouped(children[1]);
-    case EqKind::Root:
-        return (children.size() > 1 ? children[1].plain() : "") + "√" + grouped(children[0]);
+    case EqKind::Root: {
+        std::string s = children.size() > 1 ? children[1].plain() : std::string();
+        return s.append("√").append(grouped(children[0]));
+    }
     case EqKind::Scripts: {
         std::string s = children[0].plain();
         // Appended piece by piece: GCC 12 misreports "literal" + std::string (-Wrestrict).

@@ -79,6 +79,7 @@ public:
 
     const SettingsNode* get(std::string_view key);                 // marks the key as known
     bool                has(std::string_view key) const;
+    std::size_t         key_origin(std::string_view key) const;    // the key, or the block
 
     std::optional<std::string> text(std::string_view key, bool required);
     std::optional<SourceText>  source(std::string_view key, bool required);  // text + origins
