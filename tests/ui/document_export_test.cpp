@@ -2,6 +2,8 @@
 // canvas must say the same as the canvas, and must not give away the answers.
 #include "engine/ui/document_export.h"
 
+#include "engine/lesson/parser.h"
+
 #include <doctest/doctest.h>
 
 using nlohmann::json;
@@ -213,4 +215,31 @@ TEST_CASE("an empty lesson is an empty document, not an error") {
   CHECK(doc["sections"].empty());
   CHECK(doc["intro"].empty());
   CHECK(doc["title"] == "");
+}
+
+TEST_CASE("a lesson parsed from its text reads in the mirror as it reads in the lesson model") {
+  const auto parsed = ls::parse_lesson(
+      "---\nid: parsed\ntitle: Parsed\nlevel: Beginner\nsummary: From text.\n---\n"
+      "## Beginner: First steps\n\n"
+      "Plain **bold** *italic* `code` [link](https://example.org) and $\\sqrt{d_k}$.\n\n"
+      "```check\nid: first-product\nquestion: Which two vectors meet **first**?\n"
+      "hint: Think of a search box.\noptions:\n"
+      "  - text: A's query and B's key\n    correct: yes\n    feedback: Right.\n"
+      "  - text: A's value and B's value\n    feedback: Values come later.\n```\n",
+      "parsed.md");
+  REQUIRE(parsed.diagnostics.empty());
+  const json doc = document_json(parsed.lesson);
+  REQUIRE(doc["sections"].size() == 1);
+  const json& blocks = doc["sections"][0]["blocks"];
+  REQUIRE(blocks.size() == 2);
+  const auto& paragraph = std::get<ls::Paragraph>(parsed.lesson.sections[0].blocks[0].content);
+  CHECK(blocks[0]["text"] == ls::plain_text(paragraph.text));
+  bool linked = false;
+  for (const json& run : blocks[0]["runs"]) linked = linked || run.value("link", "") == "https://example.org";
+  CHECK(linked);
+  CHECK(blocks[1]["id"] == "first-product");
+  CHECK(blocks[1]["question"] == "Which two vectors meet first?");
+  CHECK(blocks[1]["options"][0]["text"] == "A's query and B's key");
+  CHECK(blocks[1]["hint"] == "Think of a search box.");
+  CHECK(blocks[1].dump().find("Right.") == std::string::npos);
 }
