@@ -1,0 +1,129 @@
+// explain.cpp: numbers as focusable items and the popup that explains them (see explain.h).
+#include "engine/ui/widgets/explain.h"
+
+#include "engine/ui/widgets/kit.h"
+
+#include <algorithm>
+#include <cfloat>
+
+namespace neuralpath::ui {
+
+nlohmann::json Explanation::to_json() const {
+  nlohmann::json in = nlohmann::json::array();
+  for (const auto& [name, value] : inputs) in.push_back({{"name", name}, {"value", value}});
+  return {{"title", title}, {"formula", formula}, {"inputs", in}, {"text", text}};
+}
+
+bool Explainer::activated() {
+  // Space activates a focused item in Dear ImGui 1.86; Enter does not, so we read it here.
+  return ImGui::IsItemFocused() && (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Enter), false) ||
+                                    ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_KeyPadEnter), false));
+}
+
+bool Explainer::number(const UiContext& ui, const char* id, const std::string& text, const Make& make,
+                       const NumberStyle& style) {
+  ImFont* face = kit::font(ui, style.bold    ? kit::Face::bold
+                               : style.mono  ? kit::Face::mono
+                               : style.small ? kit::Face::small
+                                             : kit::Face::body);
+  const ImVec2 size = kit::text_size(face, text);
+  const ImVec2 pos = ImGui::GetCursorScreenPos();
+  const bool pressed = ImGui::InvisibleButton(id, ImVec2(std::max(size.x, 1.0f), size.y));
+  if (pressed || activated()) open(make());
+  const bool hovered = ImGui::IsItemHovered();
+  const bool focused = ImGui::IsItemFocused();
+  const Palette& c = ui.colors();
+  ImDrawList* draw = ImGui::GetWindowDrawList();
+  const ImVec2 max(pos.x + size.x, pos.y + size.y);
+  if (hovered) draw->AddRectFilled(pos, max, kit::fade(c.accent, 0.14f), ui.px(3));
+  if (focused)
+    draw->AddRect(ImVec2(pos.x - ui.px(2), pos.y - ui.px(1)), ImVec2(max.x + ui.px(2), max.y + ui.px(1)), c.accent,
+                  ui.px(3), 0, ui.px(2));
+  draw->AddText(face, face->FontSize, pos, style.color ? style.color : c.text, text.c_str());
+  // A dotted underline says "this number can tell you where it came from".
+  const float y = max.y - ui.px(1);
+  for (float x = pos.x; x < max.x; x += ui.px(4))
+    draw->AddLine(ImVec2(x, y), ImVec2(std::min(x + ui.px(2), max.x), y), kit::fade(c.accent, 0.8f), ui.px(1));
+  if (hovered) ImGui::SetMouseCursor(ImGuiMouseCursor_Hand);
+  return hovered;
+}
+
+bool Explainer::area(const UiContext& ui, const char* id, ImVec2 min, ImVec2 max, const Make& make) {
+  ImGui::SetCursorScreenPos(min);
+  const bool pressed = ImGui::InvisibleButton(id, ImVec2(std::max(max.x - min.x, 1.0f), std::max(max.y - min.y, 1.0f)));
+  if (pressed || activated()) open(make());
+  const bool hovered = ImGui::IsItemHovered();
+  const bool focused = ImGui::IsItemFocused();
+  if (focused)
+    ImGui::GetWindowDrawList()->AddRect(min, max, ui.colors().accent, ui.px(2), 0, ui.px(2));
+  if (hovered) ImGui::SetMouseCursor(ImGuiMouseCursor_Hand);
+  return hovered || focused;
+}
+
+void Explainer::open(Explanation explanation) {
+  events_.push_back({{"type", "explain"}, {"title", explanation.title}, {"text", explanation.text}});
+  current_ = std::move(explanation);
+  open_requested_ = true;
+}
+
+void Explainer::draw_popup(const UiContext& ui) {
+  if (open_requested_) {
+    ImGui::OpenPopup("##explain");
+    open_requested_ = false;
+    shown_ = true;
+  }
+  if (!shown_) return;
+  const Palette& c = ui.colors();
+  const float viewport_w = ImGui::GetMainViewport()->Size.x;
+  const float max_w = std::max(ui.px(160), std::min(ui.px(440), viewport_w - ui.px(24)));
+  ImGui::SetNextWindowSizeConstraints(ImVec2(std::min(ui.px(260), max_w), 0), ImVec2(max_w, FLT_MAX));
+  ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(ui.px(14), ui.px(12)));
+  ImGui::PushStyleVar(ImGuiStyleVar_PopupRounding, ui.px(8));
+  ImGui::PushStyleColor(ImGuiCol_PopupBg, c.panel);
+  ImGui::PushStyleColor(ImGuiCol_Border, c.accent);
+  const bool visible = ImGui::BeginPopup("##explain");
+  ImGui::PopStyleColor(2);
+  ImGui::PopStyleVar(2);
+  if (!visible) {  // closed by Escape or a click outside
+    shown_ = false;
+    current_.reset();
+    return;
+  }
+  if (current_) {
+    const Explanation& e = *current_;
+    ImGui::PushTextWrapPos(max_w - ui.px(14));
+    kit::wrapped(ui, e.title, 0, kit::Face::bold);
+    if (!e.formula.empty()) kit::wrapped(ui, e.formula, c.accent, kit::Face::mono);
+    if (!e.inputs.empty()) {
+      kit::gap(ui, 2);
+      for (const auto& [name, value] : e.inputs) kit::wrapped(ui, name + ":  " + value, c.muted, kit::Face::small);
+    }
+    if (!e.text.empty()) {
+      kit::gap(ui, 2);
+      kit::wrapped(ui, e.text);
+    }
+    ImGui::PopTextWrapPos();
+    kit::gap(ui, 2);
+  }
+  if (kit::button(ui, "Close")) {
+    ImGui::CloseCurrentPopup();
+    shown_ = false;
+    current_.reset();
+  }
+  ImGui::EndPopup();
+}
+
+nlohmann::json Explainer::state() const {
+  if (!current_) return {{"open", false}};
+  nlohmann::json j = current_->to_json();
+  j["open"] = true;
+  return j;
+}
+
+std::vector<nlohmann::json> Explainer::take_events() {
+  std::vector<nlohmann::json> out;
+  out.swap(events_);
+  return out;
+}
+
+}  // namespace neuralpath::ui

@@ -1,0 +1,148 @@
+// grid.cpp: the token × token grid shared by the heatmap and the mask steps (see grid.h).
+#include "engine/ui/widgets/grid.h"
+
+#include "engine/ui/widgets/kit.h"
+
+#include <imgui.h>
+
+#include <algorithm>
+
+namespace neuralpath::ui {
+
+GridResult draw_grid(const UiContext& ui, const GridSpec& spec, float width, Explainer& explain) {
+  const Palette& c = ui.colors();
+  ImFont* body = kit::font(ui, kit::Face::body);
+  ImFont* small = kit::font(ui, kit::Face::small);
+  const int rows = static_cast<int>(spec.rows.size());
+  const int cols = static_cast<int>(spec.cols.size());
+  const bool has_end = !spec.row_end.empty();
+  GridResult result;
+
+  // [measure] cells are sized by their widest text; the label column by the longest token.
+  std::vector<GridCell> cells(static_cast<std::size_t>(rows * cols));
+  float widest = 0;
+  for (int r = 0; r < rows; ++r)
+    for (int k = 0; k < cols; ++k) {
+      GridCell& cell = cells[static_cast<std::size_t>(r * cols + k)] = spec.cell(r, k);
+      widest = std::max(widest, kit::text_size(small, cell.text).x);
+    }
+  const float pad = ui.px(6);
+  float label_w = 0;
+  for (const std::string& s : spec.rows) label_w = std::max(label_w, kit::text_size(body, s).x);
+  label_w = std::min(label_w + 2 * pad, std::max(width * 0.28f, ui.px(56)));
+  float end_w = 0;
+  if (has_end) {
+    for (const std::string& s : spec.row_end) end_w = std::max(end_w, kit::text_size(small, s).x);
+    end_w = std::max(end_w, kit::text_size(small, spec.row_end_title).x) + 2 * pad;
+  }
+  float header_h = 0;
+  for (const std::string& s : spec.cols) header_h = std::max(header_h, kit::text_size(small, s).x);
+  header_h = std::min(header_h, ui.px(84)) + pad;
+  const float min_cell = std::max(widest + ui.px(8), ui.px(30));
+  const float fit = cols > 0 ? (width - label_w - end_w) / static_cast<float>(cols) : min_cell;
+  const float cell_w = std::max(min_cell, std::min(fit, ui.px(80)));
+  const float cell_h = std::clamp(cell_w * 0.6f, small->FontSize + ui.px(10), ui.px(40));
+  const float total_w = label_w + cell_w * static_cast<float>(cols) + end_w;
+  const float total_h = header_h + cell_h * static_cast<float>(rows);
+
+  // [scroll] a phone cannot fit 12 columns of "41.2%": the grid then scrolls sideways.
+  const bool scroll = total_w > width + 0.5f;
+  if (scroll) {
+    ImGui::BeginChild(spec.id, ImVec2(width, total_h + ImGui::GetStyle().ScrollbarSize + ui.px(6)), false,
+                      ImGuiWindowFlags_HorizontalScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
+  }
+  ImGui::PushID(spec.id);
+  ImDrawList* draw = ImGui::GetWindowDrawList();
+  const ImVec2 origin = ImGui::GetCursorScreenPos();
+  const float grid_x = origin.x + label_w, grid_y = origin.y + header_h;
+
+  // [cells] each is a button: hover or focus previews it, click or Enter picks it.
+  for (int r = 0; r < rows; ++r)
+    for (int k = 0; k < cols; ++k) {
+      const GridCell& cell = cells[static_cast<std::size_t>(r * cols + k)];
+      const ImVec2 min(grid_x + cell_w * static_cast<float>(k), grid_y + cell_h * static_cast<float>(r));
+      const ImVec2 max(min.x + cell_w, min.y + cell_h);
+      const ImVec2 inner_min(min.x + ui.px(1), min.y + ui.px(1)), inner_max(max.x - ui.px(1), max.y - ui.px(1));
+      ImGui::SetCursorScreenPos(min);
+      ImGui::PushID(r * cols + k);
+      if (ImGui::InvisibleButton("##cell", ImVec2(cell_w, cell_h)) ||
+          (ImGui::IsItemFocused() && ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Enter), false)))
+        result.picked = Cell{r, k};
+      if (ImGui::IsItemHovered() || ImGui::IsItemFocused()) result.hovered = Cell{r, k};
+      ImGui::PopID();
+      const ImU32 fill = cell.blocked ? c.masked : cell.fill ? cell.fill : c.page;
+      draw->AddRectFilled(inner_min, inner_max, fill, ui.px(3));
+      if (cell.blocked) kit::hatch(draw, inner_min, inner_max, kit::fade(c.muted, 0.35f), ui.px(6), ui.px(1));
+      const bool fits = kit::text_size(small, cell.text).x <= cell_w - ui.px(4);
+      const std::string& text = fits ? cell.text : cell.fallback;
+      if (!text.empty()) {
+        const ImVec2 size = kit::text_size(small, text);
+        draw->AddText(small, small->FontSize,
+                      ImVec2(min.x + (cell_w - size.x) * 0.5f, min.y + (cell_h - size.y) * 0.5f),
+                      cell.blocked ? c.muted : text_on(fill), text.c_str());
+      }
+    }
+  const std::optional<Cell> lit = result.hovered ? result.hovered : spec.selected;
+  const auto outline = [&](Cell cell, ImU32 color, float thickness) {
+    const ImVec2 min(grid_x + cell_w * static_cast<float>(cell.col), grid_y + cell_h * static_cast<float>(cell.row));
+    draw->AddRect(min, ImVec2(min.x + cell_w, min.y + cell_h), color, ui.px(3), 0, thickness);
+  };
+  if (spec.selected) outline(*spec.selected, c.accent, ui.px(2.5f));
+  const auto same = [](const std::optional<Cell>& a, const std::optional<Cell>& b) {
+    return a && b && a->row == b->row && a->col == b->col;
+  };
+  if (result.hovered && !same(result.hovered, spec.selected)) outline(*result.hovered, c.text, ui.px(1.5f));
+
+  // [labels] the lit cell's query and key are drawn in the accent colour.
+  for (int r = 0; r < rows; ++r) {
+    const bool on = lit && lit->row == r;
+    const std::string text = kit::fit_text(body, spec.rows[static_cast<std::size_t>(r)], label_w - 2 * pad);
+    const ImVec2 size = kit::text_size(body, text);
+    draw->AddText(body, body->FontSize,
+                  ImVec2(grid_x - pad - size.x, grid_y + cell_h * static_cast<float>(r) + (cell_h - size.y) * 0.5f),
+                  on ? c.accent : c.text, text.c_str());
+  }
+  for (int k = 0; k < cols; ++k) {
+    const bool on = lit && lit->col == k;
+    const std::string text = kit::fit_text(small, spec.cols[static_cast<std::size_t>(k)], header_h - pad);
+    const float x = grid_x + cell_w * (static_cast<float>(k) + 0.5f) - small->FontSize * 0.5f;
+    kit::text_up(draw, small, ImVec2(x, grid_y - pad * 0.7f), on ? c.accent : c.text, text);
+  }
+  // The corner says which way the grid reads, when the label column has room for it.
+  const auto corner = spec.corner.find("  ");
+  if (corner != std::string::npos) {
+    const std::string first = spec.corner.substr(0, corner), second = spec.corner.substr(corner + 2);
+    if (std::max(kit::text_size(small, first).x, kit::text_size(small, second).x) <= label_w - pad &&
+        header_h > 2 * small->FontSize + pad) {
+      draw->AddText(small, small->FontSize, ImVec2(origin.x, grid_y - 2 * small->FontSize - pad * 0.5f), c.muted,
+                    second.c_str());
+      draw->AddText(small, small->FontSize, ImVec2(origin.x, grid_y - small->FontSize - pad * 0.3f), c.muted,
+                    first.c_str());
+    }
+  }
+
+  // [row end] e.g. each row's sum, every number explaining itself.
+  if (has_end) {
+    const float x = grid_x + cell_w * static_cast<float>(cols) + pad;
+    draw->AddText(small, small->FontSize, ImVec2(x, grid_y - small->FontSize - pad * 0.5f), c.muted,
+                  spec.row_end_title.c_str());
+    for (int r = 0; r < rows && r < static_cast<int>(spec.row_end.size()); ++r) {
+      ImGui::SetCursorScreenPos(
+          ImVec2(x, grid_y + cell_h * static_cast<float>(r) + (cell_h - small->FontSize) * 0.5f));
+      ImGui::PushID(10000 + r);
+      NumberStyle style;
+      style.small = true;
+      style.color = r < static_cast<int>(spec.row_end_color.size()) ? spec.row_end_color[static_cast<std::size_t>(r)] : 0;
+      explain.number(ui, "##end", spec.row_end[static_cast<std::size_t>(r)],
+                     [&spec, r] { return spec.explain_row_end ? spec.explain_row_end(r) : Explanation{}; }, style);
+      ImGui::PopID();
+    }
+  }
+  ImGui::PopID();
+  ImGui::SetCursorScreenPos(ImVec2(origin.x, origin.y + total_h));
+  ImGui::Dummy(ImVec2(scroll ? total_w : width, 0));
+  if (scroll) ImGui::EndChild();
+  return result;
+}
+
+}  // namespace neuralpath::ui

@@ -1,0 +1,46 @@
+// grid.h: a token × token matrix drawn as a grid (query rows, key columns), shared by the
+// heatmap and the mask steps. The caller supplies each cell's text and colour (already
+// formatted from engine numbers); the grid lays out, draws, scrolls sideways on phones when
+// the columns cannot fit, and reports which cell is hovered or picked.
+//
+//   column labels read upwards above the columns; row labels on the left;
+//   blocked cells (masked) are hatched and carry "⊘";
+//   an optional last column ("row sum") whose numbers explain themselves.
+#pragma once
+#include "engine/core/trace.h"
+#include "engine/ui/widgets/explain.h"
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace neuralpath::ui {
+
+struct GridCell {
+  std::string text;       // e.g. "41.2%"; drawn when it fits the cell
+  std::string fallback;   // drawn when `text` does not fit (e.g. "⊘"); may be empty
+  ImU32       fill = 0;
+  bool        blocked = false;
+};
+
+struct GridSpec {
+  const char*                         id = "grid";
+  std::vector<std::string>            rows, cols;          // token texts
+  std::function<GridCell(int, int)>   cell;                // (row, col) -> what to draw
+  std::vector<std::string>            row_end;             // optional last column, one per row
+  std::vector<ImU32>                  row_end_color;       // 0 = the theme's text
+  std::string                         row_end_title;       // "row sum"
+  std::function<Explanation(int)>     explain_row_end;     // row -> its explanation
+  std::optional<Cell>                 selected;
+  std::string                         corner = "query ↓  key →";
+};
+
+struct GridResult {
+  std::optional<Cell> hovered;   // under the pointer (or focused) this frame
+  std::optional<Cell> picked;    // clicked or Enter this frame
+};
+
+GridResult draw_grid(const UiContext& ui, const GridSpec& spec, float width, Explainer& explain);
+
+}  // namespace neuralpath::ui

@@ -1,0 +1,248 @@
+// kit.cpp: shared drawing pieces for the lesson widgets (see kit.h).
+//
+// [SECTION] Faces and text
+// [SECTION] Card
+// [SECTION] Controls
+// [SECTION] Flow layout
+// [SECTION] Draw-list helpers
+#include "engine/ui/widgets/kit.h"
+
+#include <imgui_internal.h>
+
+#include <algorithm>
+#include <cmath>
+
+namespace neuralpath::ui::kit {
+
+// [SECTION] Faces and text ---------------------------------------------------------------------
+
+ImFont* font(const UiContext& ui, Face face) {
+  ImFont* chosen = nullptr;
+  if (ui.fonts) {
+    switch (face) {
+      case Face::body:   chosen = ui.fonts->body; break;
+      case Face::bold:   chosen = ui.fonts->bold; break;
+      case Face::italic: chosen = ui.fonts->italic; break;
+      case Face::mono:   chosen = ui.fonts->mono; break;
+      case Face::small:  chosen = ui.fonts->small; break;
+    }
+  }
+  return chosen ? chosen : ImGui::GetFont();  // headless tests without faces: ImGui's own
+}
+
+ImVec2 text_size(ImFont* face, const std::string& text) {
+  return face->CalcTextSizeA(face->FontSize, FLT_MAX, 0.0f, text.c_str(), text.c_str() + text.size());
+}
+
+std::string fit_text(ImFont* face, const std::string& text, float max_width) {
+  if (text_size(face, text).x <= max_width) return text;
+  std::string cut = text;
+  while (!cut.empty()) {
+    while (!cut.empty()) {  // drop one whole UTF-8 character: its continuation bytes, then its lead
+      const auto byte = static_cast<unsigned char>(cut.back());
+      cut.pop_back();
+      if ((byte & 0xC0) != 0x80) break;
+    }
+    if (text_size(face, cut + "…").x <= max_width) return cut + "…";
+  }
+  return "…";
+}
+
+void wrapped(const UiContext& ui, const std::string& text, ImU32 color, Face face) {
+  ImGui::PushFont(font(ui, face));
+  ImGui::PushStyleColor(ImGuiCol_Text, color ? color : ui.colors().text);
+  ImGui::TextWrapped("%s", text.c_str());
+  ImGui::PopStyleColor();
+  ImGui::PopFont();
+}
+
+void title(const UiContext& ui, const std::string& text) { wrapped(ui, text, 0, Face::bold); }
+
+void gap(const UiContext& ui, float css) { ImGui::Dummy(ImVec2(1, ui.px(css))); }
+
+// [SECTION] Card -------------------------------------------------------------------------------
+
+Card::Card(const UiContext& ui, const char* id) : ui_(ui) {
+  ImGui::PushID(id);
+  draw_ = ImGui::GetWindowDrawList();
+  start_ = ImGui::GetCursorScreenPos();
+  width_ = std::max(ImGui::GetContentRegionAvail().x, ui.px(200));
+  pad_ = width_ < ui.px(480) ? ui.px(10) : ui.px(18);  // phones keep more room for content
+  inner_width_ = width_ - 2 * pad_;
+  splitter_.Split(draw_, 2);
+  splitter_.SetCurrentChannel(draw_, 1);  // content on top, the panel drawn later below it
+  ImGui::SetCursorScreenPos(ImVec2(start_.x + pad_, start_.y + pad_));
+  ImGui::BeginGroup();
+  // Wrapped text and item widths stop at the card's inner right edge, not the window's.
+  const float right_local = start_.x + pad_ + inner_width_ - ImGui::GetWindowPos().x + ImGui::GetScrollX();
+  ImGui::PushTextWrapPos(right_local);
+  ImGui::PushItemWidth(inner_width_);
+}
+
+void Card::end() {
+  if (!open_) return;
+  open_ = false;
+  ImGui::PopItemWidth();
+  ImGui::PopTextWrapPos();
+  ImGui::EndGroup();
+  const float bottom = ImGui::GetItemRectMax().y + pad_;
+  splitter_.SetCurrentChannel(draw_, 0);
+  const float rounding = ui_.px(10);
+  const ImVec2 max(start_.x + width_, bottom);
+  draw_->AddRectFilled(start_, max, ui_.colors().panel, rounding);
+  draw_->AddRect(start_, max, ui_.colors().border, rounding, 0, ui_.px(1));
+  splitter_.Merge(draw_);
+  ImGui::SetCursorScreenPos(ImVec2(start_.x, bottom));
+  ImGui::Dummy(ImVec2(width_, 0));
+  ImGui::PopID();
+}
+
+Card::~Card() {
+  end();
+  splitter_.ClearFreeMemory();
+}
+
+// [SECTION] Controls ---------------------------------------------------------------------------
+
+namespace {
+
+// Enter on a focused item activates it too (Dear ImGui 1.86 maps only Space to "activate").
+bool enter_on_focused() {
+  return ImGui::IsItemFocused() && (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Enter), false) ||
+                                    ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_KeyPadEnter), false));
+}
+
+}  // namespace
+
+int segmented(const UiContext& ui, const char* id, const std::vector<std::string>& labels,
+              int selected, float width) {
+  const Palette& c = ui.colors();
+  ImFont* face = font(ui, Face::body);
+  ImDrawList* draw = ImGui::GetWindowDrawList();
+  const ImVec2 pad(ui.px(12), ui.px(6));
+  int clicked = -1;
+  ImGui::PushID(id);
+  Flow flow(width, ui.px(6), ui.px(6));
+  for (std::size_t i = 0; i < labels.size(); ++i) {
+    const ImVec2 text = text_size(face, labels[i]);
+    const ImVec2 size(text.x + 2 * pad.x, text.y + 2 * pad.y);
+    const ImVec2 pos = flow.place(size);
+    ImGui::PushID(static_cast<int>(i));
+    if (ImGui::InvisibleButton("##choice", size) || enter_on_focused()) clicked = static_cast<int>(i);
+    const bool on = static_cast<int>(i) == selected;
+    const bool hovered = ImGui::IsItemHovered();
+    const ImVec2 max(pos.x + size.x, pos.y + size.y);
+    const ImU32 fill = on ? c.accent : hovered ? mix(c.page, c.accent, 0.12f) : c.page;
+    draw->AddRectFilled(pos, max, fill, size.y * 0.5f);
+    draw->AddRect(pos, max, on ? c.accent : c.border, size.y * 0.5f, 0, ui.px(1));
+    if (ImGui::IsItemFocused())
+      draw->AddRect(ImVec2(pos.x - ui.px(2), pos.y - ui.px(2)), ImVec2(max.x + ui.px(2), max.y + ui.px(2)),
+                    c.accent, size.y * 0.5f + ui.px(2), 0, ui.px(2));
+    draw->AddText(face, face->FontSize, ImVec2(pos.x + pad.x, pos.y + pad.y), on ? text_on(c.accent) : c.text,
+                  labels[i].c_str());
+    ImGui::PopID();
+  }
+  flow.end();
+  ImGui::PopID();
+  return clicked;
+}
+
+bool button(const UiContext& ui, const char* label, bool primary) {
+  const Palette& c = ui.colors();
+  ImGui::PushStyleVar(ImGuiStyleVar_FramePadding, ImVec2(ui.px(12), ui.px(6)));
+  ImGui::PushStyleVar(ImGuiStyleVar_FrameRounding, ui.px(6));
+  ImGui::PushStyleColor(ImGuiCol_Button, primary ? c.accent : c.page);
+  ImGui::PushStyleColor(ImGuiCol_ButtonHovered, mix(primary ? c.accent : c.page, c.text, 0.12f));
+  ImGui::PushStyleColor(ImGuiCol_ButtonActive, mix(primary ? c.accent : c.page, c.text, 0.22f));
+  ImGui::PushStyleColor(ImGuiCol_Text, primary ? text_on(c.accent) : c.text);
+  ImGui::PushStyleColor(ImGuiCol_Border, c.border);
+  ImGui::PushStyleVar(ImGuiStyleVar_FrameBorderSize, primary ? 0.0f : ui.px(1));
+  const bool clicked = ImGui::Button(label) || enter_on_focused();
+  ImGui::PopStyleVar(3);
+  ImGui::PopStyleColor(5);
+  return clicked;
+}
+
+// [SECTION] Flow layout ------------------------------------------------------------------------
+
+Flow::Flow(float width, float spacing_x, float spacing_y) : sx_(spacing_x), sy_(spacing_y) {
+  const ImVec2 start = ImGui::GetCursorScreenPos();
+  x0_ = x_ = start.x;
+  y_ = start.y;
+  right_ = start.x + width;
+}
+
+ImVec2 Flow::place(ImVec2 size) {
+  if (x_ > x0_ && x_ + size.x > right_) newline();
+  const ImVec2 pos(x_, y_);
+  ImGui::SetCursorScreenPos(pos);
+  x_ += size.x + sx_;
+  line_h_ = std::max(line_h_, size.y);
+  return pos;
+}
+
+void Flow::newline() {
+  y_ += line_h_ + sy_;
+  x_ = x0_;
+  line_h_ = 0;
+}
+
+void Flow::end() {
+  ImGui::SetCursorScreenPos(ImVec2(x0_, y_ + line_h_));
+  ImGui::Dummy(ImVec2(0, 0));
+}
+
+// [SECTION] Draw-list helpers ------------------------------------------------------------------
+
+void hatch(ImDrawList* draw, ImVec2 min, ImVec2 max, ImU32 color, float spacing, float thickness) {
+  draw->PushClipRect(min, max, true);
+  const float h = max.y - min.y;
+  for (float x = min.x - h; x < max.x; x += spacing)  // 45° lines, bottom-left to top-right
+    draw->AddLine(ImVec2(x, max.y), ImVec2(x + h, min.y), color, thickness);
+  draw->PopClipRect();
+}
+
+void dashed_rect(ImDrawList* draw, ImVec2 min, ImVec2 max, ImU32 color, float dash, float thickness) {
+  auto edge = [&](ImVec2 a, ImVec2 b) {
+    const float length = std::hypot(b.x - a.x, b.y - a.y);
+    const ImVec2 dir((b.x - a.x) / length, (b.y - a.y) / length);
+    for (float t = 0; t < length; t += 2 * dash) {
+      const float e = std::min(t + dash, length);
+      draw->AddLine(ImVec2(a.x + dir.x * t, a.y + dir.y * t), ImVec2(a.x + dir.x * e, a.y + dir.y * e), color,
+                    thickness);
+    }
+  };
+  edge(min, ImVec2(max.x, min.y));
+  edge(ImVec2(max.x, min.y), max);
+  edge(max, ImVec2(min.x, max.y));
+  edge(ImVec2(min.x, max.y), min);
+}
+
+void text_up(ImDrawList* draw, ImFont* face, ImVec2 bottom_left, ImU32 color, const std::string& text) {
+  // Lay the text out horizontally at the clip rectangle's corner (so ImGui's CPU clipping,
+  // which runs before our rotation, keeps every glyph), then turn its vertices a quarter turn
+  // counter-clockwise about that corner and move them to `bottom_left`.
+  const ImVec2 origin = draw->GetClipRectMin();
+  const int first = draw->VtxBuffer.Size;
+  draw->AddText(face, face->FontSize, origin, color, text.c_str());
+  for (int i = first; i < draw->VtxBuffer.Size; ++i) {
+    ImDrawVert& v = draw->VtxBuffer[i];
+    const float dx = v.pos.x - origin.x, dy = v.pos.y - origin.y;
+    v.pos = ImVec2(bottom_left.x + dy, bottom_left.y - dx);
+  }
+}
+
+ImU32 fade(ImU32 color, float alpha) {
+  const auto a = static_cast<ImU32>(static_cast<float>((color >> IM_COL32_A_SHIFT) & 0xFF) *
+                                    std::clamp(alpha, 0.0f, 1.0f));
+  return (color & ~IM_COL32_A_MASK) | (a << IM_COL32_A_SHIFT);
+}
+
+ImU32 mix(ImU32 a, ImU32 b, float t) {
+  const ImVec4 x = ImGui::ColorConvertU32ToFloat4(a), y = ImGui::ColorConvertU32ToFloat4(b);
+  t = std::clamp(t, 0.0f, 1.0f);
+  return ImGui::ColorConvertFloat4ToU32(
+      ImVec4(x.x + (y.x - x.x) * t, x.y + (y.y - x.y) * t, x.z + (y.z - x.z) * t, x.w + (y.w - x.w) * t));
+}
+
+}  // namespace neuralpath::ui::kit

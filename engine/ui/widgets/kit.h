@@ -1,0 +1,94 @@
+// kit.h: the small drawing pieces the lesson widgets share (faces, cards, button rows, flow
+// layout, hatching, upright column labels). Drawing only: nothing here computes a number the
+// learner reads.
+//
+//   font(ui, Face::bold)            a face that is never null (ImGui's default as a fallback)
+//   Card card(ui, "id")             a rounded panel behind everything drawn until card.end()
+//   segmented(ui, id, labels, i)    a row of exclusive choices; returns the index clicked or -1
+//   Flow flow(width)                places items left to right, wrapping onto new lines
+//   hatch / dashed_rect / text_up   draw-list helpers for blocked cells, seeded tokens, labels
+#pragma once
+#include "engine/ui/widget.h"
+
+#include <imgui.h>
+
+#include <string>
+#include <vector>
+
+namespace neuralpath::ui::kit {
+
+// [SECTION] Faces and text ---------------------------------------------------------------------
+
+enum class Face { body, bold, italic, mono, small };
+ImFont* font(const UiContext& ui, Face face);
+ImVec2  text_size(ImFont* face, const std::string& text);  // at the face's own size, unwrapped
+// `text` cut (at a UTF-8 character boundary) with "…" so it is at most `max_width` wide.
+std::string fit_text(ImFont* face, const std::string& text, float max_width);
+
+// Text at the cursor, wrapped at the available width, in `color` (0 = the theme's text).
+void wrapped(const UiContext& ui, const std::string& text, ImU32 color = 0, Face face = Face::body);
+// A bold part title ("Try your own sentence").
+void title(const UiContext& ui, const std::string& text);
+// Vertical gap of `css` CSS pixels.
+void gap(const UiContext& ui, float css);
+
+// [SECTION] Card -------------------------------------------------------------------------------
+
+// Everything drawn between construction and end() sits on a rounded panel with padding.
+// inner_width() is the width content should use. Uses its own draw-list splitter (not the
+// window's channels), so it nests inside whatever the page draws around it.
+class Card {
+ public:
+  Card(const UiContext& ui, const char* id);
+  ~Card();
+  Card(const Card&) = delete;
+  Card& operator=(const Card&) = delete;
+  float inner_width() const { return inner_width_; }
+  void  end();
+
+ private:
+  const UiContext&   ui_;
+  ImDrawListSplitter splitter_;
+  ImDrawList*        draw_ = nullptr;
+  ImVec2             start_;
+  float              width_ = 0, inner_width_ = 0, pad_ = 0;
+  bool               open_ = true;
+};
+
+// [SECTION] Controls ---------------------------------------------------------------------------
+
+// Exclusive choices drawn as joined buttons, the selected one filled with the accent colour;
+// wraps onto more lines when `width` is too narrow. Returns the index clicked, or -1.
+int segmented(const UiContext& ui, const char* id, const std::vector<std::string>& labels,
+              int selected, float width);
+// A plain button sized to its label (scaled padding); true when clicked.
+bool button(const UiContext& ui, const char* label, bool primary = false);
+
+// [SECTION] Flow layout ------------------------------------------------------------------------
+
+// Lays items out left to right from the cursor and starts a new line when the next item does
+// not fit in `width`. place() moves the ImGui cursor to where an item of that size goes.
+class Flow {
+ public:
+  Flow(float width, float spacing_x, float spacing_y);
+  ImVec2 place(ImVec2 size);
+  void   newline();
+  void   end();  // leaves the cursor below the last line
+  float  bottom() const { return y_ + line_h_; }
+
+ private:
+  float x0_, right_, x_, y_, line_h_ = 0, sx_, sy_;
+};
+
+// [SECTION] Draw-list helpers ------------------------------------------------------------------
+
+void hatch(ImDrawList* draw, ImVec2 min, ImVec2 max, ImU32 color, float spacing, float thickness);
+void dashed_rect(ImDrawList* draw, ImVec2 min, ImVec2 max, ImU32 color, float dash, float thickness);
+// Text rotated a quarter turn counter-clockwise (reading upwards), starting at `bottom_left`.
+void text_up(ImDrawList* draw, ImFont* face, ImVec2 bottom_left, ImU32 color, const std::string& text);
+// `color` with its alpha multiplied by `alpha` (0..1).
+ImU32 fade(ImU32 color, float alpha);
+// Linear mix of two colours, t in [0, 1].
+ImU32 mix(ImU32 a, ImU32 b, float t);
+
+}  // namespace neuralpath::ui::kit
