@@ -162,3 +162,27 @@ TEST_CASE("a trace of bad input is a clear error") {
     o.focus_token = 5;
     CHECK_THROWS_AS(run_block(default_model_spec(), "two words", o), InputError);
 }
+
+TEST_CASE("a block without context layers or feed-forward leaves those steps out, and every focus is a real cell") {
+    ModelSpec spec = default_model_spec();
+    spec.context_layers.clear();
+    spec.feed_forward.enabled = false;
+    spec.attention.heads = 1;
+    TraceOptions options;
+    options.mask = Mask::padding({false, false, true}, true);  // causal + the last token is padding
+    const Trace t = run_block(spec, "cats sat .", options);
+    std::vector<std::string> kinds;
+    for (const Step& s : t.steps) kinds.push_back(step_kind_name(s.kind));
+    CHECK(kinds == std::vector<std::string>{"tokens", "embedding", "positions", "project_q", "project_k", "project_v",
+                                            "score", "scale", "mask", "softmax", "blend", "concat_heads",
+                                            "output_projection", "residual", "layer_norm", "next_token"});
+    CHECK(t.weights(0).col(2).isZero(0.0f));  // nobody attends to the padding
+    CHECK_FALSE(t.known[0]);                   // "cats" is not in the default vocabulary
+    for (const Step& s : t.steps) {
+        CAPTURE(s.title);
+        CHECK(s.focus.row >= 0);
+        CHECK(s.focus.row < s.result.values.rows());
+        CHECK(s.focus.col < s.result.values.cols());
+        for (const int token : s.tokens) CHECK(token < static_cast<int>(t.labels.size()));
+    }
+}
