@@ -511,8 +511,6 @@ struct Builder {
                 }
                 p.steps.push_back(item.text.text());
             }
-        } else {
-            p.steps = playback_steps();
         }
         if (auto code = f.source("code", false)) {
             p.code = code->text();

@@ -164,7 +164,8 @@ struct Playback {                      // the whole block, step by step, with na
     std::string              sentence;
     int                      heads = 1;        // 0 = as the lesson's weights say
     bool                     causal = true;
-    std::vector<std::string> steps;            // playback step names, in order
+    std::vector<std::string> steps;            // playback step names, in order; empty = every
+                                               // step the engine's trace has
     std::string              code;             // id of a CodeBlock whose lines follow the steps
     Inline                   caption;
 };

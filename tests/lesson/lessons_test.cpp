@@ -208,13 +208,16 @@ TEST_CASE("lesson text never writes attention percentages: the engine computes t
 
 TEST_CASE("every example in lessons/FORMAT.md parses") {
     const std::string format = read(kLessons + "FORMAT.md");
-    const std::string open = "````markdown\n", close = "\n````\n";
+    // Examples sit in fences of four or more backticks with the info string "markdown"; the
+    // closing fence has the same number of backticks.
     int examples = 0;
-    for (std::size_t at = format.find(open); at != std::string::npos; at = format.find(open, at + 1)) {
-        const std::size_t begin = at + open.size();
+    const std::regex open("(^|\n)(`{4,})markdown\n");
+    for (auto it = std::sregex_iterator(format.begin(), format.end(), open); it != std::sregex_iterator(); ++it) {
+        const std::size_t begin = static_cast<std::size_t>(it->position(0) + it->length(0));
+        const std::string close = "\n" + (*it)[2].str() + "\n";
         const std::size_t end = format.find(close, begin);
         REQUIRE(end != std::string::npos);
-        std::string example = format.substr(begin, end - begin + 1);
+        const std::string example = format.substr(begin, end - begin + 1);
         CAPTURE(example);
         // A whole lesson parses as it is; a block example is parsed inside a test lesson.
         const ParseResult r = example.rfind("---\n", 0) == 0 ? parse(example) : parse(doc(example));
