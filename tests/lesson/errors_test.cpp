@@ -149,6 +149,14 @@ TEST_CASE("a spotlight query that is not in its sentence is an error") {
     CHECK(d.message == "the query word 'it' does not occur in this sentence");
 }
 
+TEST_CASE("a playback step the model does not have is reported at the playback") {
+    // No weights block: no context layers, so there is no "context" step to play.
+    const std::string text = doc(std::string(kVocabulary) + "```playback\nsentence: The cat sat\nsteps: [tokens, context]\n```\n");
+    const Diagnostic d = single(load_lesson_text(text, "test.md"));
+    CHECK(d.pos == pos_of(text, "playback"));
+    CHECK(d.message == "the playback step 'context' has nothing to show: this model has no such step");
+}
+
 TEST_CASE("a duplicate id is reported at the second use") {
     const std::string text = doc(
         "```reveal\nid: twin\nlabel: a\n---\nx\n```\n\n```reveal\nid: twin\nlabel: b\n---\ny\n```\n");
