@@ -1,0 +1,307 @@
+// The lesson inside a course site's iframe: talks to the embedding page with postMessage.
+//
+//   to the parent   {source: "neuralpath", type, ...}
+//     ready      {lesson, title, sections: [{anchor, title, level}], height}
+//     resize     {height}                 CSS pixels of the whole page; sent whenever it changes
+//     section    {section, title}
+//     answered   {check, option, correct, score, attempts, statement}
+//     progress   {progress, completed_checks, total_checks, statement}   (progress: the saved
+//                record, for the host's LMS to store and pass back with "restore")
+//     completed  {score, success, statement}
+//   statements are xAPI-shaped (actor left to the host): verbs answered / progressed / completed
+//   (ADL verb IRIs), the lesson or check as an Activity with a URL id, and a result.
+//
+//   from the parent {target: "neuralpath", type, ...}, obeyed only from an origin listed in the
+//   page's allow= parameter (comma-separated origins) and only in these shapes:
+//     goto {section}   play {}   pause {}   setSentence {text, widget?}   restore {progress}
+//   Anything else is ignored with a console warning; it is never run.
+//
+// Learner data (answers, progress) goes only to allowed origins; without allow=, only ready,
+// resize and section are sent (to any parent), so a page that frames the lesson uninvited
+// learns nothing about the learner.
+//
+// In embed mode (embed=1) the page sizes its canvas to the lesson's content height (the
+// engine's state().content_height), so the frame shows it all with no inner scrollbar.
+//
+// [SECTION] Parameters and allowed origins
+// [SECTION] Sending
+// [SECTION] xAPI statements
+// [SECTION] Receiving commands
+// [SECTION] Content height (embed mode)
+// [SECTION] Engine events -> messages
+
+const np = window.neuralpath;
+const framed = window.parent !== window;
+const embedded = np.params.embed;
+
+// [SECTION] Parameters and allowed origins ------------------------------------------------------
+
+function parseAllowed(value) {
+  const origins = [];
+  for (const entry of String(value || '').split(',').map(s => s.trim()).filter(Boolean).slice(0, 20)) {
+    let url = null;
+    try { url = new URL(entry); } catch { /* reported below */ }
+    if (url && (url.protocol === 'https:' || url.protocol === 'http:') && url.origin !== 'null') origins.push(url.origin);
+    else console.warn(`neuralpath: allow= entry "${entry.slice(0, 80)}" is not an http(s) origin; ignored`);
+  }
+  return origins;
+}
+const allowed = parseAllowed(new URLSearchParams(location.search).get('allow'));
+
+// [SECTION] Sending -------------------------------------------------------------------------------
+
+function post(type, fields = {}, { personal = false } = {}) {
+  if (!framed) return;
+  const message = { source: 'neuralpath', type, lesson: np.params.lesson, ...fields };
+  // postMessage delivers only when targetOrigin matches the parent, so each allowed origin is
+  // tried; with no allow list, non-personal messages go to whichever page frames us.
+  const targets = allowed.length ? allowed : (personal ? [] : ['*']);
+  for (const origin of targets) {
+    try { window.parent.postMessage(message, origin); } catch (error) {
+      console.warn(`neuralpath: could not post '${type}' to ${origin}: ${error.message}`);
+    }
+  }
+}
+
+// [SECTION] xAPI statements -------------------------------------------------------------------------
+
+const VERBS = {
+  answered: 'http://adlnet.gov/expapi/verbs/answered',
+  progressed: 'http://adlnet.gov/expapi/verbs/progressed',
+  completed: 'http://adlnet.gov/expapi/verbs/completed',
+};
+// cmi5's progress extension: percent complete, an integer 0..100.
+const PROGRESS_EXTENSION = 'https://w3id.org/xapi/cmi5/result/extensions/progress';
+
+const lessonIri = `${location.origin}${location.pathname}?lesson=${encodeURIComponent(np.params.lesson)}`;
+
+function uuid() {
+  if (crypto.randomUUID) return crypto.randomUUID();   // secure contexts only
+  const b = crypto.getRandomValues(new Uint8Array(16));
+  b[6] = (b[6] & 0x0f) | 0x40; b[8] = (b[8] & 0x3f) | 0x80;
+  const h = [...b].map(x => x.toString(16).padStart(2, '0')).join('');
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
+}
+
+function lessonActivity(state) {
+  return { objectType: 'Activity', id: lessonIri, definition: {
+    type: 'http://adlnet.gov/expapi/activities/lesson',
+    name: { 'en-US': state?.title || np.params.lesson } } };
+}
+
+function checkActivity(state, checkId) {
+  const check = (state?.checks || []).find(c => c.id === checkId) || {};
+  return { objectType: 'Activity', id: `${lessonIri}#check-${encodeURIComponent(checkId)}`, definition: {
+    type: 'http://adlnet.gov/expapi/activities/cmi.interaction',
+    interactionType: 'choice',
+    name: { 'en-US': String(check.question || checkId) },
+    choices: (check.options || []).map((text, index) => ({ id: String(index), description: { 'en-US': String(text) } })),
+  } };
+}
+
+function statement(verb, object, result, state) {
+  const s = {
+    id: uuid(),
+    timestamp: new Date().toISOString(),
+    verb: { id: VERBS[verb], display: { 'en-US': verb } },
+    object,
+    result,
+  };
+  if (object.id !== lessonIri) s.context = { contextActivities: { parent: [lessonActivity(state)] } };
+  return s;
+}
+
+// Scores are clamped to xAPI's scaled range; a missing one is left out rather than invented.
+const scaled = value => (Number.isFinite(value) ? { scaled: Math.max(-1, Math.min(1, value)) } : undefined);
+
+// [SECTION] Receiving commands ------------------------------------------------------------------------
+
+const str = (min, max) => v => typeof v === 'string' && v.length >= min && v.length <= max;
+const progressValue = v => {
+  if (typeof v === 'string') return v.length > 0 && v.length <= 100_000;
+  if (!v || typeof v !== 'object' || Array.isArray(v)) return false;
+  try { return JSON.stringify(v).length <= 100_000; } catch { return false; }
+};
+// type -> {field: validator}, required fields first; fields ending in "?" are optional.
+const SHAPES = {
+  goto: { section: str(1, 128) },
+  play: {},
+  pause: {},
+  setSentence: { text: str(1, 500), 'widget?': str(1, 64) },
+  restore: { progress: progressValue },
+};
+
+const warned = new Map();
+function ignore(origin, reason) {
+  const count = (warned.get(reason) || 0) + 1;
+  warned.set(reason, count);
+  if (count <= 3) console.warn(`neuralpath: ignored a message from ${origin}: ${reason}`);
+}
+
+// Returns the command to run, or why the message is refused.
+function validate(data) {
+  if (!data || typeof data !== 'object' || Array.isArray(data)) return { error: 'not an object' };
+  if (data.target !== 'neuralpath') return { error: 'not addressed to neuralpath (target)' };
+  const shape = Object.hasOwn(SHAPES, data.type) ? SHAPES[data.type] : null;
+  if (!shape) return { error: `unknown type ${JSON.stringify(String(data.type)).slice(0, 40)}` };
+  const command = { type: data.type };
+  const known = new Set(['target', 'type']);
+  for (const [spec, check] of Object.entries(shape)) {
+    const optional = spec.endsWith('?');
+    const name = optional ? spec.slice(0, -1) : spec;
+    known.add(name);
+    if (!Object.hasOwn(data, name) || data[name] === undefined) {
+      if (optional) continue;
+      return { error: `'${data.type}' needs '${name}'` };
+    }
+    if (!check(data[name])) return { error: `'${data.type}': '${name}' has the wrong type or length` };
+    command[name] = data[name];
+  }
+  const extra = Object.keys(data).filter(k => !known.has(k));
+  if (extra.length) return { error: `'${data.type}' does not take ${extra.slice(0, 3).join(', ')}` };
+  return { command };
+}
+
+let engineReady = false;
+const waiting = [];   // commands that came before the lesson was ready (at most a few)
+
+function run(command, origin) {
+  try {
+    np.command(command);
+  } catch (error) {
+    console.warn(`neuralpath: '${command.type}' from ${origin} was refused: ${error.message}`);
+  }
+}
+
+window.addEventListener('message', event => {
+  if (event.source === window) return;   // our own posts (none expected), never commands
+  if (!allowed.includes(event.origin)) {
+    ignore(event.origin, allowed.length ? 'its origin is not in allow=' : 'no origin is allowed (allow= is empty)');
+    return;
+  }
+  if (event.source !== window.parent) { ignore(event.origin, 'it did not come from the embedding page'); return; }
+  const { command, error } = validate(event.data);
+  if (error) { ignore(event.origin, error); return; }
+  if (engineReady) run(command, event.origin);
+  else if (waiting.length < 16) waiting.push([command, event.origin]);
+  else ignore(event.origin, 'too many commands before the lesson was ready');
+});
+
+// [SECTION] Content height (embed mode) -----------------------------------------------------------------
+// The canvas takes the lesson's own height, capped where WebGL cannot draw a taller buffer (the
+// engine then scrolls inside it). The page's total height goes to the parent.
+
+const stage = document.getElementById('np-stage');
+const canvas = document.getElementById('canvas');
+let lastHeight = 0;
+let stageHeight = 0;
+
+function maxCanvasCss() {
+  let limit = 8192;
+  try {
+    const gl = canvas.getContext('webgl2');   // the engine's context (same canvas, same type)
+    if (gl) limit = Math.min(gl.getParameter(gl.MAX_RENDERBUFFER_SIZE), gl.getParameter(gl.MAX_VIEWPORT_DIMS)[1]);
+  } catch { /* keep the conservative limit */ }
+  return Math.floor(limit / (window.devicePixelRatio || 1));
+}
+
+function fitStage(state) {
+  const content = Number(state?.content_height);
+  if (!Number.isFinite(content) || content <= 0) return;
+  const height = Math.max(240, Math.min(Math.ceil(content), maxCanvasCss()));
+  if (Math.abs(height - stageHeight) < 2) return;
+  stageHeight = height;
+  document.documentElement.style.setProperty('--np-stage-height', `${height}px`);
+}
+
+function pageHeight() {
+  return Math.ceil(Math.max(document.body.scrollHeight, document.body.getBoundingClientRect().height));
+}
+
+function reportHeight() {
+  const height = pageHeight();
+  if (height === lastHeight) return;
+  lastHeight = height;
+  post('resize', { height });
+}
+
+let measureQueued = false;
+function measure() {
+  if (measureQueued) return;
+  measureQueued = true;
+  requestAnimationFrame(() => {
+    measureQueued = false;
+    if (embedded && engineReady) fitStage(np.state());
+    reportHeight();
+  });
+}
+
+if (framed || embedded) {
+  new ResizeObserver(measure).observe(document.body);
+  window.addEventListener('np-layout', measure);
+  window.addEventListener('resize', measure);
+  if (document.fonts) document.fonts.ready.then(measure);
+  // The engine lays text out a frame after a change (fonts, reveals, a new sentence); poll its
+  // content height briefly after each event and slowly otherwise.
+  setInterval(() => { if (document.visibilityState === 'visible') measure(); }, 500);
+}
+
+// [SECTION] Engine events -> messages ----------------------------------------------------------------------
+
+const sectionTitle = (state, anchor) => (state?.sections || []).find(s => s.anchor === anchor)?.title || '';
+
+np.ready.then(() => {
+  engineReady = true;
+  const state = np.state();
+  if (embedded) fitStage(state);
+  lastHeight = pageHeight();
+  post('ready', { title: state?.title || '', sections: (state?.sections || []).map(({ anchor, title, level }) => ({ anchor, title, level })),
+    section: state?.section || '', height: lastHeight });
+  post('resize', { height: lastHeight });
+  for (const [command, origin] of waiting.splice(0)) run(command, origin);
+  measure();
+}, () => { measure(); });
+
+np.events.addEventListener('section', event => {
+  const state = np.state();
+  post('section', { section: event.detail.section, title: sectionTitle(state, event.detail.section) });
+  measure();
+});
+
+np.events.addEventListener('answered', event => {
+  const d = event.detail;
+  const state = np.state();
+  const response = Array.isArray(d.option) ? d.option.join('[,]') : String(d.option);
+  const result = { success: !!d.correct, response };
+  const score = scaled(d.score);
+  if (score) result.score = score;
+  post('answered', { check: d.check, option: d.option, correct: !!d.correct, score: d.score, attempts: d.attempts,
+    statement: statement('answered', checkActivity(state, d.check), result, state) }, { personal: true });
+  measure();
+});
+
+np.events.addEventListener('progress', event => {
+  const d = event.detail;
+  const state = np.state();
+  const done = Number(d.completed_checks), total = Number(d.total_checks);
+  const fraction = total > 0 ? done / total : 0;
+  const result = { completion: total > 0 && done >= total,
+    extensions: { [PROGRESS_EXTENSION]: Math.round(100 * Math.max(0, Math.min(1, fraction))) } };
+  post('progress', { progress: d.progress, completed_checks: d.completed_checks, total_checks: d.total_checks,
+    statement: statement('progressed', lessonActivity(state), result, state) }, { personal: true });
+  measure();
+});
+
+np.events.addEventListener('completed', event => {
+  const d = event.detail;
+  const state = np.state();
+  const checks = state?.checks || [];
+  const success = typeof d.success === 'boolean' ? d.success : checks.every(c => c.correct === true);
+  const result = { completion: true, success };
+  const score = scaled(d.score);
+  if (score) result.score = score;
+  post('completed', { score: d.score, success, statement: statement('completed', lessonActivity(state), result, state) },
+    { personal: true });
+});
+
+for (const type of ['caption', 'lesson-loaded']) np.events.addEventListener(type, measure);

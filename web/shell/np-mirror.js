@@ -1,0 +1,643 @@
+// The text version: a DOM mirror of the lesson the canvas draws, for screen readers, keyboards,
+// and anyone who reads text better than a picture. Headings, prose, equations as readable text,
+// knowledge checks as real buttons, reveals, widget summaries and playback controls. Every
+// control acts through window.neuralpath, so the canvas follows; feedback and narration are
+// announced through the page's live region.
+//
+// How it sits with the canvas: the panel is always in the accessibility tree. It is shown
+// beside the canvas (below it on narrow screens) when the "Text version" toggle is on, and it
+// opens by itself as soon as keyboard focus enters it (the skip link, or Tab past the canvas),
+// so keyboard users always see where they are. Closed, it is visually hidden, not removed.
+//
+// Safety: every string from the lesson or the engine is written with textContent or as a Text
+// node; never as HTML. Links open only http(s) and mailto addresses.
+//
+// Exports for the other feature modules: toolbar() (where controls in the page chrome go) and
+// noteSlot() (where short visible status notes go).
+//
+// [SECTION] Helpers
+// [SECTION] Chrome: skip link, toolbar, the panel
+// [SECTION] Rendering the lesson
+// [SECTION] Knowledge checks
+// [SECTION] Reveals
+// [SECTION] Widgets and playback
+// [SECTION] Following the engine
+
+const np = window.neuralpath;
+const root = document.documentElement;
+const embedded = np.params.embed;
+const reducedMotion = matchMedia('(prefers-reduced-motion: reduce)');
+
+// [SECTION] Helpers ------------------------------------------------------------------------------
+
+// el('p', {class: 'x', onclick: f}, 'text', child): strings become Text nodes, never markup.
+function el(tag, props = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(props)) {
+    if (value === null || value === undefined || value === false) continue;
+    if (key === 'class') node.className = value;
+    else if (key === 'text') node.textContent = String(value);
+    else if (key.startsWith('on')) node.addEventListener(key.slice(2), value);
+    else node.setAttribute(key, value === true ? '' : String(value));
+  }
+  for (const child of children) if (child !== null && child !== undefined && child !== false) node.append(child);
+  return node;
+}
+
+let idCounter = 0;
+const uid = prefix => `np-m-${prefix}-${++idCounter}`;
+
+// The same string the engine's format_percent prints (41.2%), so text and canvas agree.
+export const percent = fraction => Number.isFinite(fraction) ? `${(fraction * 100).toFixed(1)}%` : String(fraction);
+const quoted = word => `“${word}”`;
+
+function safeHref(link) {
+  try {
+    const url = new URL(String(link), location.href);
+    return ['http:', 'https:', 'mailto:'].includes(url.protocol) ? url.href : null;
+  } catch { return null; }
+}
+
+// Inline runs -> nodes: <strong>, <em>, <code>, <s>, maths as text, links, line breaks.
+function runNodes(runs, fallbackText = '') {
+  if (!Array.isArray(runs) || runs.length === 0) return fallbackText ? [document.createTextNode(fallbackText)] : [];
+  return runs.map(run => {
+    if (run.break) return el('br');
+    let node = document.createTextNode(String(run.text ?? ''));
+    if (run.code) node = el('code', {}, node);
+    if (run.math) node = el('span', { class: 'np-m-math' }, node);
+    if (run.strike) node = el('s', {}, node);
+    if (run.italic) node = el('em', {}, node);
+    if (run.bold) node = el('strong', {}, node);
+    if (run.link) {
+      const href = safeHref(run.link);
+      if (href) node = el('a', { href, target: '_blank', rel: 'noopener noreferrer' }, node,
+        el('span', { class: 'np-sr-only', text: ' (opens in a new tab)' }));
+    }
+    return node;
+  });
+}
+
+// Sets text only when it changed, so screen readers are not disturbed by identical rewrites.
+function setText(node, text) {
+  const value = String(text ?? '');
+  if (node.textContent !== value) node.textContent = value;
+}
+
+function scrollIntoViewGently(node) {
+  node.scrollIntoView({ block: 'nearest', behavior: reducedMotion.matches ? 'auto' : 'smooth' });
+}
+
+// [SECTION] Chrome: skip link, toolbar, the panel -------------------------------------------------
+
+const stage = document.getElementById('np-stage');
+const chrome = document.querySelector('.np-chrome');
+
+// Controls other modules add (reset progress, ...) live in the chrome's toolbar; in embed mode,
+// where the chrome is gone, in a slim bar above the lesson.
+const tools = el('div', { class: 'np-tools', role: 'group', 'aria-label': 'Lesson tools' });
+const notes = el('div', { class: 'np-notes' });
+if (embedded || !chrome) {
+  const bar = el('div', { class: 'np-embed-bar' }, tools, notes);
+  stage.before(bar);
+} else {
+  chrome.append(tools);
+  stage.append(notes);   // a small note floating at the bottom of the stage
+}
+export const toolbar = () => tools;
+export const noteSlot = () => notes;
+
+const panel = el('aside', { id: 'np-mirror', class: 'np-mirror', 'aria-labelledby': 'np-m-title', tabindex: '-1' });
+const panelHead = el('div', { class: 'np-m-head' });
+const kicker = el('p', { class: 'np-m-kicker', text: 'Text version' });
+const titleHeading = el('h1', { id: 'np-m-title', tabindex: '-1', text: 'Lesson' });
+const progressLine = el('p', { class: 'np-m-progress' });
+const closeButton = el('button', { type: 'button', class: 'np-m-close', text: 'Hide text version',
+  onclick: () => { setOpen(false, { remember: true }); toggle.focus(); } });
+const sectionNav = el('nav', { class: 'np-m-toc', 'aria-label': 'Sections' });
+const body = el('div', { class: 'np-m-body' });
+panelHead.append(kicker, titleHeading, progressLine, closeButton);
+panel.append(panelHead, sectionNav, body);
+// In embed mode the frame grows to fit, so the panel goes above the (tall) canvas where it is
+// seen at once; on the full page it sits after the canvas, beside it when open.
+if (embedded) stage.before(panel); else stage.after(panel);
+
+const toggle = el('button', { type: 'button', class: 'np-tool', 'aria-pressed': 'false',
+  'aria-controls': 'np-mirror', text: 'Text version',
+  onclick: () => setOpen(!isOpen(), { remember: true, focus: !isOpen() }) });
+tools.prepend(toggle);
+
+const skip = el('a', { class: 'np-skip', href: '#np-mirror', text: 'Skip to the text version of the lesson',
+  onclick: event => { event.preventDefault(); setOpen(true, { focus: true }); } });
+document.body.prepend(skip);
+
+const openKey = 'neuralpath:v1:text-version';
+function rememberOpen(open) {
+  try { if (open) localStorage.setItem(openKey, '1'); else localStorage.removeItem(openKey); } catch { /* a preference only */ }
+}
+function rememberedOpen() {
+  try { return localStorage.getItem(openKey) === '1'; } catch { return false; }
+}
+
+const isOpen = () => document.body.classList.contains('np-mirror-open');
+function setOpen(open, { remember = false, focus = false } = {}) {
+  document.body.classList.toggle('np-mirror-open', open);
+  panel.classList.toggle('np-mirror-closed', !open);
+  toggle.setAttribute('aria-pressed', String(open));
+  if (remember) rememberOpen(open);
+  if (open && focus) titleHeading.focus();
+  window.dispatchEvent(new Event('np-layout'));  // np-host re-measures the page
+}
+setOpen(rememberedOpen());
+// Keyboard focus entering the hidden panel shows it: a sighted keyboard user must see it.
+panel.addEventListener('focusin', () => { if (!isOpen()) setOpen(true); });
+
+// [SECTION] Rendering the lesson --------------------------------------------------------------------
+
+// Everything the live updates need to find again, keyed by check / reveal id and widget.
+const views = { checks: new Map(), reveals: new Map(), widgets: [], sections: new Map(), nav: new Map() };
+let documentData = null;
+
+// The lesson as plain data from the engine (np_document); older engines without it give a
+// mirror built from state() alone: section titles and the checks.
+function loadDocument(state) {
+  try {
+    const text = window.Module && window.Module.ccall('np_document', 'string', [], []);
+    if (text) {
+      const doc = JSON.parse(text);
+      if (doc && Array.isArray(doc.sections)) return doc;
+    }
+  } catch (error) {
+    console.warn(`text version: the engine gave no document (${error.message}); showing a shorter one`);
+  }
+  const checks = Array.isArray(state?.checks) ? state.checks : [];
+  return {
+    title: state?.title || '', intro: [],
+    sections: (state?.sections || []).map((section, index) => ({
+      anchor: section.anchor, title: section.title, level: section.level || '',
+      blocks: index === 0 ? checks.map(check => ({ kind: 'check', id: check.id, question: check.question,
+        text: check.question, multiple: !!check.multiple,
+        options: (check.options || []).map(option => ({ text: String(option) })), hint: '' })) : [],
+    })),
+  };
+}
+
+function render(state) {
+  documentData = loadDocument(state);
+  views.checks.clear(); views.reveals.clear(); views.widgets = []; views.sections.clear(); views.nav.clear();
+  setText(titleHeading, documentData.title || state?.title || np.params.lesson);
+
+  const errors = Array.isArray(state?.errors) ? state.errors : [];
+  const content = [];
+  if (errors.length) {
+    content.push(el('div', { class: 'np-m-errors', role: 'alert' },
+      el('p', { text: 'This lesson has problems and may be incomplete:' }),
+      el('ul', {}, ...errors.map(message => el('li', { text: String(message) })))));
+  }
+  if (documentData.summary) content.push(el('p', { class: 'np-m-summary', text: documentData.summary }));
+  content.push(...renderBlocks(documentData.intro || [], ''));
+
+  const navList = el('ol');
+  for (const section of documentData.sections) {
+    const headingId = `np-m-sec-${section.anchor}`;
+    const heading = el('h2', { id: headingId, tabindex: '-1' }, section.title,
+      section.level ? el('span', { class: 'np-m-level', text: ` (${section.level})` }) : null);
+    const region = el('section', { class: 'np-m-section', 'aria-labelledby': headingId, 'data-anchor': section.anchor },
+      heading, ...renderBlocks(section.blocks || [], section.anchor));
+    views.sections.set(section.anchor, { region, heading });
+    content.push(region);
+    const link = el('a', { href: `#${headingId}`, text: section.title, onclick: event => {
+      event.preventDefault();
+      act(() => np.goto(section.anchor));
+      heading.focus();
+      scrollIntoViewGently(heading);
+    } });
+    views.nav.set(section.anchor, link);
+    navList.append(el('li', {}, link));
+  }
+  sectionNav.replaceChildren(el('h2', { class: 'np-m-toc-title', text: 'Sections' }), navList);
+  sectionNav.hidden = documentData.sections.length < 2;
+  body.replaceChildren(...content);
+  update(state);
+}
+
+function renderBlocks(blocks, anchor) {
+  return blocks.map(block => renderBlock(block, anchor)).filter(Boolean);
+}
+
+function renderBlock(block, anchor) {
+  switch (block.kind) {
+    case 'paragraph': return el('p', {}, ...runNodes(block.runs, block.text));
+    case 'heading': {
+      const level = Math.min(6, Math.max(3, Number(block.level) || 3));
+      return el(`h${level}`, {}, ...runNodes(block.runs, block.text));
+    }
+    case 'list': {
+      const list = el(block.ordered ? 'ol' : 'ul', block.ordered && block.start !== 1 ? { start: block.start } : {});
+      for (const item of block.items || []) list.append(el('li', {}, ...renderBlocks(item, anchor)));
+      return list;
+    }
+    case 'quote': return el('blockquote', {}, ...renderBlocks(block.blocks || [], anchor));
+    case 'rule': return el('hr');
+    case 'table': return renderTable(block);
+    case 'equation': return renderEquation(block);
+    case 'code': return renderCode(block);
+    case 'callout': return renderCallout(block, anchor);
+    case 'check': return renderCheck(block);
+    case 'reveal': return renderReveal(block, anchor);
+    case 'widget': return renderWidget(block, anchor);
+    default: return block.text ? el('p', { text: block.text }) : null;
+  }
+}
+
+function renderTable(block) {
+  const table = el('table');
+  if (block.header?.length) {
+    table.append(el('thead', {}, el('tr', {}, ...block.header.map(cell =>
+      el('th', { scope: 'col' }, ...runNodes(cell.runs, cell.text))))));
+  }
+  table.append(el('tbody', {}, ...(block.rows || []).map(row =>
+    el('tr', {}, ...row.map(cell => el('td', {}, ...runNodes(cell.runs, cell.text)))))));
+  // A wide table scrolls sideways inside a focusable, labelled region (keyboard can scroll it).
+  return el('div', { class: 'np-m-table', role: 'region', tabindex: '0', 'aria-label': 'Table' }, table);
+}
+
+function renderEquation(block) {
+  const figure = el('figure', { class: 'np-m-equation' },
+    el('p', {}, el('span', { class: 'np-sr-only', text: 'Equation: ' }), el('span', { class: 'np-m-math', text: block.text })));
+  if (block.caption) figure.append(el('figcaption', {}, ...runNodes(block.caption_runs, block.caption)));
+  return figure;
+}
+
+function renderCode(block) {
+  const label = block.file || (block.language ? `${block.language} code` : 'Code');
+  const figure = el('figure', { class: 'np-m-code' }, el('figcaption', { text: label }),
+    el('pre', {}, el('code', { text: (block.lines || []).join('\n') })));
+  if (block.caption) figure.append(el('p', { class: 'np-m-caption', text: block.caption }));
+  return figure;
+}
+
+const calloutNames = { tip: 'Tip', mistake: 'Common mistake', note: 'Note' };
+function renderCallout(block, anchor) {
+  const name = calloutNames[block.callout] || 'Note';
+  return el('div', { class: `np-m-callout np-m-callout-${block.callout || 'note'}`, role: 'note' },
+    el('p', { class: 'np-m-callout-title' }, el('strong', { text: `${name}${block.title ? ': ' : ''}` }),
+      ...runNodes(block.title_runs, block.title)),
+    ...renderBlocks(block.blocks || [], anchor));
+}
+
+// Runs a command; a refusal is shown to the learner (announced) and logged, never thrown.
+function act(run, where) {
+  try {
+    const reply = run();
+    refreshSoon();
+    return reply;
+  } catch (error) {
+    const message = String(error.message || error);
+    if (where) { setText(where, message); where.hidden = false; where.dataset.error = 'true'; }
+    np.announce(message);
+    console.warn(`text version: ${message}`);
+    return null;
+  }
+}
+
+// [SECTION] Knowledge checks -------------------------------------------------------------------------
+// Single answer: each option is a button that answers at once. Several answers: options are
+// toggle buttons (aria-pressed) and "Check answer" grades the ticked set.
+
+function renderCheck(block) {
+  const questionId = uid('q');
+  const letters = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
+  const view = { block, pending: new Set(), buttons: [], feedback: null, hint: null, hintButton: null, lastAnnounced: '' };
+  const options = el('ul', { class: 'np-m-options' });
+  (block.options || []).forEach((option, index) => {
+    const button = el('button', { type: 'button', class: 'np-m-option', 'aria-pressed': 'false',
+      'data-option': index,
+      onclick: () => {
+        if (block.multiple) {
+          if (view.pending.has(index)) view.pending.delete(index); else view.pending.add(index);
+          button.setAttribute('aria-pressed', String(view.pending.has(index)));
+        } else {
+          act(() => np.answer(block.id, index), view.feedback);
+        }
+      } },
+    el('span', { class: 'np-m-letter', 'aria-hidden': 'true', text: `${letters[index] || index + 1}` }),
+    el('span', { class: 'np-m-option-text' }, ...runNodes(option.runs, option.text)),
+    el('span', { class: 'np-m-mark' }));
+    view.buttons.push(button);
+    options.append(el('li', {}, button));
+  });
+  view.feedback = el('p', { class: 'np-m-feedback', hidden: true });
+  const group = el('div', { class: 'np-m-check', role: 'group', 'aria-labelledby': questionId, 'data-check': block.id },
+    el('p', { class: 'np-m-question', id: questionId },
+      el('span', { class: 'np-m-label', text: 'Knowledge check: ' }), ...runNodes(block.runs, block.question)),
+    el('p', { class: 'np-m-instructions',
+      text: block.multiple ? 'Select every correct answer, then choose “Check answer”.' : 'Choose one answer.' }),
+    options);
+  const actions = el('div', { class: 'np-m-actions' });
+  if (block.multiple) {
+    actions.append(el('button', { type: 'button', class: 'np-m-submit', text: 'Check answer', onclick: () => {
+      if (view.pending.size === 0) { np.announce('Select at least one answer first.'); return; }
+      act(() => np.answer(block.id, [...view.pending].sort((a, b) => a - b)), view.feedback);
+    } }));
+  }
+  if (block.hint) {
+    view.hint = el('p', { class: 'np-m-hint', hidden: true },
+      el('strong', { text: 'Hint: ' }), ...runNodes(block.hint_runs, block.hint));
+    view.hintButton = el('button', { type: 'button', class: 'np-m-hint-button', 'aria-expanded': 'false',
+      text: 'Show hint', onclick: () => {
+        const opening = view.hint.hidden;
+        if (opening) {
+          try { np.command({ type: 'hint', check: block.id }); } catch { /* the canvas may not show hints */ }
+          np.announce(`Hint: ${block.hint}`);
+        }
+        view.hint.hidden = !opening;
+        view.hintButton.setAttribute('aria-expanded', String(opening));
+        setText(view.hintButton, opening ? 'Hide hint' : 'Show hint');
+      } });
+    actions.append(view.hintButton);
+  }
+  if (actions.childElementCount) group.append(actions);
+  if (view.hint) group.append(view.hint);
+  group.append(view.feedback);
+  views.checks.set(block.id, view);
+  return group;
+}
+
+function updateCheck(view, check) {
+  const chosen = new Set(Array.isArray(check.chosen) ? check.chosen : []);
+  const graded = check.correct === true || check.correct === false;
+  view.buttons.forEach((button, index) => {
+    const picked = view.block.multiple && !graded ? view.pending.has(index) : chosen.has(index);
+    button.setAttribute('aria-pressed', String(picked));
+    const mark = button.querySelector('.np-m-mark');
+    setText(mark, graded && chosen.has(index) ? ' (your answer)' : '');
+  });
+  if (graded && view.block.multiple) view.pending = new Set(chosen);
+  if (!graded) { if (!view.feedback.dataset.error) view.feedback.hidden = true; return; }
+  delete view.feedback.dataset.error;
+  const verdict = check.correct ? 'Correct.' : 'Not quite.';
+  const text = [verdict, check.feedback].filter(Boolean).join(' ');
+  view.feedback.hidden = false;
+  view.feedback.classList.toggle('np-m-right', !!check.correct);
+  view.feedback.classList.toggle('np-m-wrong', !check.correct);
+  setText(view.feedback, text);
+}
+
+// [SECTION] Reveals ----------------------------------------------------------------------------------
+
+function renderReveal(block, anchor) {
+  const contentId = uid('reveal');
+  const content = el('div', { id: contentId, class: 'np-m-reveal-body', hidden: true }, ...renderBlocks(block.blocks || [], anchor));
+  const button = el('button', { type: 'button', class: 'np-m-reveal', 'aria-expanded': 'false', 'aria-controls': contentId,
+    onclick: () => {
+      const open = content.hidden;
+      // The engine keeps reveals in the learner's progress; if it refuses, the text still opens.
+      try { np.command({ type: 'reveal', id: block.id, open }); } catch (error) {
+        console.warn(`text version: reveal ${block.id}: ${error.message}`);
+      }
+      showReveal(view, open);
+      refreshSoon();
+    } }, ...runNodes(block.runs, block.label || 'Show more'));
+  const view = { button, content };
+  views.reveals.set(block.id, view);
+  return el('div', { class: 'np-m-reveal-box' }, button, content);
+}
+
+function showReveal(view, open) {
+  view.content.hidden = !open;
+  view.button.setAttribute('aria-expanded', String(open));
+}
+
+// [SECTION] Widgets and playback ---------------------------------------------------------------------
+
+const widgetNames = { spotlight: 'Attention spotlight', heatmap: 'Attention heatmap', 'mask-steps': 'Masking, step by step',
+  'cost-explorer': 'Cost of attention', playback: 'The whole block, step by step' };
+const takesSentence = new Set(['spotlight', 'heatmap', 'mask-steps', 'playback']);
+
+function renderWidget(block, anchor) {
+  const titleId = uid('w');
+  const view = { block, anchor, stateId: null, summary: el('p', { class: 'np-m-widget-summary', text: block.widget === 'playback' ? '' : 'Loading its numbers…' }),
+    details: el('div', { class: 'np-m-widget-details' }), error: el('p', { class: 'np-m-error', hidden: true }), play: null };
+  const figure = el('div', { class: 'np-m-widget', role: 'group', 'aria-labelledby': titleId, 'data-widget': block.widget },
+    el('p', { class: 'np-m-widget-title', id: titleId }, el('strong', { text: widgetNames[block.widget] || 'Interactive figure' }),
+      block.caption ? `: ${block.caption}` : ''),
+    view.summary);
+  if (block.widget === 'playback') figure.append(renderPlayback(view));
+  if (block.widget === 'spotlight' && block.alternatives?.length) {
+    figure.append(el('div', { class: 'np-m-actions', role: 'group', 'aria-label': 'Other sentences' },
+      ...[block.sentence, ...block.alternatives].map(sentence => el('button', { type: 'button', class: 'np-m-alt',
+        onclick: () => act(() => np.command(withWidget(view, { type: 'setSentence', text: sentence })), view.error) },
+      `Show “${sentence}”`))));
+  }
+  if (takesSentence.has(block.widget)) figure.append(renderSentenceForm(view));
+  figure.append(view.error, view.details);
+  views.widgets.push(view);
+  return figure;
+}
+
+// Commands name the widget they are for, so the engine routes them there.
+function withWidget(view, message) {
+  const id = view.block.id || view.stateId;
+  return id ? { ...message, widget: id } : message;
+}
+
+function renderSentenceForm(view) {
+  const inputId = uid('sentence');
+  const input = el('input', { id: inputId, type: 'text', maxlength: '200', autocomplete: 'off', spellcheck: 'false' });
+  return el('form', { class: 'np-m-sentence', onsubmit: event => {
+    event.preventDefault();
+    const text = input.value.trim();
+    if (!text) { np.announce('Type a sentence first.'); input.focus(); return; }
+    view.error.hidden = true;
+    const reply = act(() => np.command(withWidget(view, { type: 'setSentence', text })), view.error);
+    if (reply) np.announce(`Now showing “${text}”.`);
+  } }, el('label', { for: inputId, text: 'Try your own sentence' }), input, el('button', { type: 'submit', text: 'Show' }));
+}
+
+function renderPlayback(view) {
+  const command = type => extra => act(() => np.command(withWidget(view, { type, ...extra })), view.error);
+  const playButton = el('button', { type: 'button', class: 'np-m-play', text: 'Play', onclick: () =>
+    command(playButton.dataset.playing === 'true' ? 'pause' : 'play')() });
+  view.play = {
+    button: playButton,
+    status: el('p', { class: 'np-m-step' }),
+    caption: el('p', { class: 'np-m-caption' }),
+  };
+  return el('div', { class: 'np-m-playback' },
+    el('div', { class: 'np-m-actions', role: 'group', 'aria-label': 'Playback' },
+      el('button', { type: 'button', text: 'Previous step', onclick: () => command('step')({ n: -1 }) }),
+      playButton,
+      el('button', { type: 'button', text: 'Next step', onclick: () => command('step')({ n: 1 }) }),
+      el('button', { type: 'button', text: 'Restart', onclick: () => command('restart')() })),
+    view.play.status, view.play.caption);
+}
+
+// Finds a block's live numbers in state().widgets: by id, else the k-th widget of the same kind
+// in the same section, else by reading order.
+function matchWidget(view, widgets, kindCounts) {
+  const { block } = view;
+  if (block.id) {
+    const byId = widgets.find(w => w.id === block.id);
+    if (byId) return byId;
+  }
+  const key = `${view.anchor}|${block.widget}`;
+  const k = kindCounts.get(key) || 0;
+  kindCounts.set(key, k + 1);
+  const sameKind = widgets.filter(w => w.kind === block.widget && (w.section === undefined || w.section === view.anchor));
+  return sameKind[k] || widgets[block.widget_index] || null;
+}
+
+// One sentence a listener can take in, from the numbers the widget shows.
+export function describeWidget(w) {
+  if (!w) return '';
+  if (typeof w.summary === 'string' && w.summary) return w.summary;
+  if (w.error) return String(w.error);
+  const tokens = Array.isArray(w.tokens) ? w.tokens : [];
+  switch (w.kind) {
+    case 'spotlight': {
+      if (!w.top) return tokens.length ? `“${w.query}” has no other word to look at.` : '';
+      const others = tokens
+        .map((token, i) => ({ token, weight: Array.isArray(w.weights) ? w.weights[i] : NaN, i }))
+        .filter(x => x.i !== w.top.index && Number.isFinite(x.weight))
+        .sort((a, b) => b.weight - a.weight).slice(0, 2);
+      const rest = others.length ? `, then ${others.map(x => `${quoted(x.token)} ${percent(x.weight)}`).join(' and ')}` : '';
+      return `${quoted(w.query)} pays ${percent(w.top.weight)} attention to ${quoted(w.top.token)}${rest}.`;
+    }
+    case 'playback': {
+      const step = Number.isFinite(w.step) && Number.isFinite(w.steps) ? `Step ${w.step + 1} of ${w.steps}` : '';
+      return [step, w.caption].filter(Boolean).join(': ');
+    }
+    default: {
+      const grid = weightGrid(w);
+      if (grid && tokens.length) {
+        let best = null;
+        grid.forEach((row, r) => row.forEach((value, c) => {
+          if (r !== c && Number.isFinite(value) && (!best || value > best.value)) best = { r, c, value };
+        }));
+        const mask = w.causal === true || w.mask === 'causal' ? ' Causal mask: each word sees only itself and the words before it.' : '';
+        return `${tokens.length} words.${mask}` +
+          (best ? ` The strongest link: ${quoted(tokens[best.r])} pays ${percent(best.value)} attention to ${quoted(tokens[best.c])}.` : '');
+      }
+      if (w.sentence) return `Sentence: “${w.sentence}”.`;
+      return '';
+    }
+  }
+}
+
+function weightGrid(w) {
+  const grid = w.weights ?? w.matrix ?? w.values;
+  return Array.isArray(grid) && grid.length && Array.isArray(grid[0]) ? grid : null;
+}
+
+// A grid of weights as a table a screen reader can walk: rows are the words that look, columns
+// the words looked at.
+function weightTable(w) {
+  const tokens = Array.isArray(w.tokens) ? w.tokens : [];
+  const grid = weightGrid(w);
+  if (w.kind === 'spotlight' && Array.isArray(w.weights) && tokens.length === w.weights.length) {
+    return el('table', { class: 'np-m-weights' },
+      el('caption', { text: `Where ${quoted(w.query)} looks` }),
+      el('thead', {}, el('tr', {}, el('th', { scope: 'col', text: 'Word' }), el('th', { scope: 'col', text: 'Attention' }))),
+      el('tbody', {}, ...tokens.map((token, i) => el('tr', {}, el('th', { scope: 'row', text: token }),
+        el('td', { text: percent(w.weights[i]) })))));
+  }
+  if (!grid || tokens.length !== grid.length || tokens.length > 24) return null;
+  const masked = Array.isArray(w.masked) ? w.masked : null;
+  return el('table', { class: 'np-m-weights' },
+    el('caption', { text: 'Attention weights: each row is a word, each column the word it looks at' }),
+    el('thead', {}, el('tr', {}, el('td'), ...tokens.map(token => el('th', { scope: 'col', text: token })))),
+    el('tbody', {}, ...grid.map((row, r) => el('tr', {}, el('th', { scope: 'row', text: tokens[r] }),
+      ...row.map((value, c) => el('td', { text: masked?.[r]?.[c] ? 'masked' : (Number.isFinite(value) ? percent(value) : String(value)) }))))));
+}
+
+function updateWidget(view, w, playback) {
+  if (w?.id) view.stateId = w.id;
+  // The playback's own status line and caption say what a summary would.
+  const summary = view.play ? '' : describeWidget(w);
+  setText(view.summary, summary || (w || view.play ? '' : 'Its numbers appear once the lesson engine runs it.'));
+  const signature = w ? JSON.stringify([w.tokens, w.weights, w.masked, w.query]) : '';
+  if (view.details.dataset.signature !== signature) {
+    view.details.dataset.signature = signature;
+    const table = w ? weightTable(w) : null;
+    view.details.replaceChildren(...(table ? [el('div', { class: 'np-m-table', role: 'region', tabindex: '0',
+      'aria-label': 'Weights table' }, table)] : []));
+  }
+  if (view.play) {
+    const p = playback && (!w || w.kind === 'playback') ? { ...playback, ...(w || {}) } : (w || playback || {});
+    const playing = !!p.playing;
+    view.play.button.dataset.playing = String(playing);
+    setText(view.play.button, playing ? 'Pause' : 'Play');
+    setText(view.play.status, Number.isFinite(p.step) && Number.isFinite(p.steps) ? `Step ${p.step + 1} of ${p.steps}` : '');
+    setText(view.play.caption, p.caption || '');
+  }
+}
+
+// [SECTION] Following the engine ----------------------------------------------------------------------
+
+function update(state) {
+  if (!state) return;
+  for (const check of state.checks || []) {
+    const view = views.checks.get(check.id);
+    if (view) updateCheck(view, check);
+  }
+  for (const reveal of state.reveals || []) {
+    const view = views.reveals.get(reveal.id);
+    if (view && typeof reveal.open === 'boolean') showReveal(view, reveal.open);
+  }
+  const widgets = Array.isArray(state.widgets) ? state.widgets : [];
+  const kindCounts = new Map();
+  for (const view of views.widgets) updateWidget(view, matchWidget(view, widgets, kindCounts), state.playback);
+  markSection(state.section);
+  const summary = state.progress?.summary || state.progress || {};
+  const done = summary.completed_checks ?? summary.correct, total = summary.total_checks ?? summary.total;
+  setText(progressLine, Number.isFinite(done) && Number.isFinite(total) && total > 0
+    ? `${done} of ${total} knowledge checks done.` : '');
+}
+
+function markSection(anchor) {
+  for (const [key, link] of views.nav) {
+    if (key === anchor) link.setAttribute('aria-current', 'location'); else link.removeAttribute('aria-current');
+  }
+  const target = views.sections.get(anchor);
+  // Follow the canvas's reading position, but never pull the view away from a keyboard user.
+  if (target && isOpen() && !panel.contains(document.activeElement) && panel.dataset.section !== anchor) {
+    panel.dataset.section = anchor;
+    const top = target.region.offsetTop - panel.offsetTop;
+    if (panel.scrollHeight > panel.clientHeight) panel.scrollTo({ top, behavior: reducedMotion.matches ? 'auto' : 'smooth' });
+  }
+}
+
+let refreshQueued = false;
+function refreshSoon() {
+  if (refreshQueued) return;
+  refreshQueued = true;
+  requestAnimationFrame(() => { refreshQueued = false; update(np.state()); });
+}
+
+np.events.addEventListener('lesson-loaded', event => render(event.detail));
+for (const type of ['section', 'progress', 'caption', 'completed', 'ready']) np.events.addEventListener(type, refreshSoon);
+
+np.events.addEventListener('answered', event => {
+  const { check } = event.detail || {};
+  refreshSoon();
+  // Feedback is read out whichever side (canvas or text) the answer came from.
+  requestAnimationFrame(() => {
+    const state = np.state();
+    const found = (state?.checks || []).find(c => c.id === check);
+    if (!found) return;
+    np.announce([found.correct ? 'Correct.' : 'Not quite.', found.feedback].filter(Boolean).join(' '));
+  });
+});
+
+// Narration: each playback caption is read out, unless the page's own voice already speaks it.
+np.events.addEventListener('caption', event => {
+  const text = event.detail?.text;
+  if (!text || np.params.voice === 'on') return;
+  np.announce(text);
+});
+
+// Widgets change without events too (a drag on the canvas): keep their summaries current.
+setInterval(() => {
+  if (documentData && document.visibilityState === 'visible') update(np.state());
+}, 1000);
