@@ -1,0 +1,215 @@
+// matrix_view.cpp: grids, token chips and probability bars.
+//
+// [SECTION] Helpers
+// [SECTION] Matrix layout
+// [SECTION] Matrix drawing
+// [SECTION] Tokens and next-token bars
+#include "matrix_view.h"
+
+#include "engine/core/format.h"
+
+#include <algorithm>
+#include <limits>
+
+namespace neuralpath::ui::playback {
+
+namespace {
+
+// [SECTION] Helpers ----------------------------------------------------------------------------
+
+bool same(Cell a, Cell b) { return a.row == b.row && a.col == b.col; }
+bool contains(const std::vector<Cell>& cells, Cell c) {
+  return std::any_of(cells.begin(), cells.end(), [&](const Cell& x) { return same(x, c); });
+}
+
+std::string short_label(const std::string& text, std::size_t max_chars) {
+  // Count code points so a multi-byte character is never cut in half.
+  std::size_t chars = 0, i = 0;
+  for (; i < text.size(); ++i)
+    if ((static_cast<unsigned char>(text[i]) & 0xC0) != 0x80 && chars++ == max_chars) break;
+  return i < text.size() ? text.substr(0, i) + "…" : text;
+}
+
+std::string cell_name(const NamedMatrix& m, Cell c) {
+  auto label = [](const std::vector<std::string>& labels, int i) {
+    return i >= 0 && i < static_cast<int>(labels.size()) ? labels[static_cast<std::size_t>(i)] : std::to_string(i);
+  };
+  return m.name + "[" + label(m.row_labels, c.row) + ", " + label(m.col_labels, c.col) + "]";
+}
+
+struct Scale { float lo = 0, hi = 1, abs = 1; };
+Scale scale_of(const Matrix& m) {
+  Scale s{std::numeric_limits<float>::max(), std::numeric_limits<float>::lowest(), 0};
+  for (Index i = 0; i < m.size(); ++i) {
+    const float v = m.data()[i];
+    if (!std::isfinite(v)) continue;
+    s.lo = std::min(s.lo, v);
+    s.hi = std::max(s.hi, v);
+    s.abs = std::max(s.abs, std::abs(v));
+  }
+  if (s.lo > s.hi) s = {0, 1, 1};
+  if (s.abs == 0) s.abs = 1;
+  return s;
+}
+
+ImU32 cell_color(const Painter& p, Heat heat, const Scale& s, float v) {
+  if (!std::isfinite(v)) return p.colors().masked;
+  switch (heat) {
+    case Heat::weights:       return heat_color(p.ui.theme, v);
+    case Heat::range:         return heat_color(p.ui.theme, s.hi > s.lo ? (v - s.lo) / (s.hi - s.lo) : 0.5f);
+    case Heat::signed_values: return signed_color(p.ui.theme, v / s.abs);
+  }
+  return p.colors().panel;
+}
+
+}  // namespace
+
+// [SECTION] Matrix layout ----------------------------------------------------------------------
+
+MatrixLayout layout_matrix(const Painter& p, const MatrixStyle& style, float max_width) {
+  MatrixLayout l;
+  const NamedMatrix& m = *style.matrix;
+  const int rows = static_cast<int>(m.values.rows()), cols = static_cast<int>(m.values.cols());
+  const float text_size = p.cell_text_size();
+  const float number_w = p.measure(p.mono(), text_size, "-0.00").x + p.px(8);
+  l.title_h = p.small_size() + p.px(4);
+  float label_w = 0;
+  for (const std::string& label : m.row_labels)
+    label_w = std::max(label_w, p.measure(p.small(), 0, short_label(label, 8)).x);
+  l.label_w = rows > 0 && !m.row_labels.empty() ? label_w + p.px(6) : 0;
+  const float room = std::max(max_width - l.label_w, p.px(40));
+  l.cell_w = std::clamp(room / std::max(cols, 1), p.px(3), number_w);
+  l.numbers = l.cell_w >= number_w;
+  l.cell_h = l.numbers ? text_size + p.px(8) : std::clamp(l.cell_w, p.px(3), p.px(22));
+  l.header_h = l.numbers && !m.col_labels.empty() ? p.small_size() * 0.9f + p.px(3) : 0;
+  const std::size_t readouts = l.numbers ? 0 : style.spoken.size();
+  l.readout_h = static_cast<float>(readouts) * (p.small_size() + p.px(2));
+  const float title_w = p.measure(p.bold(), p.small_size(), m.name).x;
+  l.size = ImVec2(std::max(l.label_w + l.cell_w * static_cast<float>(cols), title_w),
+                  l.title_h + l.header_h + l.cell_h * static_cast<float>(rows) + l.readout_h);
+  return l;
+}
+
+// [SECTION] Matrix drawing ---------------------------------------------------------------------
+
+Cell draw_matrix(const Painter& p, ImVec2 pos, const MatrixStyle& style, const MatrixLayout& l) {
+  const NamedMatrix& m = *style.matrix;
+  const Palette& c = p.colors();
+  const int rows = static_cast<int>(m.values.rows()), cols = static_cast<int>(m.values.cols());
+  const Scale scale = scale_of(m.values);
+  const float text_size = p.cell_text_size();
+  p.text(pos, m.name, c.text, p.bold(), p.small_size(), 0, false);
+
+  const ImVec2 grid(pos.x + l.label_w, pos.y + l.title_h + l.header_h);
+  if (l.header_h > 0)
+    for (int j = 0; j < cols && j < static_cast<int>(m.col_labels.size()); ++j) {
+      const ImVec2 a(grid.x + l.cell_w * j, pos.y + l.title_h), b(a.x + l.cell_w, grid.y);
+      p.centered(a, b, m.col_labels[static_cast<std::size_t>(j)], j == style.lit_col ? c.accent : c.muted, p.small(),
+                 p.small_size() * 0.85f);
+    }
+  for (int i = 0; i < rows && i < static_cast<int>(m.row_labels.size()); ++i) {
+    const float y = grid.y + l.cell_h * i + (l.cell_h - p.small_size()) * 0.5f;
+    p.text(ImVec2(pos.x, y), short_label(m.row_labels[static_cast<std::size_t>(i)], 8),
+           i == style.lit_row ? c.accent : c.muted, p.small(), 0, 0, false);
+  }
+
+  Cell hovered;
+  const int total = rows * cols;
+  const int revealed = style.revealed < 0 ? total : std::min(style.revealed, total);
+  const float gap = l.cell_w > p.px(6) ? p.px(1) : 0;
+  for (int i = 0; i < rows; ++i)
+    for (int j = 0; j < cols; ++j) {
+      const Cell cell{i, j};
+      const ImVec2 a(grid.x + l.cell_w * j, grid.y + l.cell_h * i);
+      const ImVec2 b(a.x + l.cell_w - gap, a.y + l.cell_h - gap);
+      const bool is_current = same(cell, style.current);
+      const bool shown = i * cols + j < revealed;
+      const bool masked = style.masked && contains(*style.masked, cell);
+      const float v = m.values(i, j);
+      const float value = is_current && std::isfinite(style.partial) ? style.partial : v;
+      if (shown || is_current) {
+        p.draw->AddRectFilled(a, b, masked && !is_current ? c.masked : cell_color(p, style.heat, scale, value));
+        if (l.numbers) p.centered(a, b, format_number(value), text_on(cell_color(p, style.heat, scale, value)), p.mono(), text_size);
+      } else {
+        p.draw->AddRect(a, b, c.border);  // not computed yet: an empty slot
+      }
+      const bool lit = i == style.lit_row || j == style.lit_col;
+      if (lit && !is_current) p.draw->AddRectFilled(a, b, (c.accent & 0x00FFFFFF) | 0x30000000);
+      if (is_current || contains(style.spoken, cell))
+        p.draw->AddRect(a - ImVec2(1, 1), b + ImVec2(1, 1), c.accent, 0, 0, p.px(2));
+      if (ImGui::IsWindowHovered() && ImGui::IsMouseHoveringRect(a, b)) hovered = cell;
+    }
+  if (!l.numbers) {  // cells too small for text: the narrated numbers go underneath
+    float y = grid.y + l.cell_h * rows + p.px(2);
+    for (const Cell& s : style.spoken) {
+      const std::string line = cell_name(m, s) + " = " + format_number(m.values(s.row, s.col));
+      p.text(ImVec2(pos.x, y), line, c.text, p.small());
+      y += p.small_size() + p.px(2);
+    }
+  }
+  return hovered;
+}
+
+// [SECTION] Tokens and next-token bars ---------------------------------------------------------
+
+float draw_tokens(const Painter& p, ImVec2 pos, float width, const Trace& trace, int shown) {
+  const Palette& c = p.colors();
+  const float pad = p.px(8), gap = p.px(8), h = p.body_size() + p.small_size() + p.px(14);
+  float x = pos.x, y = pos.y;
+  for (std::size_t t = 0; t < trace.labels.size() && static_cast<int>(t) < shown; ++t) {
+    const std::string& label = trace.labels[t];
+    const float w = std::max(p.measure(p.bold(), 0, label).x, p.px(18)) + 2 * pad;
+    if (x > pos.x && x + w > pos.x + width) { x = pos.x; y += h + gap; }
+    const ImVec2 a(x, y), b(x + w, y + h);
+    p.draw->AddRectFilled(a, b, trace.known[t] ? c.panel : mix(c.panel, c.tip, 0.25f), p.px(6));
+    p.draw->AddRect(a, b, c.border, p.px(6));
+    p.text(ImVec2(x + pad, y + p.px(4)), label, c.text, p.bold());
+    p.text(ImVec2(x + pad, y + p.px(6) + p.body_size()), "pos " + std::to_string(t), c.muted, p.small());
+    x += w + gap;
+  }
+  return y + h - pos.y;
+}
+
+float draw_next_token_bars(const Painter& p, ImVec2 pos, float width, const Step& step, float fill) {
+  const Palette& c = p.colors();
+  const Matrix& probs = step.result.values;
+  if (probs.cols() == 0) {
+    p.text(pos, "The vocabulary is empty: nothing to predict.", c.muted, p.body());
+    return p.body_size();
+  }
+  std::vector<int> order(static_cast<std::size_t>(probs.cols()));
+  for (int i = 0; i < static_cast<int>(order.size()); ++i) order[static_cast<std::size_t>(i)] = i;
+  std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return probs(0, a) > probs(0, b); });
+  order.resize(std::min<std::size_t>(order.size(), 8));
+  // The focus word is always among the bars (the narration names it).
+  if (step.focus.col >= 0 && std::find(order.begin(), order.end(), step.focus.col) == order.end())
+    order.back() = step.focus.col;
+
+  const Matrix* logits = step.inputs.empty() ? nullptr : &step.inputs.front().values;
+  float word_w = 0;
+  for (int j : order) word_w = std::max(word_w, p.measure(p.body(), 0, step.result.col_labels[static_cast<std::size_t>(j)]).x);
+  const float number_w = p.measure(p.mono(), p.cell_text_size(), "100.0%").x + p.px(10);
+  const float logit_w = logits ? p.measure(p.small(), 0, "logit -00.00").x + p.px(8) : 0;
+  const float bar_w = std::max(width - word_w - number_w - logit_w - p.px(16), p.px(30));
+  const float row_h = p.body_size() + p.px(8);
+  float y = pos.y;
+  p.text(ImVec2(pos.x, y), step.scalar_name + " " + format_number(step.scalar), c.muted, p.small());
+  y += p.small_size() + p.px(6);
+  for (int j : order) {
+    const float prob = probs(0, j);
+    const bool focus = j == step.focus.col;
+    p.text(ImVec2(pos.x, y + p.px(3)), step.result.col_labels[static_cast<std::size_t>(j)], focus ? c.accent : c.text,
+           focus ? p.bold() : p.body());
+    const ImVec2 a(pos.x + word_w + p.px(8), y + p.px(3)), b(a.x + bar_w, y + row_h - p.px(3));
+    p.draw->AddRectFilled(a, b, c.panel, p.px(3));
+    const float filled = std::clamp(prob, 0.0f, 1.0f) * std::clamp(fill, 0.0f, 1.0f);
+    if (filled > 0) p.draw->AddRectFilled(a, ImVec2(a.x + bar_w * filled, b.y), focus ? c.accent : heat_color(p.ui.theme, 0.6f), p.px(3));
+    p.text(ImVec2(b.x + p.px(8), y + p.px(4)), format_percent(prob), c.text, p.mono(), p.cell_text_size());
+    if (logits && j < logits->cols())
+      p.text(ImVec2(b.x + p.px(8) + number_w, y + p.px(4)), "logit " + format_number((*logits)(0, j)), c.muted, p.small());
+    y += row_h;
+  }
+  return y - pos.y;
+}
+
+}  // namespace neuralpath::ui::playback

@@ -1,0 +1,84 @@
+// playback_widget.h: the course-playback board (widget kind "playback"). It runs the whole
+// transformer block on a sentence once (run_block -> Trace) and walks through the trace's
+// steps with a PlaybackController: the flow diagram lights the current stage, the step's
+// operands and result fill in cell by cell, the caption under the board is the step's
+// narration, and the lesson's code block beside it highlights the step's lines.
+//
+//   commands   play, pause, step{n}, restart, seek{step}, speed{rate}, setSentence{text},
+//              voice{on}, speechEnded{step?}, head{head}
+//   events     caption{text, step, index, ...} on every step change; playback{playing, ...}
+//   state()    {kind, step, steps, step_kind, title, playing, caption, speed, voice, head,
+//               heads, sentence, tokens, index, stage, code_lines, error}
+#pragma once
+#include "engine/core/trace.h"
+#include "engine/ui/playback/playback_controller.h"
+#include "engine/ui/widget.h"
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace neuralpath::ui {
+
+namespace playback { struct Painter; }
+
+// The longest sentence the board shows (its grids are T×T; more tokens would not be legible).
+inline constexpr int kPlaybackMaxTokens = 16;
+
+class PlaybackWidget : public Widget {
+ public:
+  PlaybackWidget(const lesson::Playback& config, const lesson::Lesson& lesson, const ModelSpec& spec);
+
+  const char* kind() const override { return "playback"; }
+  void update(float dt) override;
+  void draw(const UiContext& ui) override;
+  nlohmann::json state() const override;
+  std::optional<std::string> command(const nlohmann::json& message) override;
+  std::vector<nlohmann::json> take_events() override;
+
+  // For tests and the board's parts.
+  const Trace* trace() const { return trace_ ? &*trace_ : nullptr; }
+  const Step*  current_step() const;
+  const playback::PlaybackController& controller() const { return controller_; }
+  const std::vector<int>& step_indices() const { return steps_; }   // trace indices shown, in order
+  const std::vector<std::string>& drawn_strings() const { return drawn_; }  // last frame, caption excluded
+  const std::string& error() const { return error_; }
+  int head() const { return head_; }
+
+  // Runs the block on `sentence`; on bad input returns the message and keeps the old sentence.
+  std::optional<std::string> set_sentence(const std::string& sentence);
+
+ private:
+  float draw_flow(const playback::Painter& p, ImVec2 pos, float width);
+  float draw_step_view(const playback::Painter& p, ImVec2 pos, float width);
+  float draw_caption(const playback::Painter& p, ImVec2 pos, float width);
+  float draw_heads(const playback::Painter& p, ImVec2 pos, float width);
+  float draw_controls(const playback::Painter& p, ImVec2 pos, float width);
+  float draw_timeline(const playback::Painter& p, ImVec2 pos, float width);
+  float draw_sentence_input(const playback::Painter& p, ImVec2 pos, float width);
+  void  handle_keys(bool visible);
+  void  select_head(int head);
+  void  seek_stage(int stage);
+  float fill() const;  // the current step's animation, 1 with reduced motion
+
+  lesson::Playback                   config_;
+  std::optional<lesson::CodeBlock>   code_;
+  ModelSpec                          spec_;
+  std::optional<Trace>               trace_;
+  std::vector<int>                   steps_;
+  playback::PlaybackController       controller_;
+  std::string                        sentence_;
+  std::string                        error_;          // why the board is empty, or the last rejected sentence
+  int                                head_ = 0;
+  bool                               reduced_motion_ = false;
+  char                               input_[512] = {};
+  std::vector<std::string>           drawn_;
+  std::vector<nlohmann::json>        events_;
+};
+
+// The factory the widgets' make_widget() calls for a Playback block.
+std::unique_ptr<Widget> make_playback_widget(const lesson::Playback& config, const lesson::Lesson& lesson,
+                                             const ModelSpec& spec);
+
+}  // namespace neuralpath::ui

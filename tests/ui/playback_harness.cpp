@@ -1,0 +1,129 @@
+#include "playback_harness.h"
+
+#include "engine/core/model.h"
+
+#include <imgui_internal.h>
+
+#include <regex>
+
+namespace playback_test {
+
+using namespace neuralpath;
+
+Headless::Headless(float width, float height, float scale) {
+  context_ = ImGui::CreateContext();
+  ImGuiIO& io = ImGui::GetIO();
+  io.IniFilename = nullptr;
+  io.DisplaySize = ImVec2(width, height);
+  // GLFW's key codes, as the web backend maps them.
+  io.KeyMap[ImGuiKey_Space] = 32;
+  io.KeyMap[ImGuiKey_LeftArrow] = 263;
+  io.KeyMap[ImGuiKey_RightArrow] = 262;
+  io.KeyMap[ImGuiKey_Enter] = 257;
+  io.KeyMap[ImGuiKey_Backspace] = 259;
+  ui::load_fonts("/usr/share/fonts/truetype/dejavu", scale, fonts_, font_error);
+  unsigned char* pixels = nullptr;
+  int w = 0, h = 0;
+  io.Fonts->GetTexDataAsRGBA32(&pixels, &w, &h);
+  io.Fonts->SetTexID(reinterpret_cast<ImTextureID>(static_cast<intptr_t>(1)));
+  ui::apply_imgui_style(ui::Theme::light);
+  ImGui::GetStyle().ScaleAllSizes(scale);
+  ui.fonts = &fonts_;
+  ui.scale = scale;
+}
+
+Headless::~Headless() { ImGui::DestroyContext(context_); }
+
+void Headless::resize(float width, float height) { ImGui::GetIO().DisplaySize = ImVec2(width, height); }
+
+void Headless::press(ImGuiKey key) { keys_.push_back(ImGui::GetIO().KeyMap[key]); }
+
+void Headless::click(ImVec2 at) {
+  click_at_ = at;
+  click_frames_ = 2;
+}
+
+bool Headless::frame(const std::function<void(const ui::UiContext&)>& body, float dt) {
+  ImGuiIO& io = ImGui::GetIO();
+  io.DeltaTime = dt;
+  for (bool& down : io.KeysDown) down = false;
+  for (int key : keys_) io.KeysDown[key] = true;
+  keys_.clear();
+  if (click_frames_ > 0) {
+    io.MousePos = click_at_;
+    io.MouseDown[0] = click_frames_ == 2;
+    --click_frames_;
+  } else {
+    io.MouseDown[0] = false;
+  }
+  ImGui::NewFrame();
+  ImGui::SetNextWindowPos(ImVec2(0, 0));
+  ImGui::SetNextWindowSize(io.DisplaySize);
+  ImGui::Begin("page", nullptr, ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoSavedSettings);
+  const ImGuiContext& g = *GImGui;
+  const ImGuiWindow* window = g.CurrentWindow;
+  const int windows = g.CurrentWindowStack.Size, ids = window->IDStack.Size, colors = g.ColorStack.Size,
+            vars = g.StyleVarStack.Size, fonts = g.FontStack.Size, channels = window->DrawList->_Splitter._Current;
+  body(ui);
+  const bool balanced = g.CurrentWindow == window && g.CurrentWindowStack.Size == windows &&
+                        window->IDStack.Size == ids && g.ColorStack.Size == colors &&
+                        g.StyleVarStack.Size == vars && g.FontStack.Size == fonts &&
+                        window->DrawList->_Splitter._Current == channels && window->DrawList->_Splitter._Count <= 1;
+  ImGui::End();
+  ImGui::Render();
+  return balanced;
+}
+
+lesson::Playback example_playback() {
+  lesson::Playback p;
+  p.sentence = "AI Agents Build Future";
+  p.heads = 0;  // as the model says (the parser's default)
+  p.causal = true;
+  p.steps = lesson::playback_steps();
+  p.code = "sdpa";
+  return p;
+}
+
+lesson::Lesson example_lesson() {
+  lesson::Lesson lesson;
+  lesson.id = "course-playback-test";
+  lesson.title = "Course playback";
+  lesson::CodeBlock code;
+  code.language = "python";
+  code.file = "attention.py";
+  for (const char* line : {"def scaled_dot_product_attention(Q, K, V, mask=None):",
+                           "    d_k = Q.size(-1)",
+                           "    scores = torch.matmul(Q, K.transpose(-2, -1)) / (d_k ** 0.5)",
+                           "    if mask is not None:",
+                           "        scores = scores.masked_fill(mask == 0, -1e9)",
+                           "    attn_weights = F.softmax(scores, dim=-1)",
+                           "    output = torch.matmul(attn_weights, V)",
+                           "    return output, attn_weights"})
+    code.lines.push_back({line, {}});
+  code.steps = {{"scores", {3}}, {"scale", {2, 3}}, {"mask", {4, 5}}, {"softmax", {6}}, {"blend", {7}}};
+  lesson::Section section;
+  section.title = "Playback";
+  section.anchor = "playback";
+  section.blocks.push_back({{}, "sdpa", code});
+  section.blocks.push_back({{}, "board", example_playback()});
+  lesson.sections.push_back(std::move(section));
+  return lesson;
+}
+
+std::unique_ptr<ui::PlaybackWidget> example_board(const std::string& sentence) {
+  lesson::Playback p = example_playback();
+  p.sentence = sentence;
+  return std::make_unique<ui::PlaybackWidget>(p, example_lesson(), default_model_spec());
+}
+
+std::vector<std::string> numbers_in(const std::string& text) {
+  // A decimal with the display's two places, a percentage, or minus infinity; integers such
+  // as "head 1" or "4 tokens" are counts and labels, not computed values.
+  static const std::regex number(R"((-?\d+\.\d+%?)|(-?∞))");
+  std::vector<std::string> out;
+  for (auto it = std::sregex_iterator(text.begin(), text.end(), number); it != std::sregex_iterator(); ++it)
+    out.push_back(it->str());
+  return out;
+}
+
+}  // namespace playback_test
