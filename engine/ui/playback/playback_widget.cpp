@@ -140,7 +140,7 @@ std::optional<std::string> PlaybackWidget::command(const json& message) {
     select_head(*head);
     return std::nullopt;
   }
-  return "the playback board does not take '" + type + "'";
+  return "this widget does not take '" + type + "'";  // the App's router reads this phrase
 }
 
 json PlaybackWidget::state() const {

@@ -1,0 +1,236 @@
+// NeuralPath narrator: reads the course playback's captions aloud and to screen readers.
+//
+//   engine 'caption' event   -> the ARIA live region (always) and, with the voice on, the
+//                               browser's speech synthesis, speaking exactly the caption text
+//   utterance ends           -> command {type: "speechEnded", step}: the board moves on
+//   engine 'playback' event  -> paused: speech stops at once; voice/speed changed on the board:
+//                               remembered as the learner's choice
+//   no voice in this browser -> the engine is told voice off, so the board advances on a timer
+//
+// The learner's choices (voice on/off, which voice, speed) are kept in localStorage; the URL's
+// voice=on|off is the default before any choice is made. With nothing focused on the page,
+// space plays/pauses and the arrows step (while the canvas has focus, the engine reads the keys
+// itself).
+//
+// [SECTION] Preferences
+// [SECTION] Voices
+// [SECTION] Speaking
+// [SECTION] The page's control
+// [SECTION] Engine events and start-up
+
+const np = window.neuralpath;
+const synth = 'speechSynthesis' in window ? window.speechSynthesis : null;
+
+// [SECTION] Preferences ---------------------------------------------------------------------------
+const STORAGE_KEY = 'neuralpath.narrator';
+
+// Storage can be missing or throw (private windows, sandboxed iframes, disabled cookies): the
+// narrator then works with the URL's default and forgets choices on reload.
+function loadPreferences() {
+  let stored = {};
+  try { stored = JSON.parse(localStorage.getItem(STORAGE_KEY) || '{}') || {}; } catch { stored = {}; }
+  const urlVoice = np.params.voice === 'on' ? true : np.params.voice === 'off' ? false : null;
+  return {
+    voice: typeof stored.voice === 'boolean' ? stored.voice : urlVoice ?? false,
+    voiceName: typeof stored.voiceName === 'string' ? stored.voiceName : '',
+    speed: Number.isFinite(stored.speed) && stored.speed >= 0.5 && stored.speed <= 2 ? stored.speed : null,
+  };
+}
+
+function savePreferences() {
+  try {
+    localStorage.setItem(STORAGE_KEY, JSON.stringify(
+      { voice: prefs.voice, voiceName: prefs.voiceName, ...(prefs.speed ? { speed: prefs.speed } : {}) }));
+  } catch { /* not remembered; still used for this visit */ }
+}
+
+const prefs = loadPreferences();
+
+// [SECTION] Voices --------------------------------------------------------------------------------
+// Chrome fills getVoices() asynchronously ('voiceschanged'); wait briefly before deciding that
+// this browser has no voice at all.
+function voicesReady(timeout = 1500) {
+  if (!synth) return Promise.resolve([]);
+  const now = synth.getVoices();
+  if (now.length) return Promise.resolve(now);
+  return new Promise(resolve => {
+    const done = () => { clearTimeout(timer); resolve(synth.getVoices()); };
+    const timer = setTimeout(done, timeout);
+    synth.addEventListener?.('voiceschanged', done, { once: true });
+  });
+}
+
+let voices = [];
+function chosenVoice() {
+  return voices.find(v => v.name === prefs.voiceName) ||
+    voices.find(v => v.default && v.lang?.startsWith('en')) ||
+    voices.find(v => v.lang?.startsWith('en')) || voices[0] || null;
+}
+
+// [SECTION] Speaking ------------------------------------------------------------------------------
+const board = { present: false, voice: false, playing: false, speed: 1, widget: null, step: -1 };
+let current = null;  // the utterance being spoken; ends of any other are stale
+let currentStep = -1;
+
+function send(command) {
+  if (board.widget) command.widget = board.widget;
+  try { return np.command(command); } catch (error) {
+    console.warn(`narrator: ${command.type}: ${error.message}`);
+    return null;
+  }
+}
+
+function stopSpeaking() {
+  current = null;
+  if (synth && (synth.speaking || synth.pending)) synth.cancel();
+}
+
+function speak(text, step) {
+  if (!synth || !voices.length) return;
+  stopSpeaking();
+  const utterance = new SpeechSynthesisUtterance(text);
+  const voice = chosenVoice();
+  if (voice) { utterance.voice = voice; utterance.lang = voice.lang; }
+  utterance.rate = board.speed;
+  const finished = () => {
+    if (current !== utterance) return;  // cancelled, or replaced by the next caption
+    current = null;
+    send({ type: 'speechEnded', step });
+  };
+  utterance.onend = finished;
+  // 'interrupted'/'canceled' come from our own cancel(); any other failure (no audio device,
+  // speech not allowed yet) must not leave the board waiting for an end that never comes.
+  utterance.onerror = event => {
+    if (event.error === 'interrupted' || event.error === 'canceled') return;
+    console.warn(`narrator: speech failed (${event.error}); moving on`);
+    finished();
+  };
+  current = utterance;
+  currentStep = step;
+  synth.speak(utterance);
+}
+
+// [SECTION] The page's control --------------------------------------------------------------------
+// A small control in the page's header: voice on/off and which voice. The board's own "Voice"
+// button and speed buttons do the same from inside the canvas.
+let control = null;
+
+function buildControl() {
+  const host = document.querySelector('.np-chrome') || document.body;
+  const box = document.createElement('div');
+  box.className = 'np-narrator';
+  box.setAttribute('role', 'group');
+  box.setAttribute('aria-label', 'Narrator');
+  box.style.cssText = 'margin-left:auto;display:flex;gap:.5em;align-items:center;font-size:.9em';
+  const label = document.createElement('label');
+  const toggle = document.createElement('input');
+  toggle.type = 'checkbox';
+  toggle.id = 'np-voice';
+  label.append(toggle, ' Read captions aloud');
+  const select = document.createElement('select');
+  select.id = 'np-voice-name';
+  select.setAttribute('aria-label', 'Voice');
+  box.append(label, select);
+  host.append(box);
+  toggle.addEventListener('change', () => setVoice(toggle.checked, true));
+  select.addEventListener('change', () => {
+    prefs.voiceName = select.value;
+    savePreferences();
+  });
+  control = { box, toggle, select };
+  refreshControl();
+}
+
+function refreshControl() {
+  if (!control) return;
+  control.toggle.checked = board.voice;
+  control.toggle.disabled = !voices.length;
+  control.box.title = voices.length ? '' : 'This browser has no speech voice; captions are shown on the board.';
+  control.select.hidden = !voices.length;
+  if (control.select.options.length !== voices.length) {
+    control.select.replaceChildren(...voices.map(v => new Option(`${v.name} (${v.lang})`, v.name)));
+  }
+  const voice = chosenVoice();
+  if (voice) control.select.value = voice.name;
+}
+
+// Turns the voice on or off in the engine (which decides how the board advances). `chosen` =
+// the learner asked for it (remembered); otherwise it is our fallback (not remembered).
+function setVoice(on, chosen) {
+  if (chosen) { prefs.voice = on; savePreferences(); }
+  const possible = on && voices.length > 0;
+  if (on && !possible && chosen) np.announce('No speech voice is available in this browser; captions only.');
+  send({ type: 'voice', on: possible });
+  board.voice = possible;
+  if (!possible) stopSpeaking();
+  refreshControl();
+}
+
+// [SECTION] Engine events and start-up ------------------------------------------------------------
+np.events.addEventListener('caption', ({ detail }) => {
+  board.present = true;
+  if (detail.widget) board.widget = detail.widget;
+  board.step = detail.step;
+  np.announce(detail.text);
+  if (board.voice) speak(detail.text, detail.step);
+  else stopSpeaking();
+});
+
+np.events.addEventListener('playback', ({ detail }) => {
+  if (detail.widget) board.widget = detail.widget;
+  board.playing = !!detail.playing;
+  board.speed = detail.speed || board.speed;
+  if (detail.speed && detail.speed !== prefs.speed) { prefs.speed = detail.speed; savePreferences(); }
+  if (detail.voice !== board.voice) {
+    // The learner pressed the board's Voice button.
+    if (detail.voice && !voices.length) {
+      np.announce('No speech voice is available in this browser; captions only.');
+      send({ type: 'voice', on: false });
+    } else {
+      board.voice = !!detail.voice;
+      prefs.voice = board.voice;
+      savePreferences();
+    }
+    refreshControl();
+  }
+  if (!board.playing) { stopSpeaking(); return; }  // pause stops the voice at once
+  // Resumed (or voice just turned on) while playing: read the current caption from its start,
+  // unless it is already being read (play at the end restarts: its caption came just before).
+  if (board.voice && !(current && currentStep === detail.step)) speak(detail.caption, detail.step);
+});
+
+// With nothing focused, the page's keys drive the board (the canvas reads its own keys).
+function isTextField(element) {
+  return !!element && (element.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(element.tagName));
+}
+document.addEventListener('keydown', event => {
+  if (!board.present || event.defaultPrevented || event.altKey || event.ctrlKey || event.metaKey) return;
+  const active = document.activeElement;
+  if (active && active !== document.body && active !== document.documentElement) return;
+  if (isTextField(active)) return;
+  if (event.key === ' ') send({ type: board.playing ? 'pause' : 'play' });
+  else if (event.key === 'ArrowRight') send({ type: 'step', n: 1 });
+  else if (event.key === 'ArrowLeft') send({ type: 'step', n: -1 });
+  else return;
+  event.preventDefault();
+});
+
+async function start() {
+  try { await np.ready; } catch { return; }  // the page shows why it failed to load
+  const state = np.state();
+  const playback = state?.playback ||
+    (state?.widgets || []).find(w => w.kind === 'playback') || null;
+  if (!playback) return;  // no board in this lesson: nothing to narrate
+  board.present = true;
+  board.playing = !!playback.playing;
+  board.speed = playback.speed || 1;
+  const entry = (state.widgets || []).find(w => w.kind === 'playback');
+  if (entry?.id) board.widget = entry.id;
+  voices = await voicesReady();
+  synth?.addEventListener?.('voiceschanged', () => { voices = synth.getVoices(); refreshControl(); });
+  buildControl();
+  if (prefs.speed && prefs.speed !== board.speed) send({ type: 'speed', rate: prefs.speed });
+  setVoice(prefs.voice, false);
+}
+
+start();
