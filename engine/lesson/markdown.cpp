@@ -78,7 +78,6 @@ private:
     std::vector<Frame> frames_;
 
     // Inline collection (paragraph, heading, table cell, tight list item).
-    Inline*     inline_ = nullptr;
     Inline      buffer_;                 // the spans being collected
     enum class Owner { None, Paragraph, Heading, Cell, Implicit } owner_ = Owner::None;
     int         heading_level_ = 0;

@@ -219,6 +219,9 @@ std::vector<Diagnostic> check_with_engine(const Lesson& lesson, const std::vecto
             // The sentence itself is reported above.
         }
     });
+    std::stable_sort(out.begin(), out.end(), [](const Diagnostic& a, const Diagnostic& b) {
+        return a.pos.line != b.pos.line ? a.pos.line < b.pos.line : a.pos.col < b.pos.col;
+    });
     return out;
 }
 
