@@ -226,3 +226,28 @@ TEST_CASE("every example in lessons/FORMAT.md parses") {
     }
     CHECK(examples >= 15);
 }
+
+TEST_CASE("a lesson without a vocabulary runs on the engine's default model") {
+    const std::string text = doc("```heatmap\nsentence: the animal was too tired\n```\n");
+    const LoadResult r = load_lesson_text(text, "test.md");
+    REQUIRE_MESSAGE(r.ok(), format_diagnostics(r.diagnostics));
+    const neuralpath::ModelSpec spec = model_spec_for(*r.lesson);
+    CHECK(spec.vocabulary.feature_names == neuralpath::default_model_spec().vocabulary.feature_names);
+    // ...and its sentences are checked against that model's words.
+    const LoadResult bad = load_lesson_text(doc("```heatmap\nsentence: the zyzzyva\n```\n"), "test.md");
+    REQUIRE(bad.diagnostics.size() == 1);
+    CHECK(bad.diagnostics[0].message.find("'zyzzyva' is not in") == 0);
+}
+
+TEST_CASE("model_spec_for carries the lesson's weights into the engine's spec") {
+    const Lesson lesson = load("self-attention.md");
+    const neuralpath::ModelSpec spec = model_spec_for(lesson);
+    CHECK(spec.vocabulary.feature_names.size() == 8);
+    CHECK(spec.context_layers.size() == 1);
+    CHECK(spec.attention.heads == 1);
+    CHECK(spec.positional_scale == doctest::Approx(0.1));
+    REQUIRE(spec.attention.w_q.rows() == 8);
+    // W_Q row needs_animate (feature 5), column animate (feature 4).
+    CHECK(spec.attention.w_q(5, 4) == doctest::Approx(3.5));
+    CHECK(spec.attention.w_o.size() == 0);   // left to the engine's default (identity)
+}
