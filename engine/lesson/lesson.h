@@ -172,7 +172,7 @@ struct Playback {                      // the whole block, step by step, with na
 
 // The playback step names authors may use, in block order: tokens, embedding, positions,
 // context, qkv, scores, scale, mask, softmax, blend, heads, output, residual, layer-norm,
-// feed-forward, next-token. steps_for_kind() maps them to engine/core StepKind names.
+// feed-forward, next-token. step_kinds() (model_spec.h) maps them to engine/core StepKinds.
 const std::vector<std::string>& playback_steps();
 bool                            is_playback_step(std::string_view name);
 
