@@ -72,7 +72,7 @@ TEST_CASE("\\left and \\right make one fenced group") {
     CHECK(tree("\\left. x \\right|").children[0].text.empty());
 }
 
-TEST_CASE("numbers keep their decimal point; digits stay together") {
+TEST_CASE("numbers keep their decimal point and their digits together") {
     const EqNode t = tree("0.76 + 10^{10}");
     CHECK(t.children[0].kind == EqKind::Number);
     CHECK(t.children[0].text == "0.76");
