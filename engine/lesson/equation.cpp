@@ -366,7 +366,7 @@ private:
             return leaf(EqKind::Operator, std::string(it->second), at);
         if (auto it = spaces().find(name); it != spaces().end())
             return leaf(EqKind::Space, std::string(it->second), at);
-        fail(at, "unknown command '\\" + n + "' (see lessons/FORMAT.md for the LaTeX subset)");
+        fail(at, "unknown command '\\" + n + "' (see docs/lesson-format.md for the LaTeX subset)");
     }
 
     std::string read_delimiter(std::string_view command, std::size_t at) {

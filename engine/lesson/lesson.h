@@ -12,7 +12,7 @@
 //
 // Prose is a list of Spans (flat, each with its own style) so a view draws it left to right
 // without walking a tree. Equations are EqNode trees (equation.h).
-// The format authors write is documented in lessons/FORMAT.md.
+// The format authors write is documented in docs/lesson-format.md.
 #pragma once
 
 #include "engine/lesson/diagnostic.h"

@@ -1,6 +1,6 @@
 // settings.h: the small "key: value" language inside fenced blocks and the front matter.
 //
-// A subset of YAML, documented for authors in lessons/FORMAT.md:
+// A subset of YAML, documented for authors in docs/lesson-format.md:
 //
 //   key: value                 a text value (runs to the end of the line)
 //   key: "  value: quoted  "   quotes keep spaces and colons; \" and \\ inside quotes

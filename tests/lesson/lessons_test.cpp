@@ -206,8 +206,8 @@ TEST_CASE("lesson text never writes attention percentages: the engine computes t
     }
 }
 
-TEST_CASE("every example in lessons/FORMAT.md parses") {
-    const std::string format = read(kLessons + "FORMAT.md");
+TEST_CASE("every example in docs/lesson-format.md parses") {
+    const std::string format = read(NEURALPATH_SOURCE_DIR "/docs/lesson-format.md");
     // Examples sit in fences of four or more backticks with the info string "markdown"; the
     // closing fence has the same number of backticks.
     int examples = 0;
