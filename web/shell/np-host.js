@@ -206,7 +206,8 @@ function maxCanvasCss() {
 }
 
 function fitStage(state) {
-  const content = Number(state?.content_height);
+  const content = Number(state?.content_height ?? state?.layout?.content_height);
+  engineScrolls = Number(state?.layout?.scroll_max) > 1;
   if (!Number.isFinite(content) || content <= 0) return;
   const height = Math.max(240, Math.min(Math.ceil(content), maxCanvasCss()));
   if (Math.abs(height - stageHeight) < 2) return;
@@ -234,6 +235,16 @@ function measure() {
     if (embedded && engineReady) fitStage(np.state());
     reportHeight();
   });
+}
+
+// The frame shows the whole lesson, so a wheel turned over the canvas must scroll the host page
+// rather than the engine's page (which has nothing left to scroll). GLFW cancels every wheel
+// event on the canvas, so while the canvas fits its content the event is stopped on its way
+// down (capture phase on the stage) and the browser scrolls the host as it normally would.
+// If the lesson is taller than WebGL can draw, the engine scrolls the rest itself.
+let engineScrolls = true;
+if (embedded) {
+  stage.addEventListener('wheel', event => { if (!engineScrolls) event.stopPropagation(); }, { capture: true });
 }
 
 if (framed || embedded) {
@@ -285,7 +296,7 @@ np.events.addEventListener('progress', event => {
   const state = np.state();
   const done = Number(d.completed_checks), total = Number(d.total_checks);
   const fraction = total > 0 ? done / total : 0;
-  const result = { completion: total > 0 && done >= total,
+  const result = { completion: typeof d.completed === 'boolean' ? d.completed : total > 0 && done >= total,
     extensions: { [PROGRESS_EXTENSION]: Math.round(100 * Math.max(0, Math.min(1, fraction))) } };
   post('progress', { progress: d.progress, completed_checks: d.completed_checks, total_checks: d.total_checks,
     statement: statement('progressed', lessonActivity(state), result, state) }, { personal: true });

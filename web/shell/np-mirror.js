@@ -131,26 +131,35 @@ const skip = el('a', { class: 'np-skip', href: '#np-mirror', text: 'Skip to the 
   onclick: event => { event.preventDefault(); setOpen(true, { focus: true }); } });
 document.body.prepend(skip);
 
-const openKey = 'neuralpath:v1:text-version';
-function rememberOpen(open) {
-  try { if (open) localStorage.setItem(openKey, '1'); else localStorage.removeItem(openKey); } catch { /* a preference only */ }
+// Three states. 'available' (the default): out of sight but read by screen readers, and shown
+// as soon as keyboard focus enters it. 'open': shown. 'hidden': the reader closed it, so it
+// leaves the tab order too (Tab then goes on to the canvas); the toggle brings it back.
+// An explicit choice is remembered for the next visit.
+const choiceKey = 'neuralpath:v1:text-version';
+function rememberChoice(mode) {
+  try { localStorage.setItem(choiceKey, mode); } catch { /* a preference only */ }
 }
-function rememberedOpen() {
-  try { return localStorage.getItem(openKey) === '1'; } catch { return false; }
+function rememberedChoice() {
+  try { return localStorage.getItem(choiceKey) || 'available'; } catch { return 'available'; }
 }
 
 const isOpen = () => document.body.classList.contains('np-mirror-open');
-function setOpen(open, { remember = false, focus = false } = {}) {
+function setMode(mode, { remember = false, focus = false } = {}) {
+  const open = mode === 'open';
   document.body.classList.toggle('np-mirror-open', open);
   panel.classList.toggle('np-mirror-closed', !open);
+  panel.hidden = mode === 'hidden';
   toggle.setAttribute('aria-pressed', String(open));
-  if (remember) rememberOpen(open);
+  if (remember) rememberChoice(mode);
   if (open && focus) titleHeading.focus();
   window.dispatchEvent(new Event('np-layout'));  // np-host re-measures the page
 }
-setOpen(rememberedOpen());
-// Keyboard focus entering the hidden panel shows it: a sighted keyboard user must see it.
-panel.addEventListener('focusin', () => { if (!isOpen()) setOpen(true); });
+const setOpen = (open, options) => setMode(open ? 'open' : 'hidden', options);
+setMode(['open', 'hidden'].includes(rememberedChoice()) ? rememberedChoice() : 'available');
+// Keyboard focus entering the unseen panel shows it: a sighted keyboard user must see it.
+panel.addEventListener('focusin', () => { if (!isOpen()) setMode('open'); });
+if (embedded) document.getElementById('canvas')?.setAttribute('aria-label',
+  'Interactive lesson. Its text version comes before it, after the lesson tools.');
 
 // [SECTION] Rendering the lesson --------------------------------------------------------------------
 
@@ -589,10 +598,10 @@ function update(state) {
   const kindCounts = new Map();
   for (const view of views.widgets) updateWidget(view, matchWidget(view, widgets, kindCounts), state.playback);
   markSection(state.section);
-  const summary = state.progress?.summary || state.progress || {};
-  const done = summary.completed_checks ?? summary.correct, total = summary.total_checks ?? summary.total;
+  const summary = state.progress?.summary || {};
+  const done = summary.correct, total = summary.checks;
   setText(progressLine, Number.isFinite(done) && Number.isFinite(total) && total > 0
-    ? `${done} of ${total} knowledge checks done.` : '');
+    ? `${done} of ${total} knowledge checks answered correctly.` : '');
 }
 
 function markSection(anchor) {
