@@ -639,12 +639,8 @@ np.events.addEventListener('answered', event => {
   });
 });
 
-// Narration: each playback caption is read out, unless the page's own voice already speaks it.
-np.events.addEventListener('caption', event => {
-  const text = event.detail?.text;
-  if (!text || np.params.voice === 'on') return;
-  np.announce(text);
-});
+// Narration (each playback caption) reaches the live region through np-speech.js, which owns
+// it for the canvas and this text alike; here the caption is only shown.
 
 // Widgets change without events too (a drag on the canvas): keep their summaries current.
 setInterval(() => {
