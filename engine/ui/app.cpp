@@ -1,70 +1,445 @@
+// app.cpp: loading a lesson, the frame, commands, state and events.
+//
+// [SECTION] Loading     parse + engine checks, the session, one widget per widget block
+// [SECTION] Frame       style for the scale and theme, widgets, the page, events
+// [SECTION] Commands    page commands, then routing to widgets
+// [SECTION] State       the page as JSON, rectangles in CSS pixels
 #include "app.h"
 
-#include "engine/core/softmax.h"
+#include "engine/lesson/load.h"
+#include "engine/lesson/model_spec.h"
+#include "engine/ui/lesson_page.h"
+#include "engine/ui/lesson_session.h"
+#include "engine/ui/widget.h"
 
 #include <imgui.h>
 #include <nlohmann/json.hpp>
 
-#include <cstdio>
+#include <map>
+#include <variant>
 
 namespace neuralpath::ui {
 
 using nlohmann::json;
 
-App::App() { set_theme(Theme::light); }
+namespace {
 
-void App::set_theme(Theme theme) {
-  theme_ = theme;
-  apply_imgui_style(theme);
+json ok() { return {{"ok", true}}; }
+json refused(const std::string& error) { return {{"ok", false}, {"error", error}}; }
+
+const char* widget_kind(const lesson::BlockContent& content) {
+  if (std::holds_alternative<lesson::Spotlight>(content)) return "spotlight";
+  if (std::holds_alternative<lesson::Heatmap>(content)) return "heatmap";
+  if (std::holds_alternative<lesson::MaskSteps>(content)) return "mask-steps";
+  if (std::holds_alternative<lesson::CostExplorer>(content)) return "cost-explorer";
+  if (std::holds_alternative<lesson::Playback>(content)) return "playback";
+  return nullptr;
 }
+
+json rect_json(const ImRect& r, float scale) {
+  return json::array({r.Min.x / scale, r.Min.y / scale, r.GetWidth() / scale, r.GetHeight() / scale});
+}
+
+}  // namespace
+
+struct WidgetEntry {
+  const lesson::Block*    block = nullptr;
+  std::string             id;        // the block's id, or "<kind>-<n>" when it has none
+  std::string             section;   // anchor of the section holding it ("" for the intro)
+  std::unique_ptr<Widget> widget;
+  std::string             error;     // why there is no widget
+};
+
+struct App::Impl {
+  std::string                             lesson_id;
+  std::string                             title;
+  std::unique_ptr<lesson::Lesson>         lesson;    // stable address: the session and views point into it
+  std::unique_ptr<LessonSession>          session;
+  std::vector<std::string>                errors;    // "file:line:col: error: message"
+  std::vector<WidgetEntry>                widgets;
+  std::map<const lesson::Block*, Widget*> widget_map;
+  LessonPage                              page;
+  float                                   time = 0;
+  int                                     playback_step = -1;
+
+  WidgetEntry* find_widget(std::string_view id) {
+    for (WidgetEntry& w : widgets)
+      if (w.id == id) return &w;
+    return nullptr;
+  }
+  WidgetEntry* first_playback() {
+    for (WidgetEntry& w : widgets)
+      if (w.widget && std::string_view(w.widget->kind()) == "playback") return &w;
+    return nullptr;
+  }
+};
+
+App::App() : impl_(std::make_unique<Impl>()) {}
+App::~App() = default;
+
+void App::set_theme(Theme theme) { theme_ = theme; }
+
+float App::scale() const { return viewport_.pixel_scale > 0 ? viewport_.pixel_scale : 1.0f; }
+
+// [SECTION] Loading -------------------------------------------------------------------------------
 
 void App::load_lesson(std::string_view id, std::string_view markdown) {
-  lesson_id_ = id;
-  lesson_title_ = std::string(id);
-  (void)markdown;  // the lesson view parses it (engine/lesson); this first page shows the id
-  events_.push_back(json{{"type", "ready"}, {"lesson", lesson_id_}}.dump());
-}
-
-void App::frame(float /*dt*/) {
-  const ImGuiViewport* viewport = ImGui::GetMainViewport();
-  ImGui::SetNextWindowPos(viewport->Pos);
-  ImGui::SetNextWindowSize(viewport->Size);
-  ImGui::Begin("lesson", nullptr,
-               ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove |
-                   ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoBringToFrontOnFocus);
-  if (fonts_.heading) ImGui::PushFont(fonts_.heading);
-  ImGui::TextUnformatted(lesson_title_.c_str());
-  if (fonts_.heading) ImGui::PopFont();
-  if (!font_error_.empty()) ImGui::TextColored(ImVec4(0.8f, 0.2f, 0.1f, 1), "%s", font_error_.c_str());
-
-  // A live readout from the engine: softmax turns scores into weights that sum to 1.
-  Vector scores(3);
-  scores << 2.0f, 1.0f, 0.1f;
-  const Vector weights = softmax(scores);
-  ImGui::TextUnformatted("softmax([2.0, 1.0, 0.1]) =");
-  for (int i = 0; i < weights.size(); ++i) {
-    char label[32];
-    std::snprintf(label, sizeof label, "%.1f%%", 100.0 * weights[i]);
-    ImGui::ProgressBar(weights[i], ImVec2(ImGui::GetFontSize() * 14, 0), label);
+  impl_ = std::make_unique<Impl>();
+  Impl& m = *impl_;
+  m.lesson_id = std::string(id);
+  m.title = std::string(id);
+  const std::string file = "lessons/" + m.lesson_id + ".md";
+  lesson::LoadResult result;
+  try {
+    result = lesson::load_lesson_text(markdown, file);
+  } catch (const std::exception& e) {  // the loader reports problems as diagnostics; this is a last guard
+    result.lesson.reset();
+    result.diagnostics = {{file, {1, 1}, std::string("the lesson could not be read: ") + e.what()}};
   }
-  ImGui::End();
+  if (!result.ok()) {
+    for (const lesson::Diagnostic& d : result.diagnostics) m.errors.push_back(d.to_string());
+    if (m.errors.empty()) m.errors.push_back(file + ":1:1: error: the lesson could not be read");
+    events_.push_back(json{{"type", "ready"}, {"lesson", m.lesson_id}, {"errors", m.errors.size()}}.dump());
+    return;
+  }
+  m.lesson = std::make_unique<lesson::Lesson>(std::move(*result.lesson));
+  m.title = m.lesson->title;
+  m.session = std::make_unique<LessonSession>(*m.lesson, m.lesson_id);
+
+  // One widget per widget block, in reading order, each knowing its section.
+  std::map<const lesson::Block*, std::string> section_of;
+  for (const lesson::Section& section : m.lesson->sections) {
+    std::function<void(const lesson::Blocks&)> visit = [&](const lesson::Blocks& blocks) {
+      for (const lesson::Block& b : blocks) {
+        section_of[&b] = section.anchor;
+        if (auto* l = std::get_if<lesson::ListBlock>(&b.content)) for (const auto& item : l->items) visit(item);
+        if (auto* q = std::get_if<lesson::Quote>(&b.content)) visit(q->blocks);
+        if (auto* c = std::get_if<lesson::Callout>(&b.content)) visit(c->blocks);
+        if (auto* r = std::get_if<lesson::Reveal>(&b.content)) visit(r->blocks);
+      }
+    };
+    visit(section.blocks);
+  }
+  std::optional<ModelSpec> spec;
+  std::string spec_error;
+  try {
+    spec = lesson::model_spec_for(*m.lesson);
+  } catch (const std::exception& e) {
+    spec_error = e.what();
+  }
+  std::map<std::string, int> per_kind;
+  lesson::for_each_block(*m.lesson, [&](const lesson::Block& block) {
+    const char* kind = widget_kind(block.content);
+    if (!kind) return;
+    WidgetEntry entry;
+    entry.block = &block;
+    entry.id = block.id.empty() ? std::string(kind) + "-" + std::to_string(++per_kind[kind]) : block.id;
+    entry.section = section_of.count(&block) ? section_of[&block] : "";
+    if (!spec) {
+      entry.error = spec_error;
+    } else {
+      try {
+        entry.widget = make_widget(block, *m.lesson, *spec);
+        if (!entry.widget) entry.error = std::string("no view is available for ") + kind + " blocks";
+      } catch (const std::exception& e) {
+        entry.error = e.what();
+      }
+    }
+    m.widget_map[&block] = entry.widget.get();
+    m.widgets.push_back(std::move(entry));
+  });
+  events_.push_back(json{{"type", "ready"}, {"lesson", m.lesson_id}, {"title", m.title}}.dump());
 }
 
-std::string App::state_json() const {
-  return json{{"lesson", lesson_id_}, {"title", lesson_title_}}.dump();
+// [SECTION] Frame ---------------------------------------------------------------------------------
+
+void App::apply_style() {
+  const float s = scale();
+  if (s == styled_scale_ && theme_ == styled_theme_) return;
+  // ScaleAllSizes multiplies, so the style starts from ImGui's defaults each time.
+  ImGui::GetStyle() = ImGuiStyle();
+  apply_imgui_style(theme_);
+  ImGui::GetStyle().ScaleAllSizes(s);
+  styled_scale_ = s;
+  styled_theme_ = theme_;
 }
+
+void App::frame(float dt) {
+  Impl& m = *impl_;
+  m.time += dt;
+  apply_style();
+  const UiContext ui{&fonts_, theme_, scale(), reduced_motion_};
+  for (WidgetEntry& w : m.widgets)
+    if (w.widget) w.widget->update(dt);
+
+  std::vector<json> page_events;
+  LessonPage::Frame frame;
+  frame.ui = ui;
+  frame.session = m.session.get();
+  frame.widgets = &m.widget_map;
+  frame.events = &page_events;
+  frame.errors = &m.errors;
+  frame.lesson_id = m.lesson_id;
+  frame.notice = font_error_;
+  frame.time = m.time;
+  frame.dt = dt;
+  m.page.draw(frame);
+  for (const json& e : page_events) events_.push_back(e.dump());
+
+  // The playback's position is part of the learner's progress.
+  if (WidgetEntry* playback = m.first_playback(); playback && m.session) {
+    const json state = playback->widget->state();
+    if (state.contains("step") && state["step"].is_number_integer()) {
+      const int step = state["step"].get<int>();
+      if (step != m.playback_step) {
+        m.playback_step = step;
+        m.session->set_step(step);
+      }
+    }
+  }
+}
+
+std::vector<std::string> App::take_events() {
+  Impl& m = *impl_;
+  if (m.session)
+    for (const json& e : m.session->take_events()) events_.push_back(e.dump());
+  for (WidgetEntry& w : m.widgets) {
+    if (!w.widget) continue;
+    for (json e : w.widget->take_events()) {
+      if (e.is_object() && !e.contains("widget")) e["widget"] = w.id;
+      events_.push_back(e.dump());
+    }
+  }
+  std::vector<std::string> out;
+  out.swap(events_);
+  return out;
+}
+
+// [SECTION] Commands ------------------------------------------------------------------------------
+
+namespace {
+
+// "option": 2 or [0, 2] -> {2} / {0, 2}; anything else is refused.
+std::optional<std::vector<int>> options_of(const json& value, std::string& error) {
+  std::vector<int> out;
+  auto one = [&](const json& v) {
+    if (!v.is_number_integer()) return false;
+    out.push_back(v.get<int>());
+    return true;
+  };
+  if (value.is_array()) {
+    for (const json& v : value)
+      if (!one(v)) {
+        error = "\"option\" holds something that is not a whole number";
+        return std::nullopt;
+      }
+  } else if (!one(value)) {
+    error = "\"option\" is an option's index (0-based) or a list of them";
+    return std::nullopt;
+  }
+  return out;
+}
+
+bool string_field(const json& message, const char* key, std::string& out, std::string& error) {
+  if (!message.contains(key) || !message[key].is_string() || message[key].get<std::string>().empty()) {
+    error = std::string("this command needs \"") + key + "\" (a text)";
+    return false;
+  }
+  out = message[key].get<std::string>();
+  return true;
+}
+
+}  // namespace
 
 std::string App::command(std::string_view text) {
   const json message = json::parse(text, nullptr, /*allow_exceptions=*/false);
   if (!message.is_object() || !message.contains("type") || !message["type"].is_string())
-    return json{{"ok", false}, {"error", "a command is a JSON object with a string \"type\""}}.dump();
-  return json{{"ok", false}, {"error", "unknown command: " + message["type"].get<std::string>()}}.dump();
+    return refused("a command is a JSON object with a string \"type\"").dump();
+  const std::string type = message["type"].get<std::string>();
+  Impl& m = *impl_;
+  std::string error;
+  auto reply = [](const std::optional<std::string>& e) { return (e ? refused(*e) : ok()).dump(); };
+
+  // Commands that work whether or not the lesson loaded.
+  if (type == "theme") {
+    if (!message.contains("dark") || !message["dark"].is_boolean()) return refused("theme needs \"dark\": true or false").dump();
+    set_theme(message["dark"].get<bool>() ? Theme::dark : Theme::light);
+    events_.push_back(json{{"type", "theme"}, {"dark", theme_ == Theme::dark}}.dump());
+    return ok().dump();
+  }
+  if (type == "reducedMotion") {
+    if (!message.contains("reduce") || !message["reduce"].is_boolean())
+      return refused("reducedMotion needs \"reduce\": true or false").dump();
+    reduced_motion_ = message["reduce"].get<bool>();
+    return ok().dump();
+  }
+  if (type == "scroll") {
+    const bool by = message.contains("by"), to = message.contains("to");
+    if (by == to || !message[by ? "by" : "to"].is_number())
+      return refused("scroll needs \"by\" or \"to\": a number of CSS pixels").dump();
+    const float value = message[by ? "by" : "to"].get<float>() * scale();
+    if (by) m.page.scroll_by(value);
+    else m.page.scroll_to(value);
+    return ok().dump();
+  }
+  if (!m.session) {
+    if (m.errors.empty()) return refused("no lesson is loaded yet").dump();
+    return refused("the lesson did not load (" + std::to_string(m.errors.size()) + " problems; see state().errors)").dump();
+  }
+  LessonSession& session = *m.session;
+
+  if (type == "goto") {
+    std::string anchor;
+    if (!string_field(message, "section", anchor, error)) return refused(error).dump();
+    if (auto e = session.enter_section(anchor)) return reply(e);
+    m.page.goto_section(anchor, /*glide=*/false, reduced_motion_);
+    return ok().dump();
+  }
+  if (type == "answer") {
+    std::string check;
+    if (!string_field(message, "check", check, error)) return refused(error).dump();
+    if (!message.contains("option")) return refused("answer needs \"option\" (an index, or a list for several)").dump();
+    const auto options = options_of(message["option"], error);
+    if (!options) return refused(error).dump();
+    return reply(session.answer(check, *options));
+  }
+  if (type == "reveal") {
+    std::string id;
+    if (!string_field(message, "id", id, error)) return refused(error).dump();
+    if (message.contains("open") && !message["open"].is_boolean()) return refused("\"open\" is true or false").dump();
+    if (lesson::find_check(*m.lesson, id)) return reply(session.reveal_answer(id));  // a check's answer
+    return reply(session.set_reveal(id, message.value("open", true)));
+  }
+  if (type == "hint" || type == "retry") {
+    std::string check;
+    if (!string_field(message, "check", check, error)) return refused(error).dump();
+    return reply(type == "hint" ? session.show_hint(check) : session.retry(check));
+  }
+  if (type == "restore") {
+    if (!message.contains("progress")) return refused("restore needs \"progress\" (the saved text or object)").dump();
+    const json& saved = message["progress"];
+    if (!saved.is_string() && !saved.is_object()) return refused("\"progress\" is the saved text or object").dump();
+    if (auto e = session.restore(saved.is_string() ? saved.get<std::string>() : saved.dump())) return reply(e);
+    if (!session.section().empty()) m.page.goto_section(session.section(), false, reduced_motion_);
+    if (WidgetEntry* playback = m.first_playback(); playback && session.progress().step > 0) {
+      m.playback_step = session.progress().step;
+      playback->widget->command({{"type", "seek"}, {"step", session.progress().step}});  // best effort
+    }
+    return ok().dump();
+  }
+  if (type == "reset") {
+    session.reset();
+    m.page.reset_scroll();
+    return ok().dump();
+  }
+  if (type == "contents") {
+    if (!message.contains("open") || !message["open"].is_boolean()) return refused("contents needs \"open\": true or false").dump();
+    m.page.set_contents_open(message["open"].get<bool>());
+    return ok().dump();
+  }
+
+  // Everything else is a widget's: the named one, else the current section's, else the lesson's.
+  try {
+    if (message.contains("widget")) {
+      if (!message["widget"].is_string()) return refused("\"widget\" is a block id").dump();
+      WidgetEntry* w = m.find_widget(message["widget"].get<std::string>());
+      if (!w) return refused("no widget has the id '" + message["widget"].get<std::string>() + "'").dump();
+      if (!w->widget) return refused("the widget '" + w->id + "' is not available: " + w->error).dump();
+      return reply(w->widget->command(message));
+    }
+    std::vector<WidgetEntry*> order;
+    for (WidgetEntry& w : m.widgets)
+      if (w.widget && w.section == session.section()) order.push_back(&w);
+    for (WidgetEntry& w : m.widgets)
+      if (w.widget && w.section != session.section()) order.push_back(&w);
+    if (order.empty()) return refused("unknown command '" + type + "'").dump();
+    std::optional<std::string> first_error;
+    for (WidgetEntry* w : order) {
+      const std::optional<std::string> e = w->widget->command(message);
+      if (!e) return ok().dump();
+      // A widget that knows the command but refuses its arguments has the useful message.
+      if (!first_error && e->rfind("this widget does not take", 0) != 0) first_error = *e;
+    }
+    return refused(first_error ? *first_error : "unknown command '" + type + "'").dump();
+  } catch (const std::exception& e) {
+    return refused(std::string("the command failed: ") + e.what()).dump();
+  }
 }
 
-std::vector<std::string> App::take_events() {
-  std::vector<std::string> out;
-  out.swap(events_);
-  return out;
+// [SECTION] State ---------------------------------------------------------------------------------
+
+std::string App::state_json() const {
+  const Impl& m = *impl_;
+  const float s = scale();
+  const PageGeometry& geometry = m.page.geometry();
+  json state = {{"lesson", m.lesson_id}, {"title", m.title}, {"errors", m.errors},
+                {"theme", theme_ == Theme::dark ? "dark" : "light"}};
+  const ImRect column = m.page.column();
+  state["layout"] = {{"narrow", m.page.narrow()},
+                     {"contents_open", m.page.contents_open()},
+                     {"column", rect_json(column, s)},
+                     {"scroll", m.page.scroll() / s},
+                     {"scroll_max", m.page.scroll_max() / s},
+                     {"scale", s}};
+  if (!m.session) {
+    state["section"] = nullptr;
+    state["sections"] = json::array();
+    state["checks"] = json::array();
+    state["reveals"] = json::array();
+    state["widgets"] = json::array();
+    state["playback"] = nullptr;
+    state["progress"] = nullptr;
+    return state.dump();
+  }
+  state["section"] = m.session->section();
+  json sections = json::array();
+  for (const lesson::Section& section : m.lesson->sections) {
+    json item = {{"anchor", section.anchor}, {"title", section.title}, {"level", lesson::level_name(section.level)}};
+    if (auto it = geometry.section_top.find(section.anchor); it != geometry.section_top.end())
+      item["top"] = it->second / s;  // page offset, CSS px
+    sections.push_back(std::move(item));
+  }
+  state["sections"] = sections;
+
+  json checks = m.session->checks_json();
+  for (json& check : checks) {
+    const std::string id = check["id"].get<std::string>();
+    if (auto it = geometry.check_rect.find(id); it != geometry.check_rect.end()) check["rect"] = rect_json(it->second, s);
+    json rects = json::array();
+    if (auto it = geometry.option_rect.find(id); it != geometry.option_rect.end())
+      for (const ImRect& r : it->second) rects.push_back(rect_json(r, s));
+    check["option_rects"] = rects;
+  }
+  state["checks"] = checks;
+  json reveals = m.session->reveals_json();
+  for (json& reveal : reveals)
+    if (auto it = geometry.reveal_rect.find(reveal["id"].get<std::string>()); it != geometry.reveal_rect.end())
+      reveal["rect"] = rect_json(it->second, s);
+  state["reveals"] = reveals;
+
+  json widgets = json::array();
+  for (const WidgetEntry& w : m.widgets) {
+    json item = w.widget ? w.widget->state() : json{{"kind", widget_kind(w.block->content)}, {"error", w.error}};
+    if (!item.is_object()) item = json{{"value", item}};
+    item["id"] = w.id;
+    item["section"] = w.section;
+    if (auto it = geometry.widget_rect.find(w.block); it != geometry.widget_rect.end()) item["rect"] = rect_json(it->second, s);
+    widgets.push_back(std::move(item));
+  }
+  state["widgets"] = widgets;
+  state["playback"] = nullptr;
+  for (const WidgetEntry& w : m.widgets) {
+    if (!w.widget || std::string_view(w.widget->kind()) != "playback") continue;
+    const json p = w.widget->state();
+    json out = json::object();
+    for (const char* key : {"step", "steps", "playing", "caption", "speed"})
+      out[key] = p.is_object() && p.contains(key) ? p[key] : json(nullptr);
+    out["id"] = w.id;
+    state["playback"] = out;
+    break;
+  }
+  state["progress"] = m.session->progress_json();
+  return state.dump();
 }
 
 }  // namespace neuralpath::ui

@@ -8,10 +8,20 @@
 //   window.neuralpath.*        ──►   command(json)       goto / answer / setSentence / play ...
 //                              ◄──   state_json()        what the learner sees, as numbers
 //                              ◄──   take_events()       answered / section / progress ...
+//
+// Commands (each replies {"ok": true} or {"ok": false, "error": "..."}; a refused command
+// changes nothing):
+//   goto{section}  answer{check, option | [options]}  reveal{id, open?}  hint{check}
+//   retry{check}  theme{dark}  restore{progress}  reset  reducedMotion{reduce}
+//   scroll{by | to} (CSS px)  contents{open}
+//   anything else goes to a widget: the one named by "widget" (a block id), else the first
+//   in the current section that takes it, else the first in the lesson that does
+//   (setSentence, play, pause, step, restart, seek, speed, speechEnded, ...).
 #pragma once
 #include "fonts.h"
 #include "theme.h"
 
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -27,12 +37,16 @@ struct ViewportInfo {
 class App {
  public:
   App();
+  ~App();
+  App(const App&) = delete;
+  App& operator=(const App&) = delete;
 
   void set_fonts(const Fonts& fonts) { fonts_ = fonts; }
   void set_font_error(std::string error) { font_error_ = std::move(error); }
   void set_theme(Theme theme);
   Theme theme() const { return theme_; }
   void set_viewport(const ViewportInfo& viewport) { viewport_ = viewport; }
+  void set_reduced_motion(bool reduce) { reduced_motion_ = reduce; }
 
   // Parses and shows a lesson; a broken one shows its errors instead (never a crash).
   void load_lesson(std::string_view id, std::string_view markdown);
@@ -51,12 +65,19 @@ class App {
   std::vector<std::string> take_events();
 
  private:
-  Fonts fonts_;
-  std::string font_error_;
-  Theme theme_ = Theme::light;
-  ViewportInfo viewport_;
-  std::string lesson_id_;
-  std::string lesson_title_;
+  struct Impl;  // the lesson, its session, widgets and page (app.cpp)
+
+  void apply_style();
+  float scale() const;
+
+  Fonts                 fonts_;
+  std::string           font_error_;
+  Theme                 theme_ = Theme::light;
+  ViewportInfo          viewport_;
+  bool                  reduced_motion_ = false;
+  float                 styled_scale_ = 0;      // the scale and theme ImGui's style was made for
+  Theme                 styled_theme_ = Theme::light;
+  std::unique_ptr<Impl> impl_;
   std::vector<std::string> events_;
 };
 

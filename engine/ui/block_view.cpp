@@ -1,0 +1,87 @@
+#include "block_view.h"
+
+#include "engine/ui/callout_view.h"
+#include "engine/ui/check_view.h"
+#include "engine/ui/code_view.h"
+#include "engine/ui/equation_view.h"
+#include "engine/ui/inline_text.h"
+#include "engine/ui/prose_view.h"
+#include "engine/ui/reveal_view.h"
+#include "engine/ui/table_view.h"
+
+#include <variant>
+
+namespace neuralpath::ui {
+namespace {
+
+// The interactive view made for a widget block, drawn across the column.
+void draw_widget(PageContext& page, const lesson::Block& block, float width) {
+  const ImVec2 top = ImGui::GetCursorScreenPos();
+  auto it = page.widgets.find(&block);
+  if (it != page.widgets.end() && it->second) {
+    // A widget lays itself out with ImGui's cursor and content region. Inside a callout or a
+    // list the flow is narrower than the window, so both edges move in for the widget's sake:
+    // the left through the indent, the right through the region ImGui measures against.
+    ImGuiWindow* window = ImGui::GetCurrentWindow();
+    const float indent = top.x - (window->Pos.x + window->DC.Indent.x + window->DC.ColumnsOffset.x);
+    const float saved_content = window->ContentRegionRect.Max.x, saved_work = window->WorkRect.Max.x;
+    window->ContentRegionRect.Max.x = window->WorkRect.Max.x = top.x + width;
+    if (indent != 0) ImGui::Indent(indent);
+    ImGui::PushItemWidth(width);
+    it->second->draw(page.ui);
+    ImGui::PopItemWidth();
+    if (indent != 0) ImGui::Unindent(indent);
+    window->ContentRegionRect.Max.x = saved_content;
+    window->WorkRect.Max.x = saved_work;
+  } else {
+    // No view for this block (the engine refused its sentence when the page opened): say so
+    // in place instead of leaving a silent hole in the lesson.
+    const Palette& c = page.colors();
+    InlineStyle muted;
+    muted.color = c.muted;
+    const float pad = page.px(page_metrics::card_pad);
+    ImGui::SetCursorScreenPos(ImVec2(top.x + pad, top.y + pad));
+    draw_text(page, "This interactive view could not be built for this page.", width - 2 * pad, muted);
+    const float bottom = ImGui::GetCursorScreenPos().y + pad;
+    page.draw_list()->AddRect(top, ImVec2(top.x + width, bottom), c.border, page.px(page_metrics::rounding), 0,
+                              page.px(1));
+    ImGui::SetCursorScreenPos(ImVec2(top.x, bottom));
+  }
+  const float bottom = ImGui::GetCursorScreenPos().y;
+  page.geometry.widget_rect[&block] = ImRect(top, ImVec2(top.x + width, bottom));
+  ImGui::SetCursorScreenPos(ImVec2(top.x, bottom));  // widgets end wherever ImGui put the cursor
+}
+
+}  // namespace
+
+void draw_block(PageContext& page, const lesson::Block& block, float width) {
+  ImGui::PushID(&block);
+  std::visit(
+      [&](const auto& content) {
+        using T = std::decay_t<decltype(content)>;
+        if constexpr (std::is_same_v<T, lesson::Paragraph>) draw_paragraph(page, block, content, width);
+        else if constexpr (std::is_same_v<T, lesson::Heading>) draw_heading(page, block, content, width);
+        else if constexpr (std::is_same_v<T, lesson::ListBlock>) draw_list(page, content, width);
+        else if constexpr (std::is_same_v<T, lesson::Quote>) draw_quote(page, content, width);
+        else if constexpr (std::is_same_v<T, lesson::Rule>) draw_rule(page, width);
+        else if constexpr (std::is_same_v<T, lesson::Table>) draw_table(page, block, content, width);
+        else if constexpr (std::is_same_v<T, lesson::Check>) draw_check(page, block, content, width);
+        else if constexpr (std::is_same_v<T, lesson::Reveal>) draw_reveal(page, block, content, width);
+        else if constexpr (std::is_same_v<T, lesson::Callout>) draw_callout(page, content, width);
+        else if constexpr (std::is_same_v<T, lesson::EquationBlock>) draw_equation_block(page, content, width);
+        else if constexpr (std::is_same_v<T, lesson::CodeBlock>) draw_code(page, block, content, width);
+        else draw_widget(page, block, width);
+      },
+      block.content);
+  ImGui::PopID();
+}
+
+void draw_blocks(PageContext& page, const lesson::Blocks& blocks, float width, float gap) {
+  const float x = ImGui::GetCursorScreenPos().x;
+  for (const lesson::Block& block : blocks) {
+    draw_block(page, block, width);
+    ImGui::SetCursorScreenPos(ImVec2(x, ImGui::GetCursorScreenPos().y + gap));
+  }
+}
+
+}  // namespace neuralpath::ui

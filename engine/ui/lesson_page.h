@@ -1,0 +1,101 @@
+// lesson_page.h: the whole canvas for one lesson — layout, scrolling and the current section.
+//
+//   wide (≥ 700 CSS px)                     narrow (a phone)
+//   ┌──────────┬───────────────────────┐    ┌─────────────────────┐
+//   │ contents │   centred column of   │    │ ☰ Contents · section│  top bar
+//   │ (side    │   prose, ≤ 760 CSS px │    ├─────────────────────┤
+//   │ column)  │                       │    │ column, full width  │
+//   │          │                       │    │ with margins        │
+//   └──────────┴───────────────────────┘    └─────────────────────┘
+//                                           the contents open as a drawer over the page
+//
+// The page scrolls by wheel, keys (arrows, PgUp/PgDn, Home/End, space), and by dragging empty
+// page space (a finger on a phone); a drag that starts on an option or a link turns into a
+// scroll once it moves, instead of clicking. The section whose heading is in the top quarter
+// of the view is the current one (LessonSession::enter_section emits 'section').
+#pragma once
+#include "engine/ui/lesson_session.h"
+#include "engine/ui/page_context.h"
+#include "engine/ui/page_scroll.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace neuralpath::ui {
+
+class LessonPage {
+ public:
+  struct Frame {
+    UiContext                                      ui;
+    LessonSession*                                 session = nullptr;   // null: the lesson failed to load
+    const std::map<const lesson::Block*, Widget*>* widgets = nullptr;
+    std::vector<nlohmann::json>*                   events = nullptr;
+    const std::vector<std::string>*                errors = nullptr;
+    std::string                                    lesson_id;
+    std::string                                    notice;   // a line shown above the page (font problems)
+    float                                          time = 0;
+    float                                          dt = 0;
+  };
+
+  void draw(Frame& frame);
+
+  // Scrolls to a section's heading: at once, or gliding (a click in the contents). Before
+  // the first frame the page is not laid out yet; the jump then happens after it.
+  void goto_section(const std::string& anchor, bool glide, bool reduced_motion);
+  void scroll_by(float dy) { scroller_.scroll_by(dy); release_section_lock(); }
+  void scroll_to(float y) { scroller_.jump_to(y); release_section_lock(); }
+  void set_contents_open(bool open) { contents_open_ = open && narrow_; }
+  void reset_scroll() { scroller_.jump_to(0); locked_section_.reset(); }
+
+  // Where things are, for state(): rectangles in device pixels (the App converts to CSS).
+  const PageGeometry& geometry() const { return geometry_; }
+  float scroll() const { return scroller_.offset(); }
+  float scroll_max() const { return scroller_.max(); }
+  bool  narrow() const { return narrow_; }
+  bool  contents_open() const { return contents_open_; }
+  ImRect column() const { return column_; }
+
+ private:
+  struct Drag {                 // a press on the page that may become a scroll
+    bool         pending = false;
+    bool         decided = false;
+    bool         sideways = false;
+    ImVec2       start;
+    ImGuiID      tap = 0;       // the page button under the press (its click is cancelled)
+    ImGuiID      side = 0;      // the sideways-scrolling region under the press
+    ImGuiWindow* list = nullptr;  // the contents list under the press (scrolls itself)
+  };
+
+  void draw_page(PageContext& page, const Frame& frame);
+  void draw_header(PageContext& page, float width);
+  void draw_section_heading(PageContext& page, const lesson::Section& section, float width);
+  void draw_top_bar(Frame& frame, const ImRect& bar);
+  void draw_contents_column(Frame& frame, const ImRect& rect);
+  void draw_contents_drawer(Frame& frame);
+  void draw_scroll_indicator(const UiContext& ui);
+  void handle_input(const Frame& frame);
+  void track_section(LessonSession& session);
+  void release_section_lock() { if (!pending_goto_) locked_section_.reset(); }
+  void pick_section(Frame& frame, const std::string& anchor);
+
+  PageScroller               scroller_;
+  PageGeometry               geometry_;
+  PageMemory                 memory_;
+  Drag                       drag_;
+  ImRect                     area_;            // where the page scrolls (device pixels)
+  ImRect                     column_;          // the reading column inside it
+  ImRect                     contents_rect_;   // the side column or the drawer's list
+  ImGuiWindow*               contents_window_ = nullptr;
+  float                      content_height_ = 0;
+  bool                       narrow_ = false;
+  bool                       contents_open_ = false;
+  bool                       laid_out_ = false;   // section tops are known
+  bool                       reduced_motion_ = false;
+  std::optional<std::string> pending_goto_;
+  std::optional<std::string> locked_section_;     // set by goto until the learner scrolls
+  ImGuiID                    indicator_id_ = 0;
+  float                      indicator_grab_ = 0;
+};
+
+}  // namespace neuralpath::ui
