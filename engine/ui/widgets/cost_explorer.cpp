@@ -24,6 +24,7 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <string_view>
 #include <chrono>
 #include <cmath>
 
@@ -564,8 +565,14 @@ json CostExplorerWidget::state() const {
           {"runs", runs}, {"explained", explain_.state()}};
 }
 
+constexpr std::string_view kCommands[] = {"setLength", "run", "stop"};
+
 std::optional<std::string> CostExplorerWidget::command(const json& message) {
   const std::string type = message.value("type", std::string());
+  // Anything else gets the base reply ("this widget does not take ..."), so the App tries the
+  // next widget.
+  if (std::find(std::begin(kCommands), std::end(kCommands), type) == std::end(kCommands))
+    return Widget::command(message);
   const auto length = [&]() -> std::optional<std::int64_t> {
     for (const char* key : {"T", "length"})
       if (message.contains(key) && message[key].is_number_integer()) return message[key].get<std::int64_t>();
@@ -590,7 +597,7 @@ std::optional<std::string> CostExplorerWidget::command(const json& message) {
     stop_run();
     return std::nullopt;
   }
-  return "the cost explorer does not take '" + type + "'";
+  return Widget::command(message);
 }
 
 }  // namespace

@@ -20,6 +20,7 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <string_view>
 
 namespace neuralpath::ui {
 namespace {
@@ -295,8 +296,14 @@ json HeatmapWidget::state() const {
   return s;
 }
 
+constexpr std::string_view kCommands[] = {"setMask", "setSentence", "setHead", "selectCell", "explain"};
+
 std::optional<std::string> HeatmapWidget::command(const json& message) {
   const std::string type = message.value("type", std::string());
+  // Anything else gets the base reply ("this widget does not take ..."), so the App tries the
+  // next widget.
+  if (std::find(std::begin(kCommands), std::end(kCommands), type) == std::end(kCommands))
+    return Widget::command(message);
   if (type == "setMask") {
     bool causal = causal_;
     if (message.contains("causal") && message["causal"].is_boolean()) causal = message["causal"].get<bool>();
@@ -327,7 +334,7 @@ std::optional<std::string> HeatmapWidget::command(const json& message) {
     if (type == "explain") explain_.open(explain_cell(*selected_));
     return std::nullopt;
   }
-  return "the heatmap does not take '" + type + "'";
+  return Widget::command(message);
 }
 
 }  // namespace

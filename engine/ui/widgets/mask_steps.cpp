@@ -26,6 +26,7 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <string_view>
 #include <cmath>
 #include <limits>
 
@@ -559,8 +560,14 @@ json MaskStepsWidget::state() const {
   return s;
 }
 
+constexpr std::string_view kCommands[] = {"setSentence", "stage", "mistake", "setHead"};
+
 std::optional<std::string> MaskStepsWidget::command(const json& message) {
   const std::string type = message.value("type", std::string());
+  // Anything else gets the base reply ("this widget does not take ..."), so the App tries the
+  // next widget.
+  if (std::find(std::begin(kCommands), std::end(kCommands), type) == std::end(kCommands))
+    return Widget::command(message);
   if (type == "setSentence") {
     if (!message.contains("text") || !message["text"].is_string()) return std::string("setSentence needs a string \"text\"");
     return run(message["text"].get<std::string>());
@@ -604,7 +611,7 @@ std::optional<std::string> MaskStepsWidget::command(const json& message) {
     compute_mistakes();
     return std::nullopt;
   }
-  return "the mask steps do not take '" + type + "'";
+  return Widget::command(message);
 }
 
 }  // namespace

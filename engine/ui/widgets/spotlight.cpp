@@ -22,6 +22,7 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <string_view>
 #include <cmath>
 #include <numeric>
 
@@ -110,17 +111,18 @@ SpotlightWidget::SpotlightWidget(const lesson::Spotlight& block, const ModelSpec
     if (!s.empty() && std::find(sentences_.begin(), sentences_.end(), s) == sentences_.end()) sentences_.push_back(s);
   query_key_ = first_key(block.query.empty() ? std::string("it") : block.query);
 
-  // Each sentence is named by its first word the other sentence lacks ("A · tired").
+  // Each sentence is named by the words that set it apart: A by those the first alternative
+  // lacks, every alternative by those the block's sentence lacks ("A · tired", "C · dog, sleepy").
   for (std::size_t i = 0; i < sentences_.size(); ++i) {
-    std::string label = std::string(1, static_cast<char>('A' + std::min<std::size_t>(i, 25)));
+    std::string label(1, static_cast<char>('A' + std::min<std::size_t>(i, 25)));
     try {
       const auto mine = tokenize(sentences_[i]);
       const auto other = tokenize(sentences_[i == 0 ? (sentences_.size() > 1 ? 1 : 0) : 0]);
+      int words = 0;
       for (const Token& t : mine)
-        if (!t.is_punctuation && std::none_of(other.begin(), other.end(), [&](const Token& o) { return o.key == t.key; })) {
-          label += " · " + t.text;
-          break;
-        }
+        if (!t.is_punctuation && words < 3 &&
+            std::none_of(other.begin(), other.end(), [&](const Token& o) { return o.key == t.key; }))
+          label += (words++ ? ", " : " · ") + t.text;
     } catch (const InputError&) {
     }
     labels_.push_back(label);
@@ -575,8 +577,14 @@ json SpotlightWidget::state() const {
   return s;
 }
 
+constexpr std::string_view kCommands[] = {"setSentence", "setQuery", "explain", "setHead"};
+
 std::optional<std::string> SpotlightWidget::command(const json& message) {
   const std::string type = message.value("type", std::string());
+  // Anything else gets the base reply ("this widget does not take ..."), so the App tries the
+  // next widget.
+  if (std::find(std::begin(kCommands), std::end(kCommands), type) == std::end(kCommands))
+    return Widget::command(message);
   if (type == "setSentence") {
     if (!message.contains("text") || !message["text"].is_string()) return "setSentence needs a string \"text\"";
     const std::string text = message["text"].get<std::string>();
@@ -608,7 +616,7 @@ std::optional<std::string> SpotlightWidget::command(const json& message) {
     refresh();
     return std::nullopt;
   }
-  return "the spotlight does not take '" + type + "'";
+  return Widget::command(message);
 }
 
 }  // namespace

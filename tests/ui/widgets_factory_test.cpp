@@ -1,0 +1,107 @@
+// make_widget() and "explain any number": every widget block of the launch lessons becomes its
+// widget and draws for many frames; a number opens its explanation on click and on Enter.
+#include "widgets_support.h"
+
+#include "engine/ui/widgets/explain.h"
+
+#include <doctest/doctest.h>
+
+#include <imgui_internal.h>
+
+using namespace neuralpath;
+using nlohmann::json;
+using widgets_test::Headless;
+
+TEST_CASE("make_widget builds every widget block of the launch lessons and nothing else") {
+  for (const char* id : {"self-attention", "course-playback"}) {
+    CAPTURE(id);
+    const lesson::Lesson& l = widgets_test::lesson(id);
+    int widgets = 0;
+    lesson::for_each_block(l, [&](const lesson::Block& block) {
+      auto w = ui::make_widget(block, l, widgets_test::spec(id));
+      const char* expected = std::visit(
+          [](const auto& c) -> const char* {
+            using T = std::decay_t<decltype(c)>;
+            if constexpr (std::is_same_v<T, lesson::Spotlight>) return "spotlight";
+            else if constexpr (std::is_same_v<T, lesson::Heatmap>) return "heatmap";
+            else if constexpr (std::is_same_v<T, lesson::MaskSteps>) return "mask-steps";
+            else if constexpr (std::is_same_v<T, lesson::CostExplorer>) return "cost-explorer";
+            else if constexpr (std::is_same_v<T, lesson::Playback>) return "playback";
+            else return nullptr;
+          },
+          block.content);
+      if (!expected) {
+        CHECK(w == nullptr);
+        return;
+      }
+      REQUIRE(w != nullptr);
+      CHECK(std::string(w->kind()) == expected);
+      CHECK(w->state()["kind"] == expected);
+      CHECK(w->state().value("error", std::string()) == "");
+      ++widgets;
+    });
+    CHECK(widgets > 0);
+  }
+}
+
+TEST_CASE("every widget of the launch lessons draws for many frames at phone, tablet and desktop widths") {
+  for (const char* id : {"self-attention", "course-playback"}) {
+    const lesson::Lesson& l = widgets_test::lesson(id);
+    for (const float width : {375.0f, 768.0f, 1440.0f}) {
+      CAPTURE(id);
+      CAPTURE(width);
+      Headless page(width, 900);
+      std::vector<std::unique_ptr<ui::Widget>> widgets;
+      lesson::for_each_block(l, [&](const lesson::Block& block) {
+        if (auto w = ui::make_widget(block, l, widgets_test::spec(id))) widgets.push_back(std::move(w));
+      });
+      for (int frame = 0; frame < 60; ++frame) {
+        for (auto& w : widgets) w->update(1.0f / 60);
+        CHECK(page.frame([&](const ui::UiContext& ui) {
+          for (auto& w : widgets) w->draw(ui);
+        }));
+      }
+    }
+  }
+}
+
+TEST_CASE("a drawn number opens its explanation on a click and on Enter, built only then") {
+  Headless page(800, 600);
+  ui::Explainer explain;
+  int built = 0;
+  ImVec2 min, max;
+  ImGuiID item = 0;
+  const auto draw = [&](const ui::UiContext& ui) {
+    ImGui::PushID("explain-test");
+    explain.number(ui, "##n", "41.2%", [&] {
+      ++built;
+      return ui::Explanation{"A weight", "w = e / Σ", {{"e", "0.74"}}, "Because softmax."};
+    });
+    min = ImGui::GetItemRectMin();
+    max = ImGui::GetItemRectMax();
+    item = ImGui::GetItemID();
+    explain.draw_popup(ui);
+    ImGui::PopID();
+  };
+  CHECK(page.frame(draw));
+  CHECK(built == 0);
+  CHECK(explain.state()["open"] == false);
+  page.click(ImVec2((min.x + max.x) / 2, (min.y + max.y) / 2));
+  for (int i = 0; i < 3; ++i) CHECK(page.frame(draw));
+  CHECK(built == 1);
+  const json s = explain.state();
+  CHECK(s["open"] == true);
+  CHECK(s["title"] == "A weight");
+  CHECK(s["inputs"][0]["value"] == "0.74");
+  CHECK(explain.take_events().size() == 1);
+  // A click elsewhere closes the popup.
+  page.click(ImVec2(790, 590));
+  for (int i = 0; i < 3; ++i) CHECK(page.frame(draw));
+  CHECK(explain.state()["open"] == false);
+  // Keyboard: focus the number, press Enter.
+  ImGui::SetFocusID(item, ImGui::FindWindowByName("page"));
+  page.press(ImGuiKey_Enter);
+  for (int i = 0; i < 2; ++i) CHECK(page.frame(draw));
+  CHECK(built == 2);
+  CHECK(explain.state()["open"] == true);
+}

@@ -1,0 +1,158 @@
+// The spotlight as a learner uses it: where "it" looks in sentence A and B, the weighted sum,
+// the learner's own sentence (and what happens when it is bad), drawn at every page width.
+#include "widgets_support.h"
+
+#include "engine/core/format.h"
+#include "engine/lesson/model_spec.h"
+
+#include <doctest/doctest.h>
+
+#include <numeric>
+
+using namespace neuralpath;
+using nlohmann::json;
+using widgets_test::Headless;
+using widgets_test::send;
+
+namespace {
+const char* kTired = "The animal didn't cross the street because it was too tired.";
+const char* kWide = "The animal didn't cross the street because it was too wide.";
+}  // namespace
+
+TEST_CASE("the spotlight shows 'it' looking at 'animal' when tired and at 'street' when wide") {
+  auto spotlight = widgets_test::widget("it-spotlight");
+  json s = spotlight->state();
+  CHECK(s["kind"] == "spotlight");
+  CHECK(s["sentence"] == kTired);
+  CHECK(s["query"] == "it");
+  CHECK(s["top"]["token"] == "animal");
+
+  CHECK(send(*spotlight, {{"type", "setSentence"}, {"text", kWide}}) == "");
+  s = spotlight->state();
+  CHECK(s["sentence"] == kWide);
+  CHECK(s["query"] == "it");
+  CHECK(s["top"]["token"] == "street");
+  CHECK(s["custom"] == false);  // one of the block's own sentences, not the learner's
+}
+
+TEST_CASE("the spotlight's weights are the engine's, for every sentence the block offers") {
+  const auto& block = widgets_test::block<lesson::Spotlight>("it-spotlight");
+  auto spotlight = widgets_test::widget("it-spotlight");
+  std::vector<std::string> sentences = {block.sentence};
+  sentences.insert(sentences.end(), block.alternatives.begin(), block.alternatives.end());
+  for (const std::string& sentence : sentences) {
+    CAPTURE(sentence);
+    REQUIRE(send(*spotlight, {{"type", "setSentence"}, {"text", sentence}}) == "");
+    const auto engine = lesson::spotlight_weights(widgets_test::lesson(), sentence, block.query);
+    REQUIRE(engine);
+    const json s = spotlight->state();
+    REQUIRE(s["weights"].size() == engine->weights.size());
+    for (std::size_t j = 0; j < engine->weights.size(); ++j) CHECK(s["weights"][j].get<float>() == engine->weights[j]);
+    CHECK(s["query_index"] == engine->query);
+    CHECK(s["top"]["index"] == engine->top);
+    CHECK(s["tokens"] == json(engine->tokens));
+  }
+}
+
+TEST_CASE("the new vector is written as the engine's weighted sum: top terms plus the rest") {
+  auto spotlight = widgets_test::widget("it-spotlight");
+  const json s = spotlight->state();
+  const json& blend = s["blend"];
+  REQUIRE(blend.size() >= 2);
+  CHECK(blend[0]["token"] == "animal");
+  CHECK(blend[0]["weight"].get<float>() == s["weights"][s["top"]["index"].get<int>()].get<float>());
+  float total = 0;
+  for (const json& term : blend) total += term["weight"].get<float>();
+  CHECK(total == doctest::Approx(1.0f).epsilon(1e-5));
+  const json& last = blend.back();
+  CHECK(last["token"] == "others");
+  CHECK(last["count"].get<int>() >= 1);
+  // The vector itself is the blend step's row for "it" (one head: exactly the new vector).
+  REQUIRE(s.contains("vector"));
+  CHECK(s["vector"].size() == 8);
+}
+
+TEST_CASE("picking another query word recomputes the spotlight from the same run") {
+  auto spotlight = widgets_test::widget("it-spotlight");
+  CHECK(send(*spotlight, {{"type", "setQuery"}, {"query", "tired"}}) == "");
+  json s = spotlight->state();
+  CHECK(s["query"] == "tired");
+  float total = 0;
+  for (const json& w : s["weights"]) total += w.get<float>();
+  CHECK(total == doctest::Approx(1.0f).epsilon(1e-5));
+  CHECK(send(*spotlight, {{"type", "setQuery"}, {"query", 1}}) == "");
+  CHECK(spotlight->state()["query"] == "animal");
+  CHECK(send(*spotlight, {{"type", "setQuery"}, {"query", "zebra"}}) != "");
+  CHECK(send(*spotlight, {{"type", "setQuery"}, {"query", 99}}) != "");
+  CHECK(spotlight->state()["query"] == "animal");  // a refused command changes nothing
+}
+
+TEST_CASE("the learner's own sentence recomputes, and unknown words are marked as seeded") {
+  auto spotlight = widgets_test::widget("it-spotlight");
+  CHECK(send(*spotlight, {{"type", "setSentence"}, {"text", "The zebra crossed the road because it was sleepy"}}) == "");
+  const json s = spotlight->state();
+  CHECK(s["custom"] == true);
+  CHECK(s["query"] == "it");
+  CHECK(s["seeded"] == json({"zebra", "crossed"}));
+  CHECK(s["sentences"].back() == "The zebra crossed the road because it was sleepy");
+}
+
+TEST_CASE("bad sentences get a clear message and the spotlight keeps what it showed") {
+  auto spotlight = widgets_test::widget("it-spotlight");
+  const json before = spotlight->state();
+  std::string long_sentence;
+  for (int i = 0; i < 60; ++i) long_sentence += "word ";
+  const std::string empty = send(*spotlight, {{"type", "setSentence"}, {"text", "   "}});
+  CHECK(empty.find("Type a sentence") != std::string::npos);
+  const std::string too_long = send(*spotlight, {{"type", "setSentence"}, {"text", long_sentence}});
+  CHECK(too_long.find("60 tokens") != std::string::npos);
+  CHECK(too_long.find("at most 48") != std::string::npos);
+  const std::string invalid = send(*spotlight, {{"type", "setSentence"}, {"text", "caf\xC3"}});
+  CHECK(invalid.find("UTF-8") != std::string::npos);
+  CHECK(send(*spotlight, {{"type", "setSentence"}}) != "");
+  CHECK(send(*spotlight, {{"type", "dance"}}) != "");
+  const json after = spotlight->state();
+  CHECK(after["weights"] == before["weights"]);
+  CHECK(after["sentence"] == before["sentence"]);
+}
+
+TEST_CASE("each weight explains how the engine made it") {
+  auto spotlight = widgets_test::widget("it-spotlight");
+  CHECK(spotlight->state()["explained"]["open"] == false);
+  CHECK(send(*spotlight, {{"type", "explain"}, {"token", "animal"}}) == "");
+  const json e = spotlight->state()["explained"];
+  CHECK(e["open"] == true);
+  CHECK(e["title"].get<std::string>().find("'animal'") != std::string::npos);
+  const std::string weight = format_percent(spotlight->state()["weights"][1].get<float>());
+  CHECK(e["title"].get<std::string>().find(weight) != std::string::npos);
+  std::vector<std::string> inputs;
+  for (const json& in : e["inputs"]) inputs.push_back(in["name"]);
+  CHECK(inputs == std::vector<std::string>{"q·k", "scaled s", "exp(s − max)", "1 / Σ exp(s − max) over the row"});
+  CHECK(e["text"].get<std::string>().find("Softmax") != std::string::npos);
+  const auto events = spotlight->take_events();
+  REQUIRE(events.size() == 1);
+  CHECK(events[0]["type"] == "explain");
+}
+
+TEST_CASE("the spotlight draws for many frames at 375, 768 and 1440 px, light and dark, while switching") {
+  for (const float width : {375.0f, 768.0f, 1440.0f}) {
+    for (const auto theme : {ui::Theme::light, ui::Theme::dark}) {
+      CAPTURE(width);
+      Headless page(width, 900);
+      REQUIRE(page.font_error.empty());
+      page.ui.theme = theme;
+      auto spotlight = widgets_test::widget("it-spotlight");
+      CHECK(widgets_test::draw_frames(page, *spotlight, 10));
+      CHECK(send(*spotlight, {{"type", "setSentence"}, {"text", kWide}}) == "");
+      CHECK(widgets_test::draw_frames(page, *spotlight, 40));  // the swing
+      CHECK(send(*spotlight, {{"type", "explain"}, {"token", "street"}}) == "");
+      CHECK(widgets_test::draw_frames(page, *spotlight, 5));   // with its popup open
+      CHECK(send(*spotlight, {{"type", "setSentence"}, {"text", "Sam thinks the café is busy"}}) == "");
+      CHECK(widgets_test::draw_frames(page, *spotlight, 10));
+    }
+  }
+  Headless hidpi(390 * 3, 844 * 3, 3.0f);  // a 390 px phone at device pixel ratio 3
+  hidpi.ui.reduced_motion = true;
+  auto spotlight = widgets_test::widget("it-spotlight");
+  CHECK(widgets_test::draw_frames(hidpi, *spotlight, 10));
+}

@@ -1,0 +1,33 @@
+// widgets_support.h: what the widget suites share — the launch lessons loaded once, a widget
+// made for a block id through make_widget(), and frames drawn headless at a page width.
+// The ImGui context and fonts come from the playback suites' Headless harness.
+#pragma once
+#include "playback_harness.h"
+
+#include "engine/lesson/lesson.h"
+#include "engine/ui/widget.h"
+
+#include <memory>
+#include <string>
+
+namespace widgets_test {
+
+using playback_test::Headless;
+
+// lessons/<id>.md parsed and checked (REQUIREs a clean load), kept for the whole run.
+const neuralpath::lesson::Lesson& lesson(const std::string& id = "self-attention");
+const neuralpath::ModelSpec&      spec(const std::string& id = "self-attention");
+
+// make_widget() for the block with this id in the lesson; REQUIREs one.
+std::unique_ptr<neuralpath::ui::Widget> widget(const std::string& block_id,
+                                               const std::string& lesson_id = "self-attention");
+template <class T>
+const T& block(const std::string& block_id, const std::string& lesson_id = "self-attention");
+
+// update() + draw() for `frames` frames; false if any frame left ImGui's stacks unbalanced.
+bool draw_frames(Headless& page, neuralpath::ui::Widget& widget, int frames = 30, float dt = 1.0f / 60);
+
+// Sends a command and returns its error ("" when it was done).
+std::string send(neuralpath::ui::Widget& widget, const nlohmann::json& message);
+
+}  // namespace widgets_test
