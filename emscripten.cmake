@@ -18,3 +18,9 @@ set(CMAKE_C_COMPILER_LAUNCHER ${_neuralpath_emcc_env})
 set(CMAKE_CXX_COMPILER_LAUNCHER ${_neuralpath_emcc_env})
 set(CMAKE_C_LINKER_LAUNCHER ${_neuralpath_emcc_env})
 set(CMAKE_CXX_LINKER_LAUNCHER ${_neuralpath_emcc_env})
+
+# The engine reports bad input (a sentence too long, a broken lesson) with C++ exceptions.
+# Emscripten builds without exception catching by default, so a throw would abort the page;
+# -fexceptions uses the prebuilt libc++-except that Debian's Emscripten ships.
+set(CMAKE_CXX_FLAGS_INIT "-fexceptions")
+set(CMAKE_EXE_LINKER_FLAGS_INIT "-fexceptions")

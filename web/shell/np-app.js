@@ -157,6 +157,7 @@ async function start() {
     printErr: text => console.warn(text),
     onAbort: what => showFatal('The lesson engine stopped', String(what)),
     onEngineReady: () => engineReady(lessonText),
+    onTextInput: wanted => standInKeyboard(wanted),
   };
   restoreListeners = routeKeysToCanvasOnly();
   const script = document.createElement('script');
@@ -205,6 +206,32 @@ async function engineReady(lessonText) {
     overlay.hidden = true;
     readyResolve();
   }));
+}
+
+// A phone opens its on-screen keyboard only for a focused DOM text field, never for a canvas.
+// While a text field inside the canvas is active on a touch screen, a transparent stand-in
+// field takes the focus and passes what is typed to the engine.
+let standIn = null;
+function standInKeyboard(wanted) {
+  if (!matchMedia('(pointer: coarse)').matches) return;
+  if (!standIn) {
+    standIn = document.createElement('input');
+    standIn.className = 'np-keyboard-stand-in';
+    standIn.setAttribute('aria-hidden', 'true');
+    standIn.autocapitalize = 'off';
+    standIn.autocomplete = 'off';
+    standIn.addEventListener('input', () => {
+      if (standIn.value) window.Module.ccall('np_text_input', null, ['string'], [standIn.value]);
+      standIn.value = '';
+    });
+    standIn.addEventListener('keydown', event => {
+      const key = { Backspace: 259, Enter: 257 }[event.key];
+      if (key) { event.preventDefault(); window.Module.ccall('np_key_press', null, ['number'], [key]); }
+    });
+    document.getElementById('np-stage').append(standIn);
+  }
+  if (wanted) standIn.focus({ preventScroll: true });
+  else if (document.activeElement === standIn) canvas.focus({ preventScroll: true });
 }
 
 // [SECTION] Canvas size and WebGL context loss -----------------------------------------------------
