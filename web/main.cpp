@@ -119,6 +119,12 @@ EMSCRIPTEN_KEEPALIVE const char* np_state() {
   return platform.reply.c_str();
 }
 
+// The lesson as plain data, for the page's accessible text version (np-mirror.js).
+EMSCRIPTEN_KEEPALIVE const char* np_document() {
+  platform.reply = platform.app->document_json();
+  return platform.reply.c_str();
+}
+
 EMSCRIPTEN_KEEPALIVE const char* np_command(const char* json) {
   platform.reply = platform.app->command(json);
   return platform.reply.c_str();

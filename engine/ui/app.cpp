@@ -8,6 +8,7 @@
 
 #include "engine/lesson/load.h"
 #include "engine/lesson/model_spec.h"
+#include "engine/ui/document_export.h"
 #include "engine/ui/lesson_page.h"
 #include "engine/ui/lesson_session.h"
 #include "engine/ui/widget.h"
@@ -367,6 +368,15 @@ std::string App::command(std::string_view text) {
 }
 
 // [SECTION] State ---------------------------------------------------------------------------------
+
+std::string App::document_json() const {
+  const Impl& m = *impl_;
+  json doc = m.lesson ? ui::document_json(*m.lesson)
+                      : json{{"title", m.title}, {"intro", json::array()}, {"sections", json::array()}};
+  doc["lesson"] = m.lesson_id;
+  doc["errors"] = m.errors;
+  return doc.dump(-1, ' ', false, json::error_handler_t::replace);
+}
 
 std::string App::state_json() const {
   const Impl& m = *impl_;

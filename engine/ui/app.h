@@ -57,6 +57,10 @@ class App {
   // The page as data, for window.neuralpath.state() and tests (a JSON object).
   std::string state_json() const;
 
+  // The lesson as plain data for the accessible DOM mirror (document_export.h), with the
+  // lesson's errors; {"sections": []} before a lesson is loaded.
+  std::string document_json() const;
+
   // Runs one command from JS ({"type": "goto", ...}); returns {"ok": true} or
   // {"ok": false, "error": "..."} as JSON. Unknown or malformed commands are refused, not run.
   std::string command(std::string_view json);

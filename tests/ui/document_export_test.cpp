@@ -3,6 +3,7 @@
 #include "engine/ui/document_export.h"
 
 #include "engine/lesson/parser.h"
+#include "engine/ui/app.h"
 
 #include <doctest/doctest.h>
 
@@ -242,4 +243,24 @@ TEST_CASE("a lesson parsed from its text reads in the mirror as it reads in the 
   CHECK(blocks[1]["options"][0]["text"] == "A's query and B's key");
   CHECK(blocks[1]["hint"] == "Think of a search box.");
   CHECK(blocks[1].dump().find("Right.") == std::string::npos);
+}
+
+TEST_CASE("the App hands the page the document of the lesson it loaded, or its errors") {
+  neuralpath::ui::App app;
+  const json empty = json::parse(app.document_json());
+  CHECK(empty["sections"].empty());
+  app.load_lesson("mini",
+      "---\nid: mini\ntitle: Mini\nlevel: Beginner\nsummary: Small.\n---\n"
+      "## Beginner: Only section\n\nSome *text*.\n");
+  const json doc = json::parse(app.document_json());
+  CHECK(doc["lesson"] == "mini");
+  CHECK(doc["title"] == "Mini");
+  REQUIRE(doc["sections"].size() == 1);
+  CHECK(doc["sections"][0]["blocks"][0]["text"] == "Some text.");
+  CHECK(doc["errors"].empty());
+
+  app.load_lesson("broken", "no front matter at all\n");
+  const json broken = json::parse(app.document_json());
+  CHECK(broken["lesson"] == "broken");
+  CHECK_FALSE(broken["errors"].empty());
 }
