@@ -5,6 +5,7 @@
 #include "engine/core/block.h"
 #include "engine/core/format.h"
 #include "engine/core/model.h"
+#include "engine/ui/playback/code_panel.h"
 #include "engine/ui/playback/playback_steps.h"
 
 #include <doctest/doctest.h>
@@ -145,4 +146,19 @@ TEST_CASE("the lit operands follow the cell being computed") {
   CHECK(q.row == 2);  // the query of token 2...
   CHECK(k.row == 1);  // ...times the key of token 1
   CHECK(input_focus(*score, 5, {2, 1}).row == -1);  // no such input: nothing lit
+}
+
+TEST_CASE("the code panel shows a window of lines with the lit lines in its middle") {
+  lesson::CodeBlock code;
+  for (int i = 0; i < 40; ++i) code.lines.push_back({"line", {}});
+  CHECK(code_window(code, {30}, 10).first == 26);
+  CHECK(code_window(code, {30}, 10).last == 35);
+  CHECK(code_window(code, {1}, 10).first == 1);
+  CHECK(code_window(code, {40}, 10).last == 40);
+  CHECK(code_window(code, {}, 10).first == 1);
+  CHECK(code_window(code, {5, 25}, 10).first == 5);  // a span longer than the window starts at its top
+  lesson::CodeBlock short_code;
+  short_code.lines.resize(3);
+  CHECK(code_window(short_code, {2}, 10).first == 1);
+  CHECK(code_window(short_code, {2}, 10).last == 3);
 }

@@ -18,6 +18,8 @@
 // [SECTION] The page's control
 // [SECTION] Engine events and start-up
 
+import { toolbar } from './np-mirror.js';  // the page's tool bar (the chrome, or a bar above an embed)
+
 const np = window.neuralpath;
 const synth = 'speechSynthesis' in window ? window.speechSynthesis : null;
 
@@ -111,25 +113,29 @@ function speak(text, step) {
 }
 
 // [SECTION] The page's control --------------------------------------------------------------------
-// A small control in the page's header: voice on/off and which voice. The board's own "Voice"
+// A small control in the page's tool bar: voice on/off and which voice. The board's own "Voice"
 // button and speed buttons do the same from inside the canvas.
 let control = null;
 
 function buildControl() {
-  const host = document.querySelector('.np-chrome') || document.body;
+  const host = toolbar();
   const box = document.createElement('div');
   box.className = 'np-narrator';
   box.setAttribute('role', 'group');
   box.setAttribute('aria-label', 'Narrator');
-  box.style.cssText = 'margin-left:auto;display:flex;gap:.5em;align-items:center;font-size:.9em';
+  box.style.cssText = 'display:flex;gap:.4em;align-items:center;font-size:.9em;white-space:nowrap';
   const label = document.createElement('label');
+  label.title = 'Read the playback captions aloud';
   const toggle = document.createElement('input');
   toggle.type = 'checkbox';
   toggle.id = 'np-voice';
-  label.append(toggle, ' Read captions aloud');
+  toggle.setAttribute('aria-label', 'Read the playback captions aloud');
+  label.append(toggle, ' Voice');
   const select = document.createElement('select');
   select.id = 'np-voice-name';
-  select.setAttribute('aria-label', 'Voice');
+  select.setAttribute('aria-label', 'Which voice reads the captions');
+  // On a phone the header has little room: the voice list shrinks rather than pushing it over.
+  select.style.cssText = 'max-width:11em;min-width:0';
   box.append(label, select);
   host.append(box);
   toggle.addEventListener('change', () => setVoice(toggle.checked, true));
@@ -141,12 +147,16 @@ function buildControl() {
   refreshControl();
 }
 
+// On a phone the tool bar has room for the on/off box only (the voice list stays on wider screens).
+const narrow = matchMedia('(max-width: 700px)');
+narrow.addEventListener?.('change', () => refreshControl());
+
 function refreshControl() {
   if (!control) return;
   control.toggle.checked = board.voice;
   control.toggle.disabled = !voices.length;
   control.box.title = voices.length ? '' : 'This browser has no speech voice; captions are shown on the board.';
-  control.select.hidden = !voices.length;
+  control.select.hidden = !voices.length || narrow.matches;
   if (control.select.options.length !== voices.length) {
     control.select.replaceChildren(...voices.map(v => new Option(`${v.name} (${v.lang})`, v.name)));
   }

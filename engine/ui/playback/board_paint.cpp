@@ -29,6 +29,27 @@ ImVec2 Painter::text(ImVec2 pos, std::string_view s, ImU32 color, ImFont* font, 
   return measure(font, size, s, wrap);
 }
 
+std::vector<std::string> Painter::wrap(ImFont* font, float size, std::string_view s, float width) const {
+  std::vector<std::string> lines;
+  std::string line;
+  std::size_t at = 0;
+  while (at < s.size()) {
+    const std::size_t space = s.find(' ', at);
+    const std::string_view word = s.substr(at, space == std::string_view::npos ? s.npos : space - at);
+    at = space == std::string_view::npos ? s.size() : space + 1;
+    if (word.empty()) continue;
+    const std::string candidate = line.empty() ? std::string(word) : line + " " + std::string(word);
+    if (!line.empty() && measure(font, size, candidate).x > width) {
+      lines.push_back(line);
+      line = std::string(word);
+    } else {
+      line = candidate;
+    }
+  }
+  if (!line.empty() || lines.empty()) lines.push_back(line);
+  return lines;
+}
+
 void Painter::centered(ImVec2 min, ImVec2 max, std::string_view s, ImU32 color, ImFont* font, float size) const {
   const ImVec2 box = measure(font, size, s);
   const ImVec2 at(std::floor(min.x + (max.x - min.x - box.x) * 0.5f), std::floor(min.y + (max.y - min.y - box.y) * 0.5f));

@@ -32,6 +32,9 @@ struct Painter {
   // Draws `text`; records it unless `record` is false. Returns its size.
   ImVec2 text(ImVec2 pos, std::string_view text, ImU32 color, ImFont* font = nullptr, float size = 0,
               float wrap = 0, bool record = true) const;
+  // Lines of at most `width`, broken at spaces only (ImGui's own wrap also breaks after '.',
+  // which would split "13.8%" across two lines). A word wider than `width` gets a line alone.
+  std::vector<std::string> wrap(ImFont* font, float size, std::string_view text, float width) const;
   // Text centred in a box (clipped to it).
   void   centered(ImVec2 min, ImVec2 max, std::string_view text, ImU32 color, ImFont* font, float size) const;
 };

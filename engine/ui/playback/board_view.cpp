@@ -135,7 +135,8 @@ float PlaybackWidget::draw_step_view(const Painter& p, ImVec2 pos, float width) 
                                                  revealed % std::max<int>(static_cast<int>(r.cols()), 1)};
   float partial = NAN;
   const auto cell_index = static_cast<std::size_t>(computing.row * r.cols() + computing.col);
-  if (!done && sums_terms(s->kind) && cell_index < s->cell_terms.size()) {
+  const bool is_focus = computing.row == s->focus.row && computing.col == s->focus.col;  // shown final from the start
+  if (!done && !is_focus && sums_terms(s->kind) && cell_index < s->cell_terms.size()) {
     const CellTerms& cell = s->cell_terms[cell_index];
     const auto n = static_cast<std::size_t>(std::ceil((progress - revealed) * static_cast<float>(cell.terms.size())));
     partial = 0;
@@ -150,7 +151,7 @@ float PlaybackWidget::draw_step_view(const Painter& p, ImVec2 pos, float width) 
     const InputFocus f = input_focus(*s, k, computing);
     m.lit_row = f.row;
     m.lit_col = f.col;
-    if (done) m.spoken = f.spoken;
+    m.spoken = input_focus(*s, k, s->focus).spoken;
     items.push_back(std::move(m));
   }
   MatrixStyle result;
@@ -158,7 +159,7 @@ float PlaybackWidget::draw_step_view(const Painter& p, ImVec2 pos, float width) 
   result.heat = heat_of(*s, -1);
   result.revealed = revealed;
   if (!done) { result.current = computing; result.partial = partial; }
-  else result.spoken = {s->focus};
+  result.spoken = {s->focus};
   if (!s->masked_cells.empty() && (s->kind == StepKind::mask || s->kind == StepKind::softmax)) result.masked = &s->masked_cells;
   items.push_back(std::move(result));
 
@@ -197,12 +198,14 @@ float PlaybackWidget::draw_caption(const Painter& p, ImVec2 pos, float width) {
   if (!caption) return 0;
   const Palette& c = p.colors();
   const float pad = p.px(12);
-  const ImVec2 text_size = p.measure(p.body(), 0, caption->caption, width - 2 * pad - p.px(4));
-  const ImVec2 end(pos.x + width, pos.y + text_size.y + 2 * pad);
+  const std::vector<std::string> lines = p.wrap(p.body(), 0, caption->caption, width - 2 * pad - p.px(4));
+  const float line_h = p.body_size() * 1.25f;
+  const ImVec2 end(pos.x + width, pos.y + line_h * static_cast<float>(lines.size()) + 2 * pad);
   p.draw->AddRectFilled(pos, end, c.panel, p.px(6));
   p.draw->AddRectFilled(pos, ImVec2(pos.x + p.px(4), end.y), c.accent, p.px(2));
   // The caption is what the narrator says; not recorded, so tests see what the rest of the board shows.
-  p.text(ImVec2(pos.x + pad + p.px(4), pos.y + pad), caption->caption, c.text, p.body(), 0, width - 2 * pad - p.px(4), false);
+  for (std::size_t i = 0; i < lines.size(); ++i)
+    p.text(ImVec2(pos.x + pad + p.px(4), pos.y + pad + line_h * static_cast<float>(i)), lines[i], c.text, p.body(), 0, 0, false);
   return end.y - pos.y;
 }
 

@@ -26,28 +26,50 @@ ImU32 token_color(const Palette& c, lesson::CodeToken::Kind kind) {
 
 }  // namespace
 
-float code_panel_height(const Painter& p, const lesson::CodeBlock& code) {
-  const float title = code.file.empty() ? 0 : p.small_size() + p.px(6);
-  return title + line_height(p) * static_cast<float>(code.lines.size()) + p.px(16);
+CodeWindow code_window(const lesson::CodeBlock& code, const std::vector<int>& lit, int max_lines) {
+  const int n = static_cast<int>(code.lines.size());
+  max_lines = std::max(max_lines, 1);
+  if (n <= max_lines) return {1, n};
+  int first = 1;
+  if (!lit.empty()) {
+    const auto [lo, hi] = std::minmax_element(lit.begin(), lit.end());
+    const int span = *hi - *lo + 1;
+    first = span >= max_lines ? *lo : *lo - (max_lines - span) / 2;
+  }
+  first = std::clamp(first, 1, n - max_lines + 1);
+  return {first, first + max_lines - 1};
+}
+
+float code_panel_height(const Painter& p, const lesson::CodeBlock& code, CodeWindow window) {
+  const bool title = !code.file.empty() || window.first > 1 || window.last < static_cast<int>(code.lines.size());
+  return (title ? p.small_size() + p.px(6) : 0) + line_height(p) * static_cast<float>(window.last - window.first + 1) +
+         p.px(16);
 }
 
 void draw_code_panel(const Painter& p, ImVec2 pos, float width, const lesson::CodeBlock& code,
-                     const std::vector<int>& lit) {
+                     const std::vector<int>& lit, CodeWindow window) {
   const Palette& c = p.colors();
-  const float h = code_panel_height(p, code);
+  const int n = static_cast<int>(code.lines.size());
+  window.first = std::clamp(window.first, 1, std::max(n, 1));
+  window.last = std::clamp(window.last, window.first - 1, n);
+  const float h = code_panel_height(p, code, window);
   const ImVec2 end(pos.x + width, pos.y + h);
   p.draw->AddRectFilled(pos, end, c.panel, p.px(6));
   p.draw->AddRect(pos, end, c.border, p.px(6));
   p.draw->PushClipRect(pos, end, true);  // long lines are cut at the panel's edge, not drawn over the board
   float y = pos.y + p.px(8);
-  if (!code.file.empty()) {
-    p.text(ImVec2(pos.x + p.px(10), y), code.file, c.muted, p.small(), 0, 0, false);
+  const bool partial = window.first > 1 || window.last < n;
+  if (!code.file.empty() || partial) {
+    std::string title = code.file;
+    if (partial)
+      title += (title.empty() ? "" : " · ") + std::string("lines ") + std::to_string(window.first) + "–" +
+               std::to_string(window.last) + " of " + std::to_string(n);
+    p.text(ImVec2(pos.x + p.px(10), y), title, c.muted, p.small(), 0, 0, false);
     y += p.small_size() + p.px(6);
   }
   const float lh = line_height(p), size = code_size(p);
   const float gutter = p.measure(p.mono(), size, std::to_string(code.lines.size())).x + p.px(16);
-  for (std::size_t n = 0; n < code.lines.size(); ++n) {
-    const int number = static_cast<int>(n) + 1;
+  for (int number = window.first; number <= window.last; ++number) {
     const bool on = std::find(lit.begin(), lit.end(), number) != lit.end();
     if (on) {
       p.draw->AddRectFilled(ImVec2(pos.x + p.px(2), y - p.px(2)), ImVec2(end.x - p.px(2), y + lh - p.px(2)),
@@ -55,7 +77,7 @@ void draw_code_panel(const Painter& p, ImVec2 pos, float width, const lesson::Co
       p.draw->AddRectFilled(ImVec2(pos.x + p.px(2), y - p.px(2)), ImVec2(pos.x + p.px(5), y + lh - p.px(2)), c.accent);
     }
     p.text(ImVec2(pos.x + p.px(8), y), std::to_string(number), on ? c.accent : c.muted, p.mono(), size, 0, false);
-    const lesson::CodeLine& line = code.lines[n];
+    const lesson::CodeLine& line = code.lines[static_cast<std::size_t>(number - 1)];
     float x = pos.x + gutter;
     if (line.tokens.empty()) {
       p.text(ImVec2(x, y), line.text, c.text, p.mono(), size, 0, false);

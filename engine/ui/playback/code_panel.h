@@ -8,10 +8,15 @@
 
 namespace neuralpath::ui::playback {
 
-// Height the panel needs at `width`.
-float code_panel_height(const Painter& p, const lesson::CodeBlock& code);
+// The lines shown: at most `max_lines` of them, placed so the lit lines sit in the middle
+// (a long listing then never pushes the caption and the controls off the screen).
+struct CodeWindow { int first = 1, last = 0; };  // 1-based, inclusive
+CodeWindow code_window(const lesson::CodeBlock& code, const std::vector<int>& lit, int max_lines);
+
+// Height of the panel showing `window`.
+float code_panel_height(const Painter& p, const lesson::CodeBlock& code, CodeWindow window);
 // Draws the panel; `lit` are the highlighted 1-based lines.
 void draw_code_panel(const Painter& p, ImVec2 pos, float width, const lesson::CodeBlock& code,
-                     const std::vector<int>& lit);
+                     const std::vector<int>& lit, CodeWindow window);
 
 }  // namespace neuralpath::ui::playback

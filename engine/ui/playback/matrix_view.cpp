@@ -123,7 +123,8 @@ Cell draw_matrix(const Painter& p, ImVec2 pos, const MatrixStyle& style, const M
       const ImVec2 a(grid.x + l.cell_w * j, grid.y + l.cell_h * i);
       const ImVec2 b(a.x + l.cell_w - gap, a.y + l.cell_h - gap);
       const bool is_current = same(cell, style.current);
-      const bool shown = i * cols + j < revealed;
+      // The narrated cells show from the start: the caption may say their number at once.
+      const bool shown = i * cols + j < revealed || contains(style.spoken, cell);
       const bool masked = style.masked && contains(*style.masked, cell);
       const float v = m.values(i, j);
       const float value = is_current && std::isfinite(style.partial) ? style.partial : v;

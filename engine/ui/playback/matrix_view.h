@@ -24,7 +24,7 @@ struct MatrixStyle {
   Cell                     current;              // the cell being computed (outlined)
   float                    partial = NAN;        // its running sum while terms are added
   int                      lit_row = -1, lit_col = -1;
-  std::vector<Cell>        spoken;               // outlined; their numbers always printed
+  std::vector<Cell>        spoken;               // shown from the start, outlined, numbers always printed
   const std::vector<Cell>* masked = nullptr;     // cells the mask hides (drawn greyed)
 };
 

@@ -176,7 +176,7 @@ float PlaybackWidget::draw_heads(const Painter& p, ImVec2 pos, float width) {
   p.text(pos, heads > 1 ? "Heads: where each head looks (rows: queries, columns: keys)" : "Attention pattern",
          c.muted, p.small(), 0, width, false);
   const float top = pos.y + p.small_size() + p.px(6);
-  const float cell = std::clamp(p.px(72) / static_cast<float>(t), p.px(2), p.px(12));
+  const float cell = std::clamp(p.px(88) / static_cast<float>(t), p.px(3), p.px(18));
   const float box = cell * static_cast<float>(t);
   const float label_h = p.small_size() + p.px(4);
   const float gap = p.px(12);

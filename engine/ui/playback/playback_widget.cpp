@@ -246,22 +246,29 @@ void PlaybackWidget::draw(const UiContext& ui) {
   const float gap = p.px(14);
   if (trace_) {
     at.y += draw_flow(p, at, inner) + gap;
-    const bool side_by_side = code_ && inner >= p.px(760);
-    const float code_w = side_by_side ? std::min(inner * 0.4f, p.px(520)) : inner;
+    // Wide: the code beside the step. Narrow: under the controls, so the caption and the
+    // buttons stay right below the step the learner is watching.
+    const bool side_by_side = code_ && inner >= p.px(900);
+    const float code_w = side_by_side ? std::min(inner * 0.4f, p.px(560)) : inner;
     const float view_w = side_by_side ? inner - code_w - gap : inner;
+    const Step* s = current_step();
+    const std::vector<int> lit = code_ && s ? code_lines_for(*code_, s->kind) : std::vector<int>{};
     const float view_h = draw_step_view(p, at, view_w);
-    float code_h = 0;
-    if (code_) {
-      const Step* s = current_step();
-      const std::vector<int> lit = s ? code_lines_for(*code_, s->kind) : std::vector<int>{};
-      const ImVec2 code_at = side_by_side ? ImVec2(at.x + view_w + gap, at.y) : ImVec2(at.x, at.y + view_h + gap);
-      draw_code_panel(p, code_at, code_w, *code_, lit);
-      code_h = code_panel_height(p, *code_);
+    if (side_by_side) {
+      const CodeWindow window = code_window(*code_, lit, 18);
+      draw_code_panel(p, ImVec2(at.x + view_w + gap, at.y), code_w, *code_, lit, window);
+      at.y += std::max(view_h, code_panel_height(p, *code_, window)) + gap;
+    } else {
+      at.y += view_h + gap;
     }
-    at.y += (side_by_side ? std::max(view_h, code_h) : view_h + (code_ ? gap + code_h : 0)) + gap;
     at.y += draw_caption(p, at, inner) + gap;
     at.y += draw_controls(p, at, inner) + p.px(8);
     at.y += draw_timeline(p, at, inner) + gap;
+    if (code_ && !side_by_side) {
+      const CodeWindow window = code_window(*code_, lit, 10);
+      draw_code_panel(p, at, code_w, *code_, lit, window);
+      at.y += code_panel_height(p, *code_, window) + gap;
+    }
     at.y += draw_heads(p, at, inner) + gap;
   } else {
     const ImVec2 size = p.text(at, "This playback cannot run: " + error_, p.colors().bad, p.body(), 0, inner, false);
