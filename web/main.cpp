@@ -30,6 +30,8 @@ struct Platform {
   float font_scale = 0;     // pixel scale the font atlas was last built for
   bool context_lost = false;  // WebGL context gone: skip drawing until it is restored
   double last_time = 0;
+  bool wanted_text_input = false;  // ImGui's text field focus, as last reported to JS
+  int key_to_release = -1;         // a key pressed for the on-screen keyboard, released next frame
   std::string reply;        // keeps strings returned to JS alive until the next call
 };
 Platform platform;
@@ -69,6 +71,10 @@ void rebuild_fonts(float pixel_scale) {
 
 void frame() {
   if (platform.context_lost) return;
+  if (platform.key_to_release >= 0) {
+    ImGui_ImplGlfw_KeyCallback(platform.window, platform.key_to_release, 0, GLFW_RELEASE, 0);
+    platform.key_to_release = -1;
+  }
   if (platform.viewport.pixel_scale != platform.font_scale) rebuild_fonts(platform.viewport.pixel_scale);
 
   const double now = glfwGetTime();
@@ -88,6 +94,14 @@ void frame() {
   glClearColor(clear.x, clear.y, clear.z, 1.0f);
   glClear(GL_COLOR_BUFFER_BIT);
   ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+
+  // Phones show their keyboard only for a focused DOM text field; tell the page when a text
+  // field in the canvas gains or loses focus so it can stand one in (np-app.js).
+  const bool wants_text = ImGui::GetIO().WantTextInput;
+  if (wants_text != platform.wanted_text_input) {
+    platform.wanted_text_input = wants_text;
+    EM_ASM({ if (Module.onTextInput) Module.onTextInput($0 !== 0); }, wants_text);
+  }
 }
 
 }  // namespace
@@ -139,6 +153,17 @@ EMSCRIPTEN_KEEPALIVE const char* np_take_events() {
   }
   platform.reply += ']';
   return platform.reply.c_str();
+}
+
+// Text typed on a phone's on-screen keyboard (through the page's stand-in text field).
+EMSCRIPTEN_KEEPALIVE void np_text_input(const char* utf8) { ImGui::GetIO().AddInputCharactersUTF8(utf8); }
+
+// One key press from the stand-in field: Backspace (259) or Enter (257); released next frame,
+// because ImGui 1.86 reads key state once per frame.
+EMSCRIPTEN_KEEPALIVE void np_key_press(int glfw_key) {
+  if (glfw_key != GLFW_KEY_BACKSPACE && glfw_key != GLFW_KEY_ENTER) return;
+  ImGui_ImplGlfw_KeyCallback(platform.window, glfw_key, 0, GLFW_PRESS, 0);
+  platform.key_to_release = glfw_key;
 }
 
 // WebGL context loss: stop drawing; on restore, recreate every GL object ImGui owned.
