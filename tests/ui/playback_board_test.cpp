@@ -251,3 +251,30 @@ TEST_CASE("clicking the play button starts the board and clicking a flow stage j
   }
   CHECK(jumped);
 }
+
+TEST_CASE("a wide model on the longest sentence the board takes still draws with every caption number shown") {
+  ModelSpec spec;
+  for (int f = 0; f < 24; ++f) spec.vocabulary.feature_names.push_back("feature" + std::to_string(f));
+  spec.attention.heads = 4;
+  lesson::Playback p = playback_test::example_playback();
+  std::string sentence;
+  for (int i = 0; i < ui::kPlaybackMaxTokens; ++i) sentence += "word" + std::to_string(i) + " ";
+  p.sentence = sentence;
+  ui::PlaybackWidget board(p, playback_test::example_lesson(), spec);
+  REQUIRE(board.error().empty());
+  REQUIRE(board.trace()->d_model == 24);
+  for (const float width : {320.0f, 1400.0f}) {
+    Headless page(width, 1200);
+    page.ui.reduced_motion = true;
+    for (int k = 0; k < board.controller().count(); ++k) {
+      REQUIRE_FALSE(board.command({{"type", "seek"}, {"step", k}}));
+      CHECK(page.frame([&](const ui::UiContext& ui) { board.draw(ui); }));
+      std::set<std::string> shown;
+      for (const std::string& s : board.drawn_strings())
+        for (const std::string& n : playback_test::numbers_in(s)) shown.insert(n);
+      const std::string& caption = board.controller().current()->caption;
+      CAPTURE(caption);
+      for (const std::string& n : playback_test::numbers_in(caption)) CHECK(shown.count(n) == 1);
+    }
+  }
+}

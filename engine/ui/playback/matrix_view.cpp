@@ -52,6 +52,12 @@ Scale scale_of(const Matrix& m) {
   return s;
 }
 
+bool has_minus_infinity(const Matrix& m) {
+  for (Index i = 0; i < m.size(); ++i)
+    if (std::isinf(m.data()[i]) && m.data()[i] < 0) return true;
+  return false;
+}
+
 ImU32 cell_color(const Painter& p, Heat heat, const Scale& s, float v) {
   if (!std::isfinite(v)) return p.colors().masked;
   switch (heat) {
@@ -82,7 +88,7 @@ MatrixLayout layout_matrix(const Painter& p, const MatrixStyle& style, float max
   l.numbers = l.cell_w >= number_w;
   l.cell_h = l.numbers ? text_size + p.px(8) : std::clamp(l.cell_w, p.px(3), p.px(22));
   l.header_h = l.numbers && !m.col_labels.empty() ? p.small_size() * 0.9f + p.px(3) : 0;
-  const std::size_t readouts = l.numbers ? 0 : style.spoken.size();
+  const std::size_t readouts = l.numbers ? 0 : style.spoken.size() + (has_minus_infinity(m.values) ? 1 : 0);
   l.readout_h = static_cast<float>(readouts) * (p.small_size() + p.px(2));
   const float title_w = p.measure(p.bold(), p.small_size(), m.name).x;
   l.size = ImVec2(std::max(l.label_w + l.cell_w * static_cast<float>(cols), title_w),
@@ -146,6 +152,13 @@ Cell draw_matrix(const Painter& p, ImVec2 pos, const MatrixStyle& style, const M
       const std::string line = cell_name(m, s) + " = " + format_number(m.values(s.row, s.col));
       p.text(ImVec2(pos.x, y), line, c.text, p.small());
       y += p.small_size() + p.px(2);
+    }
+    if (has_minus_infinity(m.values)) {  // the greyed cells' value, which the cells cannot print
+      const float box = p.small_size() * 0.8f;
+      p.draw->AddRectFilled(ImVec2(pos.x, y + p.px(2)), ImVec2(pos.x + box, y + p.px(2) + box), c.masked);
+      p.draw->AddRect(ImVec2(pos.x, y + p.px(2)), ImVec2(pos.x + box, y + p.px(2) + box), c.border);
+      p.text(ImVec2(pos.x + box + p.px(4), y), "masked = " + format_number(-std::numeric_limits<float>::infinity()),
+             c.muted, p.small());
     }
   }
   return hovered;
