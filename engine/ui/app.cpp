@@ -59,6 +59,7 @@ struct App::Impl {
   std::vector<std::string>                errors;    // "file:line:col: error: message"
   std::vector<WidgetEntry>                widgets;
   std::map<const lesson::Block*, Widget*> widget_map;
+  std::map<const lesson::Block*, std::string> section_of;  // block -> section anchor ("" in the intro)
   LessonPage                              page;
   float                                   time = 0;
   int                                     playback_step = -1;
@@ -108,7 +109,7 @@ void App::load_lesson(std::string_view id, std::string_view markdown) {
   m.session = std::make_unique<LessonSession>(*m.lesson, m.lesson_id);
 
   // One widget per widget block, in reading order, each knowing its section.
-  std::map<const lesson::Block*, std::string> section_of;
+  std::map<const lesson::Block*, std::string>& section_of = m.section_of;
   for (const lesson::Section& section : m.lesson->sections) {
     std::function<void(const lesson::Blocks&)> visit = [&](const lesson::Blocks& blocks) {
       for (const lesson::Block& b : blocks) {
@@ -390,6 +391,7 @@ std::string App::state_json() const {
                      {"column", rect_json(column, s)},
                      {"scroll", m.page.scroll() / s},
                      {"scroll_max", m.page.scroll_max() / s},
+                     {"content_height", m.page.natural_height() / s},
                      {"scale", s}};
   if (!m.session) {
     state["section"] = nullptr;
@@ -414,6 +416,8 @@ std::string App::state_json() const {
   json checks = m.session->checks_json();
   for (json& check : checks) {
     const std::string id = check["id"].get<std::string>();
+    if (const lesson::Block* block = lesson::find_block(*m.lesson, id); block && m.section_of.count(block))
+      check["section"] = m.section_of.at(block);
     if (auto it = geometry.check_rect.find(id); it != geometry.check_rect.end()) check["rect"] = rect_json(it->second, s);
     json rects = json::array();
     if (auto it = geometry.option_rect.find(id); it != geometry.option_rect.end())

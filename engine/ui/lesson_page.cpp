@@ -81,6 +81,7 @@ void LessonPage::draw(Frame& frame) {
     ImGui::SetCursorScreenPos(ImVec2(column_.Min.x, area_.Min.y + top_padding(ui, narrow_) - scroller_.offset()));
     if (frame.errors && !frame.errors->empty()) draw_error_panel(ui, frame.lesson_id, *frame.errors, column_w);
     content_height_ = ImGui::GetCursorScreenPos().y + ui.px(40) - area_.Min.y + scroller_.offset();
+    natural_height_ = area_.Min.y + content_height_;
   }
   ImGui::EndChild();
   scroller_.set_max(content_height_ - area_.GetHeight());
@@ -124,11 +125,13 @@ void LessonPage::draw_page(PageContext& page, const Frame& frame) {
     draw_section_heading(page, section, width);
     draw_blocks(page, section.blocks, width, gap);
   }
-  // Room after the last section, so that every section's heading can reach the top.
-  const float end = page.page_y(ImGui::GetCursorScreenPos().y);
+  // Room after the last section, so that every section's heading can reach the top — unless
+  // the whole page fits (an embedding host sizes the canvas to natural_height()).
+  const float natural = page.page_y(ImGui::GetCursorScreenPos().y) + ui.px(60);
   float last_top = 0;
   if (!lesson.sections.empty()) last_top = geometry_.section_top[lesson.sections.back().anchor];
-  content_height_ = std::max(end + ui.px(60), last_top + area_.GetHeight());
+  content_height_ = natural <= area_.GetHeight() ? natural : std::max(natural, last_top + area_.GetHeight());
+  natural_height_ = area_.Min.y + natural;
 }
 
 void LessonPage::draw_header(PageContext& page, float width) {

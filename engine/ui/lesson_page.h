@@ -52,6 +52,9 @@ class LessonPage {
   const PageGeometry& geometry() const { return geometry_; }
   float scroll() const { return scroller_.offset(); }
   float scroll_max() const { return scroller_.max(); }
+  // The height everything on the page needs (top bar included), without the room added so
+  // the last heading can reach the top: an embedding frame shows exactly this much (device px).
+  float natural_height() const { return natural_height_; }
   bool  narrow() const { return narrow_; }
   bool  contents_open() const { return contents_open_; }
   ImRect column() const { return column_; }
@@ -87,7 +90,8 @@ class LessonPage {
   ImRect                     column_;          // the reading column inside it
   ImRect                     contents_rect_;   // the side column or the drawer's list
   ImGuiWindow*               contents_window_ = nullptr;
-  float                      content_height_ = 0;
+  float                      content_height_ = 0;   // what scrolls (with room to bring the last section up)
+  float                      natural_height_ = 0;
   bool                       narrow_ = false;
   bool                       contents_open_ = false;
   bool                       laid_out_ = false;   // section tops are known
