@@ -2,6 +2,8 @@
 // side by side a slice per frame, the naive one refusing past the tab's memory budget.
 #include "widgets_support.h"
 
+#include "engine/core/attention.h"
+
 #include <doctest/doctest.h>
 
 using namespace neuralpath;
@@ -33,6 +35,8 @@ TEST_CASE("the cost explorer counts T×T pairs and the matrix's bytes in fp32 an
   CHECK(s["bytes_fp32"].get<double>() == 4e8);
   CHECK(s["bytes_fp16"].get<double>() == 2e8);
   CHECK(s["naive_allowed"] == false);  // 4 T×T float matrices = 1.6 GB
+  CHECK(s["naive_bytes"] == attention_naive_working_bytes(10000, 10000));
+  CHECK(s["tiled_bytes"] == attention_tiled_working_bytes(10000, 10000, 64, 128));
   CHECK(s["limit_bytes"] == 256u << 20);
   CHECK(send(*cost, {{"type", "setLength"}, {"T", 4096}}) == "");
   CHECK(cost->state()["naive_allowed"] == true);  // exactly 256 MiB

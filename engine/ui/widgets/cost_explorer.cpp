@@ -35,7 +35,7 @@ using nlohmann::json;
 using Clock = std::chrono::steady_clock;
 
 constexpr std::int64_t kMinT = 10, kMaxT = 100000;
-constexpr std::size_t  kTabBudget = std::size_t{256} << 20;  // what a browser tab can spare the naive kernel
+constexpr std::uint64_t kTabBudget = std::uint64_t{256} << 20;  // what a browser tab can spare the naive kernel
 constexpr int          kRunD = 64;                           // d_head of the live run (GPT-2's)
 constexpr double       kFrameBudget = 0.012;                 // seconds of work per frame while running
 constexpr std::uint64_t kRunSeed = 7;
@@ -50,8 +50,8 @@ struct Figures {
   double        bytes_fp32 = 0;     // the T×T matrix of one head, 4 bytes a score
   double        bytes_fp16 = 0;     // 2 bytes a score
   double        bytes_block = 0;    // all heads, at the lesson's bytes per score
-  std::size_t   naive_bytes = 0;    // attention_naive_working_bytes(T, T)
-  std::size_t   tiled_bytes = 0;    // attention_tiled_working_bytes(T, T, d, tile)
+  std::uint64_t naive_bytes = 0;    // attention_naive_working_bytes(T, T), counted in 64 bits
+  std::uint64_t tiled_bytes = 0;    // attention_tiled_working_bytes(T, T, d, tile)
   bool          naive_fits = true;  // naive_bytes <= kTabBudget
 };
 
@@ -62,7 +62,9 @@ Figures figures_at(std::int64_t t, const lesson::CostExplorer& block) {
   f.bytes_fp32 = static_cast<double>(f.pairs) * 4.0;                             // T² · 4 bytes
   f.bytes_fp16 = static_cast<double>(f.pairs) * 2.0;                             // T² · 2 bytes
   f.bytes_block = static_cast<double>(f.pairs) * block.bytes_per_score * std::max(block.heads, 1);
-  f.naive_bytes = attention_naive_working_bytes(t, t);
+  // attention_naive_working_bytes() answers in size_t, which is 32 bits in WebAssembly and
+  // wraps past T = 16,384; its formula (4 [T][T] float matrices) is counted here in 64 bits.
+  f.naive_bytes = 4 * f.pairs * sizeof(float);
   f.tiled_bytes = attention_tiled_working_bytes(t, t, kRunD, std::max(block.tile, 1));
   f.naive_fits = f.naive_bytes <= kTabBudget;
   return f;
@@ -76,8 +78,10 @@ struct KernelRun {
   std::string reason;               // why it refused
   Index       rows_done = 0;
   double      seconds = 0;          // time inside the kernel calls only
-  std::size_t bytes = 0;            // the kernel's working memory (attention.h)
+  std::uint64_t bytes = 0;          // the kernel's working memory (attention.h)
   Matrix      output;               // [T][d]
+  Clock::time_point started;        // first slice, for the wall-clock estimate
+  double      eta = 0;              // seconds of page time left, from the pace so far
 };
 
 struct LiveRun {
@@ -187,14 +191,14 @@ bool CostExplorerWidget::step_kernel(KernelRun& k, double budget) {
   if (k.status == "waiting") {
     k.status = "running";
     k.output.resize(t, kRunD);
+    k.started = Clock::now();
   }
-  // Rows per slice from the time the last slice took; tiled slices stay whole tiles.
+  // Rows per slice from the time the last slice took. Any slice works for both kernels: with
+  // no mask a query row's output depends on that row alone (the tiled kernel simply starts a
+  // shorter block of queries), so the slices add up to exactly the whole kernel's output.
   const double per_row = k.rows_done > 0 ? k.seconds / static_cast<double>(k.rows_done) : 0.0;
   Index rows = per_row > 0 ? static_cast<Index>(budget / per_row) : 8;
   rows = std::clamp<Index>(rows, 1, t - k.rows_done);
-  if (&k == &run.tiled && k.rows_done + rows < t)
-    rows = std::max<Index>(run.tile, rows / run.tile * run.tile);
-  rows = std::min<Index>(rows, t - k.rows_done);
   const auto q = run.q.middleRows(k.rows_done, rows);
   const auto start = Clock::now();
   if (&k == &run.naive)
@@ -203,6 +207,8 @@ bool CostExplorerWidget::step_kernel(KernelRun& k, double budget) {
     k.output.middleRows(k.rows_done, rows) = attention_tiled(q, run.k, run.v, Mask::none(), run.tile);
   k.seconds += std::chrono::duration<double>(Clock::now() - start).count();
   k.rows_done += rows;
+  const double wall = std::chrono::duration<double>(Clock::now() - k.started).count();
+  k.eta = wall / static_cast<double>(k.rows_done) * static_cast<double>(t - k.rows_done);
   if (k.rows_done >= t) k.status = "done";
   return k.status == "done";
 }
@@ -331,13 +337,12 @@ void CostExplorerWidget::draw_figures(const UiContext& ui, float width) {
   const Palette& c = ui.colors();
   int t = static_cast<int>(t_);
   ImGui::SetNextItemWidth(std::min(width, ui.px(560)));
-  ImGui::PushStyleVar(ImGuiStyleVar_FramePadding, ImVec2(ui.px(8), ui.px(6)));
-  ImGui::PushStyleVar(ImGuiStyleVar_GrabMinSize, ui.px(14));
+  kit::push_field_style(ui);
   const std::string label = "T = " + format_count(static_cast<std::uint64_t>(t_)) + " tokens";
   if (ImGui::SliderInt("##T", &t, static_cast<int>(kMinT), static_cast<int>(kMaxT), label.c_str(),
                        ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp))
     set_t(t);
-  ImGui::PopStyleVar(2);
+  kit::pop_field_style();
   if (!block_.lengths.empty()) {
     std::vector<std::string> marks;
     int selected = -1;
@@ -404,7 +409,8 @@ void CostExplorerWidget::draw_plot(const UiContext& ui, float width) {
   for (int e = 1; e <= 5; ++e) {  // T gridlines and labels
     const ImVec2 a = to_screen(std::pow(10.0, e), std::pow(2.0, y_low));
     draw->AddLine(ImVec2(a.x, p0.y), ImVec2(a.x, p1.y), c.border, ui.px(1));
-    const std::string label = format_count(static_cast<std::uint64_t>(std::llround(std::pow(10.0, e))));
+    const char* labels[] = {"", "10", "100", "1k", "10k", "100k"};  // short: five fit a phone
+    const std::string label = labels[e];
     const float w = kit::text_size(small, label).x;
     draw->AddText(small, small->FontSize, ImVec2(std::clamp(a.x - w * 0.5f, origin.x, p1.x - w), p1.y + ui.px(3)),
                   c.muted, label.c_str());
@@ -476,9 +482,16 @@ void CostExplorerWidget::draw_kernel_line(const UiContext& ui, const LiveRun& ru
   if (k.status == "running" || (k.status == "waiting" && run.prepared < run.t && running_)) {
     const float done = static_cast<float>(k.rows_done) / static_cast<float>(std::max<std::int64_t>(run.t, 1));
     const float bar = std::min(width, ui.px(200));
-    flow.place(ImVec2(bar, body->FontSize + ui.px(4)));
-    ImGui::ProgressBar(done, ImVec2(bar, body->FontSize + ui.px(4)),
-                       k.status == "waiting" ? "preparing inputs" : format_percent(done).c_str());
+    const std::string overlay = k.status == "waiting" ? "preparing inputs"
+                                : k.rows_done == 0  ? format_percent(done)
+                                                    : format_percent(done) + " · about " + format_seconds(k.eta) + " left";
+    const float bar_w = std::min(width, std::max(bar, kit::text_size(body, overlay).x + ui.px(16)));
+    flow.place(ImVec2(bar_w, body->FontSize + ui.px(4)));
+    kit::push_field_style(ui);
+    ImGui::PushStyleColor(ImGuiCol_PlotHistogram, c.accent);
+    ImGui::ProgressBar(done, ImVec2(bar_w, body->FontSize + ui.px(4)), overlay.c_str());
+    ImGui::PopStyleColor();
+    kit::pop_field_style();
   } else {
     text(k.status == "done" ? "done" : k.status, k.status == "refused" ? c.bad : k.status == "done" ? c.good : c.muted);
   }

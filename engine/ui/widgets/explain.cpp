@@ -29,7 +29,10 @@ bool Explainer::number(const UiContext& ui, const char* id, const std::string& t
   const ImVec2 size = kit::text_size(face, text);
   const ImVec2 pos = ImGui::GetCursorScreenPos();
   const bool pressed = ImGui::InvisibleButton(id, ImVec2(std::max(size.x, 1.0f), size.y));
-  if (pressed || activated()) open(make());
+  if (pressed || activated()) {
+    open(make());
+    centred_ = false;  // ImGui places it by the pointer (or the focused item)
+  }
   const bool hovered = ImGui::IsItemHovered();
   const bool focused = ImGui::IsItemFocused();
   const Palette& c = ui.colors();
@@ -51,7 +54,10 @@ bool Explainer::number(const UiContext& ui, const char* id, const std::string& t
 bool Explainer::area(const UiContext& ui, const char* id, ImVec2 min, ImVec2 max, const Make& make) {
   ImGui::SetCursorScreenPos(min);
   const bool pressed = ImGui::InvisibleButton(id, ImVec2(std::max(max.x - min.x, 1.0f), std::max(max.y - min.y, 1.0f)));
-  if (pressed || activated()) open(make());
+  if (pressed || activated()) {
+    open(make());
+    centred_ = false;
+  }
   const bool hovered = ImGui::IsItemHovered();
   const bool focused = ImGui::IsItemFocused();
   if (focused)
@@ -64,6 +70,7 @@ void Explainer::open(Explanation explanation) {
   events_.push_back({{"type", "explain"}, {"title", explanation.title}, {"text", explanation.text}});
   current_ = std::move(explanation);
   open_requested_ = true;
+  centred_ = true;
 }
 
 void Explainer::draw_popup(const UiContext& ui) {
@@ -76,6 +83,11 @@ void Explainer::draw_popup(const UiContext& ui) {
   const Palette& c = ui.colors();
   const float viewport_w = ImGui::GetMainViewport()->Size.x;
   const float max_w = std::max(ui.px(160), std::min(ui.px(440), viewport_w - ui.px(24)));
+  if (centred_) {
+    const ImGuiViewport* viewport = ImGui::GetMainViewport();
+    ImGui::SetNextWindowPos(ImVec2(viewport->Pos.x + viewport->Size.x * 0.5f, viewport->Pos.y + viewport->Size.y * 0.4f),
+                            ImGuiCond_Always, ImVec2(0.5f, 0.5f));
+  }
   ImGui::SetNextWindowSizeConstraints(ImVec2(std::min(ui.px(260), max_w), 0), ImVec2(max_w, FLT_MAX));
   ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(ui.px(14), ui.px(12)));
   ImGui::PushStyleVar(ImGuiStyleVar_PopupRounding, ui.px(8));

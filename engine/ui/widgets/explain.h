@@ -51,7 +51,7 @@ class Explainer {
   // Returns true when it is hovered or focused (for highlights).
   bool area(const UiContext& ui, const char* id, ImVec2 min, ImVec2 max, const Make& make);
 
-  void open(Explanation explanation);         // programmatic (commands, tests)
+  void open(Explanation explanation);         // programmatic (commands, tests): centred on screen
   void close() { current_.reset(); }
   bool is_open() const { return current_.has_value(); }
   const std::optional<Explanation>& current() const { return current_; }
@@ -66,6 +66,7 @@ class Explainer {
   std::optional<Explanation>  current_;
   bool                        open_requested_ = false;
   bool                        shown_ = false;
+  bool                        centred_ = false;  // opened by a command, not at the pointer
   std::vector<nlohmann::json> events_;
 };
 

@@ -19,12 +19,15 @@ GridResult draw_grid(const UiContext& ui, const GridSpec& spec, float width, Exp
   GridResult result;
 
   // [measure] cells are sized by their widest text; the label column by the longest token.
+  // `widest`: every text at full length; `narrowest`: blocked cells down to their fallback.
   std::vector<GridCell> cells(static_cast<std::size_t>(rows * cols));
-  float widest = 0;
+  float widest = 0, narrowest = 0;
   for (int r = 0; r < rows; ++r)
     for (int k = 0; k < cols; ++k) {
       GridCell& cell = cells[static_cast<std::size_t>(r * cols + k)] = spec.cell(r, k);
-      widest = std::max(widest, kit::text_size(small, cell.text).x);
+      const float full = kit::text_size(small, cell.text).x;
+      widest = std::max(widest, full);
+      narrowest = std::max(narrowest, cell.fallback.empty() ? full : kit::text_size(small, cell.fallback).x);
     }
   const float pad = ui.px(6);
   float label_w = 0;
@@ -38,9 +41,12 @@ GridResult draw_grid(const UiContext& ui, const GridSpec& spec, float width, Exp
   float header_h = 0;
   for (const std::string& s : spec.cols) header_h = std::max(header_h, kit::text_size(small, s).x);
   header_h = std::min(header_h, ui.px(84)) + pad;
-  const float min_cell = std::max(widest + ui.px(8), ui.px(30));
-  const float fit = cols > 0 ? (width - label_w - end_w) / static_cast<float>(cols) : min_cell;
-  const float cell_w = std::max(min_cell, std::min(fit, ui.px(80)));
+  // Cells share the width up to 80 px each; when that is too narrow for every text, they may
+  // shrink to the fallbacks with a tight margin; only below that does the grid scroll.
+  const float fit = cols > 0 ? (width - label_w - end_w) / static_cast<float>(cols) : 0;
+  float cell_w = std::min(fit, ui.px(80));
+  if (cell_w < widest + ui.px(8)) cell_w = std::max(fit, narrowest + ui.px(4));
+  cell_w = std::max(cell_w, ui.px(30));
   const float cell_h = std::clamp(cell_w * 0.6f, small->FontSize + ui.px(10), ui.px(40));
   const float total_w = label_w + cell_w * static_cast<float>(cols) + end_w;
   const float total_h = header_h + cell_h * static_cast<float>(rows);
@@ -73,7 +79,7 @@ GridResult draw_grid(const UiContext& ui, const GridSpec& spec, float width, Exp
       const ImU32 fill = cell.blocked ? c.masked : cell.fill ? cell.fill : c.page;
       draw->AddRectFilled(inner_min, inner_max, fill, ui.px(3));
       if (cell.blocked) kit::hatch(draw, inner_min, inner_max, kit::fade(c.muted, 0.35f), ui.px(6), ui.px(1));
-      const bool fits = kit::text_size(small, cell.text).x <= cell_w - ui.px(4);
+      const bool fits = kit::text_size(small, cell.text).x <= cell_w - ui.px(3);
       const std::string& text = fits ? cell.text : cell.fallback;
       if (!text.empty()) {
         const ImVec2 size = kit::text_size(small, text);

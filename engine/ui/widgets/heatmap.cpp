@@ -257,15 +257,15 @@ void HeatmapWidget::draw_details(const UiContext& ui, Cell cell) {
     }
     flow.end();
   };
-  const CellTerms* products = find_terms(*score, cell);
-  line(1, "score q·k =", format_number(score->result.values(cell.row, cell.col)), *score,
-       products ? "(" + products_text(*products) + ")" : "");
+  line(1, "score q·k =", format_number(score->result.values(cell.row, cell.col)), *score);
+  if (const CellTerms* products = find_terms(*score, cell))
+    kit::wrapped(ui, "= " + products_text(*products), c.muted, kit::Face::small);
   line(2, "scaled × " + scale->scalar_name + " =", format_number(scale->result.values(cell.row, cell.col)), *scale);
   if (t.mask.hides(cell.row, cell.col)) {
     line(3, "masked:", format_number(mask->result.values(cell.row, cell.col)), *mask, "so exp(−∞) = 0");
   } else if (const CellTerms* terms = find_terms(*softmax, cell); terms && !terms->terms.empty()) {
     line(3, "exp(s − max) =", format_number(terms->terms.front().a), *softmax,
-         "× 1/row sum " + format_number(terms->terms.front().b));
+         "× (1 / Σ exp) " + format_number(terms->terms.front().b));
   }
   line(4, "weight =", format_percent(weights_(cell.row, cell.col)), *softmax);
   ImGui::PopID();

@@ -163,6 +163,32 @@ bool button(const UiContext& ui, const char* label, bool primary) {
   return clicked;
 }
 
+void push_field_style(const UiContext& ui) {
+  const Palette& c = ui.colors();
+  ImGui::PushStyleColor(ImGuiCol_FrameBg, c.page);
+  ImGui::PushStyleColor(ImGuiCol_FrameBgHovered, mix(c.page, c.accent, 0.08f));
+  ImGui::PushStyleColor(ImGuiCol_FrameBgActive, mix(c.page, c.accent, 0.14f));
+  ImGui::PushStyleColor(ImGuiCol_Border, c.border);
+  ImGui::PushStyleColor(ImGuiCol_SliderGrab, c.accent);
+  ImGui::PushStyleColor(ImGuiCol_SliderGrabActive, mix(c.accent, c.text, 0.25f));
+  ImGui::PushStyleColor(ImGuiCol_Text, c.text);
+  ImGui::PushStyleVar(ImGuiStyleVar_FrameBorderSize, ui.px(1));
+  ImGui::PushStyleVar(ImGuiStyleVar_FramePadding, ImVec2(ui.px(8), ui.px(6)));
+  ImGui::PushStyleVar(ImGuiStyleVar_GrabMinSize, ui.px(16));
+  ImGui::PushStyleVar(ImGuiStyleVar_FrameRounding, ui.px(6));
+}
+
+void pop_field_style() {
+  ImGui::PopStyleVar(4);
+  ImGui::PopStyleColor(7);
+}
+
+void rule(const UiContext& ui, float width) {
+  const ImVec2 at = ImGui::GetCursorScreenPos();
+  ImGui::GetWindowDrawList()->AddLine(at, ImVec2(at.x + width, at.y), ui.colors().border, ui.px(1));
+  ImGui::Dummy(ImVec2(width, ui.px(1)));
+}
+
 // [SECTION] Flow layout ------------------------------------------------------------------------
 
 Flow::Flow(float width, float spacing_x, float spacing_y) : sx_(spacing_x), sy_(spacing_y) {

@@ -63,6 +63,12 @@ int segmented(const UiContext& ui, const char* id, const std::vector<std::string
               int selected, float width);
 // A plain button sized to its label (scaled padding); true when clicked.
 bool button(const UiContext& ui, const char* label, bool primary = false);
+// Text fields and sliders drawn on a card need their own frame: page-coloured, outlined, with
+// an accent grab. Push before the field, pop after it.
+void push_field_style(const UiContext& ui);
+void pop_field_style();
+// A thin rule across `width` at the cursor (ImGui::Separator would run past the card).
+void rule(const UiContext& ui, float width);
 
 // [SECTION] Flow layout ------------------------------------------------------------------------
 

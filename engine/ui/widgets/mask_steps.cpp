@@ -223,9 +223,7 @@ void MaskStepsWidget::draw(const UiContext& ui) {
   } else {
     draw_stages(ui, width);
     kit::gap(ui, 10);
-    ImGui::PushStyleColor(ImGuiCol_Separator, c.border);
-    ImGui::Separator();
-    ImGui::PopStyleColor();
+    kit::rule(ui, width);
     kit::gap(ui, 4);
     kit::title(ui, "Three common mistakes, made live");
     const int picked = kit::segmented(ui, "mistake", {"Mask after softmax", "No √d_k", "Wrong transpose"},
@@ -437,7 +435,9 @@ void MaskStepsWidget::draw_no_scale(const UiContext& ui, float width) {
   int log_d = log_d_;
   ImGui::SetNextItemWidth(std::min(width, ui.px(360)));
   const std::string label = "d_k = " + std::to_string(demo.d);
+  kit::push_field_style(ui);
   if (ImGui::SliderInt("##logd", &log_d, kMinLogD, kMaxLogD, label.c_str())) set_log_d(log_d);
+  kit::pop_field_style();
   ImGui::PopID();
   const auto readout = [&](const char* id, const std::string& lead, float value, ImU32 color, bool scaled) {
     kit::Flow flow(width, ui.px(5), ui.px(2));

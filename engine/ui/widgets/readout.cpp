@@ -3,7 +3,9 @@
 
 #include "engine/core/format.h"
 
+#include <algorithm>
 #include <cmath>
+#include <vector>
 
 namespace neuralpath::ui {
 
@@ -26,13 +28,17 @@ const CellTerms* find_terms(const Step& step, Cell cell) {
 }
 
 std::string products_text(const CellTerms& terms, int max_shown) {
+  // The biggest products first: they are what made the cell (many products are often 0).
+  std::vector<Term> order = terms.terms;
+  std::stable_sort(order.begin(), order.end(),
+                   [](const Term& x, const Term& y) { return std::fabs(x.a * x.b) > std::fabs(y.a * y.b); });
+  const int n = static_cast<int>(order.size());
   std::string text;
-  const int n = static_cast<int>(terms.terms.size());
   for (int k = 0; k < n && k < max_shown; ++k) {
-    const Term& t = terms.terms[static_cast<std::size_t>(k)];
+    const Term& t = order[static_cast<std::size_t>(k)];
     text += (k ? " + " : "") + format_number(t.a) + "×" + format_number(t.b);
   }
-  if (n > max_shown) text += " + … (" + std::to_string(n) + " terms)";
+  if (n > max_shown) text += " + … (" + std::to_string(n) + " terms, largest first)";
   return text;
 }
 

@@ -14,7 +14,7 @@ namespace neuralpath::ui {
 const Step* find_step(const Trace& trace, StepKind kind, int head);
 // The recorded terms of one result cell, or nullptr (none recorded: T > max_term_tokens).
 const CellTerms* find_terms(const Step& step, Cell cell);
-// "0.50×1.20 + 0.00×0.30 + … (8 terms)" — the products of a dot-product cell, as drawn.
+// "1.20×7.80 + 0.50×1.20 + … (8 terms, largest first)" — a dot-product cell's products, as drawn.
 std::string products_text(const CellTerms& terms, int max_shown = 4);
 
 std::string format_count(std::uint64_t n);     // 1234567 -> "1,234,567"

@@ -364,7 +364,7 @@ void SpotlightWidget::draw_beams(const UiContext& ui, float width) {
   const ImVec2 pad(ui.px(9), ui.px(5));
   const float chip_h = face->FontSize + 2 * pad.y;
   const float label_h = small->FontSize;
-  const float arc_h = std::max(ui.px(30), chip_h * 1.6f);  // room above each row for the beams
+  const float arc_h = std::max(ui.px(28), chip_h * 1.3f);  // room above each row for the beams
   const float pitch = arc_h + chip_h + ui.px(3) + label_h + ui.px(8);
   const float gap_x = ui.px(7);
   const float label_min = kit::text_size(small, "00.0%").x;
@@ -372,7 +372,9 @@ void SpotlightWidget::draw_beams(const UiContext& ui, float width) {
   // Layout: chips flow left to right and wrap; each slot is wide enough for its percentage.
   const ImVec2 origin = ImGui::GetCursorScreenPos();
   std::vector<ImVec2> chip_min(static_cast<std::size_t>(n)), chip_size(static_cast<std::size_t>(n));
+  std::vector<int> row_of(static_cast<std::size_t>(n));
   float x = 0, y = 0;
+  int row = 0;
   for (int j = 0; j < n; ++j) {
     const ImVec2 text = kit::text_size(face, t.labels[static_cast<std::size_t>(j)]);
     const ImVec2 size(std::min(text.x + 2 * pad.x, width), chip_h);
@@ -380,7 +382,9 @@ void SpotlightWidget::draw_beams(const UiContext& ui, float width) {
     if (x > 0 && x + slot > width) {
       x = 0;
       y += pitch;
+      ++row;
     }
+    row_of[static_cast<std::size_t>(j)] = row;
     chip_min[static_cast<std::size_t>(j)] = ImVec2(origin.x + x + (slot - size.x) * 0.5f, origin.y + y + arc_h);
     chip_size[static_cast<std::size_t>(j)] = size;
     x += slot + gap_x;
@@ -392,23 +396,39 @@ void SpotlightWidget::draw_beams(const UiContext& ui, float width) {
     return ImVec2(chip_min[static_cast<std::size_t>(j)].x + chip_size[static_cast<std::size_t>(j)].x * 0.5f,
                   chip_min[static_cast<std::size_t>(j)].y);
   };
+  const auto bottom_of = [&](int j) {  // under the chip's percentage
+    const ImVec2 top = top_of(j);
+    return ImVec2(top.x, top.y + chip_h + ui.px(3) + label_h + ui.px(2));
+  };
   std::vector<int> order(static_cast<std::size_t>(n));
   std::iota(order.begin(), order.end(), 0);
   const auto shown = [&](int j) {
     return j < static_cast<int>(shown_.size()) ? shown_[static_cast<std::size_t>(j)] : weights_[j];
   };
   std::sort(order.begin(), order.end(), [&](int a, int b) { return shown(a) < shown(b); });
-  const ImVec2 from = top_of(query_);
   for (int j : order) {
     if (j == query_) continue;
     const float w = std::clamp(shown(j), 0.0f, 1.0f);
-    const ImVec2 to = top_of(j);
-    const float lift = std::min(arc_h * 0.95f, arc_h * 0.3f + std::fabs(to.x - from.x) * 0.22f);
-    const float top = std::min(from.y, to.y) - lift;
-    const float lean = (to.x - from.x) * 0.12f;
     const ImU32 color = kit::fade(c.accent, 0.18f + 0.82f * std::sqrt(w));
-    draw->AddBezierCubic(from, ImVec2(from.x + lean, top), ImVec2(to.x - lean, top), to, color,
-                         ui.px(1.0f) + ui.px(10.0f) * w);
+    const float thickness = ui.px(1.0f) + ui.px(10.0f) * w;
+    const int rows_apart = row_of[static_cast<std::size_t>(j)] - row_of[static_cast<std::size_t>(query_)];
+    ImVec2 from, to, c0, c1;
+    if (rows_apart == 0) {  // same line: an arc over the chips between them
+      from = top_of(query_);
+      to = top_of(j);
+      const float lift = std::min(arc_h * 0.95f, arc_h * 0.3f + std::fabs(to.x - from.x) * 0.22f);
+      const float lean = (to.x - from.x) * 0.12f;
+      c0 = ImVec2(from.x + lean, from.y - lift);
+      c1 = ImVec2(to.x - lean, to.y - lift);
+    } else {  // another line: an S through the gap between the lines, never across a chip
+      const bool up = rows_apart < 0;
+      from = up ? top_of(query_) : bottom_of(query_);
+      to = up ? bottom_of(j) : top_of(j);
+      const float bend = (to.y - from.y) * 0.45f;
+      c0 = ImVec2(from.x, from.y + bend);
+      c1 = ImVec2(to.x, to.y - bend);
+    }
+    draw->AddBezierCubic(from, c0, c1, to, color, thickness);
     draw->AddCircleFilled(to, ui.px(2.0f) + ui.px(4.0f) * w, color);
   }
 
@@ -517,11 +537,11 @@ void SpotlightWidget::draw_input(const UiContext& ui, float width) {
   kit::title(ui, "Try your own sentence");
   const float button_w = kit::text_size(kit::font(ui, kit::Face::body), "Show").x + ui.px(24);
   const bool same_line = width >= ui.px(420);
-  ImGui::PushStyleVar(ImGuiStyleVar_FramePadding, ImVec2(ui.px(8), ui.px(6)));
+  kit::push_field_style(ui);
   ImGui::SetNextItemWidth(same_line ? std::min(width - button_w - ui.px(8), ui.px(620)) : width);
   const bool entered =
       ImGui::InputText("##sentence", input_, sizeof input_, ImGuiInputTextFlags_EnterReturnsTrue);
-  ImGui::PopStyleVar();
+  kit::pop_field_style();
   if (same_line) ImGui::SameLine(0, ui.px(8));
   const bool clicked = kit::button(ui, "Show", true);
   if (entered || clicked) {
