@@ -147,8 +147,11 @@ function buildControl() {
   refreshControl();
 }
 
-// On a phone the tool bar has room for the on/off box only (the voice list stays on wider screens).
+// On a small screen the tool bar has room for the on/off box only, and on a phone for nothing
+// more: the board's own Voice button does the same there.
 const narrow = matchMedia('(max-width: 700px)');
+const phone = matchMedia('(max-width: 480px)');
+phone.addEventListener?.('change', () => refreshControl());
 narrow.addEventListener?.('change', () => refreshControl());
 
 function refreshControl() {
@@ -157,6 +160,7 @@ function refreshControl() {
   control.toggle.disabled = !voices.length;
   control.box.title = voices.length ? '' : 'This browser has no speech voice; captions are shown on the board.';
   control.select.hidden = !voices.length || narrow.matches;
+  control.box.style.display = phone.matches ? 'none' : 'flex';
   if (control.select.options.length !== voices.length) {
     control.select.replaceChildren(...voices.map(v => new Option(`${v.name} (${v.lang})`, v.name)));
   }

@@ -38,7 +38,7 @@ float PlaybackWidget::draw_flow(const Painter& p, ImVec2 pos, float width) {
   for (int stage = 0; stage < kStageCount; ++stage) {
     if (!present[stage]) continue;
     const char* label = stage_label(static_cast<Stage>(stage));
-    const float w = p.measure(p.small(), 0, label).x + p.px(16);
+    const float w = p.measure(p.bold(), p.small_size(), label).x + p.px(16);  // the lit box is bold
     if (!first && x + arrow_w + w > pos.x + width) { x = pos.x; y += h + gap; }  // wrap to a new row
     else if (!first) {
       p.text(ImVec2(x + gap, y + (h - p.small_size()) * 0.5f), "→", c.muted, p.small(), 0, 0, false);
@@ -183,7 +183,14 @@ float PlaybackWidget::draw_step_view(const Painter& p, ImVec2 pos, float width) 
       const std::string op = operator_after(*s, k);
       if (op.empty()) continue;
       const ImVec2 size = p.measure(p.bold(), 0, op);
-      if (x + size.x > pos.x + width) { x = pos.x; y += row_h + gap; row_h = 0; }
+      if (x + size.x > pos.x + width) {  // no room after the matrix: the operator gets a line of its own
+        x = pos.x;
+        y += row_h + gap * 0.5f;
+        p.text(ImVec2(x, y), op, c.muted, p.bold());
+        y += size.y + gap * 0.5f;
+        row_h = 0;
+        continue;
+      }
       p.text(ImVec2(x, y + std::max(row_h, size.y * 2) * 0.5f), op, c.muted, p.bold());
       x += size.x + gap;
     }

@@ -30,6 +30,16 @@ std::string short_label(const std::string& text, std::size_t max_chars) {
   return i < text.size() ? text.substr(0, i) + "…" : text;
 }
 
+// The longest prefix of `text` (plus "…") that fits `width`: column labels never run together.
+std::string fit_label(const Painter& p, ImFont* font, float size, const std::string& text, float width) {
+  if (p.measure(font, size, text).x <= width) return text;
+  for (std::size_t chars = 6; chars > 0; --chars) {
+    const std::string shorter = short_label(text, chars);
+    if (p.measure(font, size, shorter).x <= width) return shorter;
+  }
+  return short_label(text, 1);
+}
+
 std::string cell_name(const NamedMatrix& m, Cell c) {
   auto label = [](const std::vector<std::string>& labels, int i) {
     return i >= 0 && i < static_cast<int>(labels.size()) ? labels[static_cast<std::size_t>(i)] : std::to_string(i);
@@ -77,7 +87,7 @@ MatrixLayout layout_matrix(const Painter& p, const MatrixStyle& style, float max
   const NamedMatrix& m = *style.matrix;
   const int rows = static_cast<int>(m.values.rows()), cols = static_cast<int>(m.values.cols());
   const float text_size = p.cell_text_size();
-  const float number_w = p.measure(p.mono(), text_size, "-0.00").x + p.px(8);
+  const float number_w = p.measure(p.mono(), text_size, "-0.00").x + p.px(5);
   l.title_h = p.small_size() + p.px(4);
   float label_w = 0;
   for (const std::string& label : m.row_labels)
@@ -110,8 +120,9 @@ Cell draw_matrix(const Painter& p, ImVec2 pos, const MatrixStyle& style, const M
   if (l.header_h > 0)
     for (int j = 0; j < cols && j < static_cast<int>(m.col_labels.size()); ++j) {
       const ImVec2 a(grid.x + l.cell_w * j, pos.y + l.title_h), b(a.x + l.cell_w, grid.y);
-      p.centered(a, b, m.col_labels[static_cast<std::size_t>(j)], j == style.lit_col ? c.accent : c.muted, p.small(),
-                 p.small_size() * 0.85f);
+      const float size = p.small_size() * 0.85f;
+      p.centered(a, b, fit_label(p, p.small(), size, m.col_labels[static_cast<std::size_t>(j)], l.cell_w - p.px(2)),
+                 j == style.lit_col ? c.accent : c.muted, p.small(), size);
     }
   for (int i = 0; i < rows && i < static_cast<int>(m.row_labels.size()); ++i) {
     const float y = grid.y + l.cell_h * i + (l.cell_h - p.small_size()) * 0.5f;
