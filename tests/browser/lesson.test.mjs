@@ -1,0 +1,183 @@
+// The lesson page in a real browser: a knowledge check answered by clicking the canvas where
+// state() says its option is, the feedback read back from state(); a finger dragging the page;
+// the wheel; a broken lesson's error panel; and screenshots at phone, tablet and desktop
+// widths (build/screenshots/lesson-*.png) for a person to look at.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { launch, openPage, lessonReady, screenshotPath } from './harness.mjs';
+
+let env;
+before(async () => { env = await launch(); });
+after(async () => { await env?.close(); });
+
+const state = page => page.evaluate(() => window.neuralpath.state());
+const command = (page, message) => page.evaluate(m => window.neuralpath.command(m), message);
+const frames = (page, n = 3) => page.evaluate(n => new Promise(done => {
+  const tick = k => (k ? requestAnimationFrame(() => tick(k - 1)) : done());
+  tick(n);
+}), n);
+
+// Scrolls until the check's option `index` is fully inside the canvas; returns its centre in
+// page coordinates (the canvas's box plus the option's rect, both in CSS pixels).
+async function optionOnScreen(page, checkId, index) {
+  const box = await page.locator('#canvas').boundingBox();
+  for (let i = 0; i < 60; i++) {
+    const check = (await state(page)).checks.find(c => c.id === checkId);
+    const [x, y, w, h] = check.option_rects[index] || [0, -1, 0, 0];
+    const top = (await state(page)).layout.narrow ? 56 : 8;
+    if (y >= top && y + h <= box.height - 8) return { x: box.x + x + w / 2, y: box.y + y + h / 2 };
+    await command(page, { type: 'scroll', by: y < top ? -Math.min(300, top - y + 40) : Math.min(300, y + h - box.height + 60) });
+    await frames(page, 2);
+  }
+  throw new Error(`option ${index} of ${checkId} never came into view`);
+}
+
+async function clickOption(page, checkId, index) {
+  const { x, y } = await optionOnScreen(page, checkId, index);
+  await page.mouse.click(x, y);
+  await page.waitForFunction(([id, i]) => {
+    const c = window.neuralpath.state().checks.find(c => c.id === id);
+    return c.chosen.includes(i);
+  }, [checkId, index], { timeout: 10_000 });
+  return (await state(page)).checks.find(c => c.id === checkId);
+}
+
+test('clicking a check option on the canvas shows that option\'s feedback; the revealed answer then scores', async () => {
+  const { page, problems, context } = await openPage(env, '/lesson.html?lesson=self-attention', { width: 1280, height: 800 });
+  await lessonReady(page);
+  await page.evaluate(() => {
+    window.answered = [];
+    window.neuralpath.events.addEventListener('answered', e => window.answered.push(e.detail));
+  });
+  const first = (await state(page)).checks[0];
+  assert.ok(first, 'the lesson has a knowledge check');
+  assert.ok(first.section, 'state() says which section holds it');
+  await command(page, { type: 'goto', section: first.section });
+  await frames(page);
+
+  // Pick an option, see its feedback; if it was right, also try a wrong one via Try again.
+  let check = await clickOption(page, first.id, 1);
+  assert.equal(typeof check.correct, 'boolean');
+  assert.ok(check.feedback.length > 10, `feedback is shown: "${check.feedback}"`);
+  assert.equal(check.attempts, 1);
+  await page.waitForFunction(() => window.answered.length === 1);
+  const event = (await page.evaluate(() => window.answered))[0];
+  assert.equal(event.check, first.id);
+  assert.equal(event.option, 1);
+  assert.equal(event.correct, check.correct);
+
+  await command(page, { type: 'reveal', id: first.id });
+  const answer = (await state(page)).checks.find(c => c.id === first.id).answer;
+  assert.ok(Array.isArray(answer) && answer.length >= 1, 'the revealed answer is listed');
+  if (!check.correct) {
+    check = await clickOption(page, first.id, answer[0]);
+    assert.equal(check.correct, true);
+    assert.equal(check.attempts, 2);
+  }
+  await page.screenshot({ path: screenshotPath('lesson-check-answered-1280') });
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('a finger dragging the page scrolls it, a tap answers where it lands, and the wheel scrolls by notches', async () => {
+  // A phone: touch events, no mouse (the harness's openPage makes desktop pages).
+  const context = await env.browser.newContext({ viewport: { width: 375, height: 740 }, deviceScaleFactor: 2,
+    hasTouch: true, isMobile: true });
+  const page = await context.newPage();
+  const problems = [];
+  page.on('pageerror', error => problems.push(`page error: ${error.message}`));
+  page.on('console', message => { if (message.type() === 'error') problems.push(`console: ${message.text()}`); });
+  await page.goto(`${env.origin}/lesson.html?lesson=self-attention`);
+  await lessonReady(page);
+  const box = await page.locator('#canvas').boundingBox();
+  const cdp = await context.newCDPSession(page);
+  const touch = (type, x, y) => cdp.send('Input.dispatchTouchEvent',
+    { type, touchPoints: type === 'touchEnd' ? [] : [{ x: box.x + x, y: box.y + y }] });
+  const before = (await state(page)).layout.scroll;
+  await touch('touchStart', 200, 600);
+  for (let y = 580; y >= 300; y -= 20) { await touch('touchMove', 200, y); await frames(page, 1); }
+  await touch('touchEnd', 200, 300);
+  await frames(page, 4);
+  const scrolled = (await state(page)).layout.scroll;
+  assert.ok(scrolled > before + 200, `the page followed the finger (${before} -> ${scrolled})`);
+
+  // A tap on an option answers that option (not wherever the previous tap was).
+  const first = (await state(page)).checks[0];
+  await command(page, { type: 'goto', section: first.section });
+  await frames(page);
+  const { x, y } = await optionOnScreen(page, first.id, 2);
+  await touch('touchStart', x - box.x, y - box.y);
+  await frames(page, 2);
+  await touch('touchEnd', x - box.x, y - box.y);
+  await page.waitForFunction(id => window.neuralpath.state().checks.find(c => c.id === id).chosen.length > 0,
+    first.id, { timeout: 10_000 });
+  assert.deepEqual((await state(page)).checks.find(c => c.id === first.id).chosen, [2]);
+  assert.deepEqual(problems, []);
+  await context.close();
+
+  const desk = await openPage(env, '/lesson.html?lesson=self-attention', { width: 1280, height: 800 });
+  await lessonReady(desk.page);
+  const canvas = await desk.page.locator('#canvas').boundingBox();
+  await desk.page.mouse.move(canvas.x + canvas.width / 2, canvas.y + 300);
+  await desk.page.mouse.wheel(0, 300);  // three notches down
+  await frames(desk.page, 4);
+  const wheeled = (await state(desk.page)).layout.scroll;
+  assert.ok(wheeled > 150 && wheeled < 400, `three notches scroll about 240 px down (got ${wheeled})`);
+  assert.deepEqual(desk.problems, []);
+  await desk.context.close();
+});
+
+test('a broken lesson shows its problems as file:line:col on the page, not a crash', async () => {
+  const context = await env.browser.newContext({ viewport: { width: 1024, height: 768 } });
+  const page = await context.newPage();
+  await page.route('**/lessons/broken-sample.md', route => route.fulfill({
+    contentType: 'text/markdown',
+    body: '---\nid: broken-sample\ntitle: Broken\nlevel: Expert\nsummary: s\n---\n\n## Beginner: One\n\n```check\nid: q\nquestion: Why?\noptions:\n  - text: a\n    feedback: b\n```\n',
+  }));
+  await page.goto(`${env.origin}/lesson.html?lesson=broken-sample`);
+  await lessonReady(page);
+  const s = await state(page);
+  assert.ok(s.errors.length >= 2, 'every problem is listed');
+  for (const e of s.errors) assert.match(e, /^lessons\/broken-sample\.md:\d+:\d+: error: /);
+  await page.screenshot({ path: screenshotPath('lesson-broken-1024') });
+  await context.close();
+});
+
+test('screenshots of the lesson at 375, 768 and 1440 px, light and dark', async () => {
+  const sizes = [{ width: 375, height: 740, scale: 2 }, { width: 768, height: 1024, scale: 1 }, { width: 1440, height: 900, scale: 1 }];
+  for (const size of sizes) {
+    for (const theme of ['light', 'dark']) {
+      const { page, problems, context } = await openPage(env, `/lesson.html?lesson=self-attention&theme=${theme}`, size);
+      await lessonReady(page);
+      await frames(page, 4);
+      await page.screenshot({ path: screenshotPath(`lesson-${size.width}-${theme}-top`) });
+      const s = await state(page);
+      // A section with maths, and the first check answered, for a look at the typesetting
+      // and the feedback.
+      await command(page, { type: 'goto', section: s.sections[Math.min(3, s.sections.length - 1)].anchor });
+      await frames(page, 6);
+      await page.screenshot({ path: screenshotPath(`lesson-${size.width}-${theme}-recipe`) });
+      await command(page, { type: 'goto', section: s.checks[0].section });
+      await command(page, { type: 'answer', check: s.checks[0].id, option: 1 });
+      await command(page, { type: 'hint', check: s.checks[0].id });
+      await frames(page, 2);
+      // The options, the feedback under them and the hint, in view.
+      await optionOnScreen(page, s.checks[0].id, s.checks[0].options.length - 1);
+      await command(page, { type: 'scroll', by: size.height * 0.45 });
+      await frames(page, 6);
+      await page.screenshot({ path: screenshotPath(`lesson-${size.width}-${theme}-check`) });
+      if (size.width < 700) {
+        await command(page, { type: 'contents', open: true });
+        await frames(page, 4);
+        await page.screenshot({ path: screenshotPath(`lesson-${size.width}-${theme}-contents`) });
+      }
+      assert.deepEqual(problems, []);
+      await context.close();
+    }
+  }
+  const { page, context } = await openPage(env, '/lesson.html?lesson=course-playback', { width: 1440, height: 900 });
+  await lessonReady(page);
+  await frames(page, 4);
+  await page.screenshot({ path: screenshotPath('lesson-course-playback-1440') });
+  await context.close();
+});
