@@ -44,12 +44,17 @@ apt-get "${apt_opts[@]}" -qq update >&2
 # We need only the .dsc and the upstream tarball. Some mirrors lack the Debian-packaging
 # tarball of a version they still index (seen for md4c), so a failed fetch is fine as long as
 # those two arrived; apt verified each file it kept against the signed index.
-(cd "$cache_dir/download" && apt-get "${apt_opts[@]}" -qq source --download-only "$package" >&2) \
-  || echo "fetch: apt reported a missing file; continuing if the upstream tarball arrived" >&2
+apt_log="$cache_dir/apt-source.log"
+(cd "$cache_dir/download" && apt-get "${apt_opts[@]}" -qq source --download-only "$package") \
+  >"$apt_log" 2>&1 || true
 
 dsc=$(ls "$cache_dir"/download/"${package}"_*.dsc 2>/dev/null | head -n1)
 orig=$(ls "$cache_dir"/download/"${package}"_*.orig.tar.* 2>/dev/null | head -n1)
-[[ -f "$dsc" && -f "$orig" ]] || { echo "fetch: could not download $package's sources" >&2; exit 1; }
+if [[ ! -f "$dsc" || ! -f "$orig" ]]; then
+  cat "$apt_log" >&2
+  echo "fetch: could not download $package's sources (apt's messages above)" >&2
+  exit 1
+fi
 # apt checked these against the signed index; check the tarball against the .dsc once more so
 # a cache corrupted later is caught too.
 want=$(awk '/^Checksums-Sha256:/{f=1;next} f&&/^ /{print $1, $3} /^[^ ]/{f=0}' "$dsc" \
