@@ -204,7 +204,7 @@ TEST_CASE("the head selector shows the same calculation in the chosen head") {
   CHECK(board->current_step()->head == 1);
 }
 
-TEST_CASE("space plays and pauses and the arrows step but not while a text field takes the keys") {
+TEST_CASE("once clicked the board takes space and the arrows but not while a text field takes the keys") {
   Headless page(1024, 2000);
   auto board = playback_test::example_board();
   auto draw = [&] { page.frame([&](const ui::UiContext& ui) { board->draw(ui); }); };
@@ -213,6 +213,14 @@ TEST_CASE("space plays and pauses and the arrows step but not while a text field
     draw();
     draw();
   };
+  draw();
+  tap(ImGuiKey_Space);  // not clicked yet: space is the page's (it scrolls)
+  CHECK_FALSE(board->controller().playing());
+  tap(ImGuiKey_RightArrow);
+  CHECK(board->controller().index() == 0);
+
+  page.click(ImVec2(400, 200));  // on the board's step view
+  draw();
   draw();
   tap(ImGuiKey_Space);
   CHECK(board->controller().playing());
@@ -233,6 +241,12 @@ TEST_CASE("space plays and pauses and the arrows step but not while a text field
   board->draw(page.ui);
   ImGui::End();
   ImGui::Render();
+  CHECK(board->controller().index() == 1);
+
+  page.click(ImVec2(400, 1990));  // below the board: the page has the keys again
+  draw();
+  draw();
+  tap(ImGuiKey_RightArrow);
   CHECK(board->controller().index() == 1);
 }
 
@@ -277,4 +291,19 @@ TEST_CASE("a wide model on the longest sentence the board takes still draws with
       for (const std::string& n : playback_test::numbers_in(caption)) CHECK(shown.count(n) == 1);
     }
   }
+}
+
+TEST_CASE("a key the focused board takes does not also reach the page drawn after it") {
+  Headless page(1024, 2000);
+  auto board = playback_test::example_board();
+  page.click(ImVec2(400, 200));
+  for (int i = 0; i < 2; ++i) page.frame([&](const ui::UiContext& ui) { board->draw(ui); });
+  page.press(ImGuiKey_Space);
+  bool page_saw_space = true;
+  page.frame([&](const ui::UiContext& ui) {
+    board->draw(ui);
+    page_saw_space = ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Space));  // what the page's scrolling reads next
+  });
+  CHECK(board->controller().playing());
+  CHECK_FALSE(page_saw_space);
 }

@@ -211,20 +211,23 @@ void PlaybackWidget::update(float dt) {
     if (const Step* s = current_step(); s && s->head >= 0) head_ = s->head;
 }
 
-namespace {
-int keyboard_frame = -1;  // the frame whose shortcuts a board has taken (one board per frame)
-}
-
-void PlaybackWidget::handle_keys(bool visible) {
-  const ImGuiIO& io = ImGui::GetIO();
-  if (!visible || io.WantTextInput || keyboard_frame == ImGui::GetFrameCount()) return;
+void PlaybackWidget::handle_keys() {
+  ImGuiIO& io = ImGui::GetIO();
+  if (!focused_ || io.WantTextInput) return;
   // With ImGui's keyboard navigation on and its cursor visible, space and arrows belong to it.
   if ((io.ConfigFlags & ImGuiConfigFlags_NavEnableKeyboard) && io.NavVisible) return;
-  keyboard_frame = ImGui::GetFrameCount();
   const int before = controller_.index();
-  if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Space), false)) controller_.toggle();
-  if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_LeftArrow))) controller_.step(-1);
-  if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_RightArrow))) controller_.step(1);
+  // A key the board used is marked as not pressed for the rest of the frame, so the page
+  // (which reads keys after its blocks are drawn) does not also scroll on it.
+  auto take = [&io](ImGuiKey key, bool repeat) {
+    const int index = ImGui::GetKeyIndex(key);
+    if (!ImGui::IsKeyPressed(index, repeat)) return false;
+    io.KeysDownDuration[index] = -1.0f;
+    return true;
+  };
+  if (take(ImGuiKey_Space, false)) controller_.toggle();
+  if (take(ImGuiKey_LeftArrow, true)) controller_.step(-1);
+  if (take(ImGuiKey_RightArrow, true)) controller_.step(1);
   if (controller_.index() != before)
     if (const Step* s = current_step(); s && s->head >= 0) head_ = s->head;
 }
@@ -277,13 +280,17 @@ void PlaybackWidget::draw(const UiContext& ui) {
   at.y += draw_sentence_input(p, at, inner) + pad;
 
   const ImVec2 end(origin.x + width, at.y);
+  // The board has the keyboard from a click on it until a click elsewhere (outlined meanwhile).
+  if (ImGui::IsMouseClicked(0))
+    focused_ = ImGui::IsMouseHoveringRect(origin, end) &&
+               ImGui::IsWindowHovered(ImGuiHoveredFlags_AllowWhenBlockedByActiveItem | ImGuiHoveredFlags_ChildWindows);
   list->ChannelsSetCurrent(0);
   list->AddRectFilled(origin, end, mix(ui.colors().page, ui.colors().panel, 0.5f), p.px(10));
-  list->AddRect(origin, end, ui.colors().border, p.px(10));
+  list->AddRect(origin, end, focused_ ? ui.colors().accent : ui.colors().border, p.px(10), 0,
+                focused_ ? p.px(2) : p.px(1));
   list->ChannelsMerge();
 
-  const ImVec2 clip_min = ImGui::GetWindowPos(), clip_max = clip_min + ImGui::GetWindowSize();
-  handle_keys(end.y > clip_min.y && origin.y < clip_max.y);
+  handle_keys();
   ImGui::SetCursorScreenPos(origin);
   ImGui::Dummy(ImVec2(width, end.y - origin.y));
   ImGui::PopID();

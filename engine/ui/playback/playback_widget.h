@@ -57,7 +57,7 @@ class PlaybackWidget : public Widget {
   float draw_controls(const playback::Painter& p, ImVec2 pos, float width);
   float draw_timeline(const playback::Painter& p, ImVec2 pos, float width);
   float draw_sentence_input(const playback::Painter& p, ImVec2 pos, float width);
-  void  handle_keys(bool visible);
+  void  handle_keys();  // space, ←, → while the board has the keyboard
   void  select_head(int head);
   void  seek_stage(int stage);
   float fill() const;  // the current step's animation, 1 with reduced motion
@@ -72,6 +72,7 @@ class PlaybackWidget : public Widget {
   std::string                        error_;          // why the board is empty, or the last rejected sentence
   int                                head_ = 0;
   bool                               reduced_motion_ = false;
+  bool                               focused_ = false;   // clicked on last: space and arrows are the board's
   char                               input_[512] = {};
   std::vector<std::string>           drawn_;
   std::vector<nlohmann::json>        events_;
