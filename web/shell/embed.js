@@ -14,6 +14,10 @@
  * And the div gets a small API to drive the lesson:
  *   div.neuralpath.goto(anchor) .play() .pause() .setSentence(text[, widgetId]) .restore(progress)
  *
+ * To keep a long lesson sharp and fast, the script also tells each frame which part of it is on
+ * screen (a 'viewport' message as the page scrolls), and scrolls the page when the lesson asks
+ * to show a place of its own (a link in its contents).
+ *
  * A classic script (not a module) so it works wherever a <script src> does; it loads lessons
  * from the site it was itself loaded from.
  */
@@ -88,6 +92,28 @@
     host.replaceChildren(iframe);   // any fallback content (a plain link) gives way
   }
 
+  // Which part of each lesson frame is on screen, in the frame's own coordinates: the lesson
+  // draws just that part of its tall page (see np-host.js). Sent on scroll and resize, at most
+  // once per animation frame.
+  function sendViewport(embed) {
+    if (!embed.ready || !embed.iframe.contentWindow) return;
+    var rect = embed.iframe.getBoundingClientRect();
+    if (rect.bottom < -window.innerHeight || rect.top > 2 * window.innerHeight) return;   // far off screen
+    embed.iframe.contentWindow.postMessage({ target: 'neuralpath', type: 'viewport',
+      top: Math.round(-rect.top), height: Math.round(window.innerHeight) }, lessonOrigin);
+  }
+  var viewportQueued = false;
+  function viewportChanged() {
+    if (viewportQueued) return;
+    viewportQueued = true;
+    requestAnimationFrame(function () {
+      viewportQueued = false;
+      for (var i = 0; i < embeds.length; i++) sendViewport(embeds[i]);
+    });
+  }
+  window.addEventListener('scroll', viewportChanged, { passive: true });
+  window.addEventListener('resize', viewportChanged);
+
   function scan(rootNode) {
     if (rootNode.nodeType !== 1) return;
     if (rootNode.hasAttribute('data-neuralpath-lesson')) upgrade(rootNode);
@@ -106,12 +132,21 @@
     if (data.type === 'resize' || data.type === 'ready') {
       var height = Number(data.height);
       if (isFinite(height) && height > 0) embed.iframe.style.height = Math.ceil(Math.min(height, 1e6)) + 'px';
+      viewportChanged();
+    }
+    if (data.type === 'scroll' && isFinite(Number(data.top))) {
+      // The lesson moved to a place of its own (its contents, a goto) and has already glided
+      // there inside its canvas: the page jumps to match, so what is on screen stays put.
+      window.scrollTo({ top: window.scrollY + embed.iframe.getBoundingClientRect().top + Number(data.top),
+        behavior: 'instant' });
+      return;
     }
     if (data.type === 'ready') {
       if (data.title && !embed.host.getAttribute('data-title')) embed.iframe.title = data.title + ' (interactive lesson)';
       embed.ready = true;
       var queued = embed.queue.splice(0);
       for (var j = 0; j < queued.length; j++) embed.iframe.contentWindow.postMessage(queued[j], lessonOrigin);
+      sendViewport(embed);
     }
     embed.host.dispatchEvent(new CustomEvent('neuralpath:' + data.type, { detail: data, bubbles: true }));
   });

@@ -15,6 +15,9 @@
 //   page's allow= parameter (comma-separated origins) and only in these shapes:
 //     goto {section}   play {}   pause {}   setSentence {text, widget?}   restore {progress}
 //   Anything else is ignored with a console warning; it is never run.
+//   Layout (same origin rule): viewport {top, height}, the part of this frame on the host's
+//   screen (embed.js sends it as the host scrolls); the lesson may answer with
+//   scroll {top}: please scroll the frame so that this offset is at the top of the screen.
 //
 // Learner data (answers, progress) goes only to allowed origins; without allow=, only ready,
 // resize and section are sent (to any parent), so a page that frames the lesson uninvited
@@ -129,6 +132,8 @@ const SHAPES = {
   pause: {},
   setSentence: { text: str(1, 500), 'widget?': str(1, 64) },
   restore: { progress: progressValue },
+  // Layout, not learning: which part of this frame the host shows (embed.js sends it on scroll).
+  viewport: { top: v => Number.isFinite(v) && Math.abs(v) <= 1e7, height: v => Number.isFinite(v) && v > 0 && v <= 1e5 },
 };
 
 const warned = new Map();
@@ -182,19 +187,35 @@ window.addEventListener('message', event => {
   if (event.source !== window.parent) { ignore(event.origin, 'it did not come from the embedding page'); return; }
   const { command, error } = validate(event.data);
   if (error) { ignore(event.origin, error); return; }
+  if (command.type === 'viewport') { hostViewport(command); return; }
   if (engineReady) run(command, event.origin);
   else if (waiting.length < 16) waiting.push([command, event.origin]);
   else ignore(event.origin, 'too many commands before the lesson was ready');
 });
 
 // [SECTION] Content height (embed mode) -----------------------------------------------------------------
-// The canvas takes the lesson's own height, capped where WebGL cannot draw a taller buffer (the
-// engine then scrolls inside it). The page's total height goes to the parent.
+// The page is as tall as the lesson (the engine's layout.content_height), so the host scrolls it
+// like any other content: no inner scrollbar, nothing cut off; its total height goes to the
+// parent in 'resize'.
+//
+// A canvas that tall would pass WebGL's largest drawing buffer (8192 device px on many GPUs)
+// and draw far more than anyone sees. So when the host says which part of the frame is on
+// screen ('viewport', sent by embed.js as its page scrolls), the canvas covers just that part
+// and a margin (a "window"), and the engine's page is scrolled to the window's top: the learner
+// sees one long page. When the engine scrolls by itself (a link in its contents, goto), the
+// window follows and the host is asked to scroll there ('scroll' message).
+// Without viewport messages (a hand-made iframe) the canvas is as tall as WebGL allows and the
+// engine scrolls what is left inside it.
 
 const stage = document.getElementById('np-stage');
 const canvas = document.getElementById('canvas');
 let lastHeight = 0;
 let stageHeight = 0;
+let engineScrolls = true;   // the engine's page scrolls inside the canvas (wheel goes to it)
+let view = null;            // the host's viewport in frame coordinates {top, height}
+let win = null;             // the canvas window {top, height} in stage coordinates, when following
+let movedAt = 0;            // when the window last moved (the engine catches up a frame later)
+let lastEngineScroll = null;
 
 function maxCanvasCss() {
   let limit = 8192;
@@ -205,14 +226,76 @@ function maxCanvasCss() {
   return Math.floor(limit / (window.devicePixelRatio || 1));
 }
 
+const clamp = (v, lo, hi) => Math.max(lo, Math.min(hi, v));
+
+// Through the stylesheet, not canvas.style: Emscripten resets the canvas's inline size.
+function setWindowStyle() {
+  document.documentElement.style.setProperty('--np-canvas-top', `${win.top}px`);
+  document.documentElement.style.setProperty('--np-canvas-height', `${win.height}px`);
+}
+
+function scrollEngine(top) {
+  try { np.command({ type: 'scroll', to: top }); } catch (error) { console.warn(`neuralpath: ${error.message}`); }
+}
+
+// Puts the canvas over the visible part of the stage (plus a margin), moving it only when the
+// visible part leaves it, so most scrolling moves nothing at all.
+function placeWindow() {
+  if (!view || !win || stageHeight <= 0) return;
+  const offset = stage.getBoundingClientRect().top + window.scrollY;
+  const visTop = clamp(view.top - offset, 0, stageHeight);
+  const visBottom = clamp(view.top + view.height - offset, 0, stageHeight);
+  const height = Math.min(stageHeight, maxCanvasCss(), Math.max(480, Math.ceil(view.height * 1.6)));
+  let top = win.top;
+  if (height !== win.height || visTop < top || visBottom > top + height || top + height > stageHeight)
+    top = clamp(Math.round(visTop - (height - (visBottom - visTop)) / 2), 0, stageHeight - height);
+  if (top === win.top && height === win.height) return;
+  win = { top, height };
+  setWindowStyle();
+  movedAt = performance.now();
+  scrollEngine(top);   // the engine's page scrolled to the window's top: content stays in place
+}
+
+// The engine scrolled itself (its contents, goto): once it settles, the window goes there and
+// the host is asked to bring that place into view. Right after a window move the engine may lag
+// a frame (its scroll range follows the canvas size), so the window's own position is re-sent.
+function followEngine(state) {
+  const scroll = Number(state?.layout?.scroll);
+  if (!win || !Number.isFinite(scroll) || Math.abs(scroll - win.top) < 1) { lastEngineScroll = null; return; }
+  if (performance.now() - movedAt < 400) { scrollEngine(win.top); return; }
+  if (lastEngineScroll === null || Math.abs(lastEngineScroll - scroll) >= 1) { lastEngineScroll = scroll; return; }
+  lastEngineScroll = null;
+  const top = clamp(Math.round(scroll), 0, Math.max(0, stageHeight - win.height));
+  win = { top, height: win.height };
+  setWindowStyle();
+  movedAt = performance.now();
+  if (Math.abs(top - scroll) >= 1) scrollEngine(top);
+  const offset = stage.getBoundingClientRect().top + window.scrollY;
+  post('scroll', { top: Math.round(offset + scroll) });
+}
+
+function hostViewport({ top, height }) {
+  view = { top, height };
+  if (!embedded) return;
+  if (!win) {   // from now on the canvas follows the host's viewport
+    win = { top: -1, height: 0 };
+    document.documentElement.classList.add('np-follow');
+    engineScrolls = false;
+    fitStage(engineReady ? np.state() : null);
+  }
+  placeWindow();
+}
+
 function fitStage(state) {
-  const content = Number(state?.content_height ?? state?.layout?.content_height);
-  engineScrolls = Number(state?.layout?.scroll_max) > 1;
+  const content = Number(state?.layout?.content_height ?? state?.content_height);
+  if (!win) engineScrolls = Number(state?.layout?.scroll_max) > 1;
   if (!Number.isFinite(content) || content <= 0) return;
-  const height = Math.max(240, Math.min(Math.ceil(content), maxCanvasCss()));
-  if (Math.abs(height - stageHeight) < 2) return;
-  stageHeight = height;
-  document.documentElement.style.setProperty('--np-stage-height', `${height}px`);
+  const height = Math.max(240, win ? Math.ceil(content) : Math.min(Math.ceil(content), maxCanvasCss()));
+  if (Math.abs(height - stageHeight) >= 2) {
+    stageHeight = height;
+    document.documentElement.style.setProperty('--np-stage-height', `${height}px`);
+  }
+  if (win) { placeWindow(); followEngine(state); }
 }
 
 function pageHeight() {
@@ -237,12 +320,9 @@ function measure() {
   });
 }
 
-// The frame shows the whole lesson, so a wheel turned over the canvas must scroll the host page
-// rather than the engine's page (which has nothing left to scroll). GLFW cancels every wheel
-// event on the canvas, so while the canvas fits its content the event is stopped on its way
-// down (capture phase on the stage) and the browser scrolls the host as it normally would.
-// If the lesson is taller than WebGL can draw, the engine scrolls the rest itself.
-let engineScrolls = true;
+// A wheel turned over the canvas scrolls the host page, as over any other content. GLFW
+// cancels every wheel event on the canvas, so unless the engine scrolls inside the canvas the
+// event is stopped on its way down (capture phase on the stage) and the browser scrolls as usual.
 if (embedded) {
   stage.addEventListener('wheel', event => { if (!engineScrolls) event.stopPropagation(); }, { capture: true });
 }
@@ -252,9 +332,9 @@ if (framed || embedded) {
   window.addEventListener('np-layout', measure);
   window.addEventListener('resize', measure);
   if (document.fonts) document.fonts.ready.then(measure);
-  // The engine lays text out a frame after a change (fonts, reveals, a new sentence); poll its
-  // content height briefly after each event and slowly otherwise.
-  setInterval(() => { if (document.visibilityState === 'visible') measure(); }, 500);
+  // The engine lays text out a frame after a change (fonts, reveals, a new sentence) and may
+  // scroll by itself: check a few times a second.
+  setInterval(() => { if (document.visibilityState === 'visible') measure(); }, 250);
 }
 
 // [SECTION] Engine events -> messages ----------------------------------------------------------------------

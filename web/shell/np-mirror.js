@@ -331,8 +331,7 @@ function renderCheck(block) {
         }
       } },
     el('span', { class: 'np-m-letter', 'aria-hidden': 'true', text: `${letters[index] || index + 1}` }),
-    el('span', { class: 'np-m-option-text' }, ...runNodes(option.runs, option.text)),
-    el('span', { class: 'np-m-mark' }));
+    el('span', { class: 'np-m-option-text' }, ...runNodes(option.runs, option.text), el('span', { class: 'np-m-mark' })));
     view.buttons.push(button);
     options.append(el('li', {}, button));
   });
@@ -380,7 +379,7 @@ function updateCheck(view, check) {
     const picked = view.block.multiple && !graded ? view.pending.has(index) : chosen.has(index);
     button.setAttribute('aria-pressed', String(picked));
     const mark = button.querySelector('.np-m-mark');
-    setText(mark, graded && chosen.has(index) ? ' (your answer)' : '');
+    setText(mark, graded && chosen.has(index) ? 'Your answer' : '');
   });
   if (graded && view.block.multiple) view.pending = new Set(chosen);
   if (!graded) { if (!view.feedback.dataset.error) view.feedback.hidden = true; return; }
@@ -410,7 +409,7 @@ function renderReveal(block, anchor) {
     } }, ...runNodes(block.runs, block.label || 'Show more'));
   const view = { button, content };
   views.reveals.set(block.id, view);
-  return el('div', { class: 'np-m-reveal-box' }, button, content);
+  return el('div', { class: 'np-m-reveal-box', 'data-reveal': block.id }, button, content);
 }
 
 function showReveal(view, open) {
@@ -419,28 +418,74 @@ function showReveal(view, open) {
 }
 
 // [SECTION] Widgets and playback ---------------------------------------------------------------------
+// Each widget shows a sentence a listener can take in, its numbers as a table a screen reader
+// can walk, and buttons for what the canvas lets a mouse do (other sentences, the BERT switch,
+// the mask stages, sequence lengths, playback). Numbers are printed the way the canvas prints
+// them (engine/core/format.h), so the two never disagree.
 
 const widgetNames = { spotlight: 'Attention spotlight', heatmap: 'Attention heatmap', 'mask-steps': 'Masking, step by step',
   'cost-explorer': 'Cost of attention', playback: 'The whole block, step by step' };
 const takesSentence = new Set(['spotlight', 'heatmap', 'mask-steps', 'playback']);
+const stageNames = { raw: 'raw scores (query · key)', scaled: 'scaled scores (÷ √d)', masked: 'masked scores (future words set to −∞)',
+  softmax: 'weights after the softmax' };
+
+// format_number and format_count from the engine, in JS.
+const number = v => (typeof v === 'number' && Number.isFinite(v)
+  ? (Math.abs(v) < 0.005 ? '0.00' : v.toFixed(2)) : v === null || v === -Infinity || v === '-inf' ? '−∞' : String(v));
+const count = n => Number.isFinite(n) ? Math.round(n).toLocaleString('en-US') : String(n);
+function bytes(n) {
+  if (!Number.isFinite(n)) return String(n);
+  const units = ['bytes', 'KiB', 'MiB', 'GiB', 'TiB'];
+  let u = 0;
+  while (n >= 1024 && u < 4) { n /= 1024; u++; }
+  return u === 0 ? `${count(n)} bytes` : `${number(n)} ${units[u]}`;
+}
 
 function renderWidget(block, anchor) {
   const titleId = uid('w');
-  const view = { block, anchor, stateId: null, summary: el('p', { class: 'np-m-widget-summary', text: block.widget === 'playback' ? '' : 'Loading its numbers…' }),
-    details: el('div', { class: 'np-m-widget-details' }), error: el('p', { class: 'np-m-error', hidden: true }), play: null };
+  const view = { block, anchor, stateId: null, controls: [], play: null,
+    summary: el('p', { class: 'np-m-widget-summary', text: block.widget === 'playback' ? '' : 'Loading its numbers…' }),
+    details: el('div', { class: 'np-m-widget-details' }), error: el('p', { class: 'np-m-error', hidden: true }) };
   const figure = el('div', { class: 'np-m-widget', role: 'group', 'aria-labelledby': titleId, 'data-widget': block.widget },
     el('p', { class: 'np-m-widget-title', id: titleId }, el('strong', { text: widgetNames[block.widget] || 'Interactive figure' }),
       block.caption ? `: ${block.caption}` : ''),
     view.summary);
-  if (block.widget === 'playback') figure.append(renderPlayback(view));
-  if (block.widget === 'spotlight' && block.alternatives?.length) {
-    figure.append(el('div', { class: 'np-m-actions', role: 'group', 'aria-label': 'Other sentences' },
-      ...[block.sentence, ...block.alternatives].map(sentence => el('button', { type: 'button', class: 'np-m-alt',
-        onclick: () => act(() => np.command(withWidget(view, { type: 'setSentence', text: sentence })), view.error) },
-      `Show “${sentence}”`))));
+  const send = message => act(() => np.command(withWidget(view, message)), view.error);
+  const choices = (label, items) => el('div', { class: 'np-m-actions', role: 'group', 'aria-label': label },
+    ...items.map(([text, message, isOn]) => {
+      const button = el('button', { type: 'button', 'aria-pressed': 'false', onclick: () => send(message) }, text);
+      view.controls.push({ button, isOn });
+      return button;
+    }));
+  switch (block.widget) {
+    case 'playback': figure.append(renderPlayback(view)); break;
+    case 'spotlight':
+      if (block.alternatives?.length) {
+        figure.append(choices('Sentences', [block.sentence, ...block.alternatives].map(sentence =>
+          [`“${sentence}”`, { type: 'setSentence', text: sentence }, w => w.sentence === sentence])));
+      }
+      break;
+    case 'heatmap':
+      if (block.bert_switch) {
+        figure.append(choices('Mask', [
+          ['Causal mask (GPT)', { type: 'setMask', mask: 'causal' }, w => w.mask === 'causal' || w.causal === true],
+          ['No mask (BERT)', { type: 'setMask', mask: 'none' }, w => w.mask === 'none' || w.causal === false]]));
+      }
+      break;
+    case 'mask-steps':
+      figure.append(choices('Stage', (block.stages?.length ? block.stages : ['raw', 'scaled', 'masked', 'softmax']).map(stage =>
+        [stage[0].toUpperCase() + stage.slice(1), { type: 'stage', stage }, w => w.stage === stage])));
+      break;
+    case 'cost-explorer':
+      if (block.lengths?.length) {
+        figure.append(choices('Sequence length', block.lengths.map(t =>
+          [`T = ${count(t)}`, { type: 'setLength', T: t }, w => w.T === t])));
+      }
+      break;
   }
   if (takesSentence.has(block.widget)) figure.append(renderSentenceForm(view));
   figure.append(view.error, view.details);
+  view.figure = figure;
   views.widgets.push(view);
   return figure;
 }
@@ -497,6 +542,30 @@ function matchWidget(view, widgets, kindCounts) {
   return sameKind[k] || widgets[block.widget_index] || null;
 }
 
+// Cells the mask hides, as a set of "row,column" (the engine lists them as [row, column] pairs;
+// a grid of booleans is read too).
+function maskedCells(w) {
+  const cells = new Set();
+  if (!Array.isArray(w.masked)) return cells;
+  w.masked.forEach((entry, r) => {
+    if (!Array.isArray(entry)) return;
+    if (typeof entry[0] === 'boolean') entry.forEach((on, c) => on && cells.add(`${r},${c}`));
+    else if (entry.length === 2) cells.add(`${entry[0]},${entry[1]}`);
+  });
+  return cells;
+}
+
+const weightsOf = w => (Array.isArray(w.weights) && Array.isArray(w.weights[0]) ? w.weights : null);
+
+function strongestLink(w, grid) {
+  const tokens = w.tokens || [];
+  let best = null;
+  grid.forEach((row, r) => row.forEach((value, c) => {
+    if (r !== c && Number.isFinite(value) && (!best || value > best.value)) best = { r, c, value };
+  }));
+  return best ? ` The strongest link: ${quoted(tokens[best.r])} pays ${percent(best.value)} attention to ${quoted(tokens[best.c])}.` : '';
+}
+
 // One sentence a listener can take in, from the numbers the widget shows.
 export function describeWidget(w) {
   if (!w) return '';
@@ -505,7 +574,7 @@ export function describeWidget(w) {
   const tokens = Array.isArray(w.tokens) ? w.tokens : [];
   switch (w.kind) {
     case 'spotlight': {
-      if (!w.top) return tokens.length ? `“${w.query}” has no other word to look at.` : '';
+      if (!w.top) return tokens.length ? `${quoted(w.query)} has no other word to look at.` : '';
       const others = tokens
         .map((token, i) => ({ token, weight: Array.isArray(w.weights) ? w.weights[i] : NaN, i }))
         .filter(x => x.i !== w.top.index && Number.isFinite(x.weight))
@@ -513,37 +582,39 @@ export function describeWidget(w) {
       const rest = others.length ? `, then ${others.map(x => `${quoted(x.token)} ${percent(x.weight)}`).join(' and ')}` : '';
       return `${quoted(w.query)} pays ${percent(w.top.weight)} attention to ${quoted(w.top.token)}${rest}.`;
     }
+    case 'heatmap': {
+      const grid = weightsOf(w);
+      const mask = w.mask === 'causal' || (w.mask === undefined && w.causal)
+        ? 'Causal mask: each word sees only itself and the words before it.'
+        : 'No mask: every word sees every word.';
+      return `${quoted(w.sentence || tokens.join(' '))}, ${tokens.length} words. ${mask}${grid ? strongestLink(w, grid) : ''}`;
+    }
+    case 'mask-steps': {
+      const index = Number.isFinite(w.stage_index) ? w.stage_index : (w.stages || []).indexOf(w.stage);
+      const total = (w.stages || []).length;
+      const where = total ? `Stage ${index + 1} of ${total}: ` : '';
+      return `${where}${stageNames[w.stage] || w.stage || ''} for ${quoted(w.sentence || tokens.join(' '))}.`;
+    }
+    case 'cost-explorer': {
+      if (!Number.isFinite(w.T)) return '';
+      const score = w.bytes_per_score === 4 ? w.bytes_fp32 : w.bytes_fp16;
+      return `For T = ${count(w.T)} words: ${count(w.pairs)} pairs of words. The full score matrix takes ${bytes(score)}` +
+        (Number.isFinite(w.heads) && w.heads > 1 ? ` per head (${bytes(w.bytes_all_heads)} for ${w.heads} heads)` : '') +
+        (Number.isFinite(w.tiled_bytes) ? `; the tiled kernel keeps only ${bytes(w.tiled_bytes)} at a time.` : '.');
+    }
     case 'playback': {
       const step = Number.isFinite(w.step) && Number.isFinite(w.steps) ? `Step ${w.step + 1} of ${w.steps}` : '';
       return [step, w.caption].filter(Boolean).join(': ');
     }
-    default: {
-      const grid = weightGrid(w);
-      if (grid && tokens.length) {
-        let best = null;
-        grid.forEach((row, r) => row.forEach((value, c) => {
-          if (r !== c && Number.isFinite(value) && (!best || value > best.value)) best = { r, c, value };
-        }));
-        const mask = w.causal === true || w.mask === 'causal' ? ' Causal mask: each word sees only itself and the words before it.' : '';
-        return `${tokens.length} words.${mask}` +
-          (best ? ` The strongest link: ${quoted(tokens[best.r])} pays ${percent(best.value)} attention to ${quoted(tokens[best.c])}.` : '');
-      }
-      if (w.sentence) return `Sentence: “${w.sentence}”.`;
-      return '';
-    }
+    default:
+      return w.sentence ? `Sentence: “${w.sentence}”.` : '';
   }
 }
 
-function weightGrid(w) {
-  const grid = w.weights ?? w.matrix ?? w.values;
-  return Array.isArray(grid) && grid.length && Array.isArray(grid[0]) ? grid : null;
-}
-
-// A grid of weights as a table a screen reader can walk: rows are the words that look, columns
-// the words looked at.
-function weightTable(w) {
+// The numbers as a table a screen reader can walk: rows are the words that look, columns the
+// words looked at.
+function numbersTable(w) {
   const tokens = Array.isArray(w.tokens) ? w.tokens : [];
-  const grid = weightGrid(w);
   if (w.kind === 'spotlight' && Array.isArray(w.weights) && tokens.length === w.weights.length) {
     return el('table', { class: 'np-m-weights' },
       el('caption', { text: `Where ${quoted(w.query)} looks` }),
@@ -551,13 +622,18 @@ function weightTable(w) {
       el('tbody', {}, ...tokens.map((token, i) => el('tr', {}, el('th', { scope: 'row', text: token }),
         el('td', { text: percent(w.weights[i]) })))));
   }
-  if (!grid || tokens.length !== grid.length || tokens.length > 24) return null;
-  const masked = Array.isArray(w.masked) ? w.masked : null;
+  const asWeights = w.kind === 'heatmap' || (w.kind === 'mask-steps' && w.stage === 'softmax');
+  const grid = w.kind === 'mask-steps' ? w.matrix : weightsOf(w);
+  if (!Array.isArray(grid) || !Array.isArray(grid[0]) || tokens.length !== grid.length || tokens.length > 24) return null;
+  const hidden = maskedCells(w);
+  const caption = asWeights ? 'Attention weights: each row is a word, each column a word it looks at'
+    : `Scores (${stageNames[w.stage] || w.stage}): each row is a word, each column a word it looks at`;
   return el('table', { class: 'np-m-weights' },
-    el('caption', { text: 'Attention weights: each row is a word, each column the word it looks at' }),
+    el('caption', { text: caption }),
     el('thead', {}, el('tr', {}, el('td'), ...tokens.map(token => el('th', { scope: 'col', text: token })))),
     el('tbody', {}, ...grid.map((row, r) => el('tr', {}, el('th', { scope: 'row', text: tokens[r] }),
-      ...row.map((value, c) => el('td', { text: masked?.[r]?.[c] ? 'masked' : (Number.isFinite(value) ? percent(value) : String(value)) }))))));
+      ...row.map((value, c) => el('td', { text: hidden.has(`${r},${c}`) && !Number.isFinite(value) ? 'masked'
+        : hidden.has(`${r},${c}`) && asWeights ? 'masked' : asWeights ? percent(value) : number(value) }))))));
 }
 
 function updateWidget(view, w, playback) {
@@ -565,12 +641,13 @@ function updateWidget(view, w, playback) {
   // The playback's own status line and caption say what a summary would.
   const summary = view.play ? '' : describeWidget(w);
   setText(view.summary, summary || (w || view.play ? '' : 'Its numbers appear once the lesson engine runs it.'));
-  const signature = w ? JSON.stringify([w.tokens, w.weights, w.masked, w.query]) : '';
+  for (const { button, isOn } of view.controls) button.setAttribute('aria-pressed', String(!!(w && isOn(w))));
+  const signature = w ? JSON.stringify([w.tokens, w.weights, w.matrix, w.masked, w.query, w.stage]) : '';
   if (view.details.dataset.signature !== signature) {
     view.details.dataset.signature = signature;
-    const table = w ? weightTable(w) : null;
+    const table = w ? numbersTable(w) : null;
     view.details.replaceChildren(...(table ? [el('div', { class: 'np-m-table', role: 'region', tabindex: '0',
-      'aria-label': 'Weights table' }, table)] : []));
+      'aria-label': table.querySelector('caption')?.textContent || 'Numbers' }, table)] : []));
   }
   if (view.play) {
     const p = playback && (!w || w.kind === 'playback') ? { ...playback, ...(w || {}) } : (w || playback || {});
@@ -616,6 +693,35 @@ function markSection(anchor) {
     if (panel.scrollHeight > panel.clientHeight) panel.scrollTo({ top, behavior: reducedMotion.matches ? 'auto' : 'smooth' });
   }
 }
+
+// The canvas follows the reader: when keyboard focus reaches a check, reveal or widget in the
+// text version (shown beside the canvas), the canvas scrolls it into view, or to its section.
+// Embedded pages show the whole canvas, so there is nothing to scroll there.
+function followFocus(target) {
+  if (embedded || !isOpen()) return;
+  const state = np.state();
+  const layout = state?.layout;
+  if (!layout) return;
+  const checkId = target.closest('[data-check]')?.dataset.check;
+  const revealId = target.closest('[data-reveal]')?.dataset.reveal;
+  const widgetView = views.widgets.find(v => v.figure?.contains(target));
+  let rect = null;
+  if (checkId) rect = (state.checks || []).find(c => c.id === checkId)?.rect;
+  else if (revealId) rect = (state.reveals || []).find(r => r.id === revealId)?.rect;
+  else if (widgetView) rect = (state.widgets || []).find(w => w.id === (widgetView.block.id || widgetView.stateId))?.rect;
+  if (Array.isArray(rect) && rect.length === 4) {
+    // Rectangles are where the canvas drew them this frame; the page scrolls below the top bar.
+    const top = layout.column?.[1] ?? 0;
+    const view = document.getElementById('canvas').getBoundingClientRect().height;
+    if (rect[1] >= top && rect[1] + Math.min(rect[3], view - top) <= view) return;   // already in view
+    const pageY = rect[1] - top + (layout.scroll || 0);
+    try { np.command({ type: 'scroll', to: Math.max(0, pageY - 16) }); } catch { /* an older engine: no scroll */ }
+    return;
+  }
+  const anchor = target.closest('.np-m-section')?.dataset.anchor;
+  if (anchor && anchor !== state.section) { try { np.goto(anchor); } catch { /* unknown section */ } }
+}
+panel.addEventListener('focusin', event => followFocus(event.target));
 
 let refreshQueued = false;
 function refreshSoon() {

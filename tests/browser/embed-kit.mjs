@@ -1,0 +1,64 @@
+// Shared by embed, progress and a11y tests: a course site on a second origin, the answer key of
+// a lesson (read from its text, as an author wrote it), and small waits on the text version.
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startServer } from '../../web/serve.mjs';
+
+const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+export const LESSON = 'self-attention';
+
+// Serves `pages` ({name: html}) from a fresh folder on its own port: another origin than the
+// lesson site (same host, other port).
+export async function hostSite(pages) {
+  const root = mkdtempSync(join(tmpdir(), 'np-host-'));
+  for (const [name, html] of Object.entries(pages)) writeFileSync(join(root, name), html);
+  const server = await startServer({ root, port: 0 });
+  return { origin: `http://127.0.0.1:${server.address().port}`, close: () => new Promise(done => server.close(done)) };
+}
+
+// The lesson's knowledge checks in reading order: id, whether several answers are right, and
+// the indices of the correct options, read from the ```check blocks of lessons/ID.md.
+export function answerKey(id = LESSON) {
+  const text = readFileSync(join(repo, 'lessons', `${id}.md`), 'utf8');
+  const checks = [];
+  for (const match of text.matchAll(/^```check[^\n]*\n([\s\S]*?)^```/gm)) {
+    const lines = match[1].split('\n');
+    const check = { id: '', multiple: false, correct: [], options: 0 };
+    for (const line of lines) {
+      let m;
+      if ((m = /^id:\s*(\S+)/.exec(line))) check.id = m[1];
+      else if (/^answer:\s*multiple/.test(line) || /^multiple:\s*(yes|true|on)/.test(line)) check.multiple = true;
+      else if (/^\s*-\s+text:/.test(line)) check.options++;
+      else if ((m = /^\s+correct:\s*(\S+)/.exec(line)) && /^(yes|true|on)$/.test(m[1])) check.correct.push(check.options - 1);
+    }
+    if (check.correct.length > 1) check.multiple = true;
+    checks.push(check);
+  }
+  return checks;
+}
+
+// The text version has been built from the engine's document.
+export async function mirrorReady(frameOrPage) {
+  await frameOrPage.waitForFunction(() => document.querySelectorAll('#np-mirror .np-m-section').length > 0,
+    null, { timeout: 60_000 });
+}
+
+export async function waitForLesson(frameOrPage) {
+  await frameOrPage.waitForFunction(() => window.neuralpath && window.neuralpath.ready, null, { timeout: 60_000 });
+  await frameOrPage.evaluate(() => window.neuralpath.ready);
+  await mirrorReady(frameOrPage);
+}
+
+// Serious and critical axe-core findings on the page, as readable lines.
+export async function axeProblems(page, options = {}) {
+  await page.addScriptTag({ path: join(repo, 'node_modules/axe-core/axe.min.js') });
+  const result = await page.evaluate(async opts => {
+    const r = await window.axe.run(document, opts);
+    return r.violations.map(v => ({ id: v.id, impact: v.impact, help: v.help,
+      nodes: v.nodes.slice(0, 3).map(n => n.target.join(' ')) }));
+  }, options);
+  return result.filter(v => v.impact === 'serious' || v.impact === 'critical')
+    .map(v => `${v.impact} ${v.id}: ${v.help} (${v.nodes.join(', ')})`);
+}
