@@ -138,6 +138,29 @@ test('the iframe is exactly as tall as the lesson inside it, also after the text
   await context.close();
 });
 
+test('a lesson and fonts that arrive late still leave the frame exactly its content\'s height', async () => {
+  const context = await env.browser.newContext({ viewport: { width: 1000, height: 800 } });
+  // Hold the lesson text and the engine's font package back for two seconds.
+  await context.route(/\/(lessons\/[\w-]+\.md|lesson\.data)$/, async route => {
+    await new Promise(done => setTimeout(done, 2000));
+    await route.continue();
+  });
+  const page = await context.newPage();
+  await page.goto(`${host.origin}/course.html`);
+  const early = await page.evaluate(() => document.querySelector('#lesson iframe').getBoundingClientRect().height);
+  await page.waitForFunction(() => window.received.some(m => m.type === 'ready'), null, { timeout: 60_000 });
+  const frame = lessonFrame(page);
+  await waitForLesson(frame);
+  await page.waitForTimeout(1000);
+  const outer = await page.evaluate(() => document.querySelector('#lesson iframe').getBoundingClientRect().height);
+  const inner = await frame.evaluate(() => document.body.scrollHeight);
+  const content = await frame.evaluate(() => window.neuralpath.state().layout.content_height);
+  assert.ok(outer > early, `the frame grew once the lesson came (${early} -> ${outer})`);
+  assert.ok(Math.abs(outer - inner) <= 1, `iframe ${outer}px, page ${inner}px`);
+  assert.ok(inner >= content, `the page holds the lesson's ${content}px`);
+  await context.close();
+});
+
 test('a long lesson is shown whole: scrolling the host page brings every part of it onto the canvas', async () => {
   const { page, context, frame, problems } = await openEmbedded({ width: 1280, height: 900 });
   const content = await frame.evaluate(() => window.neuralpath.state().layout.content_height);

@@ -217,7 +217,9 @@ function render(state) {
     content.push(region);
     const link = el('a', { href: `#${headingId}`, text: section.title, onclick: event => {
       event.preventDefault();
-      act(() => np.goto(section.anchor));
+      // Beside the canvas, the canvas goes there too. Embedded, the text sits above the canvas
+      // in the host's page: moving the canvas would scroll the host away from the reader.
+      if (!embedded) act(() => np.goto(section.anchor));
       heading.focus();
       scrollIntoViewGently(heading);
     } });
@@ -461,8 +463,9 @@ function renderWidget(block, anchor) {
     case 'playback': figure.append(renderPlayback(view)); break;
     case 'spotlight':
       if (block.alternatives?.length) {
-        figure.append(choices('Sentences', [block.sentence, ...block.alternatives].map(sentence =>
-          [`“${sentence}”`, { type: 'setSentence', text: sentence }, w => w.sentence === sentence])));
+        figure.append(choices('Sentences', [block.sentence, ...block.alternatives].map((sentence, i) =>
+          [`“${sentence}”`, { type: 'setSentence', text: sentence },
+            w => (Number.isInteger(w.sentence_index) && !w.custom ? w.sentence_index === i : w.sentence === sentence)])));
       }
       break;
     case 'heatmap':
