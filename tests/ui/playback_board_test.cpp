@@ -296,6 +296,7 @@ TEST_CASE("a wide model on the longest sentence the board takes still draws with
 TEST_CASE("a key the focused board takes does not also reach the page drawn after it") {
   Headless page(1024, 2000);
   auto board = playback_test::example_board();
+  page.frame([&](const ui::UiContext& ui) { board->draw(ui); });  // ImGui knows which window is hovered from here on
   page.click(ImVec2(400, 200));
   for (int i = 0; i < 2; ++i) page.frame([&](const ui::UiContext& ui) { board->draw(ui); });
   page.press(ImGuiKey_Space);
