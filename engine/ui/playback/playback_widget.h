@@ -5,10 +5,13 @@
 // narration, and the lesson's code block beside it highlights the step's lines.
 //
 //   commands   play, pause, step{n}, restart, seek{step}, speed{rate}, setSentence{text},
-//              voice{on}, speechEnded{step?}, head{head}
-//   events     caption{text, step, index, ...} on every step change; playback{playing, ...}
-//   state()    {kind, step, steps, step_kind, title, playing, caption, speed, voice, head,
-//               heads, sentence, tokens, index, stage, code_lines, error}
+//              voice{on}, speechEnded{step?}, head{head (0-based)}
+//   events     caption{text, step, index, kind, title, ...} on every step change;
+//              playback{playing, finished, step, speed, voice, caption} on play/pause/speed/voice
+//   state()    {kind, step, steps, step_kind, title, index (trace step), stage, playing,
+//               finished, caption, speed, voice, head, heads, sentence, tokens, code,
+//               code_lines (1-based, lit now), error (last refused sentence, or why it cannot run)}
+//   keys       space play/pause, ← → step: after a click on the board, until a click elsewhere
 #pragma once
 #include "engine/core/trace.h"
 #include "engine/ui/playback/playback_controller.h"
