@@ -55,6 +55,7 @@ target_include_directories(imgui SYSTEM PUBLIC ${IMGUI_DIR})
 # Our views use ImGui's math operators on ImVec2 and never the obsolete names.
 target_compile_definitions(imgui PUBLIC IMGUI_DEFINE_MATH_OPERATORS IMGUI_DISABLE_OBSOLETE_FUNCTIONS)
 target_link_libraries(imgui PRIVATE neuralpath_options)
+target_compile_options(imgui PRIVATE -w)  # third-party code: its warnings are not ours to fix
 
 if(EMSCRIPTEN)
   # The platform and renderer backends, only for the web app (the one window we open).
