@@ -295,6 +295,7 @@ std::string App::command(std::string_view text) {
     if (!string_field(message, "section", anchor, error)) return refused(error).dump();
     if (auto e = session.enter_section(anchor)) return reply(e);
     m.page.goto_section(anchor, /*glide=*/false, reduced_motion_);
+    m.page.set_contents_open(false);
     return ok().dump();
   }
   if (type == "answer") {

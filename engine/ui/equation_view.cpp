@@ -67,11 +67,11 @@ EquationTypesetter::EquationTypesetter(const UiContext& ui, ImU32 color, bool di
     : ui_(ui), color_(color), display_(display) {}
 
 EqBox EquationTypesetter::measure(const EqNode& node, float size) const {
-  return layout(node, Env{size, EqStyle::Normal, 0}, nullptr, ImVec2(0, 0));
+  return layout(node, Env{size, EqStyle::Normal, 0, false}, nullptr, ImVec2(0, 0));
 }
 
 void EquationTypesetter::draw(ImDrawList* dl, const EqNode& node, ImVec2 origin, float size) const {
-  layout(node, Env{size, EqStyle::Normal, 0}, dl, origin);
+  layout(node, Env{size, EqStyle::Normal, 0, false}, dl, origin);
 }
 
 // [SECTION] Faces and measures --------------------------------------------------------------------
@@ -189,7 +189,9 @@ EqBox EquationTypesetter::row(const EqNode& node, const Env& env, ImDrawList* dl
     cls.push_back(c);
     previous = c;
   }
-  const float tight = env.depth > 0 ? 0.55f : 1.0f;  // scripts and small fractions sit closer
+  // TeX drops the spaces around relations and operators in scripts (x_{i=1}, not x_{i = 1}),
+  // and tightens them a little in small fractions.
+  const float tight = env.script ? 0.0f : env.depth > 0 ? 0.7f : 1.0f;
   EqBox box;
   previous = Cls::none;
   for (std::size_t i = 0; i < node.children.size(); ++i) {
@@ -245,6 +247,7 @@ EqBox EquationTypesetter::root(const EqNode& node, const Env& env, ImDrawList* d
   Env index_env = env;
   index_env.size = std::max(s * 0.55f, ui_.px(7));
   index_env.depth = env.depth + 2;
+  index_env.script = true;
   EqBox index;
   if (node.children.size() > 1) index = layout(node.children[1], index_env, nullptr, origin);
   const float shift = std::max(0.0f, index.width - 0.3f * s);
@@ -278,6 +281,7 @@ EqBox EquationTypesetter::scripts(const EqNode& node, const Env& env, ImDrawList
   Env small = env;
   small.size = std::max(s * (env.depth >= 2 ? 0.82f : 0.7f), ui_.px(7));
   small.depth = env.depth + 1;
+  small.script = true;
   const EqBox b = layout(base, env, nullptr, origin);
   const EqBox up = sup.empty() ? EqBox{} : layout(sup, small, nullptr, origin);
   const EqBox down = sub.empty() ? EqBox{} : layout(sub, small, nullptr, origin);

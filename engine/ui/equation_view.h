@@ -30,7 +30,8 @@ class EquationTypesetter {
   struct Env {                  // what a node inherits from its parents
     float             size;
     lesson::EqStyle   style;
-    int               depth;    // fraction / script nesting: deeper is smaller and tighter
+    int               depth;    // fraction / script nesting: deeper is smaller
+    bool              script = false;  // inside a sub/superscript: no spaces around = + ...
   };
   EqBox layout(const lesson::EqNode& node, const Env& env, ImDrawList* dl, ImVec2 origin) const;
   EqBox row(const lesson::EqNode& node, const Env& env, ImDrawList* dl, ImVec2 origin) const;

@@ -243,7 +243,8 @@ void draw_layout(PageContext& page, const Layout& layout, ImVec2 origin, float w
     const Piece& piece = layout.pieces[p];
     const Atom& atom = layout.atoms[static_cast<std::size_t>(piece.atom)];
     const Line& line = layout.lines[static_cast<std::size_t>(piece.line)];
-    const float shift = style.center ? std::max(0.0f, (width - line.width) * 0.5f) : 0;
+    const float room = std::max(0.0f, width - line.width);
+    const float shift = style.center ? room * 0.5f : style.right ? room : 0;
     const float x = origin.x + shift + piece.x;
     const float baseline = origin.y + line.baseline();
     if (atom.link >= 0) {

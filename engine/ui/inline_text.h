@@ -19,6 +19,7 @@ struct InlineStyle {
   ImU32   color = 0;            // 0: the palette's text colour
   float   line_height = 1.5f;   // in multiples of the text size
   bool    center = false;       // centre each line (captions)
+  bool    right = false;        // push each line to the right edge (numbers in tables)
 };
 
 // Draws `text` wrapped to `width` at the cursor and moves the cursor below it. `id` keeps

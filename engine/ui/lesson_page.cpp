@@ -196,7 +196,11 @@ void LessonPage::draw_contents_column(Frame& frame, const ImRect& rect) {
   dl->AddLine(ImVec2(rect.Max.x - ui.px(1), rect.Min.y), ImVec2(rect.Max.x - ui.px(1), rect.Max.y), c.border, ui.px(1));
   ImGui::SetCursorScreenPos(rect.Min);
   ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(ui.px(16), ui.px(24)));
-  ImGui::BeginChild("##contents", rect.GetSize(), false, ImGuiWindowFlags_NoBackground);
+  // A borderless child ignores WindowPadding unless asked; the scrollbar track stays quiet.
+  ImGui::PushStyleColor(ImGuiCol_ScrollbarBg, IM_COL32(0, 0, 0, 0));
+  ImGui::BeginChild("##contents", rect.GetSize(), false,
+                    ImGuiWindowFlags_NoBackground | ImGuiWindowFlags_AlwaysUseWindowPadding);
+  ImGui::PopStyleColor();
   ImGui::PopStyleVar();
   contents_window_ = ImGui::GetCurrentWindow();
   contents_rect_ = rect;
@@ -276,7 +280,10 @@ void LessonPage::draw_contents_drawer(Frame& frame) {
   const ImRect list(ImVec2(0, ui.px(48)), ImVec2(width, display.y));
   ImGui::SetCursorScreenPos(list.Min);
   ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(ui.px(16), ui.px(8)));
-  ImGui::BeginChild("##drawer-list", list.GetSize(), false, ImGuiWindowFlags_NoBackground);
+  ImGui::PushStyleColor(ImGuiCol_ScrollbarBg, IM_COL32(0, 0, 0, 0));
+  ImGui::BeginChild("##drawer-list", list.GetSize(), false,
+                    ImGuiWindowFlags_NoBackground | ImGuiWindowFlags_AlwaysUseWindowPadding);
+  ImGui::PopStyleColor();
   ImGui::PopStyleVar();
   contents_window_ = ImGui::GetCurrentWindow();
   contents_rect_ = list;

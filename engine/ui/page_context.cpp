@@ -41,7 +41,7 @@ bool text_button(PageContext& page, const char* id, std::string_view label, ImVe
   if (primary) {
     dl->AddRectFilled(rect.Min, rect.Max, hovered ? mix(c.accent, c.text, 0.15f) : c.accent, r);
   } else {
-    dl->AddRectFilled(rect.Min, rect.Max, hovered ? mix(c.panel, c.accent, 0.12f) : c.panel, r);
+    dl->AddRectFilled(rect.Min, rect.Max, hovered ? mix(c.page, c.accent, 0.12f) : c.page, r);
     dl->AddRect(rect.Min, rect.Max, held ? c.accent : c.border, r, 0, page.px(1));
   }
   const ImVec2 text = font->CalcTextSizeA(size, FLT_MAX, 0, label.data(), label.data() + label.size());

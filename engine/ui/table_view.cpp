@@ -81,13 +81,11 @@ void draw_table(PageContext& page, const lesson::Block& block, const lesson::Tab
         const lesson::Table::Align align = col < table.align.size() ? table.align[col] : lesson::Table::Align::Default;
         const float inner = widths[col] - 2 * pad_x;
         InlineStyle style = cell_style(r);
-        float shift = 0;
-        if (align == lesson::Table::Align::Center) style.center = true;
-        if (align == lesson::Table::Align::Right)
-          shift = std::max(0.0f, inner - inline_natural_width(page, cells[col], style));
-        ImGui::SetCursorScreenPos(ImVec2(x + pad_x + shift, y + pad_y));
+        style.center = align == lesson::Table::Align::Center;
+        style.right = align == lesson::Table::Align::Right;
+        ImGui::SetCursorScreenPos(ImVec2(x + pad_x, y + pad_y));
         ImGui::PushID(static_cast<int>(r * columns + col));
-        draw_inline(page, cells[col], inner - shift, style, ImGui::GetID("cell"));
+        draw_inline(page, cells[col], inner, style, ImGui::GetID("cell"));
         ImGui::PopID();
       }
       x += widths[col];

@@ -63,6 +63,11 @@ for (const type of ['touchend', 'touchcancel']) {
     if (!touch) return;
     finger = null;
     mouse('mouseup', touch, 0);
+    // A finger leaves no pointer behind: once the engine has seen the release (two frames
+    // on), the mouse moves off the canvas so the tapped option does not stay "hovered".
+    requestAnimationFrame(() => requestAnimationFrame(() => {
+      if (finger === null) mouse('mousemove', { clientX: -10000, clientY: -10000, screenX: 0, screenY: 0 }, 0);
+    }));
   }, { capture: true, passive: false });
 }
 
