@@ -198,7 +198,9 @@ test('the host page looks right on a phone: the frame fits the width and its con
   await page.screenshot({ path: screenshotPath('embed-host-phone') });
   await frame.locator('.np-embed-bar button', { hasText: 'Text version' }).click();
   await page.waitForTimeout(500);
-  await page.locator('#lesson iframe').screenshot({ path: screenshotPath('embed-text-version-phone') });
+  await page.evaluate(() => scrollTo(0, document.querySelector('#lesson iframe').getBoundingClientRect().top + scrollY));
+  await page.waitForTimeout(300);
+  await page.screenshot({ path: screenshotPath('embed-text-version-phone') });
   await context.close();
 });
 
