@@ -141,10 +141,27 @@ test('every widget is photographed at 375, 768 and 1440 px, light and dark', asy
         await scrollTo(page, id);
         if (id === 'causal-grid') await command(page, { type: 'selectCell', widget: id, row: 2, col: 1 });
         if (id === 'mask-walkthrough') await command(page, { type: 'stage', widget: id, stage: 'softmax' });
+        if (id === 'cost') {  // with a finished run on screen
+          await command(page, { type: 'run', widget: id, T: 1000 });
+          await page.waitForFunction(() => !window.neuralpath.state().widgets.find(w => w.id === 'cost').running,
+            null, { timeout: 120_000, polling: 250 });
+        }
         await frames(page);
         await page.screenshot({ path: screenshotPath(`widgets-${name}-${width}-${theme}`) });
       }
-      if (theme === 'light') {  // and one number explaining itself
+      if (theme === 'light') {  // the spotlight swung to "wide", and one number explaining itself
+        await scrollTo(page, 'it-spotlight');
+        await command(page, { type: 'setSentence', widget: 'it-spotlight', text: WIDE });
+        await page.waitForTimeout(1500);  // the swing
+        await page.screenshot({ path: screenshotPath(`widgets-spotlight-wide-${width}`) });
+        for (const [mistake, extra] of [['no-scale', { d: 512 }], ['wrong-transpose', {}]]) {
+          await scrollTo(page, 'mask-walkthrough');
+          await command(page, { type: 'mistake', widget: 'mask-walkthrough', mistake, ...extra });
+          const rect = (await widgetState(page, 'mask-walkthrough')).rect;
+          await command(page, { type: 'scroll', by: rect[3] * 0.5 });  // the mistakes are the lower half
+          await frames(page);
+          await page.screenshot({ path: screenshotPath(`widgets-mistake-${mistake}-${width}`) });
+        }
         await scrollTo(page, 'causal-grid');
         await command(page, { type: 'explain', widget: 'causal-grid', row: 2, col: 1 });
         await frames(page);

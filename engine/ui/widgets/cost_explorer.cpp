@@ -397,8 +397,8 @@ void CostExplorerWidget::draw_plot(const UiContext& ui, float width) {
   const float bottom = small->FontSize + ui.px(8);
   const ImVec2 origin = ImGui::GetCursorScreenPos();
   const ImVec2 p0(origin.x + left, origin.y + ui.px(6)), p1(origin.x + width - ui.px(6), origin.y + height - bottom);
-  // Axes: log10 T from 1 to 5 across, log2 bytes from 2^7 (128 bytes) to 2^36 (64 GiB) up.
-  constexpr double y_low = 7, y_high = 36;
+  // Axes: log10 T from 1 to 5 across, log2 bytes from 2^7 (128 bytes) to 2^38 (256 GiB) up.
+  constexpr double y_low = 7, y_high = 38;
   const auto to_screen = [&](double t, double bytes) {
     const double x = (std::log10(t) - 1.0) / 4.0;
     const double y = (std::log2(std::max(bytes, 1.0)) - y_low) / (y_high - y_low);

@@ -366,6 +366,7 @@ void SpotlightWidget::draw_beams(const UiContext& ui, float width) {
   const float label_h = small->FontSize;
   const float arc_h = std::max(ui.px(28), chip_h * 1.3f);  // room above each row for the beams
   const float pitch = arc_h + chip_h + ui.px(3) + label_h + ui.px(8);
+  const float between = chip_h * 0.9f;  // extra room between lines: beams to other lines cross it
   const float gap_x = ui.px(7);
   const float label_min = kit::text_size(small, "00.0%").x;
 
@@ -381,7 +382,7 @@ void SpotlightWidget::draw_beams(const UiContext& ui, float width) {
     const float slot = std::max(size.x, label_min);
     if (x > 0 && x + slot > width) {
       x = 0;
-      y += pitch;
+      y += pitch + between;
       ++row;
     }
     row_of[static_cast<std::size_t>(j)] = row;
