@@ -211,6 +211,9 @@ test('the host drives the lesson, and gets the learner record back in to restore
   await page.evaluate(anchor => document.getElementById('lesson').neuralpath.goto(anchor), target);
   await frame.waitForFunction(anchor => window.neuralpath.state().section === anchor, target, { timeout: 10_000 });
   await page.waitForFunction(anchor => window.received.some(m => m.type === 'section' && m.section === anchor), target);
+  // The host's page scrolled to show that section (the frame is as tall as the lesson).
+  const top = await frame.evaluate(anchor => window.neuralpath.state().sections.find(s => s.anchor === anchor).top, target);
+  await page.waitForFunction(y => scrollY > y * 0.5, top, { timeout: 10_000 });
   // Answer, take the record the host received, reset, and pass the record back in.
   const first = await frame.evaluate(() => window.neuralpath.state().checks[0].id);
   await frame.evaluate(id => window.neuralpath.answer(id, 1), first);

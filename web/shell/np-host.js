@@ -171,6 +171,7 @@ let engineReady = false;
 const waiting = [];   // commands that came before the lesson was ready (at most a few)
 
 function run(command, origin) {
+  if (command.type === 'goto') lastAsked = performance.now();
   try {
     np.command(command);
   } catch (error) {
@@ -216,6 +217,8 @@ let view = null;            // the host's viewport in frame coordinates {top, he
 let win = null;             // the canvas window {top, height} in stage coordinates, when following
 let movedAt = 0;            // when the window last moved (the engine catches up a frame later)
 let lastEngineScroll = null;
+let lastAsked = -Infinity;  // when the learner last clicked or typed in the lesson, or the host sent goto
+for (const type of ['pointerdown', 'keydown']) window.addEventListener(type, () => { lastAsked = performance.now(); }, true);
 
 function maxCanvasCss() {
   let limit = 8192;
@@ -265,6 +268,9 @@ function followEngine(state) {
   if (performance.now() - movedAt < 400) { scrollEngine(win.top); return; }
   if (lastEngineScroll === null || Math.abs(lastEngineScroll - scroll) >= 1) { lastEngineScroll = scroll; return; }
   lastEngineScroll = null;
+  // Only the learner (a click or key in the lesson) or the host (goto) may move the host's
+  // page; anything else (a restored position, say) leaves the page where the learner put it.
+  if (performance.now() - lastAsked > 3000) { scrollEngine(win.top); return; }
   const top = clamp(Math.round(scroll), 0, Math.max(0, stageHeight - win.height));
   win = { top, height: win.height };
   setWindowStyle();
