@@ -198,10 +198,12 @@ void LessonPage::draw_contents_column(Frame& frame, const ImRect& rect) {
   ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(ui.px(16), ui.px(24)));
   // A borderless child ignores WindowPadding unless asked; the scrollbar track stays quiet.
   ImGui::PushStyleColor(ImGuiCol_ScrollbarBg, IM_COL32(0, 0, 0, 0));
+  ImGui::PushStyleColor(ImGuiCol_ScrollbarGrab, with_alpha(ui.colors().muted, 0.35f));
+  ImGui::PushStyleVar(ImGuiStyleVar_ScrollbarSize, ui.px(6));
   ImGui::BeginChild("##contents", rect.GetSize(), false,
                     ImGuiWindowFlags_NoBackground | ImGuiWindowFlags_AlwaysUseWindowPadding);
-  ImGui::PopStyleColor();
-  ImGui::PopStyleVar();
+  ImGui::PopStyleColor(2);
+  ImGui::PopStyleVar(2);
   contents_window_ = ImGui::GetCurrentWindow();
   contents_rect_ = rect;
   std::vector<nlohmann::json> ignored;
@@ -281,10 +283,12 @@ void LessonPage::draw_contents_drawer(Frame& frame) {
   ImGui::SetCursorScreenPos(list.Min);
   ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(ui.px(16), ui.px(8)));
   ImGui::PushStyleColor(ImGuiCol_ScrollbarBg, IM_COL32(0, 0, 0, 0));
+  ImGui::PushStyleColor(ImGuiCol_ScrollbarGrab, with_alpha(ui.colors().muted, 0.35f));
+  ImGui::PushStyleVar(ImGuiStyleVar_ScrollbarSize, ui.px(6));
   ImGui::BeginChild("##drawer-list", list.GetSize(), false,
                     ImGuiWindowFlags_NoBackground | ImGuiWindowFlags_AlwaysUseWindowPadding);
-  ImGui::PopStyleColor();
-  ImGui::PopStyleVar();
+  ImGui::PopStyleColor(2);
+  ImGui::PopStyleVar(2);
   contents_window_ = ImGui::GetCurrentWindow();
   contents_rect_ = list;
   const std::string picked = draw_toc(page, width - ui.px(32));

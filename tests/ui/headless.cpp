@@ -62,7 +62,9 @@ Headless::Headless(float css_width, float css_height, float scale, Theme theme)
 Headless::~Headless() {
   try {
     ImGui::SetCurrentContext(context_);
-    // A test that failed inside a frame leaves the frame open; ImGui shuts down either way.
+    // A test that failed inside a frame leaves the frame open and the shared font atlas locked
+    // (NewFrame locks it, Render unlocks it); unlock it for the next test, then shut down.
+    ImGui::GetIO().Fonts->Locked = false;
     ImGui::DestroyContext(context_);
   } catch (const std::exception&) {
   }
