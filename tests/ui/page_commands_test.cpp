@@ -154,7 +154,7 @@ TEST_CASE("reveal, hint and show-answer are reflected in state and kept in the p
   CHECK(check["answer"] == json::array({0}));
 }
 
-TEST_CASE("saved progress restores answers, reveals and the section; a bad one is refused and the lesson still works") {
+TEST_CASE("saved progress restores answers, reveals and the section, and a bad one is refused while the lesson still works") {
   std::string saved;
   {
     Headless page(1280, 800);

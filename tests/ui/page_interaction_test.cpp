@@ -83,7 +83,7 @@ TEST_CASE("a multiple-answer check ticks options and grades them with the Check 
   CHECK(find_by_id(page.state()["checks"], "several")["correct"] == true);
 }
 
-TEST_CASE("dragging empty page space scrolls the page; a drag that starts on an option scrolls and does not answer") {
+TEST_CASE("dragging empty page space scrolls the page, and a drag that starts on an option scrolls and does not answer") {
   Headless page(375, 740, 2);
   page.load_file(kSample);
   page.frames(3);
@@ -167,7 +167,7 @@ TEST_CASE("scrolling through the page makes each section current in turn and emi
   CHECK(page.state()["progress"]["visited"].size() == 4);
 }
 
-TEST_CASE("on a phone the contents open as a drawer; picking a section goes there and closes it") {
+TEST_CASE("on a phone the contents open as a drawer, and picking a section goes there and closes it") {
   Headless page(375, 740, 2);
   page.load_file(kSample);
   page.frames(2);
@@ -191,7 +191,7 @@ TEST_CASE("on a phone the contents open as a drawer; picking a section goes ther
   CHECK(state["layout"]["scroll"].get<double>() == doctest::Approx(top).epsilon(0.02));
 }
 
-TEST_CASE("on a wide screen the contents are a side column; clicking an entry goes to its section") {
+TEST_CASE("on a wide screen the contents are a side column, and clicking an entry goes to its section") {
   Headless page(1440, 900);
   page.load_file(kSample);
   page.frames(2);

@@ -52,7 +52,7 @@ TEST_CASE("multiple answers earn partial credit: right picks minus wrong picks, 
   CHECK(session.feedback_text("several").find("✕ It is applied after the softmax: No, then rows") != std::string::npos);
 }
 
-TEST_CASE("ticking options does not grade them; submitting does") {
+TEST_CASE("ticking options does not grade them, submitting does") {
   const lesson::Lesson lesson = sample();
   LessonSession session(lesson, "page-sample");
   CHECK(session.submit_pending("several").has_value());  // nothing ticked yet
