@@ -4,7 +4,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { launch, openPage, screenshotPath } from './harness.mjs';
-import { answerKey, axeProblems, waitForLesson, LESSON } from './embed-kit.mjs';
+import { answerKey, answerKeyOf, axeProblems, waitForLesson, LESSON } from './embed-kit.mjs';
 
 let env;
 before(async () => { env = await launch(); });
@@ -32,13 +32,52 @@ const focused = page => page.evaluate(() => {
   };
 });
 
-test('a keyboard alone (Tab, Enter, Space) walks the whole lesson and completes every check', async () => {
-  const { page, problems, context } = await openLesson();
-  const key = answerKey();
-  assert.ok(key.length >= 2, 'the lesson has knowledge checks');
+// A lesson whose right answers are never the first option, with a several-answers check.
+const KEYBOARD_LESSON = `---
+id: keyboard-walk
+title: A walk by keyboard
+level: Beginner
+summary: Checks whose right answers are not the first ones.
+---
+## Beginner: Scores
+
+Attention scores compare a **query** with every **key**.
+
+\`\`\`check
+id: pick-second
+question: Which vector asks the question?
+options:
+  - text: The value
+    feedback: Values are what gets mixed.
+  - text: The query
+    correct: yes
+    feedback: Right.
+  - text: The key
+    feedback: Keys are what is asked about.
+\`\`\`
+
+## Medium: Masks
+
+\`\`\`check
+id: pick-two
+question: Which of these models use a causal mask?
+answer: multiple
+options:
+  - text: BERT
+    feedback: No, BERT reads in both directions.
+  - text: GPT-2
+    correct: yes
+    feedback: Yes, it predicts the next word.
+  - text: Llama
+    correct: yes
+    feedback: Yes, also a decoder.
+\`\`\`
+`;
+
+async function keyboardWalk(page, key) {
   const byId = new Map(key.map(k => [k.id, k]));
   const done = new Set();
-  const ticked = new Map();   // multiple-answer checks: options pressed so far
+  const ticked = new Map();   // several-answer checks: options pressed so far
 
   await page.keyboard.press('Tab');
   const first = await focused(page);
@@ -73,6 +112,28 @@ test('a keyboard alone (Tab, Enter, Space) walks the whole lesson and completes 
   for (const c of checks) assert.equal(c.correct, true, `check ${c.id} answered correctly by keyboard`);
   // The feedback of the last answer went to the live region, for screen readers.
   assert.match(await page.locator('#np-live').textContent(), /Correct\./);
+}
+
+test('a keyboard alone (Tab, Enter, Space) completes checks whose answers are not first, several-answer ones too', async () => {
+  const context = await env.browser.newContext({ viewport: { width: 1280, height: 800 } });
+  await context.route(/\/lessons\/keyboard-walk\.md$/, route =>
+    route.fulfill({ status: 200, contentType: 'text/markdown; charset=utf-8', body: KEYBOARD_LESSON }));
+  const page = await context.newPage();
+  const problems = [];
+  page.on('pageerror', e => problems.push(e.message));
+  await page.goto(`${env.origin}/lesson.html?lesson=keyboard-walk`);
+  await waitForLesson(page);
+  assert.deepEqual(await page.evaluate(() => window.neuralpath.state().errors), []);
+  await keyboardWalk(page, answerKeyOf(KEYBOARD_LESSON));
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('a keyboard alone (Tab, Enter, Space) walks the whole lesson and completes every check', async () => {
+  const { page, problems, context } = await openLesson();
+  const key = answerKey();
+  assert.ok(key.length >= 2, 'the lesson has knowledge checks');
+  await keyboardWalk(page, key);
   await page.screenshot({ path: screenshotPath('text-version-desktop') });
   assert.deepEqual(problems, []);
   await context.close();

@@ -21,7 +21,10 @@ export async function hostSite(pages) {
 // The lesson's knowledge checks in reading order: id, whether several answers are right, and
 // the indices of the correct options, read from the ```check blocks of lessons/ID.md.
 export function answerKey(id = LESSON) {
-  const text = readFileSync(join(repo, 'lessons', `${id}.md`), 'utf8');
+  return answerKeyOf(readFileSync(join(repo, 'lessons', `${id}.md`), 'utf8'));
+}
+
+export function answerKeyOf(text) {
   const checks = [];
   for (const match of text.matchAll(/^```check[^\n]*\n([\s\S]*?)^```/gm)) {
     const lines = match[1].split('\n');
