@@ -367,7 +367,18 @@ function renderCheck(block) {
       } });
     actions.append(view.hintButton);
   }
-  if (actions.childElementCount) group.append(actions);
+  // After an attempt, as on the canvas, the learner may ask for the answer.
+  view.answerButton = el('button', { type: 'button', class: 'np-m-answer-button', hidden: true, text: 'Show answer',
+    onclick: () => {
+      if (!act(() => np.command({ type: 'reveal', id: block.id }), view.feedback)) return;
+      requestAnimationFrame(() => {
+        const found = (np.state()?.checks || []).find(c => c.id === block.id);
+        const answer = (found?.answer || []).map(i => block.options[i]?.text).filter(Boolean);
+        if (answer.length) np.announce(`The answer: ${answer.join('; ')}.`);
+      });
+    } });
+  actions.append(view.answerButton);
+  group.append(actions);
   if (view.hint) group.append(view.hint);
   group.append(view.feedback);
   views.checks.set(block.id, view);
@@ -381,17 +392,20 @@ function updateCheck(view, check) {
     const picked = view.block.multiple && !graded ? view.pending.has(index) : chosen.has(index);
     button.setAttribute('aria-pressed', String(picked));
     const mark = button.querySelector('.np-m-mark');
-    setText(mark, graded && chosen.has(index) ? 'Your answer' : '');
+    const answer = Array.isArray(check.answer) && check.answer.includes(index);
+    setText(mark, [graded && chosen.has(index) ? 'Your answer' : '', answer ? 'The right answer' : '']
+      .filter(Boolean).join(' · '));
   });
   if (graded && view.block.multiple) view.pending = new Set(chosen);
+  view.answerButton.hidden = !graded || !!check.revealed;
   if (!graded) { if (!view.feedback.dataset.error) view.feedback.hidden = true; return; }
   delete view.feedback.dataset.error;
   const verdict = check.correct ? 'Correct.' : 'Not quite.';
-  const text = [verdict, check.feedback].filter(Boolean).join(' ');
   view.feedback.hidden = false;
   view.feedback.classList.toggle('np-m-right', !!check.correct);
   view.feedback.classList.toggle('np-m-wrong', !check.correct);
-  setText(view.feedback, text);
+  if (view.feedback.textContent !== [verdict, check.feedback].filter(Boolean).join(' '))
+    view.feedback.replaceChildren(el('strong', { text: verdict }), check.feedback ? ` ${check.feedback}` : '');
 }
 
 // [SECTION] Reveals ----------------------------------------------------------------------------------
