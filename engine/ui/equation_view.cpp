@@ -387,7 +387,7 @@ EqBox EquationTypesetter::fenced(const EqNode& node, const Env& env, ImDrawList*
 
 void draw_equation_block(PageContext& page, const lesson::EquationBlock& equation, float width) {
   const EquationTypesetter typeset(page.ui, page.colors().text, /*display=*/true);
-  float size = page.body_size() * 1.12f;
+  float size = page.body_size();  // the atlas size: larger would blur the glyphs
   EqBox box = typeset.measure(equation.root, size);
   // On a narrow screen a long formula shrinks to fit rather than running off the edge.
   if (box.width > width && box.width > 0) {

@@ -140,8 +140,7 @@ void LessonPage::draw_header(PageContext& page, float width) {
   const Fonts* f = ui.fonts;
   InlineStyle title;
   title.face = title.bold_face = f && f->heading ? f->heading : nullptr;
-  title.scale = 1.12f;
-  title.line_height = 1.2f;
+  title.line_height = 1.2f;  // the heading face at its own size: scaled glyphs blur at a DPR of 1
   draw_text(page, lesson.title, width, title);
   vertical_gap(ui.px(12));
   const ImVec2 at = ImGui::GetCursorScreenPos();
@@ -158,7 +157,6 @@ void LessonPage::draw_header(PageContext& page, float width) {
   if (!lesson.summary.empty()) {
     InlineStyle summary;
     summary.color = page.colors().muted;
-    summary.scale = 1.04f;
     draw_text(page, lesson.summary, width, summary);
     vertical_gap(ui.px(page_metrics::block_gap));
   }
@@ -315,7 +313,8 @@ void LessonPage::draw_scroll_indicator(const UiContext& ui) {
   const ImRect thumb(ImVec2(area_.Max.x - ui.px(8), y + ui.px(2)), ImVec2(area_.Max.x - ui.px(3), y + thumb_h - ui.px(2)));
   indicator_id_ = ImGui::GetID("##scroll-thumb");
   bool hovered = false, held = false;
-  if (ImGui::ItemAdd(grip, indicator_id_)) {
+  // On a phone the finger scrolls the page itself; a thumb there would only be in its way.
+  if (!narrow_ && ImGui::ItemAdd(grip, indicator_id_)) {
     ImGui::ButtonBehavior(grip, indicator_id_, &hovered, &held);
     const float mouse_y = ImGui::GetIO().MousePos.y;
     if (ImGui::IsItemActivated()) indicator_grab_ = mouse_y - y;

@@ -14,10 +14,16 @@ void draw_paragraph(PageContext& page, const lesson::Block& block, const lesson:
 
 void draw_heading(PageContext& page, const lesson::Block& block, const lesson::Heading& heading, float width) {
   // ### is the largest heading inside a section (## starts a section); deeper ones step down.
+  // Glyphs drawn smaller than their atlas size stay sharp, larger ones blur: ### uses the
+  // section heading face scaled down rather than the body's bold scaled up.
   InlineStyle style;
   const Fonts* f = page.ui.fonts;
   style.face = f && f->bold ? f->bold : nullptr;
-  style.scale = heading.level <= 3 ? 1.14f : heading.level == 4 ? 1.0f : 0.94f;
+  style.scale = heading.level == 4 ? 1.0f : 0.94f;
+  if (heading.level <= 3 && f && f->heading) {
+    style.face = style.bold_face = f->heading;
+    style.scale = 0.8f;
+  }
   style.line_height = 1.3f;
   if (heading.level >= 5) style.color = page.colors().muted;
   vertical_gap(page.px(heading.level <= 3 ? 10 : 4));
