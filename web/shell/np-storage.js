@@ -65,7 +65,14 @@ const undoButton = document.createElement('button');
 undoButton.type = 'button';
 undoButton.textContent = 'Undo reset';
 undoButton.hidden = true;
-note.append(noteText, undoButton);
+// The note can be put away (it covers the canvas's corner); it comes back if things change.
+const dismissButton = document.createElement('button');
+dismissButton.type = 'button';
+dismissButton.className = 'np-note-dismiss';
+dismissButton.setAttribute('aria-label', 'Dismiss this note');
+dismissButton.textContent = '×';
+dismissButton.addEventListener('click', () => { note.hidden = true; undoButton.hidden = true; });
+note.append(noteText, undoButton, dismissButton);
 noteSlot().append(note);
 
 const messages = {
