@@ -217,7 +217,9 @@ function standInKeyboard(wanted) {
   if (!standIn) {
     standIn = document.createElement('input');
     standIn.className = 'np-keyboard-stand-in';
-    standIn.setAttribute('aria-hidden', 'true');
+    // Out of the tab order (the canvas is the control) but named, since it takes focus.
+    standIn.tabIndex = -1;
+    standIn.setAttribute('aria-label', 'Typing for the lesson canvas');
     standIn.autocapitalize = 'off';
     standIn.autocomplete = 'off';
     standIn.addEventListener('input', () => {
