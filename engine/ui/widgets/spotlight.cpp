@@ -456,7 +456,6 @@ void SpotlightWidget::draw_beams(const UiContext& ui, float width) {
     draw->AddText(face, face->FontSize, ImVec2(min.x + pad.x, min.y + pad.y), is_query ? text_on(c.accent) : c.text,
                   t.labels[uj].c_str());
     draw->PopClipRect();
-    if (hovered) ImGui::SetTooltip("Make %s the query", quote_token(t.labels[uj]).c_str());
 
     const std::string pct = format_percent(weights_[j]);
     const float pw = kit::text_size(small, pct).x;
