@@ -26,18 +26,32 @@ add_library(neuralpath_json INTERFACE)
 target_include_directories(neuralpath_json SYSTEM INTERFACE ${_json_include})
 
 # --- Sources fetched from Debian source packages ----------------------------------------------
+# Pinned in scripts/debian-sources.lock (version + SHA-256 of each file). The script fetches the
+# pinned files from an archive mirror the machine's apt uses, and verifies the cached copy on
+# every configure and, through a target that runs before their compilation, on every build.
+set(_debian_pins ${PROJECT_SOURCE_DIR}/scripts/debian-sources.lock)
+set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${_debian_pins})
 function(neuralpath_debian_source package out_var)
-  if(NOT ${out_var})
-    execute_process(
-      COMMAND ${PROJECT_SOURCE_DIR}/scripts/fetch-debian-source.sh ${package}
-              ${PROJECT_SOURCE_DIR}/.cache
-      OUTPUT_VARIABLE dir OUTPUT_STRIP_TRAILING_WHITESPACE RESULT_VARIABLE rc)
-    if(NOT rc EQUAL 0)
-      message(FATAL_ERROR "Could not fetch the Debian source package '${package}'. "
-                          "Set -D${out_var}=/path/to/${package} to use a local copy.")
-    endif()
-    set(${out_var} ${dir} CACHE PATH "${package} source directory" FORCE)
+  # A directory passed with -D<out_var>=... is the user's own copy: used as it is, unchecked.
+  # (Values the fetch wrote, including the unversioned .cache/<package>/src of older trees, are
+  # ours and fetched again.)
+  set(dir "${${out_var}}")
+  if(dir AND NOT dir STREQUAL "${_NEURALPATH_FETCHED_${out_var}}" AND NOT dir MATCHES "/\\.cache/${package}/src/")
+    message(STATUS "${package}: your copy in ${dir} (not checked against the pin)")
+    set(${out_var}_VERIFY "" PARENT_SCOPE)
+    return()
   endif()
+  set(fetch ${PROJECT_SOURCE_DIR}/scripts/fetch-debian-source.sh ${package} ${PROJECT_SOURCE_DIR}/.cache)
+  execute_process(COMMAND ${fetch} OUTPUT_VARIABLE dir OUTPUT_STRIP_TRAILING_WHITESPACE RESULT_VARIABLE rc)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "Could not fetch the pinned Debian source package '${package}' (the reason is "
+                        "above). Set -D${out_var}=/path/to/${package} to use a local copy.")
+  endif()
+  set(${out_var} ${dir} CACHE PATH "${package} source directory" FORCE)
+  set(_NEURALPATH_FETCHED_${out_var} ${dir} CACHE INTERNAL "what the pinned fetch gave")
+  add_custom_target(verify_${package} COMMAND ${fetch} > /dev/null
+                    COMMENT "Verifying ${package}'s sources against the pin" VERBATIM)
+  set(${out_var}_VERIFY verify_${package} PARENT_SCOPE)
 endfunction()
 
 # --- md4c (CommonMark parser; one C file) ------------------------------------------------------
@@ -45,6 +59,9 @@ neuralpath_debian_source(md4c MD4C_DIR)
 add_library(md4c STATIC ${MD4C_DIR}/src/md4c.c)
 target_include_directories(md4c SYSTEM PUBLIC ${MD4C_DIR}/src)
 set_target_properties(md4c PROPERTIES C_STANDARD 99 POSITION_INDEPENDENT_CODE ON)
+if(MD4C_DIR_VERIFY)
+  add_dependencies(md4c ${MD4C_DIR_VERIFY})
+endif()
 
 # --- Dear ImGui --------------------------------------------------------------------------------
 neuralpath_debian_source(imgui IMGUI_DIR)
@@ -56,6 +73,9 @@ target_include_directories(imgui SYSTEM PUBLIC ${IMGUI_DIR})
 target_compile_definitions(imgui PUBLIC IMGUI_DEFINE_MATH_OPERATORS IMGUI_DISABLE_OBSOLETE_FUNCTIONS)
 target_link_libraries(imgui PRIVATE neuralpath_options)
 target_compile_options(imgui PRIVATE -w)  # third-party code: its warnings are not ours to fix
+if(IMGUI_DIR_VERIFY)
+  add_dependencies(imgui ${IMGUI_DIR_VERIFY})
+endif()
 
 if(EMSCRIPTEN)
   # The platform and renderer backends, only for the web app (the one window we open).
