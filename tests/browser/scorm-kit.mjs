@@ -1,0 +1,77 @@
+// Shared by the SCORM and cmi5 tests: build the packages from the built site, unzip one, serve
+// a folder (plus test routes, e.g. an LRS) on 127.0.0.1, and start Chromium.
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { tmpdir } from 'node:os';
+import { dirname, extname, join, normalize, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+export const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+export const siteDir = process.env.NEURALPATH_SITE || join(repo, 'build/web/site');
+
+// Runs the packager as `./neuralpath dist` does; returns {dir, zips: {name: path}}.
+export function buildPackages(format) {
+  const dir = mkdtempSync(join(tmpdir(), `neuralpath-${format}-`));
+  const out = execFileSync(process.execPath, [join(repo, 'web/lms/package.mjs'), '--site', siteDir, `--${format}`, dir],
+    { cwd: dir, encoding: 'utf8' });
+  const zips = {};
+  for (const line of out.trim().split('\n')) {
+    const file = line.split(/\s+/)[0];
+    zips[/^neuralpath-(.+)-(scorm12|cmi5)\.zip$/.exec(file)[1]] = join(dir, file);
+  }
+  return { dir, zips, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+export function unzip(zip, into) {
+  mkdirSync(into, { recursive: true });
+  execFileSync('cmake', ['-E', 'tar', 'xf', zip], { cwd: into });
+  return into;
+}
+
+export const zipEntries = zip => execFileSync('cmake', ['-E', 'tar', 'tf', zip], { encoding: 'utf8' })
+  .split('\n').filter(Boolean);
+
+const types = {
+  '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json', '.md': 'text/markdown; charset=utf-8', '.wasm': 'application/wasm',
+  '.svg': 'image/svg+xml', '.xml': 'application/xml',
+};
+
+// Serves files under `root`; `route(request, response, url)` may answer first (return true).
+export async function serve(root, route = () => false) {
+  const base = resolve(root);
+  const server = createServer(async (request, response) => {
+    const url = new URL(request.url, 'http://127.0.0.1');
+    try {
+      if (await route(request, response, url)) return;
+    } catch (error) {
+      response.writeHead(500, { 'Content-Type': 'text/plain' }).end(String(error.stack || error));
+      return;
+    }
+    const path = normalize(join(base, decodeURIComponent(url.pathname)));
+    let body = null;
+    if (path.startsWith(base + sep)) { try { if (statSync(path).isFile()) body = readFileSync(path); } catch { /* 404 */ } }
+    if (!body) { response.writeHead(404).end('not found'); return; }
+    response.writeHead(200, { 'Content-Type': types[extname(path)] || 'application/octet-stream', 'Cache-Control': 'no-store' })
+      .end(body);
+  });
+  await new Promise(done => server.listen(0, '127.0.0.1', done));
+  return { server, origin: `http://127.0.0.1:${server.address().port}`, close: () => new Promise(done => server.close(done)) };
+}
+
+export async function startBrowser() {
+  return chromium.launch({ executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+      '--disable-component-update', '--disable-sync', '--use-angle=swiftshader', '--enable-unsafe-swiftshader'] });
+}
+
+// Console errors, page errors, failed requests and HTTP errors of a page, for "none happened".
+export function watchProblems(page) {
+  const problems = [];
+  page.on('console', m => { if (m.type() === 'error') problems.push(`console: ${m.text()}`); });
+  page.on('pageerror', e => problems.push(`page error: ${e.message}`));
+  page.on('response', r => { if (r.status() >= 400) problems.push(`HTTP ${r.status()}: ${r.url()}`); });
+  return problems;
+}

@@ -1,0 +1,76 @@
+// The learner's record packed for a learning platform (web/lms/np-lms-record.js): SCORM 1.2's
+// 4,096-character cmi.suspend_data, what is left out past it, and the status/score mapping.
+// Pure functions; no browser.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { lessonOutcome, packRecord, SUSPEND_DATA_LIMIT, unpackRecord } from '../../web/lms/np-lms-record.js';
+
+const record = {
+  v: 1, lesson: 'self-attention', section: 'causal-mask', visited: ['intro', 'scores', 'causal-mask'],
+  answers: { 'qk-first': [0], 'mask-why': [1, 2] }, reveals: ['bert'], step: 3,
+};
+
+test('a record round-trips without its lesson id, which the package supplies', () => {
+  const packed = packRecord(JSON.stringify(record));
+  assert.deepEqual(packed.dropped, []);
+  assert.ok(!packed.data.includes('self-attention'), packed.data);
+  const back = unpackRecord(packed.data, 'self-attention');
+  assert.deepEqual(JSON.parse(back.record), record);
+});
+
+test('the derived summary from state() is never stored', () => {
+  const packed = packRecord({ ...record, summary: { checks: 2, score: 1 } });
+  assert.ok(!packed.data.includes('summary'));
+});
+
+test('past 4,096 characters: reveals, then position, then visited sections go; answers stay', () => {
+  const many = n => Array.from({ length: n }, (_, i) => `section-number-${i}-with-a-long-anchor`);
+  const big = { ...record, reveals: many(40), visited: many(120) };
+  const packed = packRecord(big);
+  assert.ok(packed.data.length <= SUSPEND_DATA_LIMIT, `${packed.data.length} characters`);
+  assert.deepEqual(packed.dropped, ['opened reveals', 'playback position', 'visited sections']);
+  const back = JSON.parse(unpackRecord(packed.data, 'self-attention').record);
+  assert.deepEqual(back.answers, record.answers);
+  assert.equal(back.section, 'causal-mask');
+  assert.deepEqual(back.visited, ['causal-mask']);
+  assert.equal(back.reveals, undefined);
+
+  // Only reveals too many: nothing else is touched.
+  const revealsOnly = packRecord({ ...record, reveals: many(110) });
+  assert.deepEqual(revealsOnly.dropped, ['opened reveals']);
+  assert.equal(JSON.parse(unpackRecord(revealsOnly.data, 'x').record).step, 3);
+});
+
+test('answers alone past the limit: the last ones are left out, and counted', () => {
+  const answers = Object.fromEntries(Array.from({ length: 200 }, (_, i) => [`check-${String(i).padStart(3, '0')}-long-name`, [1, 2]]));
+  const packed = packRecord({ ...record, answers });
+  assert.ok(packed.data.length <= SUSPEND_DATA_LIMIT);
+  const kept = Object.keys(JSON.parse(unpackRecord(packed.data, 'x').record).answers);
+  assert.ok(kept.length > 50 && kept.length < 200, `${kept.length} answers kept`);
+  assert.equal(kept[0], 'check-000-long-name');
+  assert.match(packed.dropped.at(-1), new RegExp(`^${200 - kept.length} answers$`));
+});
+
+test('what the platform stored but this page cannot read is named, never a crash', () => {
+  assert.deepEqual(unpackRecord('', 'x'), { empty: true });
+  assert.match(unpackRecord('hello', 'x').error, /not written by this lesson package/);
+  assert.match(unpackRecord('np1:{"section":"a","vis', 'x').error, /cut short/);
+  assert.match(unpackRecord('np1:[1,2]', 'x').error, /not an object/);
+  assert.match(packRecord('not json').error, /not a JSON object/);
+});
+
+test('status: incomplete until completed, then passed or failed; passed is never taken back', () => {
+  const event = (completed, right, total = 4) => ({ completed, completed_checks: right, total_checks: total });
+  assert.deepEqual(lessonOutcome(event(false, 2)), { status: 'incomplete', score: 50, completed: false });
+  assert.deepEqual(lessonOutcome(event(true, 4)), { status: 'passed', score: 100, completed: true });
+  assert.deepEqual(lessonOutcome(event(true, 3)), { status: 'failed', score: 75, completed: true });
+  // A platform's mastery score decides instead of "every answer right".
+  assert.equal(lessonOutcome(event(true, 3), { masteryScore: 70 }).status, 'passed');
+  assert.equal(lessonOutcome(event(true, 2), { masteryScore: 70 }).status, 'failed');
+  // Earlier outcomes.
+  assert.equal(lessonOutcome(event(false, 1), { previous: 'passed' }).status, 'passed');
+  assert.equal(lessonOutcome(event(false, 1), { previous: 'failed' }).status, 'failed');
+  assert.equal(lessonOutcome(event(true, 4), { previous: 'failed' }).status, 'passed');
+  // No checks at all: completing the lesson is a pass.
+  assert.deepEqual(lessonOutcome(event(true, 0, 0)), { status: 'passed', score: 100, completed: true });
+});

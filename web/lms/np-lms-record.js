@@ -1,0 +1,86 @@
+// The learner's record in a learning platform's small text field (SCORM 1.2's cmi.suspend_data
+// holds 4,096 characters), and the status a platform shows, from the lesson's 'progress' events.
+// Pure functions: no browser APIs, so Node tests run them as they are.
+//
+//   record  the engine's progress record (lesson::Progress serialised; a JSON text or object):
+//           {"v":1,"lesson":ID,"section":A,"visited":[..],"answers":{ID:[..]},"reveals":[..],"step":N}
+//   packed  "np1:" + the record's JSON without "lesson" (the package knows which lesson it is)
+//
+// Past the limit, what matters least goes first, each step said in `dropped`: opened reveals,
+// then the playback position, then the visited sections (the current one stays); answers and
+// the current section go last, answer by answer from the end. Status and score live in their
+// own fields, so a trimmed record never changes what the platform has recorded.
+
+export const SUSPEND_DATA_LIMIT = 4096;
+const PREFIX = 'np1:';
+
+function recordObject(record) {
+  if (typeof record === 'string') {
+    try { record = JSON.parse(record); } catch { return null; }
+  }
+  return record && typeof record === 'object' && !Array.isArray(record) ? record : null;
+}
+
+// -> {data, dropped: [what was left out]} or {error} when the record is unreadable.
+export function packRecord(record, limit = SUSPEND_DATA_LIMIT) {
+  const object = recordObject(record);
+  if (!object) return { error: 'the progress record is not a JSON object' };
+  const compact = { ...object };
+  delete compact.lesson;
+  delete compact.summary;   // state()'s progress carries a derived summary; never stored
+  const dropped = [];
+  const fits = () => PREFIX.length + JSON.stringify(compact).length <= limit;
+  const steps = [   // [what, field, how]
+    ['opened reveals', 'reveals', () => delete compact.reveals],
+    ['playback position', 'step', () => delete compact.step],
+    ['visited sections', 'visited', () => { compact.visited = compact.section ? [compact.section] : []; }],
+  ];
+  for (const [what, field, drop] of steps) {
+    if (fits()) break;
+    if (compact[field] === undefined) continue;
+    drop();
+    dropped.push(what);
+  }
+  if (!fits() && compact.answers && typeof compact.answers === 'object') {
+    const ids = Object.keys(compact.answers);
+    let removed = 0;
+    while (!fits() && ids.length) { delete compact.answers[ids.pop()]; removed++; }
+    if (removed) dropped.push(`${removed} answer${removed === 1 ? '' : 's'}`);
+  }
+  if (!fits()) return { error: `the progress record does not fit in ${limit} characters even without its answers` };
+  return { data: PREFIX + JSON.stringify(compact), dropped };
+}
+
+// -> {record: the engine's JSON text} for packRecord's output, {empty: true} for "", or {error}.
+export function unpackRecord(data, lessonId) {
+  if (typeof data !== 'string' || data === '') return { empty: true };
+  if (!data.startsWith(PREFIX)) return { error: 'the stored record was not written by this lesson package' };
+  let object;
+  try { object = JSON.parse(data.slice(PREFIX.length)); } catch {
+    return { error: 'the stored record is cut short or damaged' };
+  }
+  if (!object || typeof object !== 'object' || Array.isArray(object)) return { error: 'the stored record is not an object' };
+  return { record: JSON.stringify({ ...object, lesson: lessonId }) };
+}
+
+// What a platform shows for a 'progress' event {completed, completed_checks, total_checks, score}.
+//   status  'incomplete' until every section is visited and every check answered, then
+//           'passed' (all answers right, or the score reaches masteryScore when the platform
+//           set one) or 'failed'
+//   score   0..100, the share of checks answered right
+// A status once 'passed' is never taken back (a later retry, a trimmed record); a 'failed' one
+// stays until the lesson is completed again.
+export function lessonOutcome(progress, { previous = '', masteryScore = null } = {}) {
+  const total = Number(progress?.total_checks) || 0;
+  const right = Number(progress?.completed_checks) || 0;
+  const score = total > 0 ? Math.round(100 * Math.min(1, right / total)) : 100;
+  const completed = progress?.completed === true;
+  let status = 'incomplete';
+  if (completed) {
+    const mastery = Number.isFinite(masteryScore) ? masteryScore : null;
+    status = (mastery === null ? right >= total : score >= mastery) ? 'passed' : 'failed';
+  }
+  if (previous === 'passed') status = 'passed';
+  else if (previous === 'failed' && status === 'incomplete') status = 'failed';
+  return { status, score, completed };
+}

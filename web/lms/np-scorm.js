@@ -1,0 +1,149 @@
+// SCORM 1.2 launch page: finds the learning platform's API, opens the lesson, reports what the
+// learner does and resumes where they left off.
+//
+//   reads    cmi.core.lesson_status, cmi.suspend_data, cmi.core.lesson_location,
+//            cmi.student_data.mastery_score, cmi.core.score.raw
+//   writes   cmi.core.lesson_status   incomplete -> passed | failed (np-lms-record.js)
+//            cmi.core.score.raw/min/max   0..100, the share of checks answered right
+//            cmi.core.lesson_location     the section the learner is in
+//            cmi.suspend_data             the learner's record, packed into 4,096 characters
+//            cmi.core.session_time, cmi.core.exit ("suspend": the learner may come back)
+//   LMSCommit after each change the learner makes; LMSFinish when the page goes away.
+import { launchedLesson, note, openLesson } from './np-lms-frame.js';
+import { lessonOutcome, packRecord, unpackRecord } from './np-lms-record.js';
+
+// [SECTION] Finding the API ---------------------------------------------------------------------
+// SCORM 1.2: the platform puts an object called API on a window above the content: a parent
+// (frames) or the opener (a popup) or one of their parents. Cross-origin windows are skipped.
+function apiAbove(start) {
+  for (let win = start, hops = 0; win && hops < 10; hops++) {
+    try { if (win.API && typeof win.API.LMSInitialize === 'function') return win.API; } catch { /* cross-origin */ }
+    if (win.parent === win) break;
+    win = win.parent;
+  }
+  return null;
+}
+const findApi = () => apiAbove(window) || apiAbove(window.opener);
+
+// [SECTION] Talking to the platform -------------------------------------------------------------
+function platform(api) {
+  const error = () => {
+    const code = api.LMSGetLastError();
+    return `${code}: ${api.LMSGetErrorString(code)}`;
+  };
+  return {
+    get(name) { const value = api.LMSGetValue(name); return value === null || value === undefined ? '' : String(value); },
+    set(name, value) {
+      if (String(api.LMSSetValue(name, String(value))) !== 'true') console.warn(`neuralpath: ${name} was not accepted (${error()})`);
+    },
+    commit() { if (String(api.LMSCommit('')) !== 'true') console.warn(`neuralpath: LMSCommit failed (${error()})`); },
+    finish() { api.LMSFinish(''); },
+    start() { return String(api.LMSInitialize('')) === 'true' ? null : error(); },
+  };
+}
+
+// CMITimespan: HHHH:MM:SS.SS
+function timespan(ms) {
+  const s = Math.max(0, ms) / 1000;
+  const hours = Math.min(9999, Math.floor(s / 3600));
+  const minutes = Math.floor((s % 3600) / 60);
+  const seconds = (s % 60).toFixed(2).padStart(5, '0');
+  return `${String(hours).padStart(4, '0')}:${String(minutes).padStart(2, '0')}:${seconds}`;
+}
+
+// [SECTION] The launch ----------------------------------------------------------------------------
+function launch() {
+  const lessonId = launchedLesson();
+  if (!lessonId) { note('This launch page does not name a lesson; the package is damaged.'); return; }
+  const api = findApi();
+  if (!api) {
+    note('No learning platform was found (no SCORM API above this page): the lesson works, but nothing is recorded.');
+    openLesson(lessonId, { onReady() {} });
+    return;
+  }
+  const lms = platform(api);
+  const failed = lms.start();
+  if (failed) {
+    note(`The learning platform refused to start this session (${failed}): nothing will be recorded.`);
+    openLesson(lessonId, { onReady() {} });
+    return;
+  }
+  const started = Date.now();
+  let status = lms.get('cmi.core.lesson_status');
+  if (!status || status === 'not attempted') {
+    status = 'incomplete';
+    lms.set('cmi.core.lesson_status', status);
+    lms.commit();
+  }
+  const mastery = lms.get('cmi.student_data.mastery_score');
+  const masteryScore = mastery === '' ? null : Number(mastery);
+  const saved = unpackRecord(lms.get('cmi.suspend_data'), lessonId);
+  const location = lms.get('cmi.core.lesson_location');
+  // A record this page cannot use is left in the platform until the learner changes something.
+  let keepStored = !!saved.error;
+  if (saved.error) {
+    note(`Your saved place could not be read (${saved.error}); the lesson starts at the beginning.`);
+    console.warn(`neuralpath: cmi.suspend_data ignored: ${saved.error}`);
+  }
+
+  function report(progress) {
+    const record = typeof progress.progress === 'string' ? progress.progress : JSON.stringify(progress.progress);
+    const packed = packRecord(record);
+    if (packed.error) console.warn(`neuralpath: progress not stored: ${packed.error}`);
+    else if (!keepStored) {
+      if (packed.dropped.length) console.warn(`neuralpath: cmi.suspend_data is limited to 4096 characters; left out: ${packed.dropped.join(', ')}`);
+      lms.set('cmi.suspend_data', packed.data);
+    }
+    let section = '';
+    try { section = JSON.parse(record).section || ''; } catch { /* no section then */ }
+    if (section) lms.set('cmi.core.lesson_location', section.slice(0, 255));
+    const outcome = lessonOutcome(progress, { previous: status, masteryScore });
+    status = outcome.status;
+    lms.set('cmi.core.lesson_status', status);
+    lms.set('cmi.core.score.min', '0');
+    lms.set('cmi.core.score.max', '100');
+    lms.set('cmi.core.score.raw', String(outcome.score));
+    lms.commit();
+  }
+
+  openLesson(lessonId, {
+    section: saved.record ? '' : location,
+    onReady(np) {
+      let restored = false;
+      if (saved.record) {
+        try { np.command({ type: 'restore', progress: saved.record }); restored = true; } catch (error) {
+          keepStored = true;
+          note(`Your saved place could not be restored (${error.message}); the lesson starts at the beginning.`);
+        }
+      }
+      if (!restored) {
+        // A first visit (or an unusable record): what this browser kept from another visit is
+        // not this learner's.
+        np.command({ type: 'reset' });
+        if (location) { try { np.goto(location); } catch { /* a section that no longer exists */ } }
+      }
+      if (keepStored) {
+        // The learner's first own step (a click, a key, an answer) ends the keeping.
+        const release = () => { keepStored = false; };
+        const win = document.getElementById('np-lms-lesson')?.contentWindow;
+        for (const type of ['pointerdown', 'keydown']) win?.addEventListener(type, release, { capture: true, once: true });
+        np.events.addEventListener('answered', release, { once: true });
+      }
+      np.events.addEventListener('progress', event => report(event.detail));
+    },
+  });
+
+  let finished = false;
+  const finish = () => {
+    if (finished) return;
+    finished = true;
+    lms.set('cmi.core.session_time', timespan(Date.now() - started));
+    lms.set('cmi.core.exit', 'suspend');
+    lms.commit();
+    lms.finish();
+  };
+  window.addEventListener('pagehide', finish);
+  window.addEventListener('beforeunload', finish);
+}
+
+launch();
