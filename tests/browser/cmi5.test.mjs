@@ -87,31 +87,36 @@ function makeLrs() {
 }
 
 // What the platform does to launch an AU: launch data, "launched", a token, the URL.
+// The platform's activity id for an AU within a registration (cmi5 8.1: not the publisher id).
+const activityIds = new Map();
 function launchUrl(env, { registration, sessionId, actor, au, masteryScore }) {
+  const key = `${registration}|${au.id}`;
+  if (!activityIds.has(key)) activityIds.set(key, `${env.http.origin}/activities/${randomUUID()}`);
+  const activityId = activityIds.get(key);
   const launchData = {
     contextTemplate: { contextActivities: { grouping: [{ objectType: 'Activity', id: au.id }] },
       extensions: { [SESSION_EXT]: sessionId } },
     launchMode: 'Normal', moveOn: au.moveOn, masteryScore,
   };
-  const params = new URLSearchParams({ activityId: au.id, agent: JSON.stringify(actor), registration, stateId: 'LMS.LaunchData' });
+  const params = new URLSearchParams({ activityId, agent: JSON.stringify(actor), registration, stateId: 'LMS.LaunchData' });
   env.lrs.state.set(['activityId', 'agent', 'registration', 'stateId'].map(k => params.get(k)).join('|'), launchData);
   env.lrs.accept({
     id: randomUUID(), actor, verb: { id: VERB('launched'), display: { 'en-US': 'launched' } },
-    object: { objectType: 'Activity', id: au.id }, timestamp: new Date().toISOString(),
-    result: {},
+    object: { objectType: 'Activity', id: activityId }, timestamp: new Date().toISOString(),
     context: { registration, contextActivities: { category: [{ id: CMI5_CATEGORY }], grouping: launchData.contextTemplate.contextActivities.grouping },
-      extensions: { [SESSION_EXT]: sessionId, 'https://w3id.org/xapi/cmi5/context/extensions/launchmode': 'Normal',
-        'https://w3id.org/xapi/cmi5/context/extensions/moveon': au.moveOn, 'https://w3id.org/xapi/cmi5/context/extensions/launchurl': au.url } },
+      extensions: { [SESSION_EXT]: sessionId, [MASTERY_EXT]: masteryScore, 'https://w3id.org/xapi/cmi5/context/extensions/launchmode': 'Normal',
+        'https://w3id.org/xapi/cmi5/context/extensions/moveon': au.moveOn,
+        'https://w3id.org/xapi/cmi5/context/extensions/launchurl': `${env.http.origin}/pkg/${au.url}` } },
   }, 'LMS');
   const launch = randomUUID();
   env.lrs.tokens.set(launch, { token: Buffer.from(`${launch}:${randomUUID()}`).toString('base64'), used: false });
   const query = new URLSearchParams({ endpoint: `${env.http.origin}/lrs/`, fetch: `${env.http.origin}/fetch?launch=${launch}`,
-    actor: JSON.stringify(actor), registration, activityId: au.id });
-  return `${env.http.origin}/pkg/${au.url}?${query}`;
+    actor: JSON.stringify(actor), registration, activityId });
+  return { url: `${env.http.origin}/pkg/${au.url}?${query}`, activityId };
 }
 
 // [SECTION] The cmi5 rules on one session's statements -------------------------------------------
-function checkSession(statements, { actor, registration, sessionId, activityId, mastery }) {
+function checkSession(statements, { actor, registration, sessionId, activityId, publisherId, mastery }) {
   const verbs = statements.map(s => s.verb.id.split('/').pop());
   for (const s of statements) {
     assert.ok(ALLOWED.has(s.verb.id), `verb ${s.verb.id} is not one cmi5 defines or allows here`);
@@ -119,9 +124,19 @@ function checkSession(statements, { actor, registration, sessionId, activityId, 
     assert.equal(s.context?.registration, registration);
     assert.equal(s.context?.extensions?.[SESSION_EXT], sessionId, `${s.verb.id} carries the session id`);
     assert.equal(s.object.id, activityId);
-    if (CMI5_DEFINED.has(s.verb.id)) {
-      assert.ok(s.context.contextActivities.category.some(c => c.id === CMI5_CATEGORY), `${s.verb.id} in cmi5's category`);
-    }
+    assert.match(s.id || '', /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, 'a UUID statement id');
+    assert.match(s.timestamp || '', /Z$/, 'a UTC timestamp');
+    assert.ok(s.context.contextActivities.grouping.some(g => g.id === publisherId), 'the context template\'s grouping');
+    if (!CMI5_DEFINED.has(s.verb.id)) continue;
+    const verb = s.verb.id.split('/').pop();
+    const categories = s.context.contextActivities.category.map(c => c.id);
+    assert.ok(categories.includes(CMI5_CATEGORY), `${verb} in cmi5's category`);
+    const judged = ['passed', 'failed'].includes(verb);
+    assert.equal(s.result?.score !== undefined, judged, `${verb}: a score only on passed/failed`);
+    assert.equal(s.result?.success !== undefined, judged, `${verb}: success only on passed/failed`);
+    assert.equal(s.result?.completion !== undefined, verb === 'completed', `${verb}: completion only on completed`);
+    assert.equal(categories.includes(MOVEON_CATEGORY), judged || verb === 'completed', `${verb}: the moveOn category exactly when it judges`);
+    if (s.result?.score?.raw !== undefined) assert.ok(s.result.score.min !== undefined && s.result.score.max !== undefined, 'raw with min and max');
   }
   assert.equal(verbs[0], 'launched');
   assert.equal(verbs[1], 'initialized', `the AU's first statement is initialized: ${verbs}`);
@@ -144,6 +159,15 @@ function checkSession(statements, { actor, registration, sessionId, activityId, 
     assert.ok(s.result.score.scaled >= mastery, `scaled ${s.result.score.scaled} reaches the mastery score`);
     assert.equal(s.context.extensions[MASTERY_EXT], mastery);
   }
+  for (const s of statements.filter(s => s.verb.id === VERB('failed'))) {
+    assert.equal(s.result.success, false);
+    assert.ok(s.result.score.scaled < mastery, `scaled ${s.result.score.scaled} is below the mastery score`);
+    assert.equal(s.context.extensions[MASTERY_EXT], mastery);
+  }
+  // 9.3: no cmi5-defined verb twice in a session, one of passed/failed, no failed after passed.
+  for (const verb of ['initialized', 'completed', 'passed', 'failed', 'terminated'])
+    assert.ok(verbs.filter(v => v === verb).length <= 1, `${verb} at most once: ${verbs}`);
+  assert.ok(!(verbs.includes('passed') && verbs.includes('failed')), `passed or failed, not both: ${verbs}`);
   return verbs;
 }
 
@@ -196,61 +220,89 @@ const waitForVerb = (verb, count = 1) => new Promise((resolve, reject) => {
   poll();
 });
 
-test('a finished lesson sends a valid cmi5 sequence, and a relaunch resumes without repeating it', async t => {
+function packageAu() {
   const cmi5Xml = readFileSync(join(env.root, 'pkg/cmi5.xml'), 'utf8');
-  const au = {
-    id: /<au id="([^"]+)"/.exec(cmi5Xml)[1], moveOn: /moveOn="([^"]+)"/.exec(cmi5Xml)[1],
-    url: /<url>([^<]+)<\/url>/.exec(cmi5Xml)[1],
-  };
-  const actor = { objectType: 'Agent', name: 'Ada Learner', account: { homePage: env.http.origin, name: 'learner-1' } };
-  const registration = randomUUID();
-  const mastery = 0.8;
+  return { id: /<au id="([^"]+)"/.exec(cmi5Xml)[1], moveOn: /moveOn="([^"]+)"/.exec(cmi5Xml)[1],
+    url: /<url>([^<]+)<\/url>/.exec(cmi5Xml)[1] };
+}
 
-  // Session 1: finish the lesson (every section, every check right), then Exit.
-  const firstSession = randomUUID();
+// One AU session: launch as the platform does, let `act` work in the lesson, press Exit; returns
+// the session's statements (the platform's "launched" first), checked against the cmi5 rules.
+async function session(t, label, { registration, actor, mastery }, act) {
+  const au = packageAu();
+  const sessionId = randomUUID();
   const page = await env.browser.newPage();
   const problems = watchProblems(page);
-  await page.goto(launchUrl(env, { registration, sessionId: firstSession, actor, au, masteryScore: mastery }));
+  const launch = launchUrl(env, { registration, sessionId, actor, au, masteryScore: mastery });
+  await page.goto(launch.url);
   await lessonReady(page);
   await waitForVerb('initialized');
+  await act(page);
+  await page.click('#np-lms-exit');
+  await waitForVerb('terminated');
+  const statements = env.lrs.statements.splice(0);
+  const verbs = checkSession(statements, { actor, registration, sessionId, activityId: launch.activityId, publisherId: au.id, mastery });
+  t.diagnostic(`${label}: ${verbs.join(' ')}`);
+  assert.deepEqual(unexpected(problems), []);
+  await page.close();
+  return { verbs, statements };
+}
+
+// Visits every section and answers every check: right, except the checks in `wrong`.
+async function workThrough(page, wrong = []) {
   const state = await lesson(page);
   for (const s of state.sections) await inLesson(page, (np, a) => np.goto(a), s.anchor);
   for (const check of state.checks) {
-    await inLesson(page, (np, id) => {
+    await inLesson(page, (np, [id, spoil]) => {
       np.command({ type: 'reveal', id });
-      const right = np.state().checks.find(c => c.id === id).answer;
-      np.answer(id, right.length === 1 ? right[0] : right);
-    }, check.id);
+      const c = np.state().checks.find(x => x.id === id);
+      const right = c.answer;
+      const answer = spoil ? [c.options.findIndex((_, i) => !right.includes(i))] : right;
+      np.answer(id, c.multiple ? answer : answer[0]);
+    }, [check.id, wrong.includes(check.id)]);
   }
-  await waitForVerb('completed');
-  await waitForVerb('passed');
-  await page.click('#np-lms-exit');
-  await waitForVerb('terminated');
-  const first = env.lrs.statements.splice(0);
-  const firstVerbs = checkSession(first, { actor, registration, sessionId: firstSession, activityId: au.id, mastery });
-  t.diagnostic(`session 1: ${firstVerbs.join(' ')}`);
-  assert.ok(firstVerbs.includes('progressed'), `progress was reported: ${firstVerbs}`);
-  assert.equal(firstVerbs.filter(v => v === 'completed').length, 1);
-  assert.equal(firstVerbs.filter(v => v === 'passed').length, 1);
-  assert.ok(!firstVerbs.includes('failed'));
-  assert.deepEqual(unexpected(problems), []);
-  await page.close();
+}
 
-  // Session 2 of the same registration: resumed from the LRS, no second completed/passed.
-  const secondSession = randomUUID();
-  const again = await env.browser.newPage();
-  await again.goto(launchUrl(env, { registration, sessionId: secondSession, actor, au, masteryScore: mastery }));
-  await lessonReady(again);
-  await waitForVerb('initialized');
-  await again.waitForFunction(() => document.getElementById('np-lms-lesson').contentWindow.neuralpath.state()
-    .checks.every(c => c.correct === true), null, { timeout: 10_000 });
-  await again.click('#np-lms-exit');
-  await waitForVerb('terminated');
-  const second = env.lrs.statements.splice(0);
-  const secondVerbs = checkSession(second, { actor, registration, sessionId: secondSession, activityId: au.id, mastery });
-  t.diagnostic(`session 2: ${secondVerbs.join(' ')}`);
-  assert.deepEqual(secondVerbs.filter(v => ['completed', 'passed', 'failed'].includes(v)), [], `${secondVerbs}`);
-  await again.close();
+const learner = n => ({ objectType: 'Agent', name: `Learner ${n}`, account: { homePage: 'https://lms.example.org', name: `learner-${n}` } });
 
+test('a finished lesson sends a valid cmi5 sequence, and a relaunch resumes without repeating it', async t => {
+  const who = { registration: randomUUID(), actor: learner(1), mastery: 0.8 };
+  const first = await session(t, 'session 1', who, async page => {
+    await workThrough(page);
+    await waitForVerb('completed');
+    await waitForVerb('passed');
+  });
+  assert.ok(first.verbs.includes('progressed'), `progress was reported: ${first.verbs}`);
+  assert.deepEqual(first.verbs.filter(v => ['passed', 'failed', 'completed'].includes(v)), ['passed', 'completed']);
+  assert.equal(first.statements.find(s => s.verb.id === VERB('passed')).result.score.scaled, 1);
+
+  // Same registration: resumed from the LRS's state, nothing once-only sent again.
+  const second = await session(t, 'session 2', who, page => page.waitForFunction(() =>
+    document.getElementById('np-lms-lesson').contentWindow.neuralpath.state().checks.every(c => c.correct === true),
+  null, { timeout: 10_000 }));
+  assert.deepEqual(second.verbs.filter(v => ['passed', 'failed', 'completed'].includes(v)), [], `${second.verbs}`);
+  assert.deepEqual(env.lrs.problems, []);
+});
+
+test('a wrong answer fails (below the mastery score); the retried lesson passes at the next launch', async t => {
+  const who = { registration: randomUUID(), actor: learner(2), mastery: 0.8 };
+  let wrongCheck;
+  const first = await session(t, 'session 1', who, async page => {
+    wrongCheck = (await lesson(page)).checks[0].id;
+    await workThrough(page, [wrongCheck]);
+    await waitForVerb('failed');
+    await waitForVerb('completed');
+    // Retried and right in the same session: no passed after failed in one session (9.3).
+    await inLesson(page, (np, id) => {
+      np.command({ type: 'retry', check: id });
+      const c = np.state().checks.find(x => x.id === id);
+      np.answer(id, c.multiple ? c.answer : c.answer[0]);
+    }, wrongCheck);
+    await page.waitForFunction(() => document.getElementById('np-lms-lesson').contentWindow.neuralpath.state()
+      .checks.every(c => c.correct === true));
+  });
+  assert.deepEqual(first.verbs.filter(v => ['passed', 'failed', 'completed'].includes(v)), ['failed', 'completed']);
+  const second = await session(t, 'session 2', who, () => waitForVerb('passed'));
+  assert.deepEqual(second.verbs.filter(v => ['passed', 'failed', 'completed'].includes(v)), ['passed']);
   assert.deepEqual(env.lrs.problems, []);
 });

@@ -6,8 +6,8 @@
 //   initialized   once the session starts (Cmi5.initialize also reads LMS.LaunchData)
 //   progressed    when the share of finished work changes (result extension: percent)
 //   passed        at completion with every answer right (or the score at the mastery score
-//   / failed      the platform set), scaled score; at most once each per registration, never
-//                 failed after passed
+//   / failed      the platform set), with the score; one of them per session, passed once per
+//                 registration, never failed after passed
 //   completed     every section visited and every check answered; once per registration
 //   terminated    when the learner leaves (Exit, closing, navigating away)
 // "launched" is the platform's statement (it sends it before opening this page), not ours.
@@ -41,7 +41,7 @@ async function launch() {
   const params = cmi5.getLaunchParameters();
   const launchData = cmi5.getLaunchData();
   const normal = launchData.launchMode === 'Normal';
-  const mastery = Number.isFinite(launchData.masteryScore) ? Math.round(100 * launchData.masteryScore) : null;
+  const mastery = Number.isFinite(launchData.masteryScore) ? 100 * launchData.masteryScore : null;   // on the 0..100 scale
   const where = { agent: params.actor, activityId: params.activityId, stateId: STATE_ID, registration: params.registration };
 
   // [SECTION] The kept state: the learner's record and the once-only statements sent ----------
@@ -70,6 +70,7 @@ async function launch() {
     return queue;
   };
   let lastPercent = -1;
+  let judgedThisSession = false;   // passed or failed sent in this session
   function report(np, progress) {
     kept.record = progress.progress;
     // Share of the work done: sections visited and checks answered (right or not).
@@ -84,11 +85,13 @@ async function launch() {
     const outcome = lessonOutcome(progress, { masteryScore: mastery });
     if (normal && outcome.completed) {
       const score = { scaled: outcome.score / 100, raw: outcome.score, min: 0, max: 100 };
-      if (outcome.status === 'passed' && !kept.sent.passed) {
-        kept.sent.passed = true;
+      // cmi5 9.3: one of passed/failed per session, passed once per registration, no failed
+      // after passed. A retry that turns a failed lesson into a pass is sent at the next launch.
+      if (!judgedThisSession && !kept.sent.passed && outcome.status === 'passed') {
+        judgedThisSession = kept.sent.passed = true;
         send('passed', () => cmi5.pass(score));
-      } else if (outcome.status === 'failed' && !kept.sent.passed && !kept.sent.failed) {
-        kept.sent.failed = true;
+      } else if (!judgedThisSession && !kept.sent.passed && outcome.status === 'failed') {
+        judgedThisSession = true;
         send('failed', () => cmi5.fail(score));
       }
       if (!kept.sent.completed) {
