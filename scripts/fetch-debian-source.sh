@@ -78,21 +78,27 @@ fi
 archive_re='(/debian|/ubuntu|/ubuntu-ports|snapshot\.debian\.org/archive/debian/[0-9TZ]+)/?$'
 keyring_ok() { [[ -z "$1" || "$1" == *debian-archive-keyring* || "$1" == *ubuntu-archive-keyring* || "$1" == *ubuntu-keyring* ]]; }
 
-mirrors=()
-add_mirror() {   # URI SIGNED_BY
+# Debian's container images also name, in a comment inside the entry, the snapshot.debian.org
+# state their mirror was taken from ("# http://snapshot.debian.org/archive/debian/20250520T000000Z");
+# that snapshot serves the same files forever, so it is tried after the live mirrors.
+mirrors=() snapshots=()
+add_mirror() {   # URI SIGNED_BY [snapshot]
   local uri=${1%/}
   [[ "$uri" =~ ^(https?|file):// && "$uri" =~ $archive_re ]] || return 0
   keyring_ok "$2" || return 0
-  local m; for m in "${mirrors[@]}"; do [[ "$m" == "$uri" ]] && return 0; done
-  mirrors+=("$uri")
+  local m; for m in "${mirrors[@]}" "${snapshots[@]}"; do [[ "$m" == "$uri" ]] && return 0; done
+  if [[ "${3:-}" == snapshot ]]; then snapshots+=("$uri"); else mirrors+=("$uri"); fi
 }
 shopt -s nullglob
 for f in "$apt_dir"/sources.list.d/*.sources; do
   # One paragraph per entry: "URI<TAB>signed-by" for each enabled deb/deb-src entry.
-  while IFS=$'\t' read -r uri signed; do add_mirror "$uri" "$signed"; done < <(awk '
+  while IFS=$'\t' read -r uri signed kind; do add_mirror "$uri" "$signed" "$kind"; done < <(awk '
     function flush() { if (types ~ /deb/ && enabled !~ /^(no|false)$/) { n = split(uris, u, /[ \t]+/)
-                         for (i = 1; i <= n; i++) if (u[i] != "") print u[i] "\t" signed }
-                       types = uris = signed = enabled = "" }
+                         for (i = 1; i <= n; i++) if (u[i] != "") print u[i] "\t" signed
+                         if (snapshot != "" && uris ~ /\/debian\/?([ \t]|$)/) print snapshot "\t" signed "\tsnapshot" }
+                       types = uris = signed = enabled = snapshot = "" }
+    /^[ \t]*#[ \t]*(https?|file):\/\/[^ \t]*snapshot\.debian\.org\/archive\/debian\/[0-9TZ]+\/?[ \t]*$/ {
+      snapshot = $0; sub(/^[ \t]*#[ \t]*/, "", snapshot); sub(/[ \t]*$/, "", snapshot); next }
     /^[ \t]*#/ { next }
     /^[ \t]*$/ { flush(); next }
     tolower($1) == "types:"     { sub(/^[^:]*:[ \t]*/, ""); types = $0; next }
@@ -111,6 +117,7 @@ for f in "$apt_dir"/sources.list "$apt_dir"/sources.list.d/*.list; do
         line = substr(line, 1, index(line, "[") - 1) substr(line, index(line, "]") + 1) }
       split(line, w, /[ \t]+/); for (i = 1; i in w; i++) if (w[i] ~ /:\/\//) { print w[i] "\t" signed; break } }' "$f")
 done
+mirrors+=(${snapshots[@]+"${snapshots[@]}"})
 ((${#mirrors[@]})) || fail "no Debian or Ubuntu archive in $apt_dir's sources (looked for URIs ending in \
 /debian, /ubuntu or /ubuntu-ports). Add your distribution's mirror there, or configure with -DIMGUI_DIR / -DMD4C_DIR."
 

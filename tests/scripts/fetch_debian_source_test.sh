@@ -114,7 +114,25 @@ run "$work/cache-missing"
    "$out" == *"file://$ubuntu/pool/universe/n/npfake/npfake_1.0-1.dsc"* && "$out" == *"snapshot.debian.org"* ]] \
   && pass 'missing version named with the places tried' || flunk 'missing version named with the places tried' "$out"
 
-# 7. No archive at all (only a third-party repository): said so.
+# 7. The live mirror lacks the version, but the entry names the snapshot it was taken from
+#    (as Debian's container images do, in a comment): fetched from that snapshot.
+snapshot="$work/snapshot.debian.org/archive/debian/20250520T000000Z"
+mkdir -p "$snapshot/pool/main/n/npfake" "$work/emptymirror/debian" && cp "$debian"/pool/main/n/npfake/npfake_1.0* "$snapshot/pool/main/n/npfake/"
+rm -f "$apt/sources.list"
+cat > "$apt/sources.list.d/debian.sources" <<SOURCES
+Types: deb
+# file://$snapshot
+URIs: file://$work/emptymirror/debian
+Suites: bookworm
+Components: main
+Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+SOURCES
+run "$work/cache-snapshot"
+[[ $rc -eq 0 && "$out" == *"from file://$snapshot/pool/main/n/npfake"* ]] && pass 'snapshot named beside the mirror used when the mirror lacks it' \
+  || flunk 'snapshot named beside the mirror used when the mirror lacks it' "$out"
+rm "$apt/sources.list.d/debian.sources"
+
+# 8. No archive at all (only a third-party repository): said so.
 echo "deb [signed-by=/usr/share/keyrings/vendor.gpg] file://$work/elsewhere/debian bookworm main" > "$apt/sources.list"
 run "$work/cache-none"
 [[ $rc -ne 0 && "$out" == *"no Debian or Ubuntu archive"* ]] && pass 'no archive configured' || flunk 'no archive configured' "$out"
