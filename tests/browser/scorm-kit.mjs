@@ -1,9 +1,9 @@
 // Shared by the SCORM and cmi5 tests: build the packages from the built site, unzip one, serve
 // a folder (plus test routes, e.g. an LRS) on 127.0.0.1, and start Chromium.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
-import { tmpdir } from 'node:os';
 import { dirname, extname, join, normalize, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
@@ -11,17 +11,35 @@ import { chromium } from 'playwright-core';
 export const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 export const siteDir = process.env.NEURALPATH_SITE || join(repo, 'build/web/site');
 
-// Runs the packager as `./neuralpath dist` does; returns {dir, zips: {name: path}}.
+// Runs the packager as `./neuralpath dist` does; returns {dir, zips: {name: path}}. The zips are
+// kept in build/lms-test-packages/ for the other test files of the run, keyed by every input's
+// size and time (the site, web/lms, the npm runtime), so a change rebuilds them.
 export function buildPackages(format) {
-  const dir = mkdtempSync(join(tmpdir(), `neuralpath-${format}-`));
-  const out = execFileSync(process.execPath, [join(repo, 'web/lms/package.mjs'), '--site', siteDir, `--${format}`, dir],
-    { cwd: dir, encoding: 'utf8' });
-  const zips = {};
-  for (const line of out.trim().split('\n')) {
-    const file = line.split(/\s+/)[0];
-    zips[/^neuralpath-(.+)-(scorm12|cmi5)\.zip$/.exec(file)[1]] = join(dir, file);
+  const inputs = [siteDir, join(repo, 'web/lms'), join(repo, 'node_modules/@xapi/cmi5/dist')];
+  const hash = createHash('sha256').update(format);
+  for (const root of inputs) {
+    for (const entry of readdirSync(root, { recursive: true }).sort()) {
+      const info = statSync(join(root, entry));
+      hash.update(`${root}/${entry}:${info.size}:${info.mtimeMs}\n`);
+    }
   }
-  return { dir, zips, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+  const parent = join(repo, 'build/lms-test-packages');
+  const dir = join(parent, `${format}-${hash.digest('hex').slice(0, 16)}`);
+  const listing = join(dir, 'zips.json');
+  if (!existsSync(listing)) {
+    mkdirSync(parent, { recursive: true });
+    for (const old of readdirSync(parent).filter(n => n.startsWith(`${format}-`))) rmSync(join(parent, old), { recursive: true, force: true });
+    mkdirSync(dir);
+    const out = execFileSync(process.execPath, [join(repo, 'web/lms/package.mjs'), '--site', siteDir, `--${format}`, dir],
+      { cwd: dir, encoding: 'utf8' });
+    const zips = {};
+    for (const line of out.trim().split('\n')) {
+      const file = line.split(/\s+/)[0];
+      zips[/^neuralpath-(.+)-(scorm12|cmi5)\.zip$/.exec(file)[1]] = join(dir, file);
+    }
+    writeFileSync(listing, JSON.stringify(zips));
+  }
+  return { dir, zips: JSON.parse(readFileSync(listing, 'utf8')), cleanup: () => {} };
 }
 
 export function unzip(zip, into) {
