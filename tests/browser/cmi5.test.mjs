@@ -306,3 +306,21 @@ test('a wrong answer fails (below the mastery score); the retried lesson passes 
   assert.deepEqual(second.verbs.filter(v => ['passed', 'failed', 'completed'].includes(v)), ['passed']);
   assert.deepEqual(env.lrs.problems, []);
 });
+
+test('closing the window without Exit still ends the session with terminated', async t => {
+  const who = { registration: randomUUID(), actor: learner(3), mastery: 0.8 };
+  const au = packageAu();
+  const sessionId = randomUUID();
+  const page = await env.browser.newPage();
+  const launch = launchUrl(env, { registration: who.registration, sessionId, actor: who.actor, au, masteryScore: who.mastery });
+  await page.goto(launch.url);
+  await lessonReady(page);
+  await waitForVerb('initialized');
+  await inLesson(page, (np, a) => np.goto(a), (await lesson(page)).sections[1].anchor);
+  await waitForVerb('progressed');
+  await page.close({ runBeforeUnload: true });
+  await waitForVerb('terminated');
+  const verbs = checkSession(env.lrs.statements.splice(0), { ...who, sessionId, activityId: launch.activityId, publisherId: au.id });
+  t.diagnostic(`closed: ${verbs.join(' ')}`);
+  assert.deepEqual(env.lrs.problems, []);
+});

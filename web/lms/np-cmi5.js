@@ -34,7 +34,9 @@ async function launch() {
   try {
     await cmi5.initialize();
   } catch (error) {
-    note(`The learning platform could not start this session (${error.message}): nothing will be recorded.`);
+    // A cmi5 launch link works once: a reloaded page lands here too.
+    note(`The learning platform could not start this session (${error.message}): nothing will be recorded. ` +
+      'If you reloaded this page, open the lesson again from your learning platform.');
     openLesson(lessonId, { onReady() {} });
     return;
   }
@@ -111,7 +113,9 @@ async function launch() {
           note(`Your saved place could not be restored (${error.message}); the lesson starts at the beginning.`);
         }
       }
-      if (!restored) np.command({ type: 'reset' });   // this browser's own copy is not this learner's
+      if (!restored) {   // this browser's own copy is not this learner's
+        try { np.command({ type: 'reset' }); } catch (error) { console.warn(`neuralpath: reset refused: ${error.message}`); }
+      }
       np.events.addEventListener('progress', event => report(np, event.detail));
     },
   });

@@ -119,7 +119,7 @@ function launch() {
       if (!restored) {
         // A first visit (or an unusable record): what this browser kept from another visit is
         // not this learner's.
-        np.command({ type: 'reset' });
+        try { np.command({ type: 'reset' }); } catch (error) { console.warn(`neuralpath: reset refused: ${error.message}`); }
         if (location) { try { np.goto(location); } catch { /* a section that no longer exists */ } }
       }
       if (keepStored) {
