@@ -18,7 +18,7 @@
 import { launchedLesson, note, openLesson } from './np-lms-frame.js';
 import { lessonOutcome } from './np-lms-record.js';
 
-const STATE_ID = 'https://w3id.org/xapi/neuralpath/state/progress';
+const STATE_ID = 'urn:neuralpath:state:progress';
 const exitButton = () => document.getElementById('np-lms-exit');
 
 async function launch() {

@@ -86,8 +86,11 @@ function launch() {
     console.warn(`neuralpath: cmi.suspend_data ignored: ${saved.error}`);
   }
 
+  // The record to give the lesson when its frame (re)opens it: the stored one, then the latest.
+  let current = saved.record || null;
   function report(progress) {
     const record = typeof progress.progress === 'string' ? progress.progress : JSON.stringify(progress.progress);
+    current = record;
     const packed = packRecord(record);
     if (packed.error) console.warn(`neuralpath: progress not stored: ${packed.error}`);
     else if (!keepStored) {
@@ -110,8 +113,8 @@ function launch() {
     section: saved.record ? '' : location,
     onReady(np) {
       let restored = false;
-      if (saved.record) {
-        try { np.command({ type: 'restore', progress: saved.record }); restored = true; } catch (error) {
+      if (current) {
+        try { np.command({ type: 'restore', progress: current }); restored = true; } catch (error) {
           keepStored = true;
           note(`Your saved place could not be restored (${error.message}); the lesson starts at the beginning.`);
         }
