@@ -175,3 +175,25 @@ test('an unreadable suspend_data is reported and not overwritten by the launch i
   assert.equal(await cmi(page, 'cmi.suspend_data'), 'np1:{"answers":');
   await page.close();
 });
+
+// lesson_mode "review": the platform shows a finished lesson again; the learner's answers come
+// back, and nothing they do changes the recorded status or score.
+test('a review launch restores the record and leaves status and score alone', async () => {
+  const page = await env.browser.newPage();
+  await page.goto(`${env.http.origin}/lms.html`);
+  const record = 'np1:{"v":1,"section":"","visited":[],"answers":{},"reveals":[],"step":0}';
+  await page.evaluate(r => window.launch({ core: { lesson_status: 'failed', lesson_mode: 'review', entry: 'resume',
+    score: { raw: '50', min: '0', max: '100' } }, suspend_data: r }), record);
+  await lessonReady(page);
+  const { checks, sections } = await inLesson(page, np => np.state());
+  for (const s of sections) await inLesson(page, (np, a) => np.goto(a), s.anchor);
+  for (const c of checks) {
+    const right = await rightAnswer(page, c.id);
+    await inLesson(page, (np, [id, option]) => np.answer(id, option), [c.id, right.length === 1 ? right[0] : right]);
+  }
+  await page.waitForFunction(id => window.API.LMSGetValue('cmi.suspend_data').includes(id), checks.at(-1).id);
+  await settle(page, 'cmi.core.lesson_location', sections.at(-1).anchor);
+  assert.equal(await cmi(page, 'cmi.core.lesson_status'), 'failed');
+  assert.equal(await cmi(page, 'cmi.core.score.raw'), '50');
+  await page.close();
+});

@@ -1,8 +1,8 @@
 // SCORM 1.2 launch page: finds the learning platform's API, opens the lesson, reports what the
 // learner does and resumes where they left off.
 //
-//   reads    cmi.core.lesson_status, cmi.suspend_data, cmi.core.lesson_location,
-//            cmi.student_data.mastery_score, cmi.core.score.raw
+//   reads    cmi.core.lesson_status, cmi.core.lesson_mode, cmi.suspend_data,
+//            cmi.core.lesson_location, cmi.student_data.mastery_score
 //   writes   cmi.core.lesson_status   incomplete -> passed | failed (np-lms-record.js)
 //            cmi.core.score.raw/min/max   0..100, the share of checks answered right
 //            cmi.core.lesson_location     the section the learner is in
@@ -69,11 +69,14 @@ function launch() {
     return;
   }
   const started = Date.now();
+  // lesson_mode "browse" (a look before taking it) or "review" (after): the learner's record and
+  // place are kept, but status and score are not the lesson's to change (SCORM 1.2 RTE 3.4.4).
+  const mode = lms.get('cmi.core.lesson_mode') || 'normal';
+  const judged = mode === 'normal';
   let status = lms.get('cmi.core.lesson_status');
   if (!status || status === 'not attempted') {
-    status = 'incomplete';
-    lms.set('cmi.core.lesson_status', status);
-    lms.commit();
+    status = judged ? 'incomplete' : mode === 'browse' ? 'browsed' : status;
+    if (status) { lms.set('cmi.core.lesson_status', status); lms.commit(); }
   }
   const mastery = lms.get('cmi.student_data.mastery_score');
   const masteryScore = mastery === '' ? null : Number(mastery);
@@ -100,12 +103,14 @@ function launch() {
     let section = '';
     try { section = JSON.parse(record).section || ''; } catch { /* no section then */ }
     if (section) lms.set('cmi.core.lesson_location', section.slice(0, 255));
-    const outcome = lessonOutcome(progress, { previous: status, masteryScore });
-    status = outcome.status;
-    lms.set('cmi.core.lesson_status', status);
-    lms.set('cmi.core.score.min', '0');
-    lms.set('cmi.core.score.max', '100');
-    lms.set('cmi.core.score.raw', String(outcome.score));
+    if (judged) {
+      const outcome = lessonOutcome(progress, { previous: status, masteryScore });
+      status = outcome.status;
+      lms.set('cmi.core.lesson_status', status);
+      lms.set('cmi.core.score.min', '0');
+      lms.set('cmi.core.score.max', '100');
+      lms.set('cmi.core.score.raw', String(outcome.score));
+    }
     lms.commit();
   }
 
