@@ -45,7 +45,11 @@ test('one package per lesson and one for all, of each kind', () => {
 });
 
 function checkSelfContained(dir, entries, launchPages, lessonIds) {
-  for (const f of ['lesson.html', 'lesson.js', 'lesson.wasm', 'lesson.data', 'np-app.js', 'lessons/index.json', 'lms/np-lms-frame.js', 'lms/np-lms-record.js'])
+  // The engine under the names the page loads: asset-names.json's when the site has one.
+  let engine = ['lesson.js', 'lesson.wasm', 'lesson.data'];
+  if (entries.includes('asset-names.json')) engine = Object.values(JSON.parse(readFileSync(join(dir, 'asset-names.json'), 'utf8')));
+  assert.equal(engine.length, 3);
+  for (const f of ['lesson.html', ...engine, 'np-app.js', 'lessons/index.json', 'lms/np-lms-frame.js', 'lms/np-lms-record.js'])
     assert.ok(entries.includes(f), `${f} is in the package`);
   const mdFiles = entries.filter(f => /^lessons\/.*\.md$/.test(f)).sort();
   assert.deepEqual(mdFiles, lessonIds.map(id => `lessons/${id}.md`).sort(), 'only its own lessons');

@@ -59,6 +59,7 @@ function stage(site, lessons, format) {
     return !lesson || ids.has(lesson[1]);
   } });
   writeFileSync(join(dir, 'lessons/index.json'), `${JSON.stringify(lessons, null, 2)}\n`);
+  dropPlainEngineCopies(dir);
 
   mkdirSync(join(dir, 'lms'), { recursive: true });
   const runtime = ['np-lms-frame.js', 'np-lms-record.js', 'np-lms.css', format === 'scorm' ? 'np-scorm.js' : 'np-cmi5.js'];
@@ -81,6 +82,17 @@ function stage(site, lessons, format) {
     writeFileSync(join(dir, launchPage(format, lesson.id)), page);
   }
   return dir;
+}
+
+// A site may hold the engine twice: content-hashed names the page loads (asset-names.json) and
+// the plain names kept for tools. A package needs only what the page loads: 2 MB instead of 4.
+function dropPlainEngineCopies(dir) {
+  let names;
+  try { names = JSON.parse(readFileSync(join(dir, 'asset-names.json'), 'utf8')); } catch { return; }
+  for (const [plain, hashed] of Object.entries(names || {})) {
+    if (/^lesson\.(js|wasm|data)$/.test(plain) && typeof hashed === 'string' && hashed !== plain &&
+        /^lesson\.[0-9a-f]+\.(js|wasm|data)$/.test(hashed) && existsSync(join(dir, hashed))) rmSync(join(dir, plain));
+  }
 }
 
 export const launchPage = (format, id) => `${format === 'scorm' ? 'scorm' : 'cmi5'}-${id}.html`;
