@@ -75,11 +75,16 @@ async function launch() {
   let judgedThisSession = false;   // passed or failed sent in this session
   function report(np, progress) {
     kept.record = progress.progress;
-    // Share of the work done: sections visited and checks answered (right or not).
-    const summary = np.state()?.progress?.summary || {};
-    const parts = (Number(summary.sections) || 0) + (Number(summary.checks) || 0);
-    const done = (Number(summary.visited) || 0) + (Number(summary.answered) || 0);
-    const percent = progress.completed ? 100 : Math.min(99, Math.round(parts > 0 ? (100 * done) / parts : 0));
+    // Share of the work done: sections visited and checks answered (right or not); the engine's
+    // own figure when its event carries one.
+    let percent = Number(progress.percent);
+    if (!Number.isFinite(percent)) {
+      const summary = np.state()?.progress?.summary || {};
+      const parts = (Number(summary.sections) || 0) + (Number(summary.checks) || 0);
+      const done = (Number(summary.visited) || 0) + (Number(summary.answered) || 0);
+      percent = parts > 0 ? (100 * done) / parts : 0;
+    }
+    percent = progress.completed ? 100 : Math.max(0, Math.min(99, Math.round(percent)));
     if (percent !== lastPercent && !progress.completed) {
       lastPercent = percent;
       send('progressed', () => cmi5.progress(percent));
