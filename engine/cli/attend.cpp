@@ -3,6 +3,7 @@
 //   stdin:  {"q": Q, "k": K, "v": V, "mask": "causal"|"none", "kernel": "naive"|"tiled", "block": 64}
 //           Q, K, V all [T][d] (one head) or all [H][T][d]; K and V share T; Q and K share d.
 //   stdout: {"output": O, "weights": W}   (the tiled kernel never forms W, so prints no "weights")
+#include "attend_limits.h"
 #include "commands.h"
 #include "json_io.h"
 
@@ -51,6 +52,8 @@ int run_attend(const std::string& stdin_text, std::string& stdout_text) {
         in = Json::parse(stdin_text);
     } catch (const Json::parse_error& e) {
         throw InputError(std::string("stdin is not valid JSON: ") + e.what());
+    } catch (const Json::exception& e) {   // out_of_range: a number like 1e400, beyond even double
+        throw InputError(std::string("stdin holds a number out of range (float32 reaches 3.4e38): ") + e.what());
     }
     if (!in.is_object()) throw InputError("stdin must be a JSON object {\"q\": ..., \"k\": ..., \"v\": ...}");
     for (const auto& [key, value] : in.items())
@@ -82,6 +85,9 @@ int run_attend(const std::string& stdin_text, std::string& stdout_text) {
         throw InputError("q is " + shape(q, rank3) + " but k is " + shape(k, rank3) + ": q and k must share d");
     if (k.front().rows() != v.front().rows())
         throw InputError("k is " + shape(k, rank3) + " but v is " + shape(v, rank3) + ": k and v must share T");
+    // Sizes and float32 range, for both kernels alike (attend_limits.h).
+    check_attend_sizes(static_cast<long long>(q.size()), q.front().rows(), k.front().rows(), kernel == Kernel::naive);
+    check_attend_range(q, k, v, rank3);
 
     Json outputs = Json::array(), weights = Json::array();
     for (std::size_t h = 0; h < q.size(); ++h) {

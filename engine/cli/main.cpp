@@ -6,6 +6,7 @@
 //
 // Exit codes: 0 success; 1 `check` found problems; 2 bad input or usage (one line on stderr,
 // nothing on stdout); 3 an unexpected internal error.
+#include "attend_limits.h"
 #include "commands.h"
 
 #include "engine/core/error.h"
@@ -30,11 +31,17 @@ std::string one_line(std::string text) {
     return text;
 }
 
-std::string read_all(std::FILE* file) {
+// All of `file`, refusing more than `limit` bytes (stdin may be /dev/zero or a huge pipe).
+std::string read_all(std::FILE* file, std::size_t limit, const char* what) {
     std::string text;
     char buffer[1 << 16];
     std::size_t n = 0;
-    while ((n = std::fread(buffer, 1, sizeof buffer, file)) > 0) text.append(buffer, n);
+    while ((n = std::fread(buffer, 1, sizeof buffer, file)) > 0) {
+        text.append(buffer, n);
+        if (text.size() > limit)
+            throw neuralpath::InputError(std::string(what) + " is larger than " + std::to_string(limit >> 20) +
+                                         " MB; the limit keeps memory bounded");
+    }
     return text;
 }
 
@@ -50,7 +57,7 @@ int main(int argc, char** argv) {
         const std::vector<std::string> rest(args.begin() + (args.empty() ? 0 : 1), args.end());
         if (command == "attend") {
             if (!rest.empty()) throw neuralpath::InputError("attend: takes no arguments (JSON comes on stdin)");
-            const std::string input = read_all(stdin);
+            const std::string input = read_all(stdin, neuralpath::cli::kMaxAttendInputBytes, "stdin");
             code = neuralpath::cli::run_attend(input, out);
         } else if (command == "trace") {
             code = neuralpath::cli::run_trace(rest, out);

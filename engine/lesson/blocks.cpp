@@ -261,6 +261,19 @@ struct Builder {
         out.push_back(Block{ctx.pos(origin()), std::move(id), std::move(content)});
     }
 
+    // The Markdown after "---" in a reveal or callout: one nesting level deeper (limits.h).
+    Blocks nested_blocks() {
+        if (ctx.block_depth + 1 > kMaxBlockNesting) {
+            ctx.error(origin(), "lists, quotes, callouts and reveals nest more than " +
+                                    std::to_string(kMaxBlockNesting) + " levels deep here");
+            return {};
+        }
+        ++ctx.block_depth;
+        Blocks blocks = parse_blocks(ctx, text, Nesting::Nested);
+        --ctx.block_depth;
+        return blocks;
+    }
+
     std::string id(Fields& f, bool required) {
         auto v = f.source("id", false);
         if (!v) {
@@ -329,8 +342,8 @@ struct Builder {
         std::string block_id = id(f, true);
         r.label = f.rich("label", true);
         f.finish();
-        r.blocks = parse_blocks(ctx, text, Nesting::Nested);
-        if (r.blocks.empty()) ctx.error(origin(), "the reveal block has nothing to reveal: write "
+        r.blocks = nested_blocks();
+        if (r.blocks.empty() && ctx.block_depth < kMaxBlockNesting) ctx.error(origin(), "the reveal block has nothing to reveal: write "
                                                   "its text after a '---' line");
         push(std::move(block_id), std::move(r));
     }
@@ -350,8 +363,8 @@ struct Builder {
         }
         c.title = f.rich("title", false);
         f.finish();
-        c.blocks = parse_blocks(ctx, text, Nesting::Nested);
-        if (c.blocks.empty() && c.title.empty())
+        c.blocks = nested_blocks();
+        if (c.blocks.empty() && c.title.empty() && ctx.block_depth < kMaxBlockNesting)
             ctx.error(origin(), "the callout block is empty: write its text after a '---' line");
         push(std::move(block_id), std::move(c));
     }

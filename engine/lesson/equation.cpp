@@ -5,6 +5,8 @@
 // [SECTION] Plain text  the tree as one line of text
 #include "engine/lesson/equation.h"
 
+#include "engine/lesson/limits.h"
+
 #include <cctype>
 #include <map>
 #include <stdexcept>
@@ -99,6 +101,16 @@ private:
 
     std::string_view s_;
     std::size_t      i_ = 0;
+    int              depth_ = 0;   // atoms open around i_: every recursion passes parse_atom
+
+    // Counts one nesting level for as long as an atom is being parsed.
+    struct Level {
+        int& depth;
+        explicit Level(int& d) : depth(++d) {}
+        ~Level() { --depth; }
+        Level(const Level&) = delete;
+        Level& operator=(const Level&) = delete;
+    };
 
     [[noreturn]] void fail(std::size_t at, std::string message) {
         throw ParseError{at, std::move(message)};
@@ -259,6 +271,10 @@ private:
 
     EqNode parse_atom() {
         const std::size_t at = i_;
+        const Level level(depth_);
+        if (depth_ > kMaxEquationNesting)
+            fail(at, "the equation nests more than " + std::to_string(kMaxEquationNesting) +
+                         " levels deep here (groups, fractions, roots, \\left…\\right)");
         const char c = s_[i_];
         if (c == '{') return parse_group();
         if (c == '\\') return parse_command();

@@ -13,6 +13,7 @@
 #include <md4c.h>
 
 #include <cstring>
+#include <exception>
 
 namespace neuralpath::lesson::detail {
 
@@ -42,6 +43,10 @@ public:
         frames_.push_back({Frame::Type::Root, &root});
     }
 
+    // False when md4c stopped early (an md4c failure, not a problem in the text). An exception
+    // thrown in a callback (std::bad_alloc) must not unwind through md4c's C frames, which have
+    // no unwind tables natively: it is caught there, md4c is told to stop, and it is rethrown
+    // here.
     bool run() {
         MD_PARSER parser{};
         parser.abi_version = 0;
@@ -50,22 +55,25 @@ public:
         parser.flags = MD_FLAG_TABLES | MD_FLAG_STRIKETHROUGH | MD_FLAG_LATEXMATHSPANS |
                        MD_FLAG_NOHTML | MD_FLAG_NOINDENTEDCODEBLOCKS;
         parser.enter_block = [](MD_BLOCKTYPE t, void* d, void* u) {
-            return static_cast<Walker*>(u)->enter_block(t, d);
+            return static_cast<Walker*>(u)->guarded([&](Walker& w) { return w.enter_block(t, d); });
         };
         parser.leave_block = [](MD_BLOCKTYPE t, void* d, void* u) {
-            return static_cast<Walker*>(u)->leave_block(t, d);
+            return static_cast<Walker*>(u)->guarded([&](Walker& w) { return w.leave_block(t, d); });
         };
         parser.enter_span = [](MD_SPANTYPE t, void* d, void* u) {
-            return static_cast<Walker*>(u)->enter_span(t, d);
+            return static_cast<Walker*>(u)->guarded([&](Walker& w) { return w.enter_span(t, d); });
         };
         parser.leave_span = [](MD_SPANTYPE t, void* d, void* u) {
-            return static_cast<Walker*>(u)->leave_span(t, d);
+            return static_cast<Walker*>(u)->guarded([&](Walker& w) { return w.leave_span(t, d); });
         };
         parser.text = [](MD_TEXTTYPE t, const MD_CHAR* s, MD_SIZE n, void* u) {
-            return static_cast<Walker*>(u)->text(t, s, n);
+            return static_cast<Walker*>(u)->guarded([&](Walker& w) { return w.text(t, s, n); });
         };
         const std::string& s = src_.text();
-        return md_parse(s.data(), static_cast<MD_SIZE>(s.size()), &parser, this) == 0;
+        const int rc = md_parse(s.data(), static_cast<MD_SIZE>(s.size()), &parser, this);
+        if (failure_) std::rethrow_exception(failure_);
+        if (too_deep_.pending) report_too_deep(last_origin_);
+        return rc == 0;
     }
 
     // Document mode: a "## heading" starts a new section; the walker then writes into it.
@@ -86,6 +94,28 @@ private:
     std::vector<std::string> links_;
     bool        in_math_ = false;
     SourceText  math_;
+
+    // Nesting (limits.h): lists and quotes open in this walk. A container that would go past
+    // kMaxBlockNesting is reported once and everything inside it is skipped.
+    int         containers_ = 0;
+    struct { int skipping = 0; bool pending = false; } too_deep_;   // open blocks being skipped
+    std::exception_ptr failure_;
+
+    template <class F>
+    int guarded(F&& callback) {
+        try {
+            return callback(*this);
+        } catch (...) {
+            failure_ = std::current_exception();
+            return 1;  // md4c stops and returns 1
+        }
+    }
+
+    void report_too_deep(std::size_t origin) {
+        too_deep_.pending = false;
+        ctx_.error(origin, "lists, quotes, callouts and reveals nest more than " +
+                               std::to_string(kMaxBlockNesting) + " levels deep here");
+    }
 
     // Fenced code.
     bool        in_fence_ = false;
@@ -191,6 +221,10 @@ private:
         const std::string_view t(p, n);
         const std::size_t origin = origin_of(p);
         if (origin != kNoOrigin) last_origin_ = origin;
+        if (too_deep_.skipping) {
+            if (too_deep_.pending && origin != kNoOrigin) report_too_deep(origin);
+            return 0;
+        }
         if (in_fence_) {
             fence_.body.append(t, origin);
             return 0;
@@ -213,6 +247,7 @@ private:
     }
 
     int enter_span(MD_SPANTYPE type, void* detail) {
+        if (too_deep_.skipping) return 0;
         if (owner_ == Owner::None) begin_implicit_paragraph();
         switch (type) {
         case MD_SPAN_EM: ++italic_; break;
@@ -238,6 +273,7 @@ private:
     }
 
     int leave_span(MD_SPANTYPE type, void*) {
+        if (too_deep_.skipping) return 0;
         switch (type) {
         case MD_SPAN_EM: --italic_; break;
         case MD_SPAN_STRONG: --bold_; break;
@@ -276,6 +312,18 @@ private:
     // [SECTION] Blocks ----------------------------------------------------------------------------
 
     int enter_block(MD_BLOCKTYPE type, void* detail) {
+        if (too_deep_.skipping) {
+            ++too_deep_.skipping;
+            return 0;
+        }
+        if (type == MD_BLOCK_UL || type == MD_BLOCK_OL || type == MD_BLOCK_QUOTE) {
+            if (ctx_.block_depth + containers_ >= kMaxBlockNesting) {
+                end_implicit_paragraph();
+                too_deep_ = {1, true};   // reported at the first text inside
+                return 0;
+            }
+            ++containers_;
+        }
         end_implicit_paragraph();
         switch (type) {
         case MD_BLOCK_DOC: break;
@@ -358,6 +406,11 @@ private:
     bool in_thead_ = false;
 
     int leave_block(MD_BLOCKTYPE type, void*) {
+        if (too_deep_.skipping) {
+            if (--too_deep_.skipping == 0 && too_deep_.pending) report_too_deep(last_origin_);
+            return 0;
+        }
+        if (type == MD_BLOCK_UL || type == MD_BLOCK_OL || type == MD_BLOCK_QUOTE) --containers_;
         end_implicit_paragraph();
         switch (type) {
         case MD_BLOCK_P:
@@ -447,7 +500,10 @@ private:
             ctx_.error(fence_.kind_origin, "a fenced block is not allowed here, only inline text");
             return;
         }
+        // Blocks inside a fenced block (a reveal's text) sit below this walk's lists and quotes.
+        ctx_.block_depth += containers_;
         build_fenced_block(ctx_, fence_, nesting_, blocks());
+        ctx_.block_depth -= containers_;
     }
 
 public:

@@ -4,6 +4,7 @@
 
 #include "engine/lesson/diagnostic.h"
 #include "engine/lesson/lesson.h"
+#include "engine/lesson/limits.h"
 #include "engine/lesson/parser.h"
 #include "engine/lesson/settings.h"
 #include "engine/lesson/source_text.h"
@@ -31,9 +32,27 @@ struct ParseContext {
     std::vector<Ref>            ids;        // every block id, for the duplicate check
     std::vector<Ref>            code_refs;  // playback "code:" references
 
+    // How deep the block being read sits (lists, quotes, callouts, reveals); see limits.h.
+    int  block_depth = 0;
+    bool too_many_errors = false;  // kMaxDiagnostics reached: later errors are dropped
+
     void add_sentence(const SourceText& src, std::string widget, std::string query = {}) {
         SentenceRef ref{src.text(), std::move(widget), std::move(query), {}};
-        for (std::size_t i = 0; i < src.size(); ++i) ref.positions.push_back(pos(src.origin(i)));
+        ref.positions.reserve(src.size());
+        // Consecutive bytes of one line are one column apart (or zero, inside a UTF-8
+        // character): stepping from the previous byte keeps this linear in the sentence.
+        std::size_t previous = kNoOrigin;
+        for (std::size_t i = 0; i < src.size(); ++i) {
+            const std::size_t o = src.origin(i);
+            if (previous != kNoOrigin && o == previous + 1 && o < text.size() && text[previous] != '\n') {
+                SourcePos p = ref.positions.back();
+                if ((static_cast<unsigned char>(text[previous]) & 0xC0) != 0x80) ++p.col;
+                ref.positions.push_back(p);
+            } else {
+                ref.positions.push_back(pos(o));
+            }
+            previous = o;
+        }
         sentences.push_back(std::move(ref));
     }
 
@@ -41,7 +60,18 @@ struct ParseContext {
 
     SourcePos pos(std::size_t origin) const { return lines.position(origin); }
     void      error(std::size_t origin, std::string message) {
+        if (diagnostics.size() >= kMaxDiagnostics) {
+            too_many_errors = true;
+            return;
+        }
         diagnostics.push_back({file, pos(origin), std::move(message)});
+    }
+    void      error_at(SourcePos at, std::string message) {
+        if (diagnostics.size() >= kMaxDiagnostics) {
+            too_many_errors = true;
+            return;
+        }
+        diagnostics.push_back({file, at, std::move(message)});
     }
 };
 

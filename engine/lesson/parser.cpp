@@ -7,6 +7,8 @@
 
 #include <algorithm>
 #include <cctype>
+#include <unordered_map>
+#include <unordered_set>
 
 namespace neuralpath::lesson {
 
@@ -75,7 +77,7 @@ std::size_t front_matter(ParseContext& ctx, Lesson& lesson) {
 // [SECTION] Sections ----------------------------------------------------------------------------
 
 void finish_sections(ParseContext& ctx, Lesson& lesson) {
-    std::vector<std::string> anchors;
+    std::unordered_set<std::string> anchors;   // hashed: 100k sections stay linear
     for (auto& s : lesson.sections) {
         // "{#anchor}" at the end of the heading's last text span.
         std::string anchor;
@@ -87,7 +89,7 @@ void finish_sections(ParseContext& ctx, Lesson& lesson) {
                 last.erase(open);
                 while (!last.empty() && last.back() == ' ') last.pop_back();
                 if (anchor.empty() || slugify(anchor) != anchor)
-                    ctx.diagnostics.push_back({ctx.file, s.pos, "an anchor is lower-case letters, digits and '-', like {#causal-mask}"});
+                    ctx.error_at(s.pos, "an anchor is lower-case letters, digits and '-', like {#causal-mask}");
             }
         }
         // "Beginner: Title" -> level + title.
@@ -103,12 +105,11 @@ void finish_sections(ParseContext& ctx, Lesson& lesson) {
                 }
         }
         s.title = plain_text(s.title_spans);
-        if (s.title.empty()) ctx.diagnostics.push_back({ctx.file, s.pos, "this section has no title"});
+        if (s.title.empty()) ctx.error_at(s.pos, "this section has no title");
         s.anchor = anchor.empty() ? slugify(s.title) : anchor;
-        if (std::find(anchors.begin(), anchors.end(), s.anchor) != anchors.end())
-            ctx.diagnostics.push_back({ctx.file, s.pos, "another section already has the anchor '" + s.anchor +
-                                                           "'; give one an explicit {#anchor}"});
-        anchors.push_back(s.anchor);
+        if (!anchors.insert(s.anchor).second)
+            ctx.error_at(s.pos, "another section already has the anchor '" + s.anchor +
+                                    "'; give one an explicit {#anchor}");
     }
     if (lesson.sections.empty())
         ctx.error(0, "the lesson has no sections: start one with '## Beginner: A title'");
@@ -116,17 +117,23 @@ void finish_sections(ParseContext& ctx, Lesson& lesson) {
 
 // [SECTION] Whole file --------------------------------------------------------------------------
 
+// Both lookups are hashed, so a lesson with very many ids or references stays linear.
 void check_references(ParseContext& ctx, const Lesson& lesson) {
-    for (std::size_t i = 0; i < ctx.ids.size(); ++i)
-        for (std::size_t j = 0; j < i; ++j)
-            if (ctx.ids[i].id == ctx.ids[j].id) {
-                const SourcePos first = ctx.pos(ctx.ids[j].origin);
-                ctx.error(ctx.ids[i].origin, "id '" + ctx.ids[i].id + "' is already used on line " +
-                                                 std::to_string(first.line));
-                break;
-            }
+    std::unordered_map<std::string_view, std::size_t> first_use;   // id -> origin of its first use
+    for (const auto& id : ctx.ids) {
+        const auto [it, fresh] = first_use.try_emplace(id.id, id.origin);
+        if (!fresh)
+            ctx.error(id.origin, "id '" + id.id + "' is already used on line " +
+                                     std::to_string(ctx.pos(it->second).line));
+    }
+    if (ctx.code_refs.empty()) return;
+    std::unordered_map<std::string_view, const Block*> blocks;      // id -> first block with it
+    for_each_block(lesson, [&](const Block& b) {
+        if (!b.id.empty()) blocks.try_emplace(b.id, &b);
+    });
     for (const auto& ref : ctx.code_refs) {
-        const Block* b = find_block(lesson, ref.id);
+        const auto found = blocks.find(ref.id);
+        const Block* b = found == blocks.end() ? nullptr : found->second;
         if (!b) ctx.error(ref.origin, "no block has the id '" + ref.id + "'");
         else if (!std::holds_alternative<CodeBlock>(b->content))
             ctx.error(ref.origin, "'" + ref.id + "' is not a code block");
@@ -155,6 +162,10 @@ ParseResult parse_lesson(std::string_view text, std::string file) {
                      [](const Diagnostic& a, const Diagnostic& b) {
                          return a.pos.line != b.pos.line ? a.pos.line < b.pos.line : a.pos.col < b.pos.col;
                      });
+    if (ctx.too_many_errors)
+        ctx.diagnostics.push_back({ctx.file, ctx.diagnostics.back().pos,
+                                   "more than " + std::to_string(kMaxDiagnostics) +
+                                       " problems; the rest are not listed (fix these first)"});
     result.diagnostics = std::move(ctx.diagnostics);
     result.sentences = std::move(ctx.sentences);
     return result;

@@ -5,8 +5,11 @@
 // [SECTION] Blocks  maps, lists, continuation lines, literal blocks
 #include "engine/lesson/settings.h"
 
+#include "engine/lesson/limits.h"
+
 #include <algorithm>
 #include <cctype>
+#include <unordered_set>
 
 namespace neuralpath::lesson {
 
@@ -93,6 +96,12 @@ private:
     std::vector<SettingsError>& errors_;
     std::vector<Line>           lines_;
     std::size_t                 k_ = 0;   // current line
+    int                         depth_ = 0;  // maps and lists open around line k_ (limits.h)
+    bool                        abandoned_ = false;  // an inline list went too deep
+
+    std::string too_deep() const {
+        return "settings nest more than " + std::to_string(kMaxSettingsNesting) + " levels deep here";
+    }
 
     void error(std::size_t offset, std::string message) {
         errors_.push_back({body_.origin(offset), std::move(message)});
@@ -156,10 +165,16 @@ private:
     }
 
     // An inline list "[a, b, [c, d]]" from `b`; `end` is set after the closing bracket.
-    SettingsNode inline_list(std::size_t b, std::size_t limit, std::size_t& end) {
+    SettingsNode inline_list(std::size_t b, std::size_t limit, std::size_t& end, int depth = 1) {
         SettingsNode list;
         list.kind = SettingsNode::Kind::List;
         list.origin = body_.origin(b);
+        if (depth + depth_ > kMaxSettingsNesting) {
+            error(b, too_deep());
+            abandoned_ = true;   // the enclosing lists stop too, without errors of their own
+            end = limit;
+            return list;
+        }
         std::size_t i = b + 1;
         auto skip_blanks = [&] { while (i < limit && s_[i] == ' ') ++i; };
         skip_blanks();
@@ -171,8 +186,13 @@ private:
             skip_blanks();
             if (i < limit && s_[i] == '[') {
                 std::size_t sub_end = i;
-                list.items.push_back(inline_list(i, limit, sub_end));
+                list.items.push_back(inline_list(i, limit, sub_end, depth + 1));
                 i = sub_end;
+                if (abandoned_) {
+                    abandoned_ = depth > 1;
+                    end = limit;
+                    return list;
+                }
             } else if (i < limit && s_[i] == '"') {
                 std::size_t q_end = i;
                 SettingsNode n;
@@ -215,9 +235,19 @@ private:
 
     // [SECTION] Blocks ----------------------------------------------------------------------------
 
+    // Every nested map or list is opened here, so depth_ counts them all.
     SettingsNode parse_block(int indent) {
-        if (is_list_item(content(lines_[k_]))) return parse_list(indent);
-        return parse_map(indent);
+        if (depth_ >= kMaxSettingsNesting) {
+            SettingsNode empty;
+            empty.origin = body_.origin(lines_[k_].begin);
+            error(lines_[k_].begin, too_deep());
+            skip_deeper(indent - 1);   // this line and everything under it
+            return empty;
+        }
+        ++depth_;
+        SettingsNode node = is_list_item(content(lines_[k_])) ? parse_list(indent) : parse_map(indent);
+        --depth_;
+        return node;
     }
 
     // Where "key:" ends on a line, or npos when the line is not "key: value".
@@ -267,7 +297,7 @@ private:
                 return parse_block(lines_[k_].indent);
             if (k_ < lines_.size() && lines_[k_].indent == owner_indent &&
                 is_list_item(content(lines_[k_])) && !in_list_item_)
-                return parse_list(owner_indent);  // "key:" followed by "- item" at its own level
+                return parse_block(owner_indent);  // "key:" followed by "- item" at its own level
             SettingsNode empty;
             empty.origin = body_.origin(b);
             return empty;
@@ -339,6 +369,7 @@ private:
         SettingsNode map;
         map.kind = SettingsNode::Kind::Map;
         map.origin = body_.origin(lines_[k_].begin);
+        std::unordered_set<std::string> keys;   // hashed: a 100k-word vocabulary stays linear
         for (;;) {
             next_content();
             if (k_ >= lines_.size()) break;
@@ -362,8 +393,7 @@ private:
                 skip_deeper(indent);
                 continue;
             }
-            for (const auto& e : map.entries)
-                if (e.key == key) error(key_begin, "'" + key + "' is given twice");
+            if (!keys.insert(key).second) error(key_begin, "'" + key + "' is given twice");
             SettingsNode::Entry entry;
             entry.key = key;
             entry.key_origin = body_.origin(key_begin);
@@ -401,7 +431,7 @@ private:
             std::size_t key_begin = 0;
             if (b < line.end && s_[b] != '[' && key_end(inner, key, key_begin) != std::string::npos) {
                 line = inner;
-                list.items.push_back(parse_map(inner.indent));
+                list.items.push_back(parse_block(inner.indent));   // a map: the line is "key: ..."
                 continue;
             }
             const bool saved = in_list_item_;

@@ -359,7 +359,9 @@ EqBox EquationTypesetter::fenced(const EqNode& node, const Env& env, ImDrawList*
     // Ordinary height: the font's own glyphs.
     ImFont* font = ui_.fonts && ui_.fonts->body ? ui_.fonts->body : ImGui::GetFont();
     const EqBox l = node.text.empty() ? EqBox{} : glyphs(node.text, font, env, dl, origin);
-    const EqBox m = layout(node.children[0], env, dl, ImVec2(origin.x + l.width, origin.y));
+    // Measuring (no draw list) reuses `body`: laying the body out twice per level would make
+    // nested \left( … \right) cost 2^depth (hardening, issue #11).
+    const EqBox m = dl ? layout(node.children[0], env, dl, ImVec2(origin.x + l.width, origin.y)) : body;
     const EqBox r = node.close.empty() ? EqBox{}
                                        : glyphs(node.close, font, env, dl, ImVec2(origin.x + l.width + m.width, origin.y));
     box.width = l.width + m.width + r.width;

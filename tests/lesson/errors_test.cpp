@@ -320,7 +320,7 @@ TEST_CASE("model data problems point at the number, word or matrix") {
 TEST_CASE("a missing file is a diagnostic without a position") {
     const auto diags = check_lesson_file("no/such/lesson.md");
     REQUIRE(diags.size() == 1);
-    CHECK(diags[0].to_string() == "no/such/lesson.md: error: cannot open the file");
+    CHECK(diags[0].to_string() == "no/such/lesson.md: error: cannot open the file (No such file or directory)");
 }
 
 TEST_CASE("damaged lessons give diagnostics, never a crash") {
