@@ -1,0 +1,59 @@
+// adamw.h: the AdamW optimiser (Loshchilov & Hutter), over a list of parameter buffers.
+//
+// For each parameter θ with gradient g, at step t = 1, 2, ...:
+//   m = β1·m + (1 − β1)·g                 running mean of the gradient
+//   v = β2·v + (1 − β2)·g²                running mean of its square
+//   m̂ = m / (1 − β1ᵗ),  v̂ = v / (1 − β2ᵗ)  bias correction (both start at 0)
+//   θ = θ − lr·(m̂ / (sqrt(v̂) + ε) + λ·θ)  decoupled weight decay λ
+// Plain loops in a fixed order, no threads and no random numbers: the same gradients give the
+// same parameters bit for bit on one build.
+#pragma once
+
+#include "tensor.h"
+
+#include <vector>
+
+namespace neuralpath {
+
+struct AdamWSettings {
+    float learning_rate = 0.01f;
+    float beta1 = 0.9f;
+    float beta2 = 0.999f;
+    float epsilon = 1e-8f;
+    float weight_decay = 0.0f;
+};
+
+// One parameter buffer and its gradient, both of `size` floats (an Eigen matrix's data()).
+struct ParameterRef {
+    float* value;
+    const float* grad;
+    Index size;
+};
+
+class AdamW {
+public:
+    explicit AdamW(AdamWSettings settings = {}) : settings_(settings) {}
+
+    // One update of every parameter. The list must name the same buffers, in the same order,
+    // at every call (the moments are kept per position in the list).
+    void step(const std::vector<ParameterRef>& parameters);
+
+    int                  steps() const { return step_; }
+    const AdamWSettings& settings() const { return settings_; }
+    void                 set_learning_rate(float lr) { settings_.learning_rate = lr; }
+
+    // Everything that changes, for snapshot/restore.
+    struct State {
+        int step = 0;
+        std::vector<Vector> m, v;
+    };
+    State state() const { return {step_, m_, v_}; }
+    void  restore(const State& s) { step_ = s.step; m_ = s.m; v_ = s.v; }
+
+private:
+    AdamWSettings       settings_;
+    int                 step_ = 0;
+    std::vector<Vector> m_, v_;
+};
+
+}  // namespace neuralpath

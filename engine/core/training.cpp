@@ -1,0 +1,304 @@
+// training.cpp: one example's forward, loss and backward through the whole block; the Trainer.
+//
+// [SECTION] Tasks
+// [SECTION] Forward with everything the backward needs
+// [SECTION] Loss and backward
+// [SECTION] Trainer
+#include "training.h"
+
+#include "embedding.h"
+#include "error.h"
+#include "layers.h"
+#include "softmax.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace neuralpath {
+
+// [SECTION] Tasks --------------------------------------------------------------------------------
+
+const char* objective_name(Objective objective) {
+    return objective == Objective::next_word ? "next-word" : "point";
+}
+
+int vocabulary_index(const Vocabulary& vocabulary, const std::string& key) {
+    auto it = vocabulary.words.find(key);
+    return it == vocabulary.words.end() ? -1 : static_cast<int>(std::distance(vocabulary.words.begin(), it));
+}
+
+Example next_word_example(const Vocabulary& vocabulary, std::vector<Token> tokens) {
+    Example e;
+    for (std::size_t t = 0; t < tokens.size(); ++t)
+        e.targets.push_back(t + 1 < tokens.size() ? vocabulary_index(vocabulary, tokens[t + 1].key) : -1);
+    e.tokens = std::move(tokens);
+    return e;
+}
+
+namespace {
+
+// [SECTION] Forward with everything the backward needs -------------------------------------------
+// The same passes as run_block() (block.h), kept with their intermediate results.
+// Shapes: x [T][d]; logits, probabilities [T][V]
+
+struct BlockForward {
+    std::vector<Matrix>          context_in;   // x before each context layer
+    std::vector<MultiHeadResult> context;
+    Matrix                       shown_in;     // x before the shown layer
+    MultiHeadResult              shown;
+    Matrix                       res1;         // x + attention(x)
+    LayerNormResult              ln1;
+    FeedForwardResult            ffn;          // (feed-forward enabled)
+    Matrix                       res2;         // x + FFN(x)
+    LayerNormResult              ln2;
+    Matrix                       out;          // the block's output
+    Matrix                       probabilities;
+};
+
+Mask mask_for(Objective objective) {
+    return objective == Objective::next_word ? Mask::causal_mask() : Mask::none();
+}
+
+BlockForward block_forward(const ModelSpec& m, const Example& example, const Mask& mask, bool scores) {
+    const int T = static_cast<int>(example.tokens.size()), d = m.d_model;
+    BlockForward f;
+    Matrix x = embed_tokens(m.vocabulary, example.tokens, d, m.seed);           // x = embed(tokens)
+    if (m.positional_encoding) x += positional_encoding(T, d) * m.positional_scale;  // + s·PE
+    for (const AttentionLayer& layer : m.context_layers) {                      // x = x + MultiHead(x)
+        f.context_in.push_back(x);
+        f.context.push_back(multi_head_attention(x, layer, mask));
+        x += f.context.back().output;
+    }
+    f.shown_in = x;
+    f.shown = multi_head_attention(x, m.attention, mask);                      // a = MultiHead(x)
+    f.res1 = x + f.shown.output;                                               // x + a
+    f.ln1 = layer_norm(f.res1, m.norm_attention);                              // LayerNorm_1
+    f.out = f.ln1.output;
+    if (m.feed_forward.enabled) {
+        f.ffn = feed_forward(f.out, m.feed_forward);                           // FFN(x)
+        f.res2 = f.out + f.ffn.output;                                         // x + FFN(x)
+        f.ln2 = layer_norm(f.res2, m.norm_feed_forward);                       // LayerNorm_2
+        f.out = f.ln2.output;
+    }
+    if (scores) {
+        const Matrix logits = f.out * m.unembedding.transpose();               // logit_tv = u_v · x_t
+        f.probabilities = logits / m.temperature;
+        softmax_rows_in_place(f.probabilities);                               // softmax(logits / t)
+    }
+    return f;
+}
+
+std::vector<Matrix> shown_weights(const BlockForward& f) {
+    std::vector<Matrix> w;
+    for (const AttentionResult& h : f.shown.heads) w.push_back(h.weights);
+    return w;
+}
+
+}  // namespace
+
+// [SECTION] Loss and backward ------------------------------------------------------------------
+
+ModelGrads ModelGrads::zeros(const ModelSpec& m) {
+    ModelGrads g;
+    for (std::size_t c = 0; c < m.context_layers.size(); ++c) g.context.push_back(AttentionGrads::zeros(m.d_model));
+    g.attention = AttentionGrads::zeros(m.d_model);
+    g.feed_forward = FeedForwardGrads::zeros(m.d_model, m.feed_forward.hidden);
+    return g;
+}
+
+float example_loss(const ModelSpec& m, const Example& example, Objective objective, ModelGrads* grads,
+                   float scale) {
+    const Mask mask = mask_for(objective);
+    const bool next_word = objective == Objective::next_word;
+    const BlockForward f = block_forward(m, example, mask, next_word);
+    const Index T = static_cast<Index>(example.tokens.size()), d = m.d_model;
+
+    float loss = 0.0f;
+    Matrix dout = Matrix::Zero(T, d);                  // ∂L/∂(block output)
+    std::vector<Matrix> dweights;                      // ∂L/∂(shown layer's weights), point only
+    if (next_word) {
+        const float n = static_cast<float>(std::count_if(example.targets.begin(), example.targets.end(),
+                                                         [](int t) { return t >= 0; }));
+        for (Index t = 0; t < T; ++t)                  // L = −(1/N) Σ log p[target]
+            if (example.targets[static_cast<std::size_t>(t)] >= 0)
+                loss -= std::log(std::max(f.probabilities(t, example.targets[static_cast<std::size_t>(t)]), 1e-30f)) / n;
+        if (!grads) return loss;
+        Matrix dlogits = Matrix::Zero(T, f.probabilities.cols());
+        cross_entropy_backward(dlogits, f.probabilities, example.targets, m.temperature);
+        dout.noalias() = (scale * dlogits) * m.unembedding;  // logits = out·Uᵀ (U fixed: tied)
+    } else {
+        const std::vector<Matrix> w = shown_weights(f);
+        loss = pointer_forward(w, example.query, example.answer);
+        if (!grads) return loss;
+        for (const Matrix& h : w) dweights.push_back(Matrix::Zero(h.rows(), h.cols()));
+        pointer_backward(dweights, w, example.query, example.answer);
+        for (Matrix& dw : dweights) dw *= scale;
+    }
+
+    // Back down the block, last operation first.
+    LayerNormGrads unused_norm = LayerNormGrads::zeros(d);  // LayerNorms are not trained
+    Matrix dres1 = Matrix::Zero(T, d);
+    if (next_word) {
+        Matrix dln1_out = Matrix::Zero(T, d);
+        if (m.feed_forward.enabled) {
+            Matrix dres2 = Matrix::Zero(T, d), dffn_out = Matrix::Zero(T, d);
+            layer_norm_backward(dres2, unused_norm, dout, f.res2, m.norm_feed_forward, f.ln2);
+            residual_backward(dln1_out, dffn_out, dres2);                        // res2 = x + FFN(x)
+            feed_forward_backward(dln1_out, grads->feed_forward, dffn_out, f.ln1.output, m.feed_forward, f.ffn);
+        } else {
+            dln1_out = dout;
+        }
+        layer_norm_backward(dres1, unused_norm, dln1_out, f.res1, m.norm_attention, f.ln1);
+    }
+    Matrix dx = Matrix::Zero(T, d), dshown_out = Matrix::Zero(T, d);
+    residual_backward(dx, dshown_out, dres1);                                   // res1 = x + a
+    multi_head_backward(dx, grads->attention, dshown_out, f.shown_in, m.attention, mask, f.shown,
+                        dweights.empty() ? nullptr : &dweights);
+    for (std::size_t c = m.context_layers.size(); c-- > 0;) {                   // x' = x + MultiHead(x)
+        Matrix dx_in = dx;                                                      // the residual path
+        multi_head_backward(dx_in, grads->context[c], dx, f.context_in[c], m.context_layers[c], mask,
+                            f.context[c]);
+        dx = std::move(dx_in);
+    }
+    return loss;  // dx now holds ∂L/∂(embeddings + positions); the word vectors are not trained
+}
+
+std::pair<int, int> example_score(const ModelSpec& m, const Example& example, Objective objective) {
+    const bool next_word = objective == Objective::next_word;
+    const BlockForward f = block_forward(m, example, mask_for(objective), next_word);
+    if (!next_word) {
+        Vector spotlight = Vector::Zero(static_cast<Index>(example.tokens.size()));
+        for (const AttentionResult& h : f.shown.heads) spotlight += h.weights.row(example.query).transpose();
+        spotlight(example.query) = -1.0f;  // the query looking at itself is not an answer
+        Index best = 0;
+        spotlight.maxCoeff(&best);
+        return {best == example.answer ? 1 : 0, 1};
+    }
+    int right = 0, counted = 0;
+    for (Index t = 0; t < f.probabilities.rows(); ++t) {
+        const int target = example.targets[static_cast<std::size_t>(t)];
+        if (target < 0) continue;
+        Index best = 0;
+        f.probabilities.row(t).maxCoeff(&best);
+        right += best == target ? 1 : 0;
+        ++counted;
+    }
+    return {right, counted};
+}
+
+std::vector<ParameterRef> trainable_parameters(ModelSpec& m, const ModelGrads& g) {
+    std::vector<ParameterRef> out;
+    auto add = [&](auto& value, const auto& grad) { out.push_back({value.data(), grad.data(), value.size()}); };
+    auto add_layer = [&](AttentionLayer& l, const AttentionGrads& lg) {
+        add(l.w_q, lg.w_q);
+        add(l.w_k, lg.w_k);
+        add(l.w_v, lg.w_v);
+        add(l.w_o, lg.w_o);
+    };
+    for (std::size_t c = 0; c < m.context_layers.size(); ++c) add_layer(m.context_layers[c], g.context[c]);
+    add_layer(m.attention, g.attention);
+    if (m.feed_forward.enabled) {
+        add(m.feed_forward.w1, g.feed_forward.w1);
+        add(m.feed_forward.b1, g.feed_forward.b1);
+        add(m.feed_forward.w2, g.feed_forward.w2);
+        add(m.feed_forward.b2, g.feed_forward.b2);
+    }
+    return out;
+}
+
+// [SECTION] Trainer ------------------------------------------------------------------------------
+
+ModelSpec initial_model(const ModelSpec& architecture, std::uint64_t seed) {
+    ModelSpec m = architecture;
+    auto clear = [](AttentionLayer& l) { l.w_q = l.w_k = l.w_v = l.w_o = Matrix(); };
+    for (AttentionLayer& l : m.context_layers) clear(l);
+    clear(m.attention);
+    m.feed_forward.w1 = m.feed_forward.w2 = Matrix();
+    m.feed_forward.b1 = m.feed_forward.b2 = Vector();
+    m.seed = seed;
+    return resolve_model(m);
+}
+
+namespace {
+void check_example(const ModelSpec& m, const Example& e, Objective objective) {
+    const auto T = static_cast<int>(e.tokens.size());
+    if (T == 0) throw InputError("a training example has no tokens");
+    if (T > kMaxTokens) throw InputError("a training example has more than " + std::to_string(kMaxTokens) + " tokens");
+    if (objective == Objective::point) {
+        if (e.query < 0 || e.query >= T || e.answer < 0 || e.answer >= T || e.query == e.answer)
+            throw InputError("a pointing example needs a query and a different answer inside the sentence");
+        return;
+    }
+    if (static_cast<int>(e.targets.size()) != T) throw InputError("a next-word example needs one target per token");
+    const int words = static_cast<int>(m.vocabulary.words.size());
+    for (const int t : e.targets)
+        if (t >= words) throw InputError("a next-word target is not a vocabulary word");
+}
+}  // namespace
+
+Trainer::Trainer(const ModelSpec& architecture, TrainingSet set, TrainOptions options)
+    : set_(std::move(set)), options_(options), adamw_(options.adamw) {
+    if (set_.train.empty()) throw InputError("the task has no training examples");
+    if (options_.steps < 0) throw InputError("steps must be 0 or more");
+    if (options_.batch < 1) throw InputError("the batch size must be at least 1");
+    if (!(options_.adamw.learning_rate > 0.0f) || !std::isfinite(options_.adamw.learning_rate))
+        throw InputError("the learning rate must be a positive number");
+    model_ = initial_model(architecture, options_.seed);
+    for (const Example& e : set_.train) check_example(model_, e, set_.objective);
+    for (const Example& e : set_.held_out) check_example(model_, e, set_.objective);
+    order_state_ = options_.seed ^ 0x9e3779b97f4a7c15ULL;  // the order's stream differs from the weights'
+}
+
+int Trainer::next_example() {
+    if (cursor_ >= order_.size()) {  // a new epoch: a fresh seeded shuffle (Fisher-Yates)
+        order_.resize(set_.train.size());
+        for (std::size_t i = 0; i < order_.size(); ++i) order_[i] = static_cast<int>(i);
+        for (std::size_t i = order_.size(); i > 1; --i)
+            std::swap(order_[i - 1], order_[static_cast<std::size_t>(splitmix64(order_state_) % i)]);
+        cursor_ = 0;
+    }
+    return order_[cursor_++];
+}
+
+float Trainer::step() {
+    ModelGrads grads = ModelGrads::zeros(model_);
+    const float scale = 1.0f / static_cast<float>(options_.batch);  // mean over the batch
+    float loss = 0.0f;
+    for (int b = 0; b < options_.batch; ++b)
+        loss += scale * example_loss(model_, set_.train[static_cast<std::size_t>(next_example())],
+                                     set_.objective, &grads, scale);
+    adamw_.step(trainable_parameters(model_, grads));
+    return loss;
+}
+
+Evaluation Trainer::evaluate(const std::vector<Example>& examples) const {
+    Evaluation e;
+    if (examples.empty()) return e;
+    int right = 0;
+    double loss = 0.0;
+    for (const Example& ex : examples) {
+        loss += example_loss(model_, ex, set_.objective);
+        const auto [r, n] = example_score(model_, ex, set_.objective);
+        right += r;
+        e.counted += n;
+    }
+    e.loss = static_cast<float>(loss / static_cast<double>(examples.size()));
+    e.accuracy = e.counted ? static_cast<float>(right) / static_cast<float>(e.counted) : 0.0f;
+    return e;
+}
+
+Evaluation Trainer::evaluate_held_out() const {
+    return evaluate(set_.held_out.empty() ? set_.train : set_.held_out);
+}
+
+Trainer::Snapshot Trainer::snapshot() const { return {model_, adamw_.state(), order_state_, order_, cursor_}; }
+
+void Trainer::restore(const Snapshot& s) {
+    model_ = s.model;
+    adamw_.restore(s.adamw);
+    order_state_ = s.order_state;
+    order_ = s.order;
+    cursor_ = s.cursor;
+}
+
+}  // namespace neuralpath

@@ -1,0 +1,136 @@
+// training.h: training the lesson's transformer block on a task, deterministically.
+//
+// What is trained: exactly the matrices a lesson's ```weights block can hold (every attention
+// layer's W_Q, W_K, W_V, W_O and the feed-forward's W1, b1, W2, b2), so trained weights are
+// written back in the lesson's own format. The word vectors stay the vocabulary's readable
+// features, the LayerNorms keep gamma = 1, beta = 0, and the next-word scores stay tied to the
+// word vectors (as in model.h).
+//
+// Two objectives, both over a ModelSpec's forward pass (the same one block.h traces):
+//   next_word  every token predicts the next one (causal mask); loss = softmax cross-entropy of
+//              the next-token scores. Accuracy: share of positions whose top guess is right.
+//   point      one token (the query, e.g. "it") must attend to the right word (the answer);
+//              no mask, loss = −log of the shown layer's attention weight on the answer (mean
+//              over heads). Accuracy: share of examples whose spotlight (query's weights,
+//              itself excluded) peaks on the answer.
+//
+// One step = one minibatch of examples drawn in a seeded order (splitmix64), gradients averaged
+// over the batch, one AdamW update. No threads, no clock: same seed, same weights, bit for bit.
+#pragma once
+
+#include "adamw.h"
+#include "backward.h"
+#include "model.h"
+#include "tokenizer.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace neuralpath {
+
+// [SECTION] Tasks ------------------------------------------------------------------------------
+
+enum class Objective { next_word, point };
+const char* objective_name(Objective objective);  // "next-word", "point"
+
+struct Example {
+    std::vector<Token> tokens;
+    std::vector<int>   targets;      // next_word: per token, the vocabulary index of the next
+                                     // word (map order), −1 where nothing follows
+    int                query = -1;   // point: the token that must look...
+    int                answer = -1;  //        ...and the token it must look at
+};
+
+struct TrainingSet {
+    Objective            objective = Objective::next_word;
+    std::vector<Example> train;
+    std::vector<Example> held_out;   // never trained on; empty = evaluate on `train`
+};
+
+// The vocabulary index (map order, as the next-token scores) of a word key; −1 if unknown.
+int vocabulary_index(const Vocabulary& vocabulary, const std::string& key);
+
+// A next-word Example from a sentence's tokens (targets from the following tokens).
+Example next_word_example(const Vocabulary& vocabulary, std::vector<Token> tokens);
+
+// [SECTION] One example: forward, loss, backward -----------------------------------------------
+
+// Gradients shaped like the trainable part of a resolved ModelSpec.
+struct ModelGrads {
+    std::vector<AttentionGrads> context;
+    AttentionGrads              attention;
+    FeedForwardGrads            feed_forward;
+    static ModelGrads zeros(const ModelSpec& model);
+};
+
+// The loss of one example under a RESOLVED model; with `grads`, also adds scale·∂loss/∂θ to it.
+float example_loss(const ModelSpec& model, const Example& example, Objective objective,
+                   ModelGrads* grads = nullptr, float scale = 1.0f);
+
+// Whether the model gets the example right, as counted by `accuracy` (see the top of the file):
+// returns {right, counted} (next_word counts every position with a target).
+std::pair<int, int> example_score(const ModelSpec& model, const Example& example, Objective objective);
+
+// The trainable buffers of a model and of its gradients, in one fixed order.
+std::vector<ParameterRef> trainable_parameters(ModelSpec& model, const ModelGrads& grads);
+
+// [SECTION] Training -----------------------------------------------------------------------------
+
+struct TrainOptions {
+    int           steps = 300;
+    std::uint64_t seed = 1;          // initial weights (resolve_model's seeded defaults) and order
+    int           batch = 16;
+    AdamWSettings adamw;
+};
+
+struct Evaluation {
+    float loss = 0.0f;               // mean over examples
+    float accuracy = 0.0f;           // right / counted, in [0, 1]
+    int   counted = 0;
+};
+
+// The untrained starting point: the architecture's shapes (d_model, heads, layers, hidden,
+// positions, temperature, vocabulary) with every trainable matrix re-drawn from `seed`.
+ModelSpec initial_model(const ModelSpec& architecture, std::uint64_t seed);
+
+class Trainer {
+public:
+    // Throws InputError for an empty training set, examples the model cannot run, or bad
+    // options (steps < 0, batch < 1, learning rate not positive).
+    Trainer(const ModelSpec& architecture, TrainingSet set, TrainOptions options);
+
+    float step();                    // one minibatch and one AdamW update; returns the batch loss
+    Evaluation evaluate_held_out() const;  // held_out, or train when there is none
+    Evaluation evaluate(const std::vector<Example>& examples) const;
+
+    const ModelSpec&   model() const { return model_; }   // resolved, current weights
+    const TrainingSet& set() const { return set_; }
+    const TrainOptions& options() const { return options_; }
+    int                steps_done() const { return adamw_.steps(); }
+    float              learning_rate() const { return adamw_.settings().learning_rate; }
+    bool               finished() const { return steps_done() >= options_.steps; }
+
+    struct Snapshot {                // everything that changes while training
+        ModelSpec        model;
+        AdamW::State     adamw;
+        std::uint64_t    order_state = 0;
+        std::vector<int> order;
+        std::size_t      cursor = 0;
+    };
+    Snapshot snapshot() const;
+    void     restore(const Snapshot& snapshot);
+
+private:
+    int next_example();
+
+    TrainingSet      set_;
+    TrainOptions     options_;
+    ModelSpec        model_;
+    AdamW            adamw_;
+    std::uint64_t    order_state_ = 0;
+    std::vector<int> order_;
+    std::size_t      cursor_ = 0;
+};
+
+}  // namespace neuralpath
