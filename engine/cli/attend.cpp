@@ -3,6 +3,8 @@
 //   stdin:  {"q": Q, "k": K, "v": V, "mask": "causal"|"none", "kernel": "naive"|"tiled", "block": 64}
 //           Q, K, V all [T][d] (one head) or all [H][T][d]; K and V share T; Q and K share d.
 //   stdout: {"output": O, "weights": W}   (the tiled kernel never forms W, so prints no "weights")
+//   with "grad_output" (shaped like O) also "grad_q", "grad_k", "grad_v" (attend_grad.h)
+#include "attend_grad.h"
 #include "attend_limits.h"
 #include "commands.h"
 #include "json_io.h"
@@ -57,8 +59,9 @@ int run_attend(const std::string& stdin_text, std::string& stdout_text) {
     }
     if (!in.is_object()) throw InputError("stdin must be a JSON object {\"q\": ..., \"k\": ..., \"v\": ...}");
     for (const auto& [key, value] : in.items())
-        if (key != "q" && key != "k" && key != "v" && key != "mask" && key != "kernel" && key != "block")
-            throw InputError("unknown field \"" + key + "\" (expected q, k, v, mask, kernel, block)");
+        if (key != "q" && key != "k" && key != "v" && key != "mask" && key != "kernel" && key != "block" &&
+            key != "grad_output")
+            throw InputError("unknown field \"" + key + "\" (expected q, k, v, mask, kernel, block, grad_output)");
     for (const char* key : {"q", "k", "v"})
         if (!in.contains(key)) throw InputError(std::string("missing \"") + key + "\"");
 
@@ -102,6 +105,7 @@ int run_attend(const std::string& stdin_text, std::string& stdout_text) {
     Json out;
     out["output"] = rank3 ? outputs : outputs.front();
     if (kernel == Kernel::naive) out["weights"] = rank3 ? weights : weights.front();
+    add_attention_gradients(in, q, k, v, mask, kernel, block, rank3, out);  // "grad_output" given
     stdout_text = out.dump() + "\n";
     return 0;
 }

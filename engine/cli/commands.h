@@ -18,4 +18,7 @@ int run_trace(const std::vector<std::string>& args, std::string& stdout_text);
 // check FILE...: validates lessons with the lesson library (engine/lesson).
 int run_check(const std::vector<std::string>& args, std::string& stdout_text, std::string& stderr_text);
 
+// train --lesson FILE [--task NAME] [--steps N] [--seed S] [--out FILE]: JSON lines per logged step.
+int run_train(const std::vector<std::string>& args, std::string& stdout_text);
+
 }  // namespace neuralpath::cli

@@ -3,6 +3,7 @@
 //   neuralpath-cli attend < input.json        attention on raw Q, K, V
 //   neuralpath-cli trace --sentence TEXT ...  the whole block, step by step, with narration
 //   neuralpath-cli check FILE...              validate lesson files
+//   neuralpath-cli train --lesson FILE ...    train the lesson's model on one of its tasks
 //
 // Exit codes: 0 success; 1 `check` found problems; 2 bad input or usage (one line on stderr,
 // nothing on stdout); 3 an unexpected internal error.
@@ -22,7 +23,8 @@ constexpr const char* kUsage =
     "usage: neuralpath-cli attend < {\"q\": [[..]], \"k\": [[..]], \"v\": [[..]], \"mask\": \"causal\"|\"none\", "
     "\"kernel\": \"naive\"|\"tiled\"}\n"
     "       neuralpath-cli trace --sentence TEXT [--mask causal|none] [--lesson FILE] [--focus N] [--terms] [--pretty]\n"
-    "       neuralpath-cli check FILE...\n";
+    "       neuralpath-cli check FILE...\n"
+    "       neuralpath-cli train --lesson FILE [--task NAME] [--steps N] [--seed S] [--out FILE]\n";
 
 // One line, whatever the message holds, so scripts can read it with `read`.
 std::string one_line(std::string text) {
@@ -61,6 +63,8 @@ int main(int argc, char** argv) {
             code = neuralpath::cli::run_attend(input, out);
         } else if (command == "trace") {
             code = neuralpath::cli::run_trace(rest, out);
+        } else if (command == "train") {
+            code = neuralpath::cli::run_train(rest, out);
         } else if (command == "check") {
             code = neuralpath::cli::run_check(rest, out, err);
         } else if (command == "help" || command == "--help" || command == "-h") {

@@ -218,10 +218,10 @@ std::string mask_value(Fields& f, std::string_view fallback, bool& causal) {
 
 const char* const kKinds[] = {"check",  "reveal",   "callout",   "equation",      "code",
                               "spotlight", "heatmap", "mask-steps", "cost-explorer", "playback",
-                              "vocabulary", "weights"};
+                              "vocabulary", "weights", "task"};
 
 bool takes_text(std::string_view kind) {
-    return kind == "callout" || kind == "reveal" || kind == "code" || kind == "equation";
+    return kind == "callout" || kind == "reveal" || kind == "code" || kind == "equation" || kind == "task";
 }
 
 // Splits "settings --- text" at the first line that is exactly "---".
@@ -582,7 +582,8 @@ void build_fenced_block(ParseContext& ctx, const Fence& fence, Nesting nesting, 
         (kind == "vocabulary" ? ctx.vocabulary_origin : ctx.weights_origin) = fence.kind_origin;
         return;
     }
-    if (kind == "check") b.check();
+    if (kind == "task") build_task(ctx, fence, nesting, b.settings, b.text);  // task_block.cpp
+    else if (kind == "check") b.check();
     else if (kind == "reveal") b.reveal();
     else if (kind == "callout") b.callout();
     else if (kind == "equation") b.equation();

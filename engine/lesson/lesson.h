@@ -17,6 +17,7 @@
 
 #include "engine/lesson/diagnostic.h"
 #include "engine/lesson/equation.h"
+#include "engine/lesson/task.h"
 
 #include <cstdint>
 #include <functional>
@@ -253,6 +254,7 @@ struct Lesson {
     std::vector<Section>          sections;
     std::optional<VocabularyData> vocabulary;
     std::optional<WeightsData>    weights;
+    std::vector<TaskData>         tasks;    // ```task blocks, in file order (task.h)
 };
 
 // [SECTION] Queries -----------------------------------------------------------------------------

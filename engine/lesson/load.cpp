@@ -4,9 +4,11 @@
 // [SECTION] Loading   the one entry point the CLI and the page share; nothing escapes it
 #include "engine/lesson/load.h"
 
+#include "engine/core/error.h"
 #include "engine/lesson/limits.h"
 #include "engine/lesson/model_spec.h"
 #include "engine/lesson/parser.h"
+#include "engine/lesson/task_set.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -97,6 +99,15 @@ LoadResult load_lesson_text(std::string_view text, std::string file) {
                 result.diagnostics.push_back({file, result.diagnostics.back().pos,
                                               "more than " + std::to_string(kMaxDiagnostics) +
                                                   " problems; the rest are not listed (fix these first)"});
+            }
+        }
+        if (result.diagnostics.empty()) result.diagnostics = check_tasks(parsed.lesson);  // task_set.h
+        // A task marked `lesson-weights: trained` trains here, once per load (task_set.h).
+        if (result.diagnostics.empty()) {
+            try {
+                apply_trained_weights(parsed.lesson);
+            } catch (const neuralpath::InputError& e) {
+                result.diagnostics.push_back({file, {1, 1}, std::string("training the lesson's weights failed: ") + e.what()});
             }
         }
         if (result.diagnostics.empty()) result.lesson = std::move(parsed.lesson);

@@ -94,6 +94,10 @@ Inline parse_inline(ParseContext& ctx, const SourceText& src);   // prose of one
 // Fenced blocks (blocks.cpp): appends the block (or reports why not) to `out`.
 void build_fenced_block(ParseContext& ctx, const Fence& fence, Nesting nesting, Blocks& out);
 
+// The ```task block (task_block.cpp).
+void build_task(ParseContext& ctx, const Fence& fence, Nesting nesting, const SettingsNode& settings,
+                const SourceText& text);
+
 // Vocabulary and weights (model_data.cpp), after the walk.
 void build_model_data(ParseContext& ctx);
 

@@ -1,0 +1,40 @@
+// task_set.h: a lesson's ```task blocks (task.h) as training examples, their checks, and the
+// trained weights (applied to the lesson, or written as a ```weights block).
+#pragma once
+
+#include "engine/core/model.h"
+#include "engine/core/training.h"
+#include "engine/lesson/diagnostic.h"
+#include "engine/lesson/lesson.h"
+#include "engine/lesson/task.h"
+
+#include <string>
+#include <vector>
+
+namespace neuralpath::lesson {
+
+// The task with this id, or nullptr. An empty id picks the lesson's only task (nullptr when
+// it has none or several).
+const TaskData* find_task(const Lesson& lesson, const std::string& id);
+
+// Every example the task generates, split into train and held-out. Throws InputError when a
+// template cannot be filled (the checker reports those first).
+neuralpath::TrainingSet training_set(const Lesson& lesson, const TaskData& task);
+
+// The options the task asks for (steps, seed, learning rate, batch).
+neuralpath::TrainOptions train_options(const TaskData& task);
+
+// Problems in the lesson's tasks that need the vocabulary: undeclared or unused slots, words
+// the vocabulary lacks, a query missing from a template, nothing left to train on, and more
+// than one task with `lesson-weights: trained`.
+std::vector<Diagnostic> check_tasks(const Lesson& lesson);
+
+// With a task marked `lesson-weights: trained`: trains it (deterministic) and puts the trained
+// matrices into lesson.weights, so every widget runs on them. Returns how many steps ran.
+int apply_trained_weights(Lesson& lesson);
+
+// A model's trainable matrices as the body of a ```weights block (dense rows, numbers that read
+// back as the same floats), keeping the lesson's other settings. `features` names the dimensions.
+std::string weights_block_text(const neuralpath::ModelSpec& model, const std::vector<std::string>& features);
+
+}  // namespace neuralpath::lesson
