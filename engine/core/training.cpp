@@ -186,7 +186,7 @@ std::pair<int, int> example_score(const ModelSpec& m, const Example& example, Ob
     return {right, counted};
 }
 
-std::vector<ParameterRef> trainable_parameters(ModelSpec& m, const ModelGrads& g) {
+std::vector<ParameterRef> trainable_parameters(ModelSpec& m, const ModelGrads& g, TrainedParts parts) {
     std::vector<ParameterRef> out;
     auto add = [&](auto& value, const auto& grad) { out.push_back({value.data(), grad.data(), value.size()}); };
     auto add_layer = [&](AttentionLayer& l, const AttentionGrads& lg) {
@@ -195,8 +195,10 @@ std::vector<ParameterRef> trainable_parameters(ModelSpec& m, const ModelGrads& g
         add(l.w_v, lg.w_v);
         add(l.w_o, lg.w_o);
     };
-    for (std::size_t c = 0; c < m.context_layers.size(); ++c) add_layer(m.context_layers[c], g.context[c]);
-    add_layer(m.attention, g.attention);
+    if (parts == TrainedParts::all) {
+        for (std::size_t c = 0; c < m.context_layers.size(); ++c) add_layer(m.context_layers[c], g.context[c]);
+        add_layer(m.attention, g.attention);
+    }
     if (m.feed_forward.enabled) {
         add(m.feed_forward.w1, g.feed_forward.w1);
         add(m.feed_forward.b1, g.feed_forward.b1);
@@ -208,11 +210,13 @@ std::vector<ParameterRef> trainable_parameters(ModelSpec& m, const ModelGrads& g
 
 // [SECTION] Trainer ------------------------------------------------------------------------------
 
-ModelSpec initial_model(const ModelSpec& architecture, std::uint64_t seed) {
-    ModelSpec m = architecture;
+ModelSpec initial_model(const ModelSpec& architecture, std::uint64_t seed, TrainedParts parts) {
+    ModelSpec m = resolve_model(architecture);  // hand-set (or the architecture's default) matrices
     auto clear = [](AttentionLayer& l) { l.w_q = l.w_k = l.w_v = l.w_o = Matrix(); };
-    for (AttentionLayer& l : m.context_layers) clear(l);
-    clear(m.attention);
+    if (parts == TrainedParts::all) {
+        for (AttentionLayer& l : m.context_layers) clear(l);
+        clear(m.attention);
+    }
     m.feed_forward.w1 = m.feed_forward.w2 = Matrix();
     m.feed_forward.b1 = m.feed_forward.b2 = Vector();
     m.seed = seed;
@@ -243,7 +247,7 @@ Trainer::Trainer(const ModelSpec& architecture, TrainingSet set, TrainOptions op
     if (options_.batch < 1) throw InputError("the batch size must be at least 1");
     if (!(options_.adamw.learning_rate > 0.0f) || !std::isfinite(options_.adamw.learning_rate))
         throw InputError("the learning rate must be a positive number");
-    model_ = initial_model(architecture, options_.seed);
+    model_ = initial_model(architecture, options_.seed, options_.parts);
     for (const Example& e : set_.train) check_example(model_, e, set_.objective);
     for (const Example& e : set_.held_out) check_example(model_, e, set_.objective);
     order_state_ = options_.seed ^ 0x9e3779b97f4a7c15ULL;  // the order's stream differs from the weights'
@@ -267,7 +271,7 @@ float Trainer::step() {
     for (int b = 0; b < options_.batch; ++b)
         loss += scale * example_loss(model_, set_.train[static_cast<std::size_t>(next_example())],
                                      set_.objective, &grads, scale);
-    adamw_.step(trainable_parameters(model_, grads));
+    adamw_.step(trainable_parameters(model_, grads, options_.parts));
     return loss;
 }
 

@@ -54,6 +54,10 @@ int vocabulary_index(const Vocabulary& vocabulary, const std::string& key);
 // A next-word Example from a sentence's tokens (targets from the following tokens).
 Example next_word_example(const Vocabulary& vocabulary, std::vector<Token> tokens);
 
+// Which matrices change. feed_forward keeps every attention layer as the architecture has it
+// (e.g. hand-set heads a lesson explains) and trains only W1, b1, W2, b2.
+enum class TrainedParts { all, feed_forward };
+
 // [SECTION] One example: forward, loss, backward -----------------------------------------------
 
 // Gradients shaped like the trainable part of a resolved ModelSpec.
@@ -73,11 +77,13 @@ float example_loss(const ModelSpec& model, const Example& example, Objective obj
 std::pair<int, int> example_score(const ModelSpec& model, const Example& example, Objective objective);
 
 // The trainable buffers of a model and of its gradients, in one fixed order.
-std::vector<ParameterRef> trainable_parameters(ModelSpec& model, const ModelGrads& grads);
+std::vector<ParameterRef> trainable_parameters(ModelSpec& model, const ModelGrads& grads,
+                                               TrainedParts parts = TrainedParts::all);
 
 // [SECTION] Training -----------------------------------------------------------------------------
 
 struct TrainOptions {
+    TrainedParts  parts = TrainedParts::all;
     int           steps = 300;
     std::uint64_t seed = 1;          // initial weights (resolve_model's seeded defaults) and order
     int           batch = 16;
@@ -91,8 +97,10 @@ struct Evaluation {
 };
 
 // The untrained starting point: the architecture's shapes (d_model, heads, layers, hidden,
-// positions, temperature, vocabulary) with every trainable matrix re-drawn from `seed`.
-ModelSpec initial_model(const ModelSpec& architecture, std::uint64_t seed);
+// positions, temperature, vocabulary) with every matrix that `parts` trains re-drawn from
+// `seed` (resolve_model's seeded defaults); the others stay as the architecture has them.
+ModelSpec initial_model(const ModelSpec& architecture, std::uint64_t seed,
+                        TrainedParts parts = TrainedParts::all);
 
 class Trainer {
 public:

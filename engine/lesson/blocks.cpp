@@ -559,6 +559,7 @@ void build_fenced_block(ParseContext& ctx, const Fence& fence, Nesting nesting, 
     SourceText settings_text;
     if (takes_text(kind)) split_body(fence.body, settings_text, b.text);
     else settings_text = fence.body;
+    if (kind == "task" && settings_text.empty()) std::swap(settings_text, b.text);  // no corpus
 
     std::vector<SettingsError> errors;
     b.settings = parse_settings(settings_text, errors);

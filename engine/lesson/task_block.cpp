@@ -44,7 +44,9 @@ void build_task(ParseContext& ctx, const Fence& fence, Nesting nesting, const Se
         t.id = id->text();
         ctx.ids.push_back({t.id, id->origin(0)});
     }
+    bool objective_known = false;  // an unknown one: no follow-up errors about its settings
     if (auto objective = f.source("objective", true)) {
+        objective_known = objective->text() == "point" || objective->text() == "next-word";
         if (objective->text() == "point") t.objective = TaskObjective::point;
         else if (objective->text() == "next-word") t.objective = TaskObjective::next_word;
         else ctx.error(objective->origin(0), "'objective' should be point or next-word, not '" + objective->text() + "'");
@@ -99,13 +101,18 @@ void build_task(ParseContext& ctx, const Fence& fence, Nesting nesting, const Se
             if (!line.empty() && line.text()[0] != '#') t.corpus.push_back({line.text(), ctx.pos(line.origin(0))});
             pos = nl + 1;
         }
-        if (t.corpus.empty())
+        if (t.corpus.empty() && objective_known)
             ctx.error(fence.kind_origin, "a next-word task needs its corpus: one sentence per line after a '---' line");
     }
     t.steps = static_cast<int>(f.integer("steps", t.steps, 0, 100000).value_or(t.steps));
     t.seed = static_cast<std::uint64_t>(f.integer("seed", 1, 0, 1LL << 53).value_or(1));
     t.batch = static_cast<int>(f.integer("batch", t.batch, 1, 1024).value_or(t.batch));
     if (auto lr = number_setting(ctx, f, "learning-rate", 1e-6f, 1.0f)) t.learning_rate = *lr;
+    if (auto parts = f.source("trains", false)) {
+        if (parts->text() == "feed-forward") t.feed_forward_only = true;
+        else if (parts->text() != "all")
+            ctx.error(parts->origin(0), "'trains' should be all or feed-forward, not '" + parts->text() + "'");
+    }
     if (auto w = f.source("lesson-weights", false)) {
         if (w->text() == "trained") t.lesson_weights = true;
         else if (w->text() != "hand-set")

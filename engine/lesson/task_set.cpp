@@ -30,6 +30,12 @@ const TaskSlot* find_slot(const TaskData& task, const std::string& name) {
     return nullptr;
 }
 
+// The words of a slot the template is known to use (parse_template only records declared slots).
+const std::vector<std::string>& slot_words(const TaskData& task, const std::string& name) {
+    if (const TaskSlot* slot = find_slot(task, name)) return slot->words;
+    throw neuralpath::InputError("no slot " + name);
+}
+
 // One template, read once: its tokens and which of them are slots.
 struct ParsedTemplate {
     std::vector<neuralpath::Token> tokens;
@@ -51,7 +57,7 @@ ParsedTemplate parse_template(const TaskData& task, const TaskTemplate& t) {
 
 std::size_t combinations(const TaskData& task, const ParsedTemplate& p) {
     std::size_t n = 1;
-    for (const auto& name : p.slots) n = std::min(n * find_slot(task, name)->words.size(), kMaxExamples + 1);
+    for (const auto& name : p.slots) n = std::min(n * slot_words(task, name).size(), kMaxExamples + 1);
     return n;
 }
 
@@ -61,7 +67,7 @@ void fill_template(const TaskData& task, const TaskTemplate& t, const ParsedTemp
     std::vector<std::size_t> choice(p.slots.size(), 0);
     while (true) {
         std::map<std::string, std::string> words;
-        for (std::size_t s = 0; s < p.slots.size(); ++s) words[p.slots[s]] = find_slot(task, p.slots[s])->words[choice[s]];
+        for (std::size_t s = 0; s < p.slots.size(); ++s) words[p.slots[s]] = slot_words(task, p.slots[s])[choice[s]];
         std::string sentence = t.text;
         for (std::size_t i = p.tokens.size(); i-- > 0;)  // back to front: earlier offsets stay valid
             if (!p.slot_of[i].empty())
@@ -69,7 +75,7 @@ void fill_template(const TaskData& task, const TaskTemplate& t, const ParsedTemp
         visit(sentence, words);
         std::size_t s = 0;  // next combination, like an odometer
         for (; s < choice.size(); ++s) {
-            if (++choice[s] < find_slot(task, p.slots[s])->words.size()) break;
+            if (++choice[s] < slot_words(task, p.slots[s]).size()) break;
             choice[s] = 0;
         }
         if (s == choice.size()) return;
@@ -137,6 +143,7 @@ neuralpath::TrainOptions train_options(const TaskData& task) {
     o.seed = task.seed;
     o.batch = task.batch;
     o.adamw.learning_rate = task.learning_rate;
+    o.parts = task.feed_forward_only ? neuralpath::TrainedParts::feed_forward : neuralpath::TrainedParts::all;
     return o;
 }
 
