@@ -9,6 +9,7 @@
 #include <cmath>
 #include <limits>
 #include <string>
+#include <vector>
 
 namespace neuralpath {
 
@@ -18,6 +19,55 @@ std::string token(const Trace& trace, int t) { return quote_token(trace.labels[s
 std::string col_label(const NamedMatrix& m, int c) { return m.col_labels[static_cast<std::size_t>(c)]; }
 std::string head_phrase(const Step& s) { return s.head >= 0 ? " in head " + std::to_string(s.head + 1) : ""; }
 const Matrix& input(const Step& s, std::size_t i) { return s.inputs.at(i).values; }
+
+// "1.25 + 0.40", or "1.25 − 0.82" for a negative second term (a learner reads "+ -0.82" as a typo).
+std::string sum_text(float a, float b) {
+    const std::string shown_b = format_number(b);
+    if (shown_b.front() == '-') return format_number(a) + " − " + shown_b.substr(1);
+    return format_number(a) + " + " + shown_b;
+}
+
+// 'A', 'A' and 'B', 'A', 'B' and 'C'
+std::string and_list(const std::vector<std::string>& items) {
+    std::string text;
+    for (std::size_t i = 0; i < items.size(); ++i)
+        text += (i == 0 ? "" : i + 1 == items.size() ? " and " : ", ") + items[i];
+    return text;
+}
+
+// Weights the softmax made equal differ by float rounding at most. Weights that merely print
+// the same ("0.25" for 0.2505 and 0.2487) look equal on the board, so the narrator calls them
+// "about" even rather than naming one as the largest.
+bool same_weight(float a, float b) { return std::abs(a - b) <= 1e-6f * std::max(1.0f, std::abs(a)); }
+
+// The tokens a row gives weight to, and whether they all get the same share.
+struct RowShares {
+    std::vector<int> visible;  // columns with weight > 0
+    std::vector<int> top;      // columns whose weight prints as the largest one does
+    float best = 0.0f;
+    bool  exact = true;        // every visible weight equals the largest (not just in print)
+    bool even() const { return visible.size() > 1 && top.size() == visible.size(); }
+    std::string evenly() const { return exact ? "evenly" : "about evenly"; }
+};
+RowShares row_shares(const Matrix& w, int row) {
+    RowShares r;
+    r.best = w.row(row).maxCoeff();
+    const std::string best = format_number(r.best);
+    for (Index j = 0; j < w.cols(); ++j) {
+        if (w(row, j) > 0.0f) {
+            r.visible.push_back(static_cast<int>(j));
+            r.exact = r.exact && same_weight(w(row, j), r.best);
+        }
+        if (r.best > 0.0f && format_number(w(row, j)) == best) r.top.push_back(static_cast<int>(j));
+    }
+    return r;
+}
+
+std::string token_list(const Trace& trace, const std::vector<int>& columns) {
+    std::vector<std::string> names;
+    for (const int c : columns) names.push_back(token(trace, c));
+    return and_list(names);
+}
 
 std::string narrate_tokens(const Trace& trace) {
     std::string list;
@@ -47,13 +97,23 @@ std::string narrate_positions(const Trace& trace, const Step& s, Cell c) {
 }
 
 std::string narrate_context(const Trace& trace, const Step& s, Cell c) {
-    const Matrix& w = input(s, 1);  // head 1's weights
-    Index from = 0;
-    const float best = w.row(c.row).maxCoeff(&from);
-    const std::string layer = "Context layer " + std::to_string(s.layer + 1);
-    if (best <= 0.0f) return layer + ": " + token(trace, c.row) + " can see no token and stays as it was.";
-    return layer + ": " + token(trace, c.row) + " gathers most from " + token(trace, static_cast<int>(from)) +
-           " (weight " + format_number(best) + "), so its " + col_label(s.result, c.col) + " goes from " +
+    const RowShares shares = row_shares(input(s, 1), c.row);  // head 1's weights
+    const bool several_heads = s.inputs.size() > 2;
+    const std::string layer = "Context layer " + std::to_string(s.layer + 1) + ": " + token(trace, c.row) +
+                              (several_heads ? " (in head 1)" : "");
+    if (shares.best <= 0.0f) return layer + " can see no token and stays as it was.";
+    std::string gathers;
+    if (shares.visible.size() == 1)
+        gathers = " can only see " + token_list(trace, shares.visible) + " (weight " + format_number(shares.best) + ")";
+    else if (shares.even())
+        gathers = " spreads its attention " + shares.evenly() + " over " + std::to_string(shares.visible.size()) +
+                  " tokens (" + format_number(shares.best) + " each)";
+    else if (shares.top.size() > 1)
+        gathers = " gathers most from " + token_list(trace, shares.top) + " (weight " + format_number(shares.best) +
+                  " each)";
+    else
+        gathers = " gathers most from " + token_list(trace, shares.top) + " (weight " + format_number(shares.best) + ")";
+    return layer + gathers + ", so its " + col_label(s.result, c.col) + " goes from " +
            format_number(input(s, 0)(c.row, c.col)) + " to " + format_number(s.result.values(c.row, c.col)) + ".";
 }
 
@@ -89,9 +149,13 @@ std::string narrate_mask(const Trace& trace, const Step& s, Cell c) {
     if (s.masked_cells.empty())
         return "No mask (" + trace.mask.name() + "): " + token(trace, c.row) + " may look at every token; its score for " +
                token(trace, c.col) + " stays " + format_number(s.result.values(c.row, c.col)) + ".";
+    const bool row_has_hidden = std::any_of(s.masked_cells.begin(), s.masked_cells.end(),
+                                            [&](const Cell& m) { return m.row == c.row; });
     return token(trace, c.row) + " may look at " + token(trace, c.col) + ", so that score stays " +
-           format_number(s.result.values(c.row, c.col)) + "; later tokens are set to " +
-           format_number(-std::numeric_limits<float>::infinity()) + ".";
+           format_number(s.result.values(c.row, c.col)) +
+           (row_has_hidden ? "; the tokens hidden from it are set to " +
+                                 format_number(-std::numeric_limits<float>::infinity()) + "."
+                           : "; nothing in its row is hidden.");
 }
 
 std::string narrate_softmax(const Trace& trace, const Step& s, Cell c) {
@@ -102,6 +166,15 @@ std::string narrate_softmax(const Trace& trace, const Step& s, Cell c) {
     if (std::isinf(input(s, 0)(c.row, c.col)))
         return token(trace, c.col) + " is masked, so it gets exactly " + format_number(w) + " of the attention of " +
                token(trace, c.row) + ".";
+    const RowShares shares = row_shares(s.result.values, c.row);
+    if (shares.visible.size() == 1)
+        return token(trace, c.row) + " can see only " + token_list(trace, shares.visible) + head_phrase(s) +
+               ", so the softmax gives it all the weight: " + format_number(w) + ".";
+    if (shares.even())
+        return token(trace, c.row) + " scores all " + std::to_string(shares.visible.size()) +
+               " tokens it can see " + (shares.exact ? "equally" : "almost equally") + head_phrase(s) +
+               ", so the softmax spreads its weight " + shares.evenly() + ": " +
+               format_number(w) + " each.";
     return "Softmax turns the scores of " + token(trace, c.row) + " into weights that sum to 1: " + token(trace, c.col) +
            " gets " + format_number(w) + head_phrase(s) + ".";
 }
@@ -121,33 +194,46 @@ std::string narrate_concat(const Trace& trace, const Step& s, Cell c) {
     const auto heads = s.inputs.size();
     const Index width = s.inputs.front().values.cols();
     const Index head = c.col / width;
-    return "The " + std::to_string(heads) + (heads == 1 ? " head's output becomes" : " heads' outputs sit side by side:") +
-           " entry " + std::to_string(c.col % width) + " of head " + std::to_string(head + 1) + " for " +
-           token(trace, c.row) + " is " + format_number(s.result.values(c.row, c.col)) + ".";
+    const std::string value = format_number(s.result.values(c.row, c.col));
+    if (heads == 1)
+        return "With one head there is nothing to join: the blend of " + token(trace, c.row) +
+               " passes on unchanged, and its entry " + std::to_string(c.col) + " is " + value + ".";
+    return "The " + std::to_string(heads) + " heads' outputs sit side by side: entry " + std::to_string(c.col) +
+           " of the joined vector of " + token(trace, c.row) + " is entry " + std::to_string(c.col % width) +
+           " of head " + std::to_string(head + 1) + ", " + value + ".";
 }
 
 std::string narrate_output_projection(const Trace& trace, const Step& s, Cell c) {
-    return "W_O mixes the heads back into features: the " + col_label(s.result, c.col) + " of " + token(trace, c.row) +
-           " is " + format_number(s.result.values(c.row, c.col)) + ".";
+    const std::string what = "the " + col_label(s.result, c.col) + " of " + token(trace, c.row) + " is " +
+                             format_number(s.result.values(c.row, c.col)) + ".";
+    const Matrix& w_o = input(s, 1);
+    if (w_o.rows() == w_o.cols() && w_o.isIdentity(0.0f))
+        return "W_O is the identity here, so the heads' outputs pass through unmixed: " + what;
+    return "W_O mixes the heads back into features: " + what;
 }
 
 std::string narrate_residual(const Trace& trace, const Step& s, Cell c) {
     return token(trace, c.row) + " keeps its own vector and adds what the " + s.inputs.at(1).name + " found: its " +
-           col_label(s.result, c.col) + " is " + format_number(input(s, 0)(c.row, c.col)) + " + " +
-           format_number(input(s, 1)(c.row, c.col)) + " = " + format_number(s.result.values(c.row, c.col)) + ".";
+           col_label(s.result, c.col) + " is " + sum_text(input(s, 0)(c.row, c.col), input(s, 1)(c.row, c.col)) +
+           " = " + format_number(s.result.values(c.row, c.col)) + ".";
 }
 
 std::string narrate_layer_norm(const Trace& trace, const Step& s, Cell c) {
-    return "LayerNorm re-centres " + token(trace, c.row) + " (mean " + format_number(input(s, 1)(c.row, 0)) +
-           ", spread " + format_number(input(s, 2)(c.row, 0)) + "): its " + col_label(s.result, c.col) + " " +
-           format_number(input(s, 0)(c.row, c.col)) + " becomes " + format_number(s.result.values(c.row, c.col)) + ".";
+    const float x = input(s, 0)(c.row, c.col), mean = input(s, 1)(c.row, 0), spread = input(s, 2)(c.row, 0);
+    const float y = s.result.values(c.row, c.col);
+    // With gain 1 and shift 0 the result is exactly (x - mean) / spread; otherwise say so.
+    const bool gain_or_shift = std::abs(y - (x - mean) / spread) > 1e-4f * std::max(1.0f, std::abs(y));
+    return "LayerNorm re-centres and rescales " + token(trace, c.row) + ": its " + col_label(s.result, c.col) + " " +
+           format_number(x) + " minus the mean " + format_number(mean) + ", divided by the spread " +
+           format_number(spread) + (gain_or_shift ? ", then the learned gain and shift, gives " : ", is ") +
+           format_number(y) + ".";
 }
 
 std::string narrate_feed_forward(const Trace& trace, const Step& s, Cell c) {
     const Matrix& hidden = input(s, 1);
     const auto active = (hidden.row(c.row).array() > 0.0f).count();
     return "The feed-forward layer works on " + token(trace, c.row) + " alone: " + std::to_string(active) + " of its " +
-           std::to_string(hidden.cols()) + " hidden units fire, and they add " +
+           std::to_string(hidden.cols()) + " hidden units fire, and with the output bias they add " +
            format_number(s.result.values(c.row, c.col)) + " to its " + col_label(s.result, c.col) + ".";
 }
 
@@ -155,12 +241,23 @@ std::string narrate_next_token(const Trace& trace, const Step& s, Cell c) {
     const std::string after = token(trace, static_cast<int>(trace.labels.size()) - 1);
     if (s.result.values.cols() == 0) return "The vocabulary is empty, so there is no next word to predict after " + after + ".";
     const auto& ranking = trace.next.ranking;
-    std::string text = "After " + after + " the model gives " + quote_token(col_label(s.result, c.col)) + " " +
-                       format_percent(s.result.values(0, c.col)) + " (logit " + format_number(input(s, 0)(0, c.col)) +
-                       ", temperature " + format_number(s.scalar) + ")";
-    if (c.col == ranking.front() && ranking.size() > 1)
-        text += "; next is " + quote_token(col_label(s.result, ranking[1])) + " at " +
-                format_percent(s.result.values(0, ranking[1]));
+    const Matrix& p = s.result.values;
+    const std::string shown = format_percent(p(0, c.col));
+    // Words whose probability prints the same as this one's: a tie the learner would see.
+    std::vector<std::string> tied;
+    for (const int v : ranking)
+        if (v != c.col && format_percent(p(0, v)) == shown) tied.push_back(quote_token(col_label(s.result, v)));
+    const bool first = format_percent(p(0, ranking.front())) == shown;
+    std::string text = "After " + after + " the model gives " + quote_token(col_label(s.result, c.col)) + " " + shown +
+                       ", the softmax of its logit " + format_number(input(s, 0)(0, c.col)) +
+                       " divided by the temperature " + format_number(s.scalar);
+    const std::size_t named = std::min<std::size_t>(tied.size(), 3);
+    std::vector<std::string> listed(tied.begin(), tied.begin() + static_cast<std::ptrdiff_t>(named));
+    if (tied.size() > named) listed.push_back(std::to_string(tied.size() - named) + " more");
+    if (!tied.empty())
+        text += first ? "; it ties for first place with " + and_list(listed) : "; it ties with " + and_list(listed);
+    else if (first && ranking.size() > 1)
+        text += "; next is " + quote_token(col_label(s.result, ranking[1])) + " at " + format_percent(p(0, ranking[1]));
     return text + ".";
 }
 

@@ -119,10 +119,14 @@ std::unique_ptr<ui::PlaybackWidget> example_board(const std::string& sentence) {
 std::vector<std::string> numbers_in(const std::string& text) {
   // A decimal with the display's two places, a percentage, or minus infinity; integers such
   // as "head 1" or "4 tokens" are counts and labels, not computed values.
-  static const std::regex number(R"((-?\d+\.\d+%?)|(-?∞))");
+  // "1.25 − 0.82" (a subtraction) speaks the value -0.82.
+  static const std::regex number(R"(((− )?-?\d+\.\d+%?)|(-?∞))");
+  static const std::string minus = "− ";
   std::vector<std::string> out;
-  for (auto it = std::sregex_iterator(text.begin(), text.end(), number); it != std::sregex_iterator(); ++it)
-    out.push_back(it->str());
+  for (auto it = std::sregex_iterator(text.begin(), text.end(), number); it != std::sregex_iterator(); ++it) {
+    const std::string n = it->str();
+    out.push_back(n.rfind(minus, 0) == 0 ? "-" + n.substr(minus.size()) : n);
+  }
   return out;
 }
 
