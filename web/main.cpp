@@ -6,8 +6,10 @@
 // [SECTION] Platform state
 // [SECTION] Frame loop
 // [SECTION] Exports to JS
+#include "engine/core/format.h"
 #include "engine/ui/app.h"
 #include "engine/ui/fonts.h"
+#include "engine/ui/text_bridge.h"
 
 #include <GLFW/glfw3.h>
 #include <GLES3/gl3.h>
@@ -59,9 +61,8 @@ void rebuild_fonts(float pixel_scale) {
   neuralpath::ui::load_fonts(font_dir, pixel_scale, fonts, error);
   platform.app->set_fonts(fonts);
   platform.app->set_font_error(error);
-  ImGui::GetStyle() = ImGuiStyle();  // ScaleAllSizes multiplies, so start from the defaults
-  platform.app->set_theme(platform.app->theme());
-  ImGui::GetStyle().ScaleAllSizes(pixel_scale);
+  // The style (theme colours, sizes for the pixel scale) is the App's alone: it sets it every
+  // frame from its theme and viewport (App::apply_style), so nothing here touches it.
   ImGui_ImplOpenGL3_DestroyFontsTexture();
   ImGui_ImplOpenGL3_CreateFontsTexture();
   platform.font_scale = pixel_scale;
@@ -121,7 +122,6 @@ EMSCRIPTEN_KEEPALIVE void np_set_viewport(float css_width, float css_height, flo
 
 EMSCRIPTEN_KEEPALIVE void np_set_theme(int dark) {
   platform.app->set_theme(dark ? neuralpath::ui::Theme::dark : neuralpath::ui::Theme::light);
-  rebuild_fonts(platform.viewport.pixel_scale);
 }
 
 EMSCRIPTEN_KEEPALIVE void np_load_lesson(const char* id, const char* markdown) {
@@ -152,6 +152,21 @@ EMSCRIPTEN_KEEPALIVE const char* np_take_events() {
     platform.reply += event;
   }
   platform.reply += ']';
+  return platform.reply.c_str();
+}
+
+// The words and numbers of the text version, from the engine's catalogue and formats
+// (engine/ui/text_bridge.h), so the page never keeps its own copies.
+EMSCRIPTEN_KEEPALIVE const char* np_text(const char* key, const char* args_json) {
+  platform.reply = neuralpath::ui::text_for_js(key, args_json);
+  return platform.reply.c_str();
+}
+EMSCRIPTEN_KEEPALIVE const char* np_format(const char* kind, double value) {
+  platform.reply = neuralpath::format_value(kind, value);
+  return platform.reply.c_str();
+}
+EMSCRIPTEN_KEEPALIVE const char* np_use_language(const char* code, const char* file_text) {
+  platform.reply = neuralpath::ui::use_language_for_js(code, file_text);
   return platform.reply.c_str();
 }
 

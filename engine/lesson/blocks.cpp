@@ -6,6 +6,7 @@
 // [SECTION] Explanation    callout, equation, code
 // [SECTION] Widgets        spotlight, heatmap, mask-steps, cost-explorer, playback
 #include "engine/lesson/parse_context.h"
+#include "engine/lesson/widget_kinds.h"
 
 #include <algorithm>
 #include <cctype>
@@ -198,6 +199,40 @@ std::vector<int> line_list(ParseContext& ctx, const SourceText& s, int line_coun
     return out;
 }
 
+}  // namespace
+
+// Each folder widget kind's settings parser (widget_kinds.h), defined in the kind's folder.
+#define NEURALPATH_DECLARE_WIDGET_PARSER(identifier, name) \
+    std::shared_ptr<const WidgetSettings> parse_##identifier##_settings(WidgetFields& fields);
+NEURALPATH_WIDGET_KINDS(NEURALPATH_DECLARE_WIDGET_PARSER)
+#undef NEURALPATH_DECLARE_WIDGET_PARSER
+
+std::string WidgetFields::sentence(const std::string& query) {
+    auto s = fields.source("sentence", true);
+    if (!s) return {};
+    ctx.add_sentence(*s, kind, query);
+    return s->text();
+}
+
+namespace {
+
+using WidgetParser = std::shared_ptr<const WidgetSettings> (*)(WidgetFields&);
+struct FolderWidgetKind {
+    const char*  name;
+    WidgetParser parse;
+};
+const FolderWidgetKind kFolderWidgetKinds[] = {
+#define NEURALPATH_WIDGET_ENTRY(identifier, name) {name, &parse_##identifier##_settings},
+    NEURALPATH_WIDGET_KINDS(NEURALPATH_WIDGET_ENTRY)
+#undef NEURALPATH_WIDGET_ENTRY
+};
+
+const FolderWidgetKind* folder_widget_kind(std::string_view kind) {
+    for (const FolderWidgetKind& k : kFolderWidgetKinds)
+        if (kind == k.name) return &k;
+    return nullptr;
+}
+
 bool valid_id(std::string_view id) {
     if (id.empty() || id.size() > 64) return false;
     for (char c : id)
@@ -217,7 +252,7 @@ std::string mask_value(Fields& f, std::string_view fallback, bool& causal) {
 // [SECTION] Dispatch ----------------------------------------------------------------------------
 
 const char* const kKinds[] = {"check",  "reveal",   "callout",   "equation",      "code",
-                              "spotlight", "heatmap", "mask-steps", "cost-explorer", "playback",
+                              "spotlight", "heatmap", "mask-steps", "playback",
                               "vocabulary", "weights", "task"};
 
 bool takes_text(std::string_view kind) {
@@ -484,29 +519,18 @@ struct Builder {
         push(std::move(block_id), std::move(m));
     }
 
-    void cost_explorer() {
-        Fields f(ctx, settings, "cost-explorer", origin());
-        CostExplorer c;
+    // A kind from widget_kinds.h: its own parser reads its keys; id and caption are read here.
+    void folder_widget(const FolderWidgetKind& kind) {
+        Fields f(ctx, settings, kind.name, origin());
         std::string block_id = id(f, false);
-        if (const SettingsNode* lengths = f.list("lengths", true)) {
-            for (const auto& item : lengths->items) {
-                auto v = item.kind == SettingsNode::Kind::Text ? parse_integer(item.text.text())
-                                                               : std::nullopt;
-                if (!v || *v < 1 || *v > 100'000'000) {
-                    ctx.error(item.origin, "a length is a whole number of tokens from 1 to 100000000");
-                    continue;
-                }
-                if (!c.lengths.empty() && *v <= c.lengths.back())
-                    ctx.error(item.origin, "lengths must grow from left to right");
-                c.lengths.push_back(*v);
-            }
-        }
-        c.heads = static_cast<int>(f.integer("heads", 1, 1, 1024).value_or(1));
-        c.bytes_per_score = static_cast<int>(f.integer("bytes", 2, 1, 8).value_or(2));
-        c.tile = static_cast<int>(f.integer("tile", 64, 1, 4096).value_or(64));
-        c.caption = f.rich("caption", false);
+        WidgetFields fields{ctx, f, kind.name};
+        WidgetBlock w;
+        w.kind = kind.name;
+        w.settings = kind.parse(fields);
+        w.caption = f.rich("caption", false);
         f.finish();
-        push(std::move(block_id), std::move(c));
+        if (!w.settings) return;  // the parser reported why
+        push(std::move(block_id), std::move(w));
     }
 
     void playback() {
@@ -544,9 +568,10 @@ void build_fenced_block(ParseContext& ctx, const Fence& fence, Nesting nesting, 
                                      "```check; for source code use ```code");
         return;
     }
-    if (std::find(std::begin(kKinds), std::end(kKinds), kind) == std::end(kKinds)) {
+    if (std::find(std::begin(kKinds), std::end(kKinds), kind) == std::end(kKinds) && !folder_widget_kind(kind)) {
         std::string list;
         for (const char* k : kKinds) list += (list.empty() ? "" : ", ") + std::string(k);
+        for (const FolderWidgetKind& k : kFolderWidgetKinds) list += ", " + std::string(k.name);
         ctx.error(fence.kind_origin, "unknown block '" + kind + "' (known: " + list + ")");
         return;
     }
@@ -592,8 +617,8 @@ void build_fenced_block(ParseContext& ctx, const Fence& fence, Nesting nesting, 
     else if (kind == "spotlight") b.spotlight();
     else if (kind == "heatmap") b.heatmap();
     else if (kind == "mask-steps") b.mask_steps();
-    else if (kind == "cost-explorer") b.cost_explorer();
     else if (kind == "playback") b.playback();
+    else if (const FolderWidgetKind* widget = folder_widget_kind(kind)) b.folder_widget(*widget);
 }
 
 }  // namespace neuralpath::lesson::detail

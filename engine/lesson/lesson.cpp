@@ -39,6 +39,24 @@ std::optional<MaskStage> parse_mask_stage(std::string_view name) {
     return std::nullopt;
 }
 
+std::string_view widget_kind_name(const BlockContent& content) {
+    if (std::holds_alternative<Spotlight>(content)) return "spotlight";
+    if (std::holds_alternative<Heatmap>(content)) return "heatmap";
+    if (std::holds_alternative<MaskSteps>(content)) return "mask-steps";
+    if (std::holds_alternative<Playback>(content)) return "playback";
+    if (const auto* w = std::get_if<WidgetBlock>(&content)) return w->kind;
+    return {};
+}
+
+const Inline* widget_caption(const BlockContent& content) {
+    if (const auto* s = std::get_if<Spotlight>(&content)) return &s->caption;
+    if (const auto* h = std::get_if<Heatmap>(&content)) return &h->caption;
+    if (const auto* m = std::get_if<MaskSteps>(&content)) return &m->caption;
+    if (const auto* p = std::get_if<Playback>(&content)) return &p->caption;
+    if (const auto* w = std::get_if<WidgetBlock>(&content)) return &w->caption;
+    return nullptr;
+}
+
 const std::vector<std::string>& playback_steps() {
     static const std::vector<std::string> steps = {
         "tokens", "embedding", "positions", "context", "qkv",      "scores",       "scale",     "mask",

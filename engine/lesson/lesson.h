@@ -6,7 +6,7 @@
 //           prose          Paragraph, Heading, ListBlock, Quote, Rule, Table
 //           interaction    Check, Reveal
 //           explanation    Callout, EquationBlock, CodeBlock
-//           widgets        Spotlight, Heatmap, MaskSteps, CostExplorer, Playback
+//           widgets        Spotlight, Heatmap, MaskSteps, Playback, WidgetBlock (widget_kinds.h)
 //   VocabularyData         named feature dimensions and word vectors   (```vocabulary)
 //   WeightsData            the matrices the engine runs the lesson with (```weights)
 //
@@ -21,6 +21,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <variant>
@@ -153,12 +154,17 @@ struct MaskSteps {                     // one score matrix through raw -> scaled
     Inline                 caption;
 };
 
-struct CostExplorer {                  // quadratic growth of T×T, naive vs tiled memory
-    std::vector<std::int64_t> lengths;         // sequence lengths to mark (ascending)
-    int                       heads = 1;
-    int                       bytes_per_score = 2;  // 2 = fp16, 4 = fp32
-    int                       tile = 64;            // tiled kernel block size
-    Inline                    caption;
+// A widget whose kind lives wholly in its own folder (widget_kinds.h): the lesson keeps the
+// settings its kind's parser made without knowing their type; the kind's model reads them with
+// widget_settings<T>(block).
+struct WidgetSettings {
+    virtual ~WidgetSettings() = default;
+};
+
+struct WidgetBlock {
+    std::string                           kind;      // the block's name, e.g. "cost-explorer"
+    std::shared_ptr<const WidgetSettings> settings;  // never null for a parsed block
+    Inline                                caption;
 };
 
 struct Playback {                      // the whole block, step by step, with narration
@@ -181,13 +187,25 @@ bool                            is_playback_step(std::string_view name);
 
 using BlockContent = std::variant<Paragraph, Heading, ListBlock, Quote, Rule, Table, Check,
                                   Reveal, Callout, EquationBlock, CodeBlock, Spotlight, Heatmap,
-                                  MaskSteps, CostExplorer, Playback>;
+                                  MaskSteps, Playback, WidgetBlock>;
 
 struct Block {
     SourcePos    pos;                  // where the block starts in the lesson file
     std::string  id;                   // from "id:"; required for checks and reveals
     BlockContent content;
 };
+
+// The widget kind of a block ("spotlight", ..., a WidgetBlock's kind), or "" for prose,
+// checks and the other blocks the page draws itself.
+std::string_view widget_kind_name(const BlockContent& content);
+const Inline*    widget_caption(const BlockContent& content);  // nullptr when not a widget
+
+// A WidgetBlock's settings as its kind's type, or nullptr (another kind, or not a widget).
+template <class T>
+const T* widget_settings(const Block& block) {
+    const auto* w = std::get_if<WidgetBlock>(&block.content);
+    return w ? dynamic_cast<const T*>(w->settings.get()) : nullptr;
+}
 
 // [SECTION] Model data --------------------------------------------------------------------------
 

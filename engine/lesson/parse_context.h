@@ -136,6 +136,18 @@ private:
     void missing(std::string_view key);
 };
 
+// What a widget kind's settings parser (widget_kinds.h) reads its block with. The block's id
+// and caption are read for it; it reads its own keys from `fields`, and every key it did not
+// ask for is reported as unknown once it returns.
+struct WidgetFields {
+    ParseContext& ctx;
+    Fields&       fields;
+    std::string   kind;           // "cost-explorer"
+
+    // The required "sentence:", registered for the lesson checker (vocabulary, the engine run).
+    std::string sentence(const std::string& query = {});
+};
+
 // Helpers shared by builders.
 std::optional<bool>        parse_flag(std::string_view value);     // yes/no, on/off, true/false
 std::optional<long long>   parse_integer(std::string_view value);

@@ -12,6 +12,7 @@
 #include "engine/ui/lesson_page.h"
 #include "engine/ui/lesson_session.h"
 #include "engine/ui/widget.h"
+#include "engine/ui/widgets/registry.h"
 
 #include <imgui.h>
 #include <nlohmann/json.hpp>
@@ -28,13 +29,10 @@ namespace {
 json ok() { return {{"ok", true}}; }
 json refused(const std::string& error) { return {{"ok", false}, {"error", error}}; }
 
+// A widget block's kind ("heatmap"), or nullptr for the blocks the page draws itself.
 const char* widget_kind(const lesson::BlockContent& content) {
-  if (std::holds_alternative<lesson::Spotlight>(content)) return "spotlight";
-  if (std::holds_alternative<lesson::Heatmap>(content)) return "heatmap";
-  if (std::holds_alternative<lesson::MaskSteps>(content)) return "mask-steps";
-  if (std::holds_alternative<lesson::CostExplorer>(content)) return "cost-explorer";
-  if (std::holds_alternative<lesson::Playback>(content)) return "playback";
-  return nullptr;
+  const WidgetKind* kind = find_widget_kind(lesson::widget_kind_name(content));
+  return kind ? kind->name : nullptr;
 }
 
 json rect_json(const ImRect& r, float scale) {
@@ -156,14 +154,24 @@ void App::load_lesson(std::string_view id, std::string_view markdown) {
 // [SECTION] Frame ---------------------------------------------------------------------------------
 
 void App::apply_style() {
+  // The App is the one owner of ImGui's global style: it builds the style for its theme and
+  // scale once, then puts it in place every frame. Anything else that resets the style (the
+  // platform after a WebGL context restore, a test) is undone by the next frame, so the theme
+  // can never fall back to ImGui's dark defaults behind the App's back.
   const float s = scale();
-  if (s == styled_scale_ && theme_ == styled_theme_) return;
-  // ScaleAllSizes multiplies, so the style starts from ImGui's defaults each time.
-  ImGui::GetStyle() = ImGuiStyle();
-  apply_imgui_style(theme_);
-  ImGui::GetStyle().ScaleAllSizes(s);
-  styled_scale_ = s;
-  styled_theme_ = theme_;
+  if (s != styled_scale_ || theme_ != styled_theme_ || !style_built_) {
+    ImGuiStyle& live = ImGui::GetStyle();
+    const ImGuiStyle before = live;
+    live = ImGuiStyle();  // ScaleAllSizes multiplies, so start from ImGui's defaults
+    apply_imgui_style(theme_);
+    live.ScaleAllSizes(s);
+    style_ = std::make_unique<ImGuiStyle>(live);
+    live = before;
+    styled_scale_ = s;
+    styled_theme_ = theme_;
+    style_built_ = true;
+  }
+  ImGui::GetStyle() = *style_;
 }
 
 void App::frame(float dt) {
@@ -261,6 +269,7 @@ std::string App::command(std::string_view text) {
   Impl& m = *impl_;
   std::string error;
   auto reply = [](const std::optional<std::string>& e) { return (e ? refused(*e) : ok()).dump(); };
+  auto widget_reply = [](const CommandResult& r) { return (r.done() ? ok() : refused(r.reason())).dump(); };
 
   // Commands that work whether or not the lesson loaded.
   if (type == "theme") {
@@ -348,7 +357,7 @@ std::string App::command(std::string_view text) {
       WidgetEntry* w = m.find_widget(message["widget"].get<std::string>());
       if (!w) return refused("no widget has the id '" + message["widget"].get<std::string>() + "'").dump();
       if (!w->widget) return refused("the widget '" + w->id + "' is not available: " + w->error).dump();
-      return reply(w->widget->command(message));
+      return widget_reply(w->widget->command(message));
     }
     std::vector<WidgetEntry*> order;
     for (WidgetEntry& w : m.widgets)
@@ -358,10 +367,10 @@ std::string App::command(std::string_view text) {
     if (order.empty()) return refused("unknown command '" + type + "'").dump();
     std::optional<std::string> first_error;
     for (WidgetEntry* w : order) {
-      const std::optional<std::string> e = w->widget->command(message);
-      if (!e) return ok().dump();
+      const CommandResult r = w->widget->command(message);
+      if (r.done()) return ok().dump();
       // A widget that knows the command but refuses its arguments has the useful message.
-      if (!first_error && e->rfind("this widget does not take", 0) != 0) first_error = *e;
+      if (!first_error && r.outcome() == CommandResult::Outcome::refused) first_error = r.reason();
     }
     return refused(first_error ? *first_error : "unknown command '" + type + "'").dump();
   } catch (const std::exception& e) {

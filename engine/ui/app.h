@@ -21,6 +21,8 @@
 #include "fonts.h"
 #include "theme.h"
 
+#include <imgui.h>
+
 #include <memory>
 #include <string>
 #include <string_view>
@@ -79,8 +81,10 @@ class App {
   Theme                 theme_ = Theme::light;
   ViewportInfo          viewport_;
   bool                  reduced_motion_ = false;
-  float                 styled_scale_ = 0;      // the scale and theme ImGui's style was made for
+  float                 styled_scale_ = 0;      // the scale and theme style_ was made for
   Theme                 styled_theme_ = Theme::light;
+  bool                  style_built_ = false;
+  std::unique_ptr<ImGuiStyle> style_;           // ImGui's global style, set every frame
   std::unique_ptr<Impl> impl_;
   std::vector<std::string> events_;
 };

@@ -1,4 +1,5 @@
 #include "block_view.h"
+#include "engine/core/catalogue.h"
 
 #include "engine/ui/callout_view.h"
 #include "engine/ui/check_view.h"
@@ -41,7 +42,7 @@ void draw_widget(PageContext& page, const lesson::Block& block, float width) {
     muted.color = c.muted;
     const float pad = page.px(page_metrics::card_pad);
     ImGui::SetCursorScreenPos(ImVec2(top.x + pad, top.y + pad));
-    draw_text(page, "This interactive view could not be built for this page.", width - 2 * pad, muted);
+    draw_text(page, tr("page.widget_failed"), width - 2 * pad, muted);
     const float bottom = ImGui::GetCursorScreenPos().y + pad;
     page.draw_list()->AddRect(top, ImVec2(top.x + width, bottom), c.border, page.px(page_metrics::rounding), 0,
                               page.px(1));

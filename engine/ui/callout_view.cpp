@@ -1,4 +1,5 @@
 #include "callout_view.h"
+#include "engine/core/catalogue.h"
 
 #include "engine/ui/block_view.h"
 #include "engine/ui/card.h"
@@ -14,9 +15,9 @@ void draw_callout(PageContext& page, const lesson::Callout& callout, float width
   const char* icon = callout.kind == lesson::Callout::Kind::Tip       ? "★"
                      : callout.kind == lesson::Callout::Kind::Mistake ? "⚠"
                                                                       : "✎";
-  const char* name = callout.kind == lesson::Callout::Kind::Tip       ? "Tip"
-                     : callout.kind == lesson::Callout::Kind::Mistake ? "Common mistake"
-                                                                      : "Note";
+  const std::string name = tr(callout.kind == lesson::Callout::Kind::Tip       ? "page.tip"
+                              : callout.kind == lesson::Callout::Kind::Mistake ? "page.mistake"
+                                                                               : "page.note");
   const float pad = page.px(page_metrics::card_pad), bar = page.px(4);
   draw_card(page, width, mix(c.page, tone, 0.08f), 0, [&] {
     const ImVec2 top = ImGui::GetCursorScreenPos();

@@ -4,6 +4,7 @@
 // [SECTION] Feedback    what the chosen options say, the hint, the revealed answer
 // [SECTION] Buttons     Check, Try again, Show hint, Show answer
 #include "check_view.h"
+#include "engine/core/catalogue.h"
 
 #include "engine/ui/card.h"
 #include "engine/ui/inline_text.h"
@@ -123,8 +124,8 @@ void draw_feedback(PageContext& page, const lesson::Block& block, const lesson::
   const Palette& c = page.colors();
   if (state.grade) {
     const bool right = state.grade->correct;
-    std::string heading = right ? "✓ Correct" : "✕ Not quite";
-    if (!right && state.attempts > 1) heading += " (attempt " + std::to_string(state.attempts) + ")";
+    std::string heading = tr(right ? "page.correct" : "page.not_quite");
+    if (!right && state.attempts > 1) heading = tr("page.attempt", {{"verdict", heading}, {"n", std::to_string(state.attempts)}});
     const std::vector<FeedbackLine> lines = page.session.feedback(block.id);
     // Single answer: the chosen option's own feedback. Several: one line per chosen option.
     lesson::Inline text;
@@ -158,7 +159,7 @@ void draw_feedback(PageContext& page, const lesson::Block& block, const lesson::
     vertical_gap(page.px(10));
   }
   if (state.hint_shown && !check.hint.empty()) {
-    feedback_box(page, c.tip, "Hint", check.hint, width, "hint");
+    feedback_box(page, c.tip, tr("page.hint"), check.hint, width, "hint");
     vertical_gap(page.px(10));
   }
   if (state.revealed) {
@@ -176,7 +177,7 @@ void draw_feedback(PageContext& page, const lesson::Block& block, const lesson::
       text.push_back(dash);
       text.insert(text.end(), o.feedback.begin(), o.feedback.end());
     }
-    feedback_box(page, c.good, check.multiple ? "The answers" : "The answer", text, width, "answer");
+    feedback_box(page, c.good, tr(check.multiple ? "page.the_answers" : "page.the_answer"), text, width, "answer");
     vertical_gap(page.px(10));
   }
 }
@@ -185,14 +186,14 @@ void draw_feedback(PageContext& page, const lesson::Block& block, const lesson::
 
 void draw_buttons(PageContext& page, const lesson::Block& block, const lesson::Check& check, const CheckState& state,
                   float width) {
-  struct Action { const char* id; const char* label; bool primary; int what; };
+  struct Action { const char* id; std::string label; bool primary; int what; };
   std::vector<Action> actions;
   const bool graded = state.grade.has_value();
-  if (check.multiple && !state.pending.empty() && !graded) actions.push_back({"submit", "Check answer", true, 0});
-  if (graded && !state.grade->correct) actions.push_back({"retry", "Try again", false, 1});
+  if (check.multiple && !state.pending.empty() && !graded) actions.push_back({"submit", tr("page.check_answer"), true, 0});
+  if (graded && !state.grade->correct) actions.push_back({"retry", tr("page.try_again"), false, 1});
   if (!check.hint.empty() && !state.hint_shown && !(graded && state.grade->correct))
-    actions.push_back({"hint", "Show hint", false, 2});
-  if (!state.revealed) actions.push_back({"reveal", "Show answer", false, 3});
+    actions.push_back({"hint", tr("page.show_hint"), false, 2});
+  if (!state.revealed) actions.push_back({"reveal", tr("page.show_answer"), false, 3});
   if (actions.empty()) return;
   // Buttons flow left to right and wrap on a narrow screen.
   const ImVec2 start = ImGui::GetCursorScreenPos();
@@ -234,7 +235,7 @@ void draw_check(PageContext& page, const lesson::Block& block, const lesson::Che
     eyebrow.face = f && f->bold ? f->bold : nullptr;
     eyebrow.scale = 0.76f;
     eyebrow.color = c.accent;
-    draw_text(page, check.multiple ? "KNOWLEDGE CHECK · CHOOSE ALL THAT APPLY" : "KNOWLEDGE CHECK", inner, eyebrow);
+    draw_text(page, tr(check.multiple ? "page.check_eyebrow_multiple" : "page.check_eyebrow"), inner, eyebrow);
     vertical_gap(page.px(4));
     InlineStyle question;
     question.face = f && f->bold ? f->bold : nullptr;

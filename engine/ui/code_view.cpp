@@ -1,4 +1,5 @@
 #include "code_view.h"
+#include "engine/core/catalogue.h"
 
 #include "engine/ui/card.h"
 #include "engine/ui/inline_text.h"
@@ -73,8 +74,9 @@ void draw_code(PageContext& page, const lesson::Block& block, const lesson::Code
     dl->AddText(small, small->FontSize, ImVec2(top.x + pad, top.y + (header_h - small->FontSize) * 0.5f), c.muted,
                 label.c_str());
     const float since = page.time - (page.memory.copied_at.count(id) ? page.memory.copied_at[id] : -100.0f);
-    const std::string copy_label = since < 2.0f ? "✓ Copied" : "Copy";
-    const ImVec2 button = text_button_size(page, "✓ Copied");
+    const std::string copied = tr("page.copied");
+    const std::string copy_label = since < 2.0f ? copied : tr("page.copy");
+    const ImVec2 button = text_button_size(page, copied);
     const ImVec2 button_pos(top.x + width - pad * 0.5f - button.x, top.y + (header_h - button.y) * 0.5f);
     if (text_button(page, "copy", copy_label, button_pos)) {
       ImGui::SetClipboardText(code_text(code).c_str());

@@ -6,6 +6,9 @@
 // [SECTION] The document
 #include "document_export.h"
 
+#include "engine/core/catalogue.h"
+#include "engine/ui/widgets/registry.h"
+
 #include <type_traits>
 
 namespace neuralpath::ui {
@@ -164,51 +167,13 @@ struct BlockFields {
   }
 
   // [SECTION] Widgets ---------------------------------------------------------------------------
-  // The numbers a widget shows come from the engine at run time (state().widgets); here only
-  // what the author set up, so the mirror can label the widget before its first frame.
-  json widget(const char* kind, const ls::Inline& caption) const {
-    return {{"kind", "widget"}, {"widget", kind}, {"widget_index", widget_index++},
-            {"caption", runs_plain_text(caption)}, {"text", runs_plain_text(caption)},
-            {"summary", ""}};
-  }
-  json operator()(const ls::Spotlight& w) const {
-    json out = widget("spotlight", w.caption);
-    out["sentence"] = w.sentence;
-    out["query"] = w.query;
-    out["alternatives"] = w.alternatives;
-    return out;
-  }
-  json operator()(const ls::Heatmap& w) const {
-    json out = widget("heatmap", w.caption);
-    out["sentence"] = w.sentence;
-    out["causal"] = w.causal;
-    out["bert_switch"] = w.bert_switch;
-    return out;
-  }
-  json operator()(const ls::MaskSteps& w) const {
-    json out = widget("mask-steps", w.caption);
-    out["sentence"] = w.sentence;
-    out["causal"] = w.causal;
-    json stages = json::array();
-    for (ls::MaskStage stage : w.stages) stages.push_back(ls::mask_stage_name(stage));
-    out["stages"] = std::move(stages);
-    return out;
-  }
-  json operator()(const ls::CostExplorer& w) const {
-    json out = widget("cost-explorer", w.caption);
-    out["lengths"] = w.lengths;
-    out["heads"] = w.heads;
-    out["bytes_per_score"] = w.bytes_per_score;
-    out["tile"] = w.tile;
-    return out;
-  }
-  json operator()(const ls::Playback& w) const {
-    json out = widget("playback", w.caption);
-    out["sentence"] = w.sentence;
-    out["causal"] = w.causal;
-    out["steps"] = w.steps;
-    out["code"] = w.code;
-    return out;
+  // Every widget kind the same way (widget_json below, through the registry); the page's
+  // numbers come from the engine at run time (state().widgets).
+  template <class W, class = std::enable_if_t<std::is_same_v<W, ls::Spotlight> || std::is_same_v<W, ls::Heatmap> ||
+                                              std::is_same_v<W, ls::MaskSteps> || std::is_same_v<W, ls::Playback> ||
+                                              std::is_same_v<W, ls::WidgetBlock>>>
+  json operator()(const W&) const {
+    return json::object();  // block_json fills it in
   }
 };
 
@@ -242,8 +207,21 @@ std::string runs_plain_text(const ls::Inline& text) {
   return out;
 }
 
+// A widget block: its kind's title and what its author set up (the kind's registry entry says
+// which settings), so the text version can label it before the first frame.
+json widget_json(const ls::Block& block, const WidgetKind& kind, int& widget_index) {
+  const ls::Inline* caption = ls::widget_caption(block.content);
+  const std::string caption_text = caption ? runs_plain_text(*caption) : std::string();
+  json out = {{"kind", "widget"}, {"widget", kind.name}, {"widget_index", widget_index++},
+              {"title", tr("widgets." + std::string(kind.name) + ".title")},
+              {"caption", caption_text}, {"text", caption_text}, {"summary", ""}};
+  kind.describe(block, out);
+  return out;
+}
+
 json block_json(const ls::Block& block, int& widget_index) {
-  json out = std::visit(BlockFields{widget_index}, block.content);
+  const WidgetKind* kind = find_widget_kind(ls::widget_kind_name(block.content));
+  json out = kind ? widget_json(block, *kind, widget_index) : std::visit(BlockFields{widget_index}, block.content);
   if (!block.id.empty()) out["id"] = block.id;
   return out;
 }

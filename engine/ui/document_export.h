@@ -22,10 +22,17 @@
 //   callout           + "callout": "tip"|"mistake"|"note", "title", "blocks"
 //   equation          + "latex", "caption"            text = EqNode::plain()
 //   code              + "language", "file", "lines": [string], "caption"
-//   widget            + "widget": "spotlight"|"heatmap"|"mask-steps"|"cost-explorer"|"playback",
-//                       "widget_index" (reading order among widgets), "caption", "summary": ""
-//                       (the mirror fills it live from state().widgets), and what the widget
-//                       is set up with (sentence, query, alternatives, causal, stages, ...)
+//   widget            + "widget": its kind's name (widgets/registry.h), "title" (the kind's name
+//                       for readers), "widget_index" (reading order among widgets), "caption",
+//                       "summary": "" (the mirror fills it live from state().widgets), what the
+//                       widget is set up with (sentence, query, alternatives, causal, stages, ...)
+//                       and, from the kind's entry:
+//                         "takes_sentence": true      offer "Try your own sentence"
+//                         "transport": true           offer play / pause / step (playback)
+//                         "choices": {"label", "items": [{"label", "command", "when"}]}
+//                                                      buttons for the canvas's choices; a button
+//                                                      is pressed while every "when" key equals
+//                                                      the widget's state()
 //
 //   a run             {"text"} + any of "bold", "italic", "strike", "code", "math", "break"
 //                     (true) and "link" (the target); math text is the equation's plain form

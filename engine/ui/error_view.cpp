@@ -1,4 +1,5 @@
 #include "error_view.h"
+#include "engine/core/catalogue.h"
 
 #include "engine/ui/page_context.h"
 
@@ -35,14 +36,10 @@ void draw_error_panel(const UiContext& ui, const std::string& lesson_id, const s
   layers.Split(dl, 3);  // 0: the card, 1: row tints, 2: text
   layers.SetCurrentChannel(dl, 2);
   ImGui::SetCursorScreenPos(ImVec2(top.x + bar + pad, top.y + pad));
-  wrapped(heading, heading->FontSize, c.bad, "This lesson could not be opened", inner);
+  wrapped(heading, heading->FontSize, c.bad, tr("page.error_title"), inner);
   ImGui::SetCursorScreenPos(ImVec2(top.x + bar + pad, ImGui::GetCursorScreenPos().y + ui.px(8)));
-  const std::string count = errors.size() == 1 ? "1 problem" : std::to_string(errors.size()) + " problems";
-  wrapped(body, body->FontSize, c.text,
-          "The lesson file '" + lesson_id + "' has " + count +
-              ". Each line below gives the file, line and column, then what is wrong there. Fix them and reload "
-              "the page (neuralpath-cli check lists the same problems).",
-          inner);
+  const std::string count = tr_n("page.problems", static_cast<long long>(errors.size()), {{"n", std::to_string(errors.size())}});
+  wrapped(body, body->FontSize, c.text, tr("page.error_text", {{"id", lesson_id}, {"count", count}}), inner);
   for (const std::string& error : errors) {
     ImGui::SetCursorScreenPos(ImVec2(top.x + bar + pad, ImGui::GetCursorScreenPos().y + ui.px(10)));
     const ImVec2 at = ImGui::GetCursorScreenPos();

@@ -6,6 +6,7 @@
 // [SECTION] Input          wheel, keys, drags (page, contents list, wide code and tables)
 // [SECTION] Sections       goto, tracking the current section
 #include "lesson_page.h"
+#include "engine/core/catalogue.h"
 
 #include "engine/ui/block_view.h"
 #include "engine/ui/error_view.h"
@@ -147,8 +148,8 @@ void LessonPage::draw_header(PageContext& page, float width) {
   const ImVec2 badge = draw_level_badge(page, lesson.level, at);
   // "Beginner · 9 sections · 3 checks": what the learner is about to take on.
   const lesson::ProgressSummary s = page.session.summary();
-  std::string facts = std::to_string(s.sections) + (s.sections == 1 ? " section" : " sections");
-  if (s.checks > 0) facts += " · " + std::to_string(s.checks) + (s.checks == 1 ? " knowledge check" : " knowledge checks");
+  std::string facts = tr_n("page.sections", s.sections, {{"n", std::to_string(s.sections)}});
+  if (s.checks > 0) facts += " · " + tr_n("page.checks", s.checks, {{"n", std::to_string(s.checks)}});
   ImFont* small = f && f->small ? f->small : ImGui::GetFont();
   page.draw_list()->AddText(small, small->FontSize,
                             ImVec2(at.x + badge.x + (badge.x > 0 ? ui.px(10) : 0), at.y + (badge.y - small->FontSize) * 0.5f),
@@ -223,7 +224,8 @@ void LessonPage::draw_top_bar(Frame& frame, const ImRect& bar) {
   // The drawer button: three bars and "Contents".
   ImFont* bold = ui.fonts && ui.fonts->bold ? ui.fonts->bold : ImGui::GetFont();
   const float size = page.body_size() * 0.94f;
-  const float label_w = bold->CalcTextSizeA(size, FLT_MAX, 0, "Contents").x;
+  const std::string contents = tr("page.contents");
+  const float label_w = bold->CalcTextSizeA(size, FLT_MAX, 0, contents.c_str()).x;
   const ImRect button(ImVec2(bar.Min.x + ui.px(6), bar.Min.y + ui.px(4)),
                       ImVec2(bar.Min.x + ui.px(6 + 22 + 16) + label_w, bar.Max.y - ui.px(4)));
   bool hovered = false;
@@ -232,7 +234,7 @@ void LessonPage::draw_top_bar(Frame& frame, const ImRect& bar) {
   const float cx = button.Min.x + ui.px(10), cy = button.GetCenter().y;
   for (int i = -1; i <= 1; ++i)
     dl->AddRectFilled(ImVec2(cx, cy + ui.px(5.0f * i - 1)), ImVec2(cx + ui.px(16), cy + ui.px(5.0f * i + 1)), c.text, ui.px(1));
-  dl->AddText(bold, size, ImVec2(cx + ui.px(24), cy - size * 0.5f), c.text, "Contents");
+  dl->AddText(bold, size, ImVec2(cx + ui.px(24), cy - size * 0.5f), c.text, contents.c_str());
   // The current section, shortened with an ellipsis to fit.
   const lesson::Section* current = lesson::find_section(frame.session->lesson(), frame.session->section());
   if (current) {

@@ -1,4 +1,5 @@
 #include "toc_view.h"
+#include "engine/core/catalogue.h"
 
 #include "engine/ui/inline_text.h"
 #include "engine/ui/prose_view.h"
@@ -52,7 +53,7 @@ std::string draw_toc(PageContext& page, float width) {
   eyebrow.face = title.face;
   eyebrow.scale = 0.72f;
   eyebrow.color = c.muted;
-  draw_text(page, "CONTENTS", width, eyebrow);
+  draw_text(page, tr("page.contents_eyebrow"), width, eyebrow);
   vertical_gap(page.px(4));
 
   const float pad = page.px(10);
@@ -106,7 +107,7 @@ std::string draw_toc(PageContext& page, float width) {
     InlineStyle small;
     small.scale = 0.82f;
     small.color = c.muted;
-    draw_text(page, std::to_string(s.correct) + " of " + std::to_string(s.checks) + " checks correct", width, small);
+    draw_text(page, tr("page.checks_correct", {{"n", std::to_string(s.correct)}, {"total", std::to_string(s.checks)}}), width, small);
     const ImVec2 bar = ImGui::GetCursorScreenPos();
     const float h = page.px(6);
     dl->AddRectFilled(bar, ImVec2(bar.x + width, bar.y + h), c.border, h * 0.5f);

@@ -7,10 +7,11 @@
 //   widget.update(dt)                 -> animation time (playback), once per frame
 //   widget.draw(ui)                   -> ImGui drawing only; never recomputes maths
 //   widget.state()                    -> {"kind": "heatmap", "tokens": [...], ...}
-//   widget.command(message)           -> setSentence / play / pause / step ...
+//   widget.command(message)           -> setSentence / play / pause / step ... (a CommandResult)
 #pragma once
 #include "engine/core/model.h"
 #include "engine/lesson/lesson.h"
+#include "engine/ui/command_result.h"
 #include "engine/ui/fonts.h"
 #include "engine/ui/theme.h"
 
@@ -42,10 +43,10 @@ class Widget {
   virtual void draw(const UiContext& ui) = 0;
   virtual nlohmann::json state() const = 0;       // the numbers on screen, as the learner sees them
 
-  // A command addressed to this widget ({"type": "setSentence", "text": ...}). Returns an
-  // error message, or nothing when it was done. Default: the widget takes no commands.
-  virtual std::optional<std::string> command(const nlohmann::json& message) {
-    return "this widget does not take '" + message.value("type", std::string("?")) + "'";
+  // A command addressed to this widget ({"type": "setSentence", "text": ...}).
+  // Default: the widget takes no commands.
+  virtual CommandResult command(const nlohmann::json& message) {
+    return CommandResult::not_taken(message.value("type", std::string("?")));
   }
 
   // Events for the page's host since the last call ({"type": "caption", ...}); the App adds
@@ -53,8 +54,9 @@ class Widget {
   virtual std::vector<nlohmann::json> take_events() { return {}; }
 };
 
-// A widget for `block` if it is a widget block (Spotlight, Heatmap, MaskSteps, CostExplorer,
-// Playback), else nullptr. `spec` is the lesson's model (lesson::model_spec_for).
+// A widget for `block` if it is a widget block, made by its kind's registry entry
+// (engine/ui/widgets/registry.h), else nullptr. `spec` is the lesson's model
+// (lesson::model_spec_for).
 std::unique_ptr<Widget> make_widget(const lesson::Block& block, const lesson::Lesson& lesson,
                                     const ModelSpec& spec);
 

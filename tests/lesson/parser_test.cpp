@@ -1,6 +1,8 @@
 // parser_test.cpp: the lesson format, block by block, as an author writes it.
 #include "helpers.h"
 
+#include "engine/ui/widgets/cost_explorer/cost_explorer_settings.h"
+
 #include "engine/lesson/lesson.h"
 
 using namespace lesson_test;
@@ -179,8 +181,14 @@ TEST_CASE("mask-steps lists its stages, all four by default") {
 }
 
 TEST_CASE("a cost explorer has lengths, heads, bytes per score and a tile size") {
-    const auto c = only<CostExplorer>(parse(doc(
-        "```cost-explorer\nlengths: [1000, 100000]\nheads: 8\nbytes: 2\ntile: 128\n```\n")));
+    const auto r = parse(doc("```cost-explorer\nlengths: [1000, 100000]\nheads: 8\nbytes: 2\ntile: 128\n```\n"));
+    REQUIRE_MESSAGE(r.diagnostics.empty(), all_messages(r));
+    REQUIRE(r.lesson.sections[0].blocks.size() == 1);
+    const Block& block = r.lesson.sections[0].blocks[0];
+    CHECK(widget_kind_name(block.content) == "cost-explorer");
+    const auto* settings = widget_settings<neuralpath::ui::CostExplorerSettings>(block);
+    REQUIRE(settings);
+    const auto& c = *settings;
     CHECK(c.lengths == std::vector<std::int64_t>{1000, 100000});
     CHECK(c.heads == 8);
     CHECK(c.bytes_per_score == 2);

@@ -243,8 +243,27 @@ TEST_CASE("theme switches the palette the page is drawn with") {
   REQUIRE(page.command({{"type", "theme"}, {"dark", true}})["ok"] == true);
   page.frames(1);
   CHECK(page.state()["theme"] == "dark");
-  const ImVec4 bg = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];
-  CHECK(bg.x < 0.2f);
+  // theme.cpp's dark page colour, rgb(21, 23, 28), written out here on purpose: ImGui's own
+  // default background is dark too, so "darkish" would pass with no theme applied at all.
+  CHECK(ImGui::GetColorU32(ImGuiCol_WindowBg) == IM_COL32(21, 23, 28, 255));
+  CHECK(ImGui::GetColorU32(ImGuiCol_Text) == IM_COL32(232, 232, 234, 255));
+  REQUIRE(page.command({{"type", "theme"}, {"dark", false}})["ok"] == true);
+  page.frames(1);
+  CHECK(ImGui::GetColorU32(ImGuiCol_WindowBg) == IM_COL32(250, 250, 247, 255));
+}
+
+TEST_CASE("the light theme survives a reset of ImGui's style, as after a WebGL context restore") {
+  Headless page(768, 900, 2);
+  page.load_file(kSample);
+  page.frames(1);
+  REQUIRE(ImGui::GetColorU32(ImGuiCol_WindowBg) == IM_COL32(250, 250, 247, 255));  // theme.cpp's light page
+  // What the platform layer used to do on a context restore: ImGui's defaults (dark colours,
+  // unscaled sizes). The App owns the style, so the next frame puts the theme back.
+  ImGui::GetStyle() = ImGuiStyle();
+  page.frames(1);
+  CHECK(ImGui::GetColorU32(ImGuiCol_WindowBg) == IM_COL32(250, 250, 247, 255));
+  CHECK(ImGui::GetColorU32(ImGuiCol_Text) == IM_COL32(29, 29, 31, 255));
+  CHECK(ImGui::GetStyle().ScrollbarSize == doctest::Approx(12.0f * 2));  // theme.cpp's 12, at scale 2
 }
 
 TEST_CASE("widget commands go to the named widget, else one that takes them") {

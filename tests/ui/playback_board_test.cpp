@@ -31,8 +31,8 @@ TEST_CASE("the board draws every step for many frames at phone and tablet and de
     REQUIRE(page.font_error.empty());
     auto board = playback_test::example_board();
     REQUIRE(board->error().empty());
-    REQUIRE_FALSE(board->command({{"type", "play"}}));
-    REQUIRE_FALSE(board->command({{"type", "speed"}, {"rate", 2.0}}));
+    REQUIRE(board->command({{"type", "play"}}).done());
+    REQUIRE(board->command({{"type", "speed"}, {"rate", 2.0}}).done());
     int frames = 0;
     while (frames < 6000 && board->controller().playing()) {  // ~100 s at 60 fps covers every step at 2x
       board->update(1.0f / 60);
@@ -55,7 +55,7 @@ TEST_CASE("every number a caption says is drawn on the board at phone and deskto
     page.ui.reduced_motion = true;  // each step complete at once
     auto board = playback_test::example_board();
     for (int k = 0; k < board->controller().count(); ++k) {
-      REQUIRE_FALSE(board->command({{"type", "seek"}, {"step", k}}));
+      REQUIRE(board->command({{"type", "seek"}, {"step", k}}).done());
       page.frame([&](const ui::UiContext& ui) { board->draw(ui); });
       std::set<std::string> shown;
       for (const std::string& s : board->drawn_strings())
@@ -71,7 +71,7 @@ TEST_CASE("every number a caption says is drawn on the board at phone and deskto
 TEST_CASE("cells fill in as the step runs and at once with reduced motion") {
   Headless page(1280, 900);
   auto board = playback_test::example_board();
-  REQUIRE_FALSE(board->command({{"type", "seek"}, {"step", 4}}));  // Q = X·W_Q
+  REQUIRE(board->command({{"type", "seek"}, {"step", 4}}).done());  // Q = X·W_Q
   page.frame([&](const ui::UiContext& ui) { board->draw(ui); });
   const std::size_t at_start = board->drawn_strings().size();
   for (int i = 0; i < 120; ++i) board->update(1.0f / 60);
@@ -79,7 +79,7 @@ TEST_CASE("cells fill in as the step runs and at once with reduced motion") {
   const std::size_t later = board->drawn_strings().size();
   CHECK(later > at_start);
 
-  REQUIRE_FALSE(board->command({{"type", "seek"}, {"step", 5}}));
+  REQUIRE(board->command({{"type", "seek"}, {"step", 5}}).done());
   page.ui.reduced_motion = true;
   page.frame([&](const ui::UiContext& ui) { board->draw(ui); });
   CHECK(board->drawn_strings().size() >= later);
@@ -99,23 +99,23 @@ TEST_CASE("commands drive the board and state() reports it as the learner sees i
   CHECK(s["speed"] == doctest::Approx(1.0));
   CHECK(s["caption"] == board->trace()->steps[0].narration);
 
-  CHECK_FALSE(board->command({{"type", "play"}}));
+  CHECK(board->command({{"type", "play"}}).done());
   CHECK(board->state()["playing"] == true);
-  CHECK_FALSE(board->command({{"type", "pause"}}));
+  CHECK(board->command({{"type", "pause"}}).done());
   CHECK(board->state()["playing"] == false);
-  CHECK_FALSE(board->command({{"type", "step"}, {"n", 3}}));
+  CHECK(board->command({{"type", "step"}, {"n", 3}}).done());
   CHECK(board->state()["step"] == 3);
-  CHECK_FALSE(board->command({{"type", "step"}, {"n", -1}}));
+  CHECK(board->command({{"type", "step"}, {"n", -1}}).done());
   CHECK(board->state()["step"] == 2);
-  CHECK_FALSE(board->command({{"type", "step"}}));
+  CHECK(board->command({{"type", "step"}}).done());
   CHECK(board->state()["step"] == 3);
-  CHECK_FALSE(board->command({{"type", "seek"}, {"step", 9}}));
+  CHECK(board->command({{"type", "seek"}, {"step", 9}}).done());
   CHECK(board->state()["step"] == 9);
-  CHECK_FALSE(board->command({{"type", "restart"}}));
+  CHECK(board->command({{"type", "restart"}}).done());
   CHECK(board->state()["step"] == 0);
-  CHECK_FALSE(board->command({{"type", "speed"}, {"rate", 0.5}}));
+  CHECK(board->command({{"type", "speed"}, {"rate", 0.5}}).done());
   CHECK(board->state()["speed"] == doctest::Approx(0.5));
-  CHECK_FALSE(board->command({{"type", "voice"}, {"on", true}}));
+  CHECK(board->command({{"type", "voice"}, {"on", true}}).done());
   CHECK(board->state()["voice"] == true);
 
   const auto events = board->take_events();
@@ -125,13 +125,13 @@ TEST_CASE("commands drive the board and state() reports it as the learner sees i
 
 TEST_CASE("speechEnded moves a playing board on only when the voice is on") {
   auto board = playback_test::example_board();
-  REQUIRE_FALSE(board->command({{"type", "play"}}));
-  CHECK_FALSE(board->command({{"type", "speechEnded"}, {"step", 0}}));
+  REQUIRE(board->command({{"type", "play"}}).done());
+  CHECK(board->command({{"type", "speechEnded"}, {"step", 0}}).done());
   CHECK(board->state()["step"] == 0);
-  REQUIRE_FALSE(board->command({{"type", "voice"}, {"on", true}}));
-  CHECK_FALSE(board->command({{"type", "speechEnded"}, {"step", 0}}));
+  REQUIRE(board->command({{"type", "voice"}, {"on", true}}).done());
+  CHECK(board->command({{"type", "speechEnded"}, {"step", 0}}).done());
   CHECK(board->state()["step"] == 1);
-  CHECK_FALSE(board->command({{"type", "speechEnded"}, {"step", 0}}));  // stale: already past step 0
+  CHECK(board->command({{"type", "speechEnded"}, {"step", 0}}).done());  // stale: already past step 0
   CHECK(board->state()["step"] == 1);
 }
 
@@ -144,17 +144,17 @@ TEST_CASE("malformed commands are refused with a message and change nothing") {
                           json{{"type", "voice"}, {"on", "yes"}}, json{{"type", "setSentence"}, {"text", 5}},
                           json{{"type", "head"}, {"head", 7}}, json{{"type", "dance"}}, json{{"type", "speechEnded"}, {"step", "x"}}}) {
     CAPTURE(bad.dump());
-    const auto error = board->command(bad);
-    REQUIRE(error);
-    CHECK_FALSE(error->empty());
+    const ui::CommandResult result = board->command(bad);
+    REQUIRE_FALSE(result.done());
+    CHECK_FALSE(result.reason().empty());
   }
   CHECK(board->state() == before);
 }
 
 TEST_CASE("setSentence runs the block on the learner's sentence and a bad one keeps the old and says why") {
   auto board = playback_test::example_board();
-  REQUIRE_FALSE(board->command({{"type", "seek"}, {"step", 5}}));
-  CHECK_FALSE(board->command({{"type", "setSentence"}, {"text", "the cat sat"}}));
+  REQUIRE(board->command({{"type", "seek"}, {"step", 5}}).done());
+  CHECK(board->command({{"type", "setSentence"}, {"text", "the cat sat"}}).done());
   CHECK(board->state()["tokens"] == json::array({"the", "cat", "sat"}));
   CHECK(board->state()["step"] == 5);  // the same point in the block, on the new sentence
   CHECK(board->state()["caption"] == board->trace()->steps[5].narration);
@@ -163,13 +163,13 @@ TEST_CASE("setSentence runs the block on the learner's sentence and a bad one ke
   CHECK(captions.back()["text"] == board->trace()->steps[5].narration);
 
   const auto empty = board->command({{"type", "setSentence"}, {"text", "   "}});
-  REQUIRE(empty);
+  REQUIRE(empty.outcome() == ui::CommandResult::Outcome::refused);
   CHECK(board->state()["sentence"] == "the cat sat");
   std::string long_sentence;
   for (int i = 0; i < 40; ++i) long_sentence += "word ";
   const auto too_long = board->command({{"type", "setSentence"}, {"text", long_sentence}});
-  REQUIRE(too_long);
-  CHECK(too_long->find("16") != std::string::npos);
+  REQUIRE(too_long.outcome() == ui::CommandResult::Outcome::refused);
+  CHECK(too_long.reason().find("16") != std::string::npos);
   CHECK(board->state()["sentence"] == "the cat sat");
   CHECK(board->state()["error"] != "");
 
@@ -182,10 +182,10 @@ TEST_CASE("a lesson sentence the engine refuses shows why instead of a board") {
   CHECK(board->trace() == nullptr);
   CHECK_FALSE(board->error().empty());
   CHECK(board->state()["steps"] == 0);
-  CHECK(board->command({{"type", "play"}}) == std::nullopt);  // nothing to play: a no-op, not a crash
+  CHECK(board->command({{"type", "play"}}).done());  // nothing to play: a no-op, not a crash
   Headless page(600, 800);
   for (int i = 0; i < 5; ++i) CHECK(page.frame([&](const ui::UiContext& ui) { board->draw(ui); }));
-  CHECK_FALSE(board->command({{"type", "setSentence"}, {"text", "AI Agents Build Future"}}));
+  CHECK(board->command({{"type", "setSentence"}, {"text", "AI Agents Build Future"}}).done());
   CHECK(board->state()["steps"] > 0);
 }
 
@@ -196,9 +196,9 @@ TEST_CASE("the head selector shows the same calculation in the chosen head") {
   for (int k = 0; k < static_cast<int>(board->step_indices().size()); ++k)
     if (board->trace()->steps[static_cast<std::size_t>(k)].kind == StepKind::score) { score_head_1 = k; break; }
   REQUIRE(score_head_1 >= 0);
-  REQUIRE_FALSE(board->command({{"type", "seek"}, {"step", score_head_1}}));
+  REQUIRE(board->command({{"type", "seek"}, {"step", score_head_1}}).done());
   CHECK(board->state()["head"] == 0);
-  REQUIRE_FALSE(board->command({{"type", "head"}, {"head", 1}}));
+  REQUIRE(board->command({{"type", "head"}, {"head", 1}}).done());
   CHECK(board->state()["head"] == 1);
   CHECK(board->state()["step_kind"] == "score");
   CHECK(board->current_step()->head == 1);
@@ -281,7 +281,7 @@ TEST_CASE("a wide model on the longest sentence the board takes still draws with
     Headless page(width, 1200);
     page.ui.reduced_motion = true;
     for (int k = 0; k < board.controller().count(); ++k) {
-      REQUIRE_FALSE(board.command({{"type", "seek"}, {"step", k}}));
+      REQUIRE(board.command({{"type", "seek"}, {"step", k}}).done());
       CHECK(page.frame([&](const ui::UiContext& ui) { board.draw(ui); }));
       std::set<std::string> shown;
       for (const std::string& s : board.drawn_strings())

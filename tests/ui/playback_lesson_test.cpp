@@ -51,7 +51,7 @@ TEST_CASE("the lesson's code lines light up with the steps they compute") {
   LessonBoard b = course_playback();
   std::set<std::string> lit_kinds;
   for (int k = 0; k < b.board->controller().count(); ++k) {
-    REQUIRE_FALSE(b.board->command({{"type", "seek"}, {"step", k}}));
+    REQUIRE(b.board->command({{"type", "seek"}, {"step", k}}).done());
     const nlohmann::json s = b.board->state();
     if (!s["code_lines"].empty()) lit_kinds.insert(s["step_kind"].get<std::string>());
     if (s["step_kind"] == "score") CHECK(s["code_lines"] == nlohmann::json::array({25}));
@@ -72,7 +72,7 @@ TEST_CASE("the lesson's board draws every step at phone and desktop widths with 
     playback_test::Headless page(width, 1000);
     page.ui.reduced_motion = true;
     for (int k = 0; k < b.board->controller().count(); ++k) {
-      REQUIRE_FALSE(b.board->command({{"type", "seek"}, {"step", k}}));
+      REQUIRE(b.board->command({{"type", "seek"}, {"step", k}}).done());
       CHECK(page.frame([&](const ui::UiContext& ui) { b.board->draw(ui); }));
       std::set<std::string> shown;
       for (const std::string& str : b.board->drawn_strings())

@@ -3,14 +3,30 @@
 #include "widgets_support.h"
 
 #include "engine/ui/widgets/explain.h"
+#include "engine/ui/widgets/registry.h"
 
 #include <doctest/doctest.h>
 
 #include <imgui_internal.h>
 
+#include <set>
+
 using namespace neuralpath;
 using nlohmann::json;
 using widgets_test::Headless;
+
+TEST_CASE("the registry has one entry per kind, each named once, and finds each by its name") {
+  const auto& kinds = ui::widget_kinds();
+  std::set<std::string> names;
+  for (const ui::WidgetKind* kind : kinds) {
+    REQUIRE(kind != nullptr);
+    CHECK(names.insert(kind->name).second);
+    CHECK(ui::find_widget_kind(kind->name) == kind);
+  }
+  CHECK(names == std::set<std::string>{"spotlight", "heatmap", "mask-steps", "cost-explorer", "playback"});
+  CHECK(ui::find_widget_kind("paragraph") == nullptr);
+  CHECK(ui::find_widget_kind("") == nullptr);
+}
 
 TEST_CASE("make_widget builds every widget block of the launch lessons and nothing else") {
   for (const char* id : {"self-attention", "course-playback"}) {
@@ -25,8 +41,8 @@ TEST_CASE("make_widget builds every widget block of the launch lessons and nothi
             if constexpr (std::is_same_v<T, lesson::Spotlight>) return "spotlight";
             else if constexpr (std::is_same_v<T, lesson::Heatmap>) return "heatmap";
             else if constexpr (std::is_same_v<T, lesson::MaskSteps>) return "mask-steps";
-            else if constexpr (std::is_same_v<T, lesson::CostExplorer>) return "cost-explorer";
             else if constexpr (std::is_same_v<T, lesson::Playback>) return "playback";
+            else if constexpr (std::is_same_v<T, lesson::WidgetBlock>) return c.kind == "cost-explorer" ? "cost-explorer" : nullptr;
             else return nullptr;
           },
           block.content);

@@ -46,7 +46,6 @@ const T& block(const std::string& block_id, const std::string& lesson_id) {
 template const lesson::Spotlight& block<lesson::Spotlight>(const std::string&, const std::string&);
 template const lesson::Heatmap& block<lesson::Heatmap>(const std::string&, const std::string&);
 template const lesson::MaskSteps& block<lesson::MaskSteps>(const std::string&, const std::string&);
-template const lesson::CostExplorer& block<lesson::CostExplorer>(const std::string&, const std::string&);
 
 bool draw_frames(Headless& page, ui::Widget& widget, int frames, float dt) {
   bool balanced = true;
@@ -58,8 +57,7 @@ bool draw_frames(Headless& page, ui::Widget& widget, int frames, float dt) {
 }
 
 std::string send(ui::Widget& widget, const nlohmann::json& message) {
-  const auto error = widget.command(message);
-  return error ? *error : std::string();
+  return widget.command(message).reason();
 }
 
 }  // namespace widgets_test

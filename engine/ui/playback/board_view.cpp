@@ -10,6 +10,7 @@
 #include "playback_steps.h"
 #include "playback_widget.h"
 
+#include "engine/core/catalogue.h"
 #include "engine/core/format.h"
 #include "engine/core/narration.h"
 
@@ -37,7 +38,7 @@ float PlaybackWidget::draw_flow(const Painter& p, ImVec2 pos, float width) {
   bool first = true;
   for (int stage = 0; stage < kStageCount; ++stage) {
     if (!present[stage]) continue;
-    const char* label = stage_label(static_cast<Stage>(stage));
+    const std::string label = stage_label(static_cast<Stage>(stage));
     const float w = p.measure(p.bold(), p.small_size(), label).x + p.px(16);  // the lit box is bold
     if (!first && x + arrow_w + w > pos.x + width) { x = pos.x; y += h + gap; }  // wrap to a new row
     else if (!first) {
@@ -53,7 +54,7 @@ float PlaybackWidget::draw_flow(const Painter& p, ImVec2 pos, float width) {
     ImGui::SetCursorScreenPos(a);
     ImGui::PushID(stage);
     if (ImGui::InvisibleButton("stage", ImVec2(w, h))) seek_stage(stage);
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Jump to %s", label);
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr("playback.jump_to", {{"stage", label}}).c_str());
     ImGui::PopID();
     x += w;
   }
@@ -114,8 +115,8 @@ float PlaybackWidget::draw_step_view(const Painter& p, ImVec2 pos, float width) 
   const Palette& c = p.colors();
   const float t = fill();
   float y = pos.y;
-  const std::string header = "Step " + std::to_string(controller_.index() + 1) + " of " +
-                             std::to_string(controller_.count()) + " · " + s->title;
+  const std::string header = tr("playback.step_header", {{"n", std::to_string(controller_.index() + 1)},
+                                                         {"total", std::to_string(controller_.count())}, {"title", s->title}});
   y += p.text(ImVec2(pos.x, y), header, c.text, p.bold(), 0, width, false).y + p.px(8);
 
   if (s->kind == StepKind::tokens) {

@@ -1,5 +1,7 @@
 #include "code_panel.h"
 
+#include "engine/core/catalogue.h"
+
 #include <algorithm>
 #include <string>
 
@@ -62,8 +64,9 @@ void draw_code_panel(const Painter& p, ImVec2 pos, float width, const lesson::Co
   if (!code.file.empty() || partial) {
     std::string title = code.file;
     if (partial)
-      title += (title.empty() ? "" : " · ") + std::string("lines ") + std::to_string(window.first) + "–" +
-               std::to_string(window.last) + " of " + std::to_string(n);
+      title += (title.empty() ? "" : " · ") + tr("playback.code_lines", {{"first", std::to_string(window.first)},
+                                                                         {"last", std::to_string(window.last)},
+                                                                         {"n", std::to_string(n)}});
     p.text(ImVec2(pos.x + p.px(10), y), title, c.muted, p.small(), 0, 0, false);
     y += p.small_size() + p.px(6);
   }

@@ -6,6 +6,8 @@
 // [SECTION] Tokens and next-token bars
 #include "matrix_view.h"
 
+#include "engine/core/catalogue.h"
+
 #include "engine/core/format.h"
 
 #include <algorithm>
@@ -168,7 +170,7 @@ Cell draw_matrix(const Painter& p, ImVec2 pos, const MatrixStyle& style, const M
       const float box = p.small_size() * 0.8f;
       p.draw->AddRectFilled(ImVec2(pos.x, y + p.px(2)), ImVec2(pos.x + box, y + p.px(2) + box), c.masked);
       p.draw->AddRect(ImVec2(pos.x, y + p.px(2)), ImVec2(pos.x + box, y + p.px(2) + box), c.border);
-      p.text(ImVec2(pos.x + box + p.px(4), y), "masked = " + format_number(-std::numeric_limits<float>::infinity()),
+      p.text(ImVec2(pos.x + box + p.px(4), y), tr("playback.masked_legend", {{"value", format_number(-std::numeric_limits<float>::infinity())}}),
              c.muted, p.small());
     }
   }
@@ -189,7 +191,7 @@ float draw_tokens(const Painter& p, ImVec2 pos, float width, const Trace& trace,
     p.draw->AddRectFilled(a, b, trace.known[t] ? c.panel : mix(c.panel, c.tip, 0.25f), p.px(6));
     p.draw->AddRect(a, b, c.border, p.px(6));
     p.text(ImVec2(x + pad, y + p.px(4)), label, c.text, p.bold());
-    p.text(ImVec2(x + pad, y + p.px(6) + p.body_size()), "pos " + std::to_string(t), c.muted, p.small());
+    p.text(ImVec2(x + pad, y + p.px(6) + p.body_size()), tr("playback.position", {{"n", std::to_string(t)}}), c.muted, p.small());
     x += w + gap;
   }
   return y + h - pos.y;
@@ -199,7 +201,7 @@ float draw_next_token_bars(const Painter& p, ImVec2 pos, float width, const Step
   const Palette& c = p.colors();
   const Matrix& probs = step.result.values;
   if (probs.cols() == 0) {
-    p.text(pos, "The vocabulary is empty: nothing to predict.", c.muted, p.body());
+    p.text(pos, tr("playback.empty_vocabulary"), c.muted, p.body());
     return p.body_size();
   }
   std::vector<int> order(static_cast<std::size_t>(probs.cols()));
@@ -214,7 +216,7 @@ float draw_next_token_bars(const Painter& p, ImVec2 pos, float width, const Step
   float word_w = 0;
   for (int j : order) word_w = std::max(word_w, p.measure(p.body(), 0, step.result.col_labels[static_cast<std::size_t>(j)]).x);
   const float number_w = p.measure(p.mono(), p.cell_text_size(), "100.0%").x + p.px(10);
-  const float logit_w = logits ? p.measure(p.small(), 0, "logit -00.00").x + p.px(8) : 0;
+  const float logit_w = logits ? p.measure(p.small(), 0, tr("playback.logit", {{"value", "-00.00"}})).x + p.px(8) : 0;
   const float bar_w = std::max(width - word_w - number_w - logit_w - p.px(16), p.px(30));
   const float row_h = p.body_size() + p.px(8);
   float y = pos.y;
@@ -231,7 +233,7 @@ float draw_next_token_bars(const Painter& p, ImVec2 pos, float width, const Step
     if (filled > 0) p.draw->AddRectFilled(a, ImVec2(a.x + bar_w * filled, b.y), focus ? c.accent : heat_color(p.ui.theme, 0.6f), p.px(3));
     p.text(ImVec2(b.x + p.px(8), y + p.px(4)), format_percent(prob), c.text, p.mono(), p.cell_text_size());
     if (logits && j < logits->cols())
-      p.text(ImVec2(b.x + p.px(8) + number_w, y + p.px(4)), "logit " + format_number((*logits)(0, j)), c.muted, p.small());
+      p.text(ImVec2(b.x + p.px(8) + number_w, y + p.px(4)), tr("playback.logit", {{"value", format_number((*logits)(0, j))}}), c.muted, p.small());
     y += row_h;
   }
   return y - pos.y;

@@ -10,6 +10,7 @@
 #include "playback_steps.h"
 #include "playback_widget.h"
 
+#include "engine/core/catalogue.h"
 #include "engine/core/format.h"
 
 #include <imgui.h>
@@ -92,16 +93,16 @@ float PlaybackWidget::draw_controls(const Painter& p, ImVec2 pos, float width) {
   const float gap = p.px(6);
   float x = pos.x, y = pos.y;
   const int before = controller_.index();
-  if (icon_button(p, "restart", "Restart", Icon::restart, ImVec2(x, y), button, false)) controller_.restart();
+  if (icon_button(p, "restart", tr("playback.restart").c_str(), Icon::restart, ImVec2(x, y), button, false)) controller_.restart();
   x += button.x + gap;
-  if (icon_button(p, "back", "Step back (←)", Icon::back, ImVec2(x, y), button, false)) controller_.step(-1);
+  if (icon_button(p, "back", tr("playback.back").c_str(), Icon::back, ImVec2(x, y), button, false)) controller_.step(-1);
   x += button.x + gap;
   const bool playing = controller_.playing();
-  if (icon_button(p, "play", playing ? "Pause (space)" : "Play (space)", playing ? Icon::pause : Icon::play,
+  if (icon_button(p, "play", tr(playing ? "playback.pause" : "playback.play").c_str(), playing ? Icon::pause : Icon::play,
                   ImVec2(x, y), ImVec2(button.x * 1.3f, button.y), true))
     controller_.toggle();
   x += button.x * 1.3f + gap;
-  if (icon_button(p, "next", "Step forward (→)", Icon::next, ImVec2(x, y), button, false)) controller_.step(1);
+  if (icon_button(p, "next", tr("playback.next").c_str(), Icon::next, ImVec2(x, y), button, false)) controller_.step(1);
   x += button.x + gap * 3;
   if (controller_.index() != before)
     if (const Step* s = current_step(); s && s->head >= 0) head_ = s->head;
@@ -109,10 +110,11 @@ float PlaybackWidget::draw_controls(const Painter& p, ImVec2 pos, float width) {
   // Speed: five fixed rates (a slider is hard to hit exactly on a phone).
   static constexpr float rates[] = {0.5f, 0.75f, 1.0f, 1.5f, 2.0f};
   const float rate_w = p.measure(p.small(), 0, "0.75×").x + p.px(12);
-  const float speed_w = p.measure(p.small(), 0, "Speed").x + p.px(8) + 5 * (rate_w + p.px(2));
+  const std::string speed = tr("playback.speed");
+  const float speed_w = p.measure(p.small(), 0, speed).x + p.px(8) + 5 * (rate_w + p.px(2));
   if (x + speed_w > pos.x + width) { x = pos.x; y += button.y + gap; }
-  p.text(ImVec2(x, y + (button.y - p.small_size()) * 0.5f), "Speed", p.colors().muted, p.small(), 0, 0, false);
-  x += p.measure(p.small(), 0, "Speed").x + p.px(8);
+  p.text(ImVec2(x, y + (button.y - p.small_size()) * 0.5f), speed, p.colors().muted, p.small(), 0, 0, false);
+  x += p.measure(p.small(), 0, speed).x + p.px(8);
   for (float rate : rates) {
     char label[16];
     std::snprintf(label, sizeof label, "%g×", static_cast<double>(rate));
@@ -122,12 +124,13 @@ float PlaybackWidget::draw_controls(const Painter& p, ImVec2 pos, float width) {
   }
   x += gap * 2;
 
-  const char* voice_label = controller_.voice() ? "Voice on" : "Voice off";
-  const float voice_w = p.measure(p.small(), 0, "Voice off").x + p.px(20);
+  const std::string voice_label = tr(controller_.voice() ? "playback.voice_on" : "playback.voice_off");
+  const float voice_w = std::max(p.measure(p.small(), 0, tr("playback.voice_off")).x,
+                                 p.measure(p.small(), 0, tr("playback.voice_on")).x) + p.px(20);
   if (x + voice_w > pos.x + width) { x = pos.x; y += button.y + gap; }
   if (text_button(p, "voice", voice_label, ImVec2(x, y), ImVec2(voice_w, button.y), controller_.voice()))
     controller_.set_voice(!controller_.voice());
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Read each caption aloud (advances when the sentence ends)");
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr("playback.voice_tip").c_str());
   return y + button.y - pos.y;
 }
 
@@ -147,7 +150,7 @@ float PlaybackWidget::draw_timeline(const Painter& p, ImVec2 pos, float width) {
   }
   if (ImGui::IsItemHovered() && !steps_.empty()) {
     const Step& s = trace_->steps[static_cast<std::size_t>(steps_[static_cast<std::size_t>(at_mouse)])];
-    ImGui::SetTooltip("Step %d: %s", at_mouse + 1, s.title.c_str());
+    ImGui::SetTooltip("%s", tr("playback.step_tip", {{"n", std::to_string(at_mouse + 1)}, {"title", s.title}}).c_str());
   }
   for (int k = 0; k < n; ++k) {
     const Step& s = trace_->steps[static_cast<std::size_t>(steps_[static_cast<std::size_t>(k)])];
@@ -173,7 +176,7 @@ float PlaybackWidget::draw_heads(const Painter& p, ImVec2 pos, float width) {
   const Palette& c = p.colors();
   const int heads = trace_->heads;
   const int t = static_cast<int>(trace_->labels.size());
-  p.text(pos, heads > 1 ? "Heads: where each head looks (rows: queries, columns: keys)" : "Attention pattern",
+  p.text(pos, tr(heads > 1 ? "playback.heads_title" : "playback.pattern_title"),
          c.muted, p.small(), 0, width, false);
   const float top = pos.y + p.small_size() + p.px(6);
   const float cell = std::clamp(p.px(88) / static_cast<float>(t), p.px(3), p.px(18));
@@ -193,13 +196,13 @@ float PlaybackWidget::draw_heads(const Painter& p, ImVec2 pos, float width) {
     const bool selected = h == head_;
     p.draw->AddRect(ImVec2(x - p.px(2), y - p.px(2)), ImVec2(x + box + p.px(2), y + box + p.px(2)),
                     selected ? c.accent : c.border, p.px(3), 0, selected ? p.px(2.5f) : p.px(1));
-    const std::string label = "Head " + std::to_string(h + 1);
+    const std::string label = tr("widgets.head", {{"n", std::to_string(h + 1)}});
     p.text(ImVec2(x, y + box + p.px(4)), label, selected ? c.accent : c.text, selected ? p.bold() : p.small(),
            p.small_size(), 0, false);
     ImGui::SetCursorScreenPos(ImVec2(x - p.px(2), y - p.px(2)));
     ImGui::PushID(h);
     if (ImGui::InvisibleButton("head", ImVec2(box + p.px(4), box + label_h + p.px(4)))) select_head(h);
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Show head %d", h + 1);
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr("playback.show_head", {{"n", std::to_string(h + 1)}}).c_str());
     ImGui::PopID();
     x += std::max(box, p.measure(p.small(), 0, label).x) + gap;
   }
@@ -210,9 +213,10 @@ float PlaybackWidget::draw_heads(const Painter& p, ImVec2 pos, float width) {
 
 float PlaybackWidget::draw_sentence_input(const Painter& p, ImVec2 pos, float width) {
   const Palette& c = p.colors();
-  const char* label = "Your sentence";
+  const std::string label = tr("playback.your_sentence");
+  const std::string run_label = tr("playback.run");
   const float label_w = p.measure(p.small(), 0, label).x + p.px(8);
-  const float run_w = p.measure(p.body(), 0, "Run").x + p.px(28);
+  const float run_w = p.measure(p.body(), 0, run_label).x + p.px(28);
   const bool stacked = width < p.px(420);
   float y = pos.y;
   p.text(ImVec2(pos.x, y + (stacked ? 0 : p.px(6))), label, c.muted, p.small(), 0, 0, false);
@@ -224,7 +228,7 @@ float PlaybackWidget::draw_sentence_input(const Painter& p, ImVec2 pos, float wi
   bool run = ImGui::InputText("##sentence", input_, sizeof input_, ImGuiInputTextFlags_EnterReturnsTrue);
   const float field_h = ImGui::GetItemRectSize().y;
   ImGui::SetCursorScreenPos(ImVec2(field_x + field_w + p.px(6), y));
-  run |= ImGui::Button("Run", ImVec2(run_w, field_h));
+  run |= ImGui::Button((run_label + "##run").c_str(), ImVec2(run_w, field_h));
   if (run) set_sentence(input_);
   y += field_h;
   if (!error_.empty() && trace_) {

@@ -1,5 +1,7 @@
 #include "playback_steps.h"
 
+#include "engine/core/catalogue.h"
+
 #include <algorithm>
 #include <cmath>
 
@@ -53,18 +55,18 @@ Stage stage_of(StepKind kind) {
   return Stage::tokens;
 }
 
-const char* stage_label(Stage stage) {
+std::string stage_label(Stage stage) {
   switch (stage) {
-    case Stage::tokens:       return "Tokens + positions";
-    case Stage::context:      return "Earlier layer";
+    case Stage::tokens:       return tr("playback.stage.tokens");
+    case Stage::context:      return tr("playback.stage.context");
     case Stage::qkv:          return "Q, K, V";
     case Stage::scores:       return "Q·Kᵀ × 1/√d";
-    case Stage::mask:         return "Mask";
-    case Stage::softmax:      return "Softmax";
+    case Stage::mask:         return tr("playback.stage.mask");
+    case Stage::softmax:      return tr("playback.stage.softmax");
     case Stage::blend:        return "× V";
-    case Stage::heads:        return "Heads joined";
-    case Stage::feed_forward: return "Feed-forward + LayerNorm";
-    case Stage::next_token:   return "Next token";
+    case Stage::heads:        return tr("playback.stage.heads");
+    case Stage::feed_forward: return tr("playback.stage.feed_forward");
+    case Stage::next_token:   return tr("playback.stage.next_token");
   }
   return "";
 }

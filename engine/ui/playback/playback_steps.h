@@ -33,7 +33,7 @@ inline constexpr int kStageCount = 10;
 
 const char* lesson_step_name(StepKind kind);  // "qkv" for project_k (the names authors write)
 Stage       stage_of(StepKind kind);
-const char* stage_label(Stage stage);         // "Q·Kᵀ × 1/√d" (drawn in the flow box)
+std::string stage_label(Stage stage);         // "Q·Kᵀ × 1/√d" (drawn in the flow box)
 
 // Trace step indices the playback shows, in trace order: every step whose lesson name is in
 // `names` (all steps when `names` is empty).

@@ -7,6 +7,8 @@
 // [SECTION] Frame: update, layout, keys
 #include "playback_widget.h"
 
+#include "engine/core/catalogue.h"
+
 #include "board_paint.h"
 #include "code_panel.h"
 #include "playback_steps.h"
@@ -14,6 +16,7 @@
 #include "engine/core/block.h"
 #include "engine/core/error.h"
 #include "engine/core/tokenizer.h"
+#include "engine/ui/widgets/registry.h"
 
 #include <imgui.h>
 
@@ -42,8 +45,7 @@ std::optional<std::string> PlaybackWidget::set_sentence(const std::string& sente
   Trace trace;
   try {
     if (tokenize(sentence).size() > static_cast<std::size_t>(kPlaybackMaxTokens))
-      throw InputError("the board shows up to " + std::to_string(kPlaybackMaxTokens) +
-                       " tokens; try a shorter sentence");
+      throw InputError(tr("playback.too_long", {{"max", std::to_string(kPlaybackMaxTokens)}}));
     TraceOptions options;
     options.mask = config_.causal ? Mask::causal_mask() : Mask::none();
     trace = run_block(spec_, sentence, options);
@@ -87,7 +89,7 @@ std::optional<int> integer_field(const json& message, const char* key) {
 
 }  // namespace
 
-std::optional<std::string> PlaybackWidget::command(const json& message) {
+CommandResult PlaybackWidget::command(const json& message) {
   const std::string type = message.value("type", std::string());
   const int count = controller_.count();
   if (type == "play") { controller_.play(); return std::nullopt; }
@@ -140,7 +142,7 @@ std::optional<std::string> PlaybackWidget::command(const json& message) {
     select_head(*head);
     return std::nullopt;
   }
-  return "this widget does not take '" + type + "'";  // the App's router reads this phrase
+  return CommandResult::not_taken(type);
 }
 
 json PlaybackWidget::state() const {
@@ -274,7 +276,7 @@ void PlaybackWidget::draw(const UiContext& ui) {
     }
     at.y += draw_heads(p, at, inner) + gap;
   } else {
-    const ImVec2 size = p.text(at, "This playback cannot run: " + error_, p.colors().bad, p.body(), 0, inner, false);
+    const ImVec2 size = p.text(at, tr("playback.cannot_run", {{"error", error_}}), p.colors().bad, p.body(), 0, inner, false);
     at.y += size.y + gap;
   }
   at.y += draw_sentence_input(p, at, inner) + pad;
@@ -299,6 +301,24 @@ void PlaybackWidget::draw(const UiContext& ui) {
 std::unique_ptr<Widget> make_playback_widget(const lesson::Playback& config, const lesson::Lesson& lesson,
                                              const ModelSpec& spec) {
   return std::make_unique<PlaybackWidget>(config, lesson, spec);
+}
+
+const WidgetKind& playback_widget_kind() {
+  static const WidgetKind kind = {
+      "playback",
+      [](const lesson::Block& block, const lesson::Lesson& lesson, const ModelSpec& spec) {
+        return make_playback_widget(std::get<lesson::Playback>(block.content), lesson, spec);
+      },
+      [](const lesson::Block& block, nlohmann::json& out) {
+        const auto& w = std::get<lesson::Playback>(block.content);
+        out["sentence"] = w.sentence;
+        out["causal"] = w.causal;
+        out["steps"] = w.steps;
+        out["code"] = w.code;
+        out["takes_sentence"] = true;
+        out["transport"] = true;
+      }};
+  return kind;
 }
 
 }  // namespace neuralpath::ui

@@ -37,7 +37,7 @@ class PlaybackWidget : public Widget {
   void update(float dt) override;
   void draw(const UiContext& ui) override;
   nlohmann::json state() const override;
-  std::optional<std::string> command(const nlohmann::json& message) override;
+  CommandResult command(const nlohmann::json& message) override;
   std::vector<nlohmann::json> take_events() override;
 
   // For tests and the board's parts.
@@ -81,7 +81,7 @@ class PlaybackWidget : public Widget {
   std::vector<nlohmann::json>        events_;
 };
 
-// The factory the widgets' make_widget() calls for a Playback block.
+// A board for one Playback block (its registry entry, playback_widget_kind(), calls this).
 std::unique_ptr<Widget> make_playback_widget(const lesson::Playback& config, const lesson::Lesson& lesson,
                                              const ModelSpec& spec);
 

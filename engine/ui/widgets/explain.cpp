@@ -1,6 +1,7 @@
 // explain.cpp: numbers as focusable items and the popup that explains them (see explain.h).
 #include "engine/ui/widgets/explain.h"
 
+#include "engine/core/catalogue.h"
 #include "engine/ui/widgets/kit.h"
 
 #include <algorithm>
@@ -117,7 +118,7 @@ void Explainer::draw_popup(const UiContext& ui) {
     ImGui::PopTextWrapPos();
     kit::gap(ui, 2);
   }
-  if (kit::button(ui, "Close")) {
+  if (kit::button(ui, tr("widgets.close").c_str())) {
     ImGui::CloseCurrentPopup();
     shown_ = false;
     current_.reset();

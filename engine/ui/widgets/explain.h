@@ -9,9 +9,11 @@
 //   explain.draw_popup(ui);                             // once, at the end of the widget's draw
 //   explain.state()                                     // {"open", "title", "text", "inputs"}
 //
-// The explanation is built only when opened (make() is not called every frame).
+// The explanation is built only when opened (make() is not called every frame); a model
+// builds it (explanation.h: plain data, no ImGui), the Explainer only shows it.
 #pragma once
 #include "engine/ui/widget.h"
+#include "engine/ui/widgets/explanation.h"
 
 #include <imgui.h>
 #include <nlohmann/json.hpp>
@@ -23,15 +25,6 @@
 #include <vector>
 
 namespace neuralpath::ui {
-
-struct Explanation {
-  std::string title;    // what the number is: "Weight of 'animal' for 'it'"
-  std::string formula;  // the rule in symbols, may be empty: "w = exp(s − max) / Σ exp(s − max)"
-  std::vector<std::pair<std::string, std::string>> inputs;  // name, value as drawn
-  std::string text;     // how the engine made it, in words (often narrate(...))
-
-  nlohmann::json to_json() const;
-};
 
 struct NumberStyle {
   ImU32 color = 0;        // 0 = the theme's text colour

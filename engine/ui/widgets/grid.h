@@ -30,10 +30,10 @@ struct GridSpec {
   std::function<GridCell(int, int)>   cell;                // (row, col) -> what to draw
   std::vector<std::string>            row_end;             // optional last column, one per row
   std::vector<ImU32>                  row_end_color;       // 0 = the theme's text
-  std::string                         row_end_title;       // "row sum"
+  std::string                         row_end_title;       // e.g. "row sum" (widgets.row_sum)
   std::function<Explanation(int)>     explain_row_end;     // row -> its explanation
   std::optional<Cell>                 selected;
-  std::string                         corner = "query ↓  key →";
+  std::string                         corner;              // e.g. "query ↓  key →" (widgets.grid_corner)
 };
 
 struct GridResult {

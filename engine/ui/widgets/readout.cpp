@@ -1,6 +1,7 @@
 // readout.cpp: trace lookups and unit printing for the widgets (see readout.h).
 #include "engine/ui/widgets/readout.h"
 
+#include "engine/core/catalogue.h"
 #include "engine/core/format.h"
 
 #include <algorithm>
@@ -42,52 +43,12 @@ std::string products_text(const CellTerms& terms, int max_shown) {
   return text;
 }
 
-std::string format_count(std::uint64_t n) {
-  const std::string digits = std::to_string(n);
-  std::string text;
-  for (std::size_t i = 0; i < digits.size(); ++i) {
-    if (i > 0 && (digits.size() - i) % 3 == 0) text += ',';
-    text += digits[i];
-  }
-  return text;
-}
+std::string quoted(const std::string& token) { return tr("widgets.quoted", {{"text", token}}); }
 
-std::string format_bytes(double bytes) {
-  const char* units[] = {"bytes", "KiB", "MiB", "GiB", "TiB"};
-  int u = 0;
-  while (bytes >= 1024.0 && u < 4) {
-    bytes /= 1024.0;
-    ++u;
-  }
-  if (u == 0) return format_count(static_cast<std::uint64_t>(bytes)) + " bytes";
-  return format_number(static_cast<float>(bytes)) + " " + units[u];
-}
-
-std::string format_seconds(double seconds) {
-  if (seconds < 1.0) return format_number(static_cast<float>(seconds * 1000.0)) + " ms";
-  if (seconds < 60.0) return format_number(static_cast<float>(seconds)) + " s";
-  const double minutes = std::floor(seconds / 60.0);
-  return format_count(static_cast<std::uint64_t>(minutes)) + " min " +
-         format_number(static_cast<float>(seconds - minutes * 60.0)) + " s";
-}
-
-std::string shape_text(long rows, long cols) {
-  std::string text = "(";  // appended piece by piece: GCC 12 warns falsely on "(" + string&&
-  text += std::to_string(rows);
-  text += ", ";
-  text += std::to_string(cols);
-  text += ")";
-  return text;
-}
-
-std::string format_tiny(double value) {
-  if (value == 0.0 || !std::isfinite(value)) return format_number(static_cast<float>(value));
-  const int exponent = static_cast<int>(std::floor(std::log10(std::fabs(value))));
-  if (exponent >= -1 && exponent < 6) return format_number(static_cast<float>(value));
-  static const char* digits[] = {"⁰", "¹", "²", "³", "⁴", "⁵", "⁶", "⁷", "⁸", "⁹"};
-  std::string power = exponent < 0 ? "⁻" : "";
-  for (char ch : std::to_string(std::abs(exponent))) power += digits[ch - '0'];
-  return format_number(static_cast<float>(value / std::pow(10.0, exponent))) + " × 10" + power;
+nlohmann::json TextTable::to_json() const {
+  nlohmann::json out_rows = nlohmann::json::array();
+  for (const Row& row : rows) out_rows.push_back({{"header", row.header}, {"cells", row.cells}});
+  return {{"caption", caption}, {"columns", columns}, {"rows", std::move(out_rows)}};
 }
 
 }  // namespace neuralpath::ui

@@ -1,0 +1,136 @@
+// heatmap_view.cpp: the heatmap drawn from its model (heatmap_view.h). Every number is the
+// model's (the engine's softmax weights, the trace's cell terms); nothing here computes one.
+#include "engine/ui/widgets/heatmap/heatmap_view.h"
+
+#include "engine/core/catalogue.h"
+#include "engine/core/format.h"
+#include "engine/core/narration.h"
+#include "engine/ui/widgets/grid.h"
+#include "engine/ui/widgets/kit.h"
+
+#include <imgui.h>
+
+namespace neuralpath::ui {
+
+void HeatmapView::draw(const UiContext& ui, const HeatmapModel& model, std::vector<HeatmapModel::Command>& asked) {
+  ImGui::PushID(this);
+  kit::Card card(ui, "heatmap");
+  const float width = card.inner_width();
+  const Palette& c = ui.colors();
+  if (!model.has_trace()) {
+    kit::title(ui, tr("heatmap.title"));
+    kit::wrapped(ui, tr("heatmap.cannot_show", {{"error", model.error()}}), c.bad);
+  } else {
+    const Trace& t = model.trace();
+    if (model.bert_switch()) {
+      const int picked = kit::segmented(ui, "mask", {tr("heatmap.switch_causal"), tr("heatmap.switch_none")},
+                                        model.causal() ? 0 : 1, width);
+      if (picked >= 0 && (picked == 0) != model.causal()) asked.push_back(HeatmapModel::SetMask{picked == 0});
+    }
+    if (t.heads > 1) {
+      std::vector<std::string> heads;
+      for (int h = 0; h < t.heads; ++h) heads.push_back(tr("widgets.head", {{"n", std::to_string(h + 1)}}));
+      const int picked = kit::segmented(ui, "head", heads, model.head(), width);
+      if (picked >= 0 && picked != model.head()) asked.push_back(HeatmapModel::SetHead{picked});
+    }
+    kit::wrapped(ui, tr(model.causal() ? "heatmap.legend_causal" : "heatmap.legend_none"), c.muted, kit::Face::small);
+    kit::gap(ui, 4);
+
+    const Matrix& weights = model.weights();
+    GridSpec grid;
+    grid.id = "weights";
+    grid.rows = grid.cols = t.labels;
+    grid.selected = model.selected();
+    grid.corner = tr("widgets.grid_corner");
+    grid.cell = [&](int r, int k) {
+      GridCell cell;
+      const float w = weights(r, k);
+      cell.blocked = t.mask.hides(r, k);
+      cell.text = cell.blocked ? "⊘ " + format_percent(w) : format_percent(w);
+      cell.fallback = cell.blocked ? "⊘" : "";
+      cell.fill = heat_color(ui.theme, w);
+      return cell;
+    };
+    grid.row_end_title = tr("widgets.row_sum");
+    for (int r = 0; r < model.row_sums().size(); ++r) {
+      grid.row_end.push_back(format_percent(model.row_sums()[r]));
+      grid.row_end_color.push_back(c.good);
+    }
+    grid.explain_row_end = [&model](int r) { return model.explain_row_sum(r); };
+    const GridResult result = draw_grid(ui, grid, width, explain_);
+    hovered_ = result.hovered;
+    if (result.picked) asked.push_back(HeatmapModel::SelectCell{*result.picked});
+
+    kit::gap(ui, 6);
+    if (const std::optional<Cell> shown = hovered_ ? hovered_ : model.selected())
+      draw_details(ui, model, *shown);
+    else
+      kit::wrapped(ui, tr("heatmap.hint"), c.muted, kit::Face::small);
+  }
+  const std::string caption = lesson::plain_text(model.caption());
+  if (!caption.empty()) {
+    kit::gap(ui, 4);
+    kit::wrapped(ui, caption, c.muted, kit::Face::small);
+  }
+  card.end();
+  explain_.draw_popup(ui);
+  ImGui::PopID();
+}
+
+void HeatmapView::draw_details(const UiContext& ui, const HeatmapModel& model, Cell cell) {
+  const Trace& t = model.trace();
+  const Palette& c = ui.colors();
+  const int head = model.head();
+  const std::string heading = tr("heatmap.details_title", {{"query", quote_token(t.labels[static_cast<std::size_t>(cell.row)])},
+                                                           {"key", quote_token(t.labels[static_cast<std::size_t>(cell.col)])}});
+  kit::title(ui, t.heads > 1 ? tr("heatmap.details_title_head", {{"title", heading}, {"n", std::to_string(head + 1)}})
+                             : heading);
+  const Step* score = find_step(t, StepKind::score, head);
+  const Step* scale = find_step(t, StepKind::scale, head);
+  const Step* mask = find_step(t, StepKind::mask, head);
+  const Step* softmax = find_step(t, StepKind::softmax, head);
+  if (!score || !scale || !mask || !softmax) return;
+  ImFont* body = kit::font(ui, kit::Face::body);
+  ImFont* mono = kit::font(ui, kit::Face::mono);
+  const float width = ImGui::GetContentRegionAvail().x;
+  ImGui::PushID("details");
+  // One line per stage of the formula; each number opens its own explanation.
+  const auto line = [&](int id, const std::string& lead, const std::string& value, const Step& step,
+                        const std::string& tail = "") {
+    kit::Flow flow(width, ui.px(5), ui.px(2));
+    flow.place(kit::text_size(body, lead));
+    ImGui::PushStyleColor(ImGuiCol_Text, c.muted);
+    ImGui::TextUnformatted(lead.c_str());
+    ImGui::PopStyleColor();
+    flow.place(kit::text_size(mono, value));
+    ImGui::PushID(id);
+    NumberStyle style;
+    style.mono = true;
+    explain_.number(ui, "##v", value, [&model, &step, cell] { return model.explain_step(step, cell); }, style);
+    ImGui::PopID();
+    if (!tail.empty()) {
+      flow.place(kit::text_size(body, tail));
+      ImGui::PushStyleColor(ImGuiCol_Text, c.muted);
+      ImGui::TextUnformatted(tail.c_str());
+      ImGui::PopStyleColor();
+    }
+    flow.end();
+  };
+  line(1, tr("heatmap.line_score"), format_number(score->result.values(cell.row, cell.col)), *score);
+  if (const CellTerms* products = find_terms(*score, cell))
+    kit::wrapped(ui, "= " + products_text(*products), c.muted, kit::Face::small);
+  line(2, tr("heatmap.line_scaled", {{"scalar", scale->scalar_name}}), format_number(scale->result.values(cell.row, cell.col)),
+       *scale);
+  if (t.mask.hides(cell.row, cell.col)) {
+    line(3, tr("heatmap.line_masked"), format_number(mask->result.values(cell.row, cell.col)), *mask,
+         tr("heatmap.line_masked_tail"));
+  } else if (const CellTerms* terms = find_terms(*softmax, cell); terms && !terms->terms.empty()) {
+    line(3, tr("heatmap.line_exp"), format_number(terms->terms.front().a), *softmax,
+         tr("heatmap.line_exp_tail", {{"value", format_number(terms->terms.front().b)}}));
+  }
+  line(4, tr("heatmap.line_weight"), format_percent(model.weights()(cell.row, cell.col)), *softmax);
+  ImGui::PopID();
+  kit::wrapped(ui, narrate(t, *softmax, cell), c.muted, kit::Face::small);
+}
+
+}  // namespace neuralpath::ui

@@ -1,0 +1,28 @@
+// heatmap_view.h: draws a const HeatmapModel with Dear ImGui — the BERT switch, head choice,
+// the weights grid (masked cells hatched, row sums beside it) and the details of the hovered
+// or selected cell. Clicks come back as the model's commands; the hovered cell and the open
+// explanation are the view's own.
+#pragma once
+#include "engine/ui/widgets/explain.h"
+#include "engine/ui/widgets/heatmap/heatmap_model.h"
+
+#include <optional>
+#include <vector>
+
+namespace neuralpath::ui {
+
+class HeatmapView {
+ public:
+  void draw(const UiContext& ui, const HeatmapModel& model, std::vector<HeatmapModel::Command>& asked);
+  void update(const HeatmapModel& /*model*/, float /*dt*/) {}
+  Explainer&       explainer() { return explain_; }
+  const Explainer& explainer() const { return explain_; }
+
+ private:
+  void draw_details(const UiContext& ui, const HeatmapModel& model, Cell cell);
+
+  std::optional<Cell> hovered_;
+  Explainer           explain_;
+};
+
+}  // namespace neuralpath::ui

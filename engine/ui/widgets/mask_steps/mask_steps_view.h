@@ -1,0 +1,35 @@
+// mask_steps_view.h: draws a const MaskStepsModel with Dear ImGui — the stage and head
+// choices, the stage's grid, its narration, Back/Next, and the three mistakes (a grid of
+// rows that no longer sum to 1, the d_k slider with two bar charts, the transpose's shapes and
+// error). Clicks come back as the model's commands; the hovered cell and the open
+// explanation are the view's own.
+#pragma once
+#include "engine/ui/widgets/explain.h"
+#include "engine/ui/widgets/mask_steps/mask_steps_model.h"
+
+#include <optional>
+#include <vector>
+
+namespace neuralpath::ui {
+
+class MaskStepsView {
+ public:
+  using Asked = std::vector<MaskStepsModel::Command>;
+  void draw(const UiContext& ui, const MaskStepsModel& model, Asked& asked);
+  void update(const MaskStepsModel& /*model*/, float /*dt*/) {}
+  Explainer&       explainer() { return explain_; }
+  const Explainer& explainer() const { return explain_; }
+
+ private:
+  void draw_stages(const UiContext& ui, const MaskStepsModel& model, float width, Asked& asked);
+  void draw_after_softmax(const UiContext& ui, const MaskStepsModel& model, float width);
+  void draw_no_scale(const UiContext& ui, const MaskStepsModel& model, float width, Asked& asked);
+  void draw_transpose(const UiContext& ui, const MaskStepsModel& model);
+  void draw_bars(const UiContext& ui, const MaskStepsModel& model, const char* id, const Vector& weights, float width,
+                 bool scaled);
+
+  std::optional<Cell> hovered_;
+  Explainer           explain_;
+};
+
+}  // namespace neuralpath::ui

@@ -1,0 +1,72 @@
+// model_view_widget.h: the Widget every lesson widget kind is — a model (no ImGui) that a view
+// draws as a const object. The view never changes the model: what the learner does with it
+// comes back as the model's typed commands, applied after the frame's drawing.
+//
+//   Model   kKind                       "heatmap"
+//           Command                     a std::variant of the kind's typed commands
+//           parse(json) -> Parsed       a JSON command ({"type": ...}) as a Command, or the reply
+//           apply(Command) -> CommandResult
+//           update(dt), state(), take_events()
+//           take_explanation()          an explanation a command asked to open ("explain")
+//   View    draw(ui, const Model&, std::vector<Command>&)
+//           update(const Model&, dt)    animation only (beams swinging)
+//           explainer()                 the popup's state: "explained" in state()
+#pragma once
+#include "engine/ui/widget.h"
+#include "engine/ui/widgets/explain.h"
+
+#include <utility>
+#include <variant>
+#include <vector>
+
+namespace neuralpath::ui {
+
+template <class Model, class View>
+class ModelViewWidget final : public Widget {
+ public:
+  using Command = typename Model::Command;
+  using Parsed = std::variant<Command, CommandResult>;
+
+  explicit ModelViewWidget(Model model) : model_(std::move(model)) {}
+
+  const Model& model() const { return model_; }
+
+  const char* kind() const override { return Model::kKind; }
+
+  void update(float dt) override {
+    model_.update(dt);
+    view_.update(model_, dt);
+  }
+
+  void draw(const UiContext& ui) override {
+    std::vector<Command> asked;
+    view_.draw(ui, model_, asked);
+    for (const Command& command : asked) (void)model_.apply(command);  // a refusal shows in the model's state
+  }
+
+  nlohmann::json state() const override {
+    nlohmann::json s = model_.state();
+    s["explained"] = view_.explainer().state();
+    return s;
+  }
+
+  CommandResult command(const nlohmann::json& message) override {
+    Parsed parsed = Model::parse(message);
+    if (auto* reply = std::get_if<CommandResult>(&parsed)) return *reply;
+    CommandResult result = model_.apply(std::get<Command>(parsed));
+    if (auto explanation = model_.take_explanation()) view_.explainer().open(std::move(*explanation));
+    return result;
+  }
+
+  std::vector<nlohmann::json> take_events() override {
+    std::vector<nlohmann::json> out = view_.explainer().take_events();
+    for (nlohmann::json& e : model_.take_events()) out.push_back(std::move(e));
+    return out;
+  }
+
+ private:
+  Model model_;
+  View  view_;
+};
+
+}  // namespace neuralpath::ui

@@ -1,0 +1,289 @@
+// spotlight_view.cpp: the spotlight drawn from its model (spotlight_view.h). The beams' thickness
+// and labels are the engine's softmax weights (Trace::spotlight, through the model); the view
+// only eases the beams from old weights to new ones.
+#include "engine/ui/widgets/spotlight/spotlight_view.h"
+
+#include "engine/core/catalogue.h"
+#include "engine/core/format.h"
+#include "engine/ui/widgets/kit.h"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <numeric>
+
+namespace neuralpath::ui {
+
+namespace {
+constexpr float kSwingRate = 5.0f;  // 1/s: how quickly the beams move to new weights
+}  // namespace
+
+void SpotlightView::update(const SpotlightModel& model, float dt) {
+  if (!model.has_trace()) return;
+  const Vector& weights = model.weights();
+  const auto n = static_cast<std::size_t>(weights.size());
+  if (shown_.size() != n || reduced_motion_) {  // a different sentence shape: no swing
+    shown_.assign(weights.data(), weights.data() + n);
+    return;
+  }
+  const float step = 1.0f - std::exp(-kSwingRate * std::max(dt, 0.0f));  // eased approach
+  for (std::size_t j = 0; j < n; ++j) shown_[j] += (weights[static_cast<Index>(j)] - shown_[j]) * step;
+}
+
+void SpotlightView::draw(const UiContext& ui, const SpotlightModel& model, Asked& asked) {
+  reduced_motion_ = ui.reduced_motion;
+  ImGui::PushID(this);
+  kit::Card card(ui, "spotlight");
+  const float width = card.inner_width();
+  if (!model.has_trace()) {
+    kit::title(ui, tr("spotlight.title"));
+    kit::wrapped(ui, tr("spotlight.cannot_show", {{"error", model.error()}}), ui.colors().bad);
+  } else {
+    draw_choices(ui, model, width, asked);
+    draw_beams(ui, model, width, asked);
+    draw_blend(ui, model, width);
+    kit::gap(ui, 6);
+    draw_input(ui, model, width, asked);
+  }
+  const std::string caption = lesson::plain_text(model.caption());
+  if (!caption.empty()) {
+    kit::gap(ui, 4);
+    kit::wrapped(ui, caption, ui.colors().muted, kit::Face::small);
+  }
+  card.end();
+  explain_.draw_popup(ui);
+  ImGui::PopID();
+}
+
+void SpotlightView::draw_choices(const UiContext& ui, const SpotlightModel& model, float width, Asked& asked) {
+  if (model.sentences().size() > 1) {
+    const int picked = kit::segmented(ui, "sentence", model.labels(), model.sentence_index(), width);
+    if (picked >= 0 && picked != model.sentence_index()) asked.push_back(SpotlightModel::ChooseSentence{picked});
+  }
+  const int count = model.trace().heads;
+  if (count > 1) {
+    std::vector<std::string> heads = {tr("widgets.all_heads")};
+    for (int h = 0; h < count; ++h) heads.push_back(tr("widgets.head", {{"n", std::to_string(h + 1)}}));
+    const int picked = kit::segmented(ui, "head", heads, model.head() + 1, width);
+    if (picked >= 0 && picked - 1 != model.head()) asked.push_back(SpotlightModel::SetHead{picked - 1});
+  }
+  kit::gap(ui, 2);
+}
+
+void SpotlightView::draw_beams(const UiContext& ui, const SpotlightModel& model, float width, Asked& asked) {
+  const Trace& t = model.trace();
+  const Vector& weights = model.weights();
+  const int query = model.query();
+  const Palette& c = ui.colors();
+  ImFont* face = kit::font(ui, kit::Face::body);
+  ImFont* small = kit::font(ui, kit::Face::small);
+  ImDrawList* draw = ImGui::GetWindowDrawList();
+  const auto n = static_cast<int>(t.tokens.size());
+  const ImVec2 pad(ui.px(9), ui.px(5));
+  const float chip_h = face->FontSize + 2 * pad.y;
+  const float label_h = small->FontSize;
+  const float arc_h = std::max(ui.px(28), chip_h * 1.3f);  // room above each row for the beams
+  const float pitch = arc_h + chip_h + ui.px(3) + label_h + ui.px(8);
+  const float between = chip_h * 0.9f;  // extra room between lines: beams to other lines cross it
+  const float gap_x = ui.px(7);
+  const float label_min = kit::text_size(small, "00.0%").x;
+
+  // Layout: chips flow left to right and wrap; each slot is wide enough for its percentage.
+  const ImVec2 origin = ImGui::GetCursorScreenPos();
+  std::vector<ImVec2> chip_min(static_cast<std::size_t>(n)), chip_size(static_cast<std::size_t>(n));
+  std::vector<int> row_of(static_cast<std::size_t>(n));
+  float x = 0, y = 0;
+  int row = 0;
+  for (int j = 0; j < n; ++j) {
+    const ImVec2 text = kit::text_size(face, t.labels[static_cast<std::size_t>(j)]);
+    const ImVec2 size(std::min(text.x + 2 * pad.x, width), chip_h);
+    const float slot = std::max(size.x, label_min);
+    if (x > 0 && x + slot > width) {
+      x = 0;
+      y += pitch + between;
+      ++row;
+    }
+    row_of[static_cast<std::size_t>(j)] = row;
+    chip_min[static_cast<std::size_t>(j)] = ImVec2(origin.x + x + (slot - size.x) * 0.5f, origin.y + y + arc_h);
+    chip_size[static_cast<std::size_t>(j)] = size;
+    x += slot + gap_x;
+  }
+  const float height = y + pitch;
+
+  // Beams first (under the chips), lightest first so the strong ones stay on top.
+  const auto top_of = [&](int j) {
+    return ImVec2(chip_min[static_cast<std::size_t>(j)].x + chip_size[static_cast<std::size_t>(j)].x * 0.5f,
+                  chip_min[static_cast<std::size_t>(j)].y);
+  };
+  const auto bottom_of = [&](int j) {  // under the chip's percentage
+    const ImVec2 top = top_of(j);
+    return ImVec2(top.x, top.y + chip_h + ui.px(3) + label_h + ui.px(2));
+  };
+  std::vector<int> order(static_cast<std::size_t>(n));
+  std::iota(order.begin(), order.end(), 0);
+  const auto shown = [&](int j) {
+    return j < static_cast<int>(shown_.size()) ? shown_[static_cast<std::size_t>(j)] : weights[j];
+  };
+  std::sort(order.begin(), order.end(), [&](int a, int b) { return shown(a) < shown(b); });
+  for (int j : order) {
+    if (j == query) continue;
+    const float w = std::clamp(shown(j), 0.0f, 1.0f);
+    const ImU32 color = kit::fade(c.accent, 0.18f + 0.82f * std::sqrt(w));
+    const float thickness = ui.px(1.0f) + ui.px(10.0f) * w;
+    const int rows_apart = row_of[static_cast<std::size_t>(j)] - row_of[static_cast<std::size_t>(query)];
+    ImVec2 from, to, c0, c1;
+    if (rows_apart == 0) {  // same line: an arc over the chips between them
+      from = top_of(query);
+      to = top_of(j);
+      const float lift = std::min(arc_h * 0.95f, arc_h * 0.3f + std::fabs(to.x - from.x) * 0.22f);
+      const float lean = (to.x - from.x) * 0.12f;
+      c0 = ImVec2(from.x + lean, from.y - lift);
+      c1 = ImVec2(to.x - lean, to.y - lift);
+    } else {  // another line: an S through the gap between the lines, never across a chip
+      const bool up = rows_apart < 0;
+      from = up ? top_of(query) : bottom_of(query);
+      to = up ? bottom_of(j) : top_of(j);
+      const float bend = (to.y - from.y) * 0.45f;
+      c0 = ImVec2(from.x, from.y + bend);
+      c1 = ImVec2(to.x, to.y - bend);
+    }
+    draw->AddBezierCubic(from, c0, c1, to, color, thickness);
+    draw->AddCircleFilled(to, ui.px(2.0f) + ui.px(4.0f) * w, color);
+  }
+
+  // Chips: click (or Space/Enter) makes a token the query. Labels: the engine's weights.
+  for (int j = 0; j < n; ++j) {
+    const auto uj = static_cast<std::size_t>(j);
+    const ImVec2 min = chip_min[uj], max(min.x + chip_size[uj].x, min.y + chip_size[uj].y);
+    ImGui::PushID(j);
+    ImGui::SetCursorScreenPos(min);
+    if (ImGui::InvisibleButton("##chip", chip_size[uj])) asked.push_back(SpotlightModel::SetQuery{j});
+    if (ImGui::IsItemFocused() && ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Enter), false))
+      asked.push_back(SpotlightModel::SetQuery{j});
+    const bool hovered = ImGui::IsItemHovered();
+    const bool is_query = j == query;
+    const ImU32 fill = is_query ? c.accent : hovered ? kit::mix(c.page, c.accent, 0.12f) : c.page;
+    draw->AddRectFilled(min, max, fill, ui.px(6));
+    if (!t.known[uj] && !is_query)
+      kit::dashed_rect(draw, min, max, c.muted, ui.px(4), ui.px(1.2f));
+    else
+      draw->AddRect(min, max, is_query ? c.accent : hovered ? c.accent : c.border, ui.px(6), 0, ui.px(1));
+    if (ImGui::IsItemFocused())
+      draw->AddRect(ImVec2(min.x - ui.px(2), min.y - ui.px(2)), ImVec2(max.x + ui.px(2), max.y + ui.px(2)), c.accent,
+                    ui.px(8), 0, ui.px(2));
+    draw->PushClipRect(min, max, true);
+    draw->AddText(face, face->FontSize, ImVec2(min.x + pad.x, min.y + pad.y), is_query ? text_on(c.accent) : c.text,
+                  t.labels[uj].c_str());
+    draw->PopClipRect();
+
+    const std::string pct = format_percent(weights[j]);
+    const float pw = kit::text_size(small, pct).x;
+    ImGui::SetCursorScreenPos(ImVec2(min.x + (chip_size[uj].x - pw) * 0.5f, max.y + ui.px(3)));
+    NumberStyle style;
+    style.small = true;
+    style.color = j == model.top() ? c.accent : c.muted;
+    explain_.number(ui, "##weight", pct, [&model, j] { return model.explain_weight(j); }, style);
+    ImGui::PopID();
+  }
+  ImGui::SetCursorScreenPos(ImVec2(origin.x, origin.y + height));
+  ImGui::Dummy(ImVec2(width, 0));
+
+  const int head = model.head();
+  std::string legend = tr(t.heads == 1 ? "spotlight.legend_one_head"
+                          : head < 0   ? "spotlight.legend_mean"
+                                       : "spotlight.legend_head",
+                          {{"heads", std::to_string(t.heads)}, {"n", std::to_string(head + 1)}});
+  if (std::find(t.known.begin(), t.known.end(), false) != t.known.end()) legend += tr("spotlight.legend_seeded");
+  kit::wrapped(ui, legend, c.muted, kit::Face::small);
+}
+
+void SpotlightView::draw_blend(const UiContext& ui, const SpotlightModel& model, float width) {
+  const Trace& t = model.trace();
+  const int query_index = model.query();
+  const Palette& c = ui.colors();
+  ImFont* body = kit::font(ui, kit::Face::body);
+  ImFont* bold = kit::font(ui, kit::Face::bold);
+  kit::gap(ui, 4);
+  kit::Flow flow(width, ui.px(5), ui.px(4));
+  const auto text = [&](const std::string& s, ImFont* face, ImU32 color) {
+    flow.place(kit::text_size(face, s));
+    ImGui::PushFont(face);
+    ImGui::PushStyleColor(ImGuiCol_Text, color);
+    ImGui::TextUnformatted(s.c_str());
+    ImGui::PopStyleColor();
+    ImGui::PopFont();
+  };
+  // One head's new vector is exactly this weighted sum of value vectors; with several heads
+  // each blends its own values, so the mean is shown as "attention of", not as a new vector.
+  const std::string query = quote_token(t.labels[static_cast<std::size_t>(query_index)]);
+  text(tr(model.head() < 0 ? "spotlight.blend_mean" : "spotlight.blend_new", {{"query", query}}), bold, c.text);
+  const auto& blend_terms = model.blend();
+  for (std::size_t b = 0; b < blend_terms.size(); ++b) {
+    const SpotlightModel::BlendTerm& term = blend_terms[b];
+    if (b > 0) text("+", body, c.muted);
+    const std::string value = format_number(term.weight);
+    flow.place(kit::text_size(body, value));
+    ImGui::PushID(static_cast<int>(b));
+    NumberStyle style;
+    style.color = b == 0 ? c.accent : c.text;
+    if (term.token >= 0)
+      explain_.number(ui, "##term", value, [&model, j = term.token] { return model.explain_weight(j); }, style);
+    else
+      explain_.number(ui, "##others", value, [&model] { return model.explain_others(); }, style);
+    ImGui::PopID();
+    text(term.token >= 0 ? "× " + t.labels[static_cast<std::size_t>(term.token)]
+                         : tr("spotlight.times_others", {{"n", std::to_string(term.count)}}),
+         body, c.text);
+  }
+  // The resulting vector itself, entry by entry, as the blend step recorded it.
+  if (const Step* blend = find_step(t, StepKind::blend, model.head())) {
+    flow.newline();
+    text("= [", body, c.muted);
+    for (int col = 0; col < blend->result.values.cols(); ++col) {
+      const std::string value = format_number(blend->result.values(query_index, col));
+      flow.place(kit::text_size(kit::font(ui, kit::Face::mono), value));
+      ImGui::PushID(1000 + col);
+      NumberStyle style;
+      style.mono = true;
+      explain_.number(ui, "##entry", value, [&model, col] { return model.explain_entry(col); }, style);
+      ImGui::PopID();
+    }
+    text("]", body, c.muted);
+  }
+  flow.end();
+}
+
+void SpotlightView::draw_input(const UiContext& ui, const SpotlightModel& model, float width, Asked& asked) {
+  const Palette& c = ui.colors();
+  // The field shows the model's sentence whenever it changes (a command, a sentence button).
+  if (input_for_ != model.sentence()) {
+    input_for_ = model.sentence();
+    std::snprintf(input_, sizeof input_, "%s", input_for_.c_str());
+  }
+  kit::title(ui, tr("spotlight.your_sentence"));
+  const std::string show = tr("spotlight.show");
+  const float button_w = kit::text_size(kit::font(ui, kit::Face::body), show).x + ui.px(24);
+  const bool same_line = width >= ui.px(420);
+  kit::push_field_style(ui);
+  ImGui::SetNextItemWidth(same_line ? std::min(width - button_w - ui.px(8), ui.px(620)) : width);
+  const bool entered =
+      ImGui::InputText("##sentence", input_, sizeof input_, ImGuiInputTextFlags_EnterReturnsTrue);
+  kit::pop_field_style();
+  if (same_line) ImGui::SameLine(0, ui.px(8));
+  const bool clicked = kit::button(ui, show.c_str(), true);
+  if (entered || clicked) asked.push_back(SpotlightModel::SetSentence{input_});
+  if (!model.input_error().empty()) {
+    kit::wrapped(ui, model.input_error(), c.bad, kit::Face::small);
+  } else if (model.custom()) {
+    const Trace& t = model.trace();
+    std::string seeded;
+    for (std::size_t i = 0; i < t.tokens.size(); ++i)
+      if (!t.known[i]) seeded += (seeded.empty() ? "" : ", ") + quote_token(t.labels[i]);
+    kit::wrapped(ui, seeded.empty() ? tr("spotlight.all_known") : tr("spotlight.seeded", {{"words", seeded}}),
+                 c.muted, kit::Face::small);
+  }
+}
+
+}  // namespace neuralpath::ui

@@ -1,0 +1,36 @@
+// spotlight_view.h: draws a const SpotlightModel with Dear ImGui — sentence and head choices,
+// token chips with beams whose thickness is the engine's weight (swinging to new weights over a
+// few frames), the blend written as a weighted sum, and "Try your own sentence". Clicks and the
+// text field come back as the model's commands; the beams on screen, the text being typed and
+// the open explanation are the view's own.
+#pragma once
+#include "engine/ui/widgets/explain.h"
+#include "engine/ui/widgets/spotlight/spotlight_model.h"
+
+#include <string>
+#include <vector>
+
+namespace neuralpath::ui {
+
+class SpotlightView {
+ public:
+  using Asked = std::vector<SpotlightModel::Command>;
+  void draw(const UiContext& ui, const SpotlightModel& model, Asked& asked);
+  void update(const SpotlightModel& model, float dt);  // the beams swing toward the model's weights
+  Explainer&       explainer() { return explain_; }
+  const Explainer& explainer() const { return explain_; }
+
+ private:
+  void draw_choices(const UiContext& ui, const SpotlightModel& model, float width, Asked& asked);
+  void draw_beams(const UiContext& ui, const SpotlightModel& model, float width, Asked& asked);
+  void draw_blend(const UiContext& ui, const SpotlightModel& model, float width);
+  void draw_input(const UiContext& ui, const SpotlightModel& model, float width, Asked& asked);
+
+  std::vector<float> shown_;                // beam weights on screen, swinging toward the model's
+  bool               reduced_motion_ = false;
+  char               input_[512] = {};      // the text field
+  std::string        input_for_;            // the sentence input_ was last filled from
+  Explainer          explain_;
+};
+
+}  // namespace neuralpath::ui
