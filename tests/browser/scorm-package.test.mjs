@@ -49,7 +49,7 @@ function checkSelfContained(dir, entries, launchPages, lessonIds) {
   let engine = ['lesson.js', 'lesson.wasm', 'lesson.data'];
   if (entries.includes('asset-names.json')) engine = Object.values(JSON.parse(readFileSync(join(dir, 'asset-names.json'), 'utf8')));
   assert.equal(engine.length, 3);
-  for (const f of ['lesson.html', ...engine, 'np-app.js', 'lessons/index.json', 'lms/np-lms-frame.js', 'lms/np-lms-record.js'])
+  for (const f of ['lesson.html', ...engine, 'np-app.js', 'lessons/index.json', 'lms/np-lms-frame.js', 'lms/np-lms-record.js', 'lms/np-lms-words.js'])
     assert.ok(entries.includes(f), `${f} is in the package`);
   const mdFiles = entries.filter(f => /^lessons\/.*\.md$/.test(f)).sort();
   assert.deepEqual(mdFiles, lessonIds.map(id => `lessons/${id}.md`).sort(), 'only its own lessons');

@@ -17,16 +17,17 @@
 // below, per registration), so a relaunch resumes and never repeats a once-only statement.
 import { launchedLesson, note, openLesson } from './np-lms-frame.js';
 import { lessonOutcome } from './np-lms-record.js';
+import { say } from './np-lms-words.js';
 
 const STATE_ID = 'urn:neuralpath:state:progress';
 const exitButton = () => document.getElementById('np-lms-exit');
 
 async function launch() {
   const lessonId = launchedLesson();
-  if (!lessonId) { note('This launch page does not name a lesson; the package is damaged.'); return; }
+  if (!lessonId) { note(say('launch.no-lesson')); return; }
   const Cmi5 = window.Cmi5;
   if (!Cmi5 || !Cmi5.isCmiAvailable) {
-    note('This page was not launched by a cmi5 platform (no launch parameters): the lesson works, but nothing is recorded.');
+    note(say('cmi5.no-platform'));
     openLesson(lessonId, { onReady() {} });
     return;
   }
@@ -35,8 +36,7 @@ async function launch() {
     await cmi5.initialize();
   } catch (error) {
     // A cmi5 launch link works once: a reloaded page lands here too.
-    note(`The learning platform could not start this session (${error.message}): nothing will be recorded. ` +
-      'If you reloaded this page, open the lesson again from your learning platform.');
+    note(say('cmi5.refused', { reason: error.message }));
     openLesson(lessonId, { onReady() {} });
     return;
   }
@@ -115,7 +115,7 @@ async function launch() {
       let restored = false;
       if (kept.record) {
         try { np.command({ type: 'restore', progress: kept.record }); restored = true; } catch (error) {
-          note(`Your saved place could not be restored (${error.message}); the lesson starts at the beginning.`);
+          note(say('launch.not-restored', { reason: error.message }));
         }
       }
       if (!restored) {   // this browser's own copy is not this learner's
@@ -130,6 +130,7 @@ async function launch() {
   // Closing or navigating away: the page cannot wait for the library's request, so the same
   // statement (built by the library) goes out with fetch's keepalive, which outlives the page.
   const exit = exitButton();
+  exit.textContent = say('cmi5.exit');
   exit.hidden = false;
   exit.addEventListener('click', async () => {
     exit.disabled = true;
@@ -137,7 +138,7 @@ async function launch() {
     terminated = true;
     await saving;
     if (launchData.returnURL) window.location.assign(launchData.returnURL);
-    else note('You have left the lesson; you can close this window.');
+    else note(say('cmi5.left'));
   });
   window.addEventListener('pagehide', () => {
     if (terminated) return;
@@ -152,4 +153,4 @@ async function launch() {
   });
 }
 
-launch().catch(error => note(`The lesson could not start: ${error.message}`));
+launch().catch(error => note(say('cmi5.failed-start', { reason: error.message })));

@@ -6,6 +6,8 @@
 // The frame may navigate (the lesson's own links to the lesson list and back): each time it
 // shows this lesson again and is ready, onReady gets its window.neuralpath.
 
+import { say } from './np-lms-words.js';
+
 // The lesson id is written into each launch page when the package is built.
 export function launchedLesson() {
   const id = document.querySelector('meta[name="neuralpath-lesson"]')?.content || '';
@@ -25,7 +27,7 @@ export function note(text) {
 export function openLesson(lessonId, { section = '', onReady }) {
   const frame = document.createElement('iframe');
   frame.id = 'np-lms-lesson';
-  frame.title = 'Lesson';
+  frame.title = say('launch.frame-title');
   let src = `lesson.html?lesson=${encodeURIComponent(lessonId)}`;
   if (section) src += `&section=${encodeURIComponent(section)}`;
   frame.src = src;

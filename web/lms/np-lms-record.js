@@ -11,6 +11,8 @@
 // the current section go last, answer by answer from the end. Status and score live in their
 // own fields, so a trimmed record never changes what the platform has recorded.
 
+import { say } from './np-lms-words.js';
+
 export const SUSPEND_DATA_LIMIT = 4096;
 const PREFIX = 'np1:';
 
@@ -24,7 +26,7 @@ function recordObject(record) {
 // -> {data, dropped: [what was left out]} or {error} when the record is unreadable.
 export function packRecord(record, limit = SUSPEND_DATA_LIMIT) {
   const object = recordObject(record);
-  if (!object) return { error: 'the progress record is not a JSON object' };
+  if (!object) return { error: say('record.not-object') };
   const compact = { ...object };
   delete compact.lesson;
   delete compact.summary;   // state()'s progress carries a derived summary; never stored
@@ -47,19 +49,19 @@ export function packRecord(record, limit = SUSPEND_DATA_LIMIT) {
     while (!fits() && ids.length) { delete compact.answers[ids.pop()]; removed++; }
     if (removed) dropped.push(`${removed} answer${removed === 1 ? '' : 's'}`);
   }
-  if (!fits()) return { error: `the progress record does not fit in ${limit} characters even without its answers` };
+  if (!fits()) return { error: say('record.too-big', { limit }) };
   return { data: PREFIX + JSON.stringify(compact), dropped };
 }
 
 // -> {record: the engine's JSON text} for packRecord's output, {empty: true} for "", or {error}.
 export function unpackRecord(data, lessonId) {
   if (typeof data !== 'string' || data === '') return { empty: true };
-  if (!data.startsWith(PREFIX)) return { error: 'the stored record was not written by this lesson package' };
+  if (!data.startsWith(PREFIX)) return { error: say('record.foreign') };
   let object;
   try { object = JSON.parse(data.slice(PREFIX.length)); } catch {
-    return { error: 'the stored record is cut short or damaged' };
+    return { error: say('record.cut') };
   }
-  if (!object || typeof object !== 'object' || Array.isArray(object)) return { error: 'the stored record is not an object' };
+  if (!object || typeof object !== 'object' || Array.isArray(object)) return { error: say('record.not-stored-object') };
   return { record: JSON.stringify({ ...object, lesson: lessonId }) };
 }
 

@@ -11,6 +11,7 @@
 //   LMSCommit after each change the learner makes; LMSFinish when the page goes away.
 import { launchedLesson, note, openLesson } from './np-lms-frame.js';
 import { lessonOutcome, packRecord, unpackRecord } from './np-lms-record.js';
+import { say } from './np-lms-words.js';
 
 // [SECTION] Finding the API ---------------------------------------------------------------------
 // SCORM 1.2: the platform puts an object called API on a window above the content: a parent
@@ -54,17 +55,17 @@ function timespan(ms) {
 // [SECTION] The launch ----------------------------------------------------------------------------
 function launch() {
   const lessonId = launchedLesson();
-  if (!lessonId) { note('This launch page does not name a lesson; the package is damaged.'); return; }
+  if (!lessonId) { note(say('launch.no-lesson')); return; }
   const api = findApi();
   if (!api) {
-    note('No learning platform was found (no SCORM API above this page): the lesson works, but nothing is recorded.');
+    note(say('scorm.no-platform'));
     openLesson(lessonId, { onReady() {} });
     return;
   }
   const lms = platform(api);
   const failed = lms.start();
   if (failed) {
-    note(`The learning platform refused to start this session (${failed}): nothing will be recorded.`);
+    note(say('scorm.refused', { reason: failed }));
     openLesson(lessonId, { onReady() {} });
     return;
   }
@@ -85,7 +86,7 @@ function launch() {
   // A record this page cannot use is left in the platform until the learner changes something.
   let keepStored = !!saved.error;
   if (saved.error) {
-    note(`Your saved place could not be read (${saved.error}); the lesson starts at the beginning.`);
+    note(say('scorm.unreadable', { reason: saved.error }));
     console.warn(`neuralpath: cmi.suspend_data ignored: ${saved.error}`);
   }
 
@@ -121,7 +122,7 @@ function launch() {
       if (current) {
         try { np.command({ type: 'restore', progress: current }); restored = true; } catch (error) {
           keepStored = true;
-          note(`Your saved place could not be restored (${error.message}); the lesson starts at the beginning.`);
+          note(say('launch.not-restored', { reason: error.message }));
         }
       }
       if (!restored) {
