@@ -3,7 +3,7 @@
 // learner: launch, answer a check, close; relaunch and find everything where it was; finish
 // the lesson and see it recorded as passed with its score.
 import assert from 'node:assert/strict';
-import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
@@ -19,7 +19,7 @@ const LMS_PAGE = `<!doctype html>
 <script src="scorm12.js"></script>
 <script>
   window.launches = [];
-  window.launch = function (kept) {
+  window.launch = function (kept, page = 'pkg/scorm-${LESSON}.html') {
     const api = new Scorm12API({ logLevel: 5, autocommit: false });
     if (kept) api.loadFromJSON(kept);
     api.on('LMSFinish', () => { window.finished = api.renderCMIToJSONObject(); });
@@ -28,7 +28,7 @@ const LMS_PAGE = `<!doctype html>
     const frame = document.createElement('iframe');
     frame.id = 'sco';
     frame.style.cssText = 'width: 1000px; height: 700px; border: 0';
-    frame.src = 'pkg/scorm-${LESSON}.html';
+    frame.src = page;
     document.body.append(frame);
   };
   // What an LMS does when the learner closes the content: the frame goes, LMSFinish arrives.
@@ -41,6 +41,7 @@ before(async () => {
   const packages = buildPackages('scorm');
   const root = mkdtempSync(join(tmpdir(), 'neuralpath-lms-'));
   unzip(packages.zips[LESSON], join(root, 'pkg'));
+  unzip(packages.zips.all, join(root, 'all'));
   copyFileSync(join(repo, 'node_modules/scorm-again/dist/scorm12.js'), join(root, 'scorm12.js'));
   writeFileSync(join(root, 'lms.html'), LMS_PAGE);
   const http = await serve(root);
@@ -195,5 +196,23 @@ test('a review launch restores the record and leaves status and score alone', as
   await settle(page, 'cmi.core.lesson_location', sections.at(-1).anchor);
   assert.equal(await cmi(page, 'cmi.core.lesson_status'), 'failed');
   assert.equal(await cmi(page, 'cmi.core.score.raw'), '50');
+  await page.close();
+});
+
+// The package of every lesson: each SCO's launch page opens its own lesson and reports it.
+test('in the package of every lesson, another lesson\'s SCO reports that lesson', async () => {
+  const other = JSON.parse(readFileSync(join(env.root, 'all/lessons/index.json'), 'utf8')).map(l => l.id).find(id => id !== LESSON);
+  assert.ok(other, 'the package of every lesson holds a second lesson');
+  const page = await env.browser.newPage();
+  const problems = watchProblems(page);
+  await page.goto(`${env.http.origin}/lms.html`);
+  await page.evaluate(([p]) => window.launch(null, p), [`all/scorm-${other}.html`]);
+  await lessonReady(page);
+  assert.equal(await inLesson(page, np => np.params.lesson), other);
+  const anchor = (await inLesson(page, np => np.state())).sections.at(-1).anchor;
+  await inLesson(page, (np, a) => np.goto(a), anchor);
+  await settle(page, 'cmi.core.lesson_location', anchor);
+  assert.equal(await cmi(page, 'cmi.core.lesson_status'), 'incomplete');
+  assert.deepEqual(problems, []);
   await page.close();
 });
