@@ -7,23 +7,10 @@
 namespace neuralpath::ui {
 namespace {
 
-// Unicode blocks the lessons use: Latin, Greek (α, β, θ), general punctuation (— ’ •),
-// super/subscripts, arrows (→ ↓), mathematical operators (√ ∞ × ≤ Σ), technical and
-// geometric shapes (▶ ▼ ■ ●), dingbats (✓ ✕), and modifier letters (ᵀ is U+1D40).
+// The characters the views draw (Latin, Greek, punctuation, maths, arrows, UI symbols). The
+// same list is what the web build keeps when it subsets the fonts, so the two never disagree.
 const ImWchar glyph_ranges[] = {
-    0x0020, 0x024F,  // Basic Latin, Latin-1, Latin Extended-A/B
-    0x0370, 0x03FF,  // Greek
-    0x1D00, 0x1DBF,  // Phonetic extensions (ᵀ and friends)
-    0x2000, 0x206F,  // General punctuation
-    0x2070, 0x209F,  // Superscripts and subscripts
-    0x20A0, 0x20CF,  // Currency
-    0x2100, 0x214F,  // Letterlike symbols
-    0x2190, 0x21FF,  // Arrows
-    0x2200, 0x22FF,  // Mathematical operators
-    0x2300, 0x23FF,  // Miscellaneous technical (⏸ ⏵)
-    0x2500, 0x25FF,  // Box drawing, block elements, geometric shapes
-    0x2600, 0x27BF,  // Miscellaneous symbols, dingbats (⚡ ✓ ✕)
-    0x27C0, 0x27FF,  // Math symbols A (⟨ ⟩)
+#include "glyph_ranges.inc"
     0,
 };
 
