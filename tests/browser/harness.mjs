@@ -2,7 +2,7 @@
 // Chromium through playwright-core, and collect every console error and failed request so a
 // test can assert there were none.
 import { chromium } from 'playwright-core';
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startServer } from '../../web/serve.mjs';
@@ -14,7 +14,7 @@ mkdirSync(screenshotDir, { recursive: true });
 
 // The flags this machine needs: no sandbox as root, and no background networking (the network
 // is closed, and Chromium's own update/sync traffic would otherwise fail noisily).
-const chromiumArgs = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+export const chromiumArgs = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
   '--disable-background-networking', '--disable-component-update', '--disable-sync',
   '--use-angle=swiftshader', '--enable-unsafe-swiftshader'];
 
@@ -30,8 +30,12 @@ export async function launch() {
 }
 
 // Opens `path` in a new page of the given width; returns the page and the problems it logged.
-export async function openPage(env, path, { width = 1280, height = 800, scale = 1 } = {}) {
+// `clock: true` installs Playwright's clock first (page.clock): time flows as usual while the
+// page loads; a test then pauses it (page.clock.pauseAt) and steps animation frames and timers
+// with page.clock.runFor(ms) instead of sleeping.
+export async function openPage(env, path, { width = 1280, height = 800, scale = 1, clock = false } = {}) {
   const context = await env.browser.newContext({ viewport: { width, height }, deviceScaleFactor: scale });
+  if (clock) await context.clock.install();
   const page = await context.newPage();
   const problems = [];
   page.on('console', message => { if (message.type() === 'error') problems.push(`console: ${message.text()}`); });
@@ -71,3 +75,96 @@ export async function canvasPixelVariance(page) {
 }
 
 export function screenshotPath(name) { return join(screenshotDir, `${name}.png`); }
+
+// [SECTION] Time and golden images --------------------------------------------------------------
+
+// Engine frames run since the page started (web/main.cpp's np_engine_frames).
+export const engineFrames = page => page.evaluate(() => window.Module._np_engine_frames());
+
+// Waits until the engine has stopped drawing: whatever the last action started (a glide, a
+// swing, a reveal) has finished, so what is on the canvas is final. With Playwright's clock
+// paused (openPage's `clock`), time moves only here, 100 ms at a time; otherwise this polls.
+export async function settled(page, { timeout = 20_000 } = {}) {
+  const paused = pausedPages.has(page);
+  for (let waited = 0; waited < timeout; waited += 100) {
+    const before = await engineFrames(page);
+    if (paused) await page.clock.runFor(100);
+    else await page.waitForTimeout(100);
+    if (await engineFrames(page) === before) return;
+  }
+  throw new Error(`the page kept drawing for ${timeout} ms`);
+}
+
+// Pauses the page's clock (installed by openPage's `clock`): from now on time moves only when a
+// test moves it (page.clock.runFor, settled). resumeClock lets it flow again (before a page
+// navigates: a page loads with time flowing).
+const pausedPages = new WeakSet();
+export async function pauseClock(page) {
+  await page.clock.pauseAt(await page.evaluate(() => Date.now()) + 100);
+  pausedPages.add(page);
+}
+export async function resumeClock(page) {
+  await page.clock.resume();
+  pausedPages.delete(page);
+}
+
+export const goldenDir = join(repo, 'tests/browser/golden');
+const updateGolden = process.env.NEURALPATH_UPDATE_GOLDEN === '1';
+
+// Compares a screenshot (of `target`: a page, or a locator) with the reviewed golden image
+// tests/browser/golden/NAME.png. A pixel differs when a colour channel moves by more than
+// `threshold` (of 255); the check fails when more than `maxDiffRatio` of the pixels differ or
+// the size changed, and writes NAME-actual.png and NAME-diff.png (differences in red) to
+// build/screenshots/golden/ to look at. NEURALPATH_UPDATE_GOLDEN=1 writes the screenshot as the
+// new golden instead: look at every one before committing it.
+export async function expectGolden(env, target, name, { clip, threshold = 40, maxDiffRatio = 0.004 } = {}) {
+  const actual = await target.screenshot(clip ? { clip } : {});
+  const goldenPath = join(goldenDir, `${name}.png`);
+  if (updateGolden) {
+    mkdirSync(goldenDir, { recursive: true });
+    writeFileSync(goldenPath, actual);
+    return;
+  }
+  if (!existsSync(goldenPath))
+    throw new Error(`no golden image ${goldenPath}; make it with NEURALPATH_UPDATE_GOLDEN=1 and review it`);
+  env.comparer ||= await env.browser.newPage();
+  const result = await env.comparer.evaluate(async ([a, b, threshold]) => {
+    const decode = async base64 => {
+      const image = new Image();
+      image.src = `data:image/png;base64,${base64}`;
+      await image.decode();
+      const canvas = document.createElement('canvas');
+      canvas.width = image.width; canvas.height = image.height;
+      const context = canvas.getContext('2d');
+      context.drawImage(image, 0, 0);
+      return { canvas, context, data: context.getImageData(0, 0, image.width, image.height) };
+    };
+    const [got, want] = await Promise.all([decode(a), decode(b)]);
+    if (got.canvas.width !== want.canvas.width || got.canvas.height !== want.canvas.height)
+      return { size: `${got.canvas.width}x${got.canvas.height}, golden ${want.canvas.width}x${want.canvas.height}` };
+    const diff = want.context.getImageData(0, 0, want.canvas.width, want.canvas.height);
+    let differing = 0;
+    for (let i = 0; i < got.data.data.length; i += 4) {
+      let worst = 0;
+      for (let c = 0; c < 3; c++) worst = Math.max(worst, Math.abs(got.data.data[i + c] - want.data.data[i + c]));
+      if (worst > threshold) {
+        differing++;
+        diff.data[i] = 255; diff.data[i + 1] = 0; diff.data[i + 2] = 0; diff.data[i + 3] = 255;
+      } else {
+        diff.data[i + 3] = 60;  // the golden, faded, for orientation
+      }
+    }
+    want.context.putImageData(diff, 0, 0);
+    return { differing, total: got.data.data.length / 4, diffPng: want.canvas.toDataURL('image/png').split(',')[1] };
+  }, [actual.toString('base64'), readFileSync(goldenPath).toString('base64'), threshold]);
+  const ratio = result.size ? 1 : result.differing / result.total;
+  if (result.size || ratio > maxDiffRatio) {
+    const out = join(screenshotDir, 'golden');
+    mkdirSync(out, { recursive: true });
+    writeFileSync(join(out, `${name}-actual.png`), actual);
+    if (result.diffPng) writeFileSync(join(out, `${name}-diff.png`), Buffer.from(result.diffPng, 'base64'));
+    throw new Error(`screenshot ${name} differs from its golden image: ` +
+      (result.size || `${result.differing} of ${result.total} pixels (${(ratio * 100).toFixed(2)}%)`) +
+      `; see ${out}/${name}-actual.png and -diff.png`);
+  }
+}

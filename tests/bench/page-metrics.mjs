@@ -1,0 +1,112 @@
+// Page metrics for the benchmark: what a first visit to a lesson downloads, and how long the
+// page takes to be ready. Prints one JSON object (./neuralpath bench includes it):
+//
+//   node tests/bench/page-metrics.mjs [--site build/web/site] [--lesson self-attention] [--runs 5]
+//
+//   bytes     every file the first visit fetched, raw and brotli-compressed (quality 11, what a
+//             static host would precompress; serve.mjs compresses on the fly at quality 5, shown
+//             as served_brotli_q5), largest first, with totals
+//   ready_ms  time from navigation start to window.neuralpath.ready, in a fresh browser each run
+//             (cold: empty HTTP and code caches; the server has compressed its files once
+//             already, as a static host would have), headless Chromium on localhost: every run,
+//             the median, and the median of each phase on the way (engine-ready: wasm + fonts
+//             up; lesson-loaded: lesson parsed; ready: first frame with the lesson drawn)
+import { readFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { brotliCompressSync, constants as zlib } from 'node:zlib';
+import { chromium } from 'playwright-core';
+import { startServer } from '../../web/serve.mjs';
+import { chromiumArgs, siteDir as defaultSite } from '../browser/harness.mjs';
+
+function option(name, fallback) {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 && process.argv[i + 1] ? process.argv[i + 1] : fallback;
+}
+const site = resolve(option('site', defaultSite));
+const lesson = option('lesson', 'self-attention');
+const runs = Math.max(1, Number(option('runs', 5)) || 5);
+const path = `/lesson.html?lesson=${lesson}`;
+
+const median = values => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+};
+const brotli = (bytes, quality) =>
+  brotliCompressSync(bytes, { params: { [zlib.BROTLI_PARAM_QUALITY]: quality } }).length;
+
+// Installed before any page script: notes when each loading phase finishes, by catching the
+// assignment of window.neuralpath (np-app.js) and listening to its events and ready promise.
+function recordPhases() {
+  window.__phases = {};
+  let value;
+  Object.defineProperty(window, 'neuralpath', {
+    configurable: true,
+    get: () => value,
+    set(api) {
+      value = api;
+      for (const phase of ['engine-ready', 'lesson-loaded'])
+        api.events.addEventListener(phase, () => { window.__phases[phase] = performance.now(); }, { once: true });
+      api.ready.then(() => { window.__phases.ready = performance.now(); }, () => {});
+    },
+  });
+}
+
+async function oneVisit(origin) {
+  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+    args: chromiumArgs });
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  await context.addInitScript(recordPhases);
+  const page = await context.newPage();
+  const fetched = new Set();
+  page.on('requestfinished', request => fetched.add(new URL(request.url()).pathname));
+  await page.goto(origin + path);
+  await page.waitForFunction(() => window.__phases && window.__phases.ready, null, { timeout: 120_000 });
+  const phases = await page.evaluate(() => window.__phases);
+  await browser.close();
+  return { phases, fetched: [...fetched] };
+}
+
+async function main() {
+  const server = await startServer({ root: site, port: 0 });
+  const origin = `http://127.0.0.1:${server.address().port}`;
+  const samples = [];
+  let fetched = [];
+  try {
+    // The server compresses each file once, on its first request; a static host would have
+    // done that ahead of time, so the warm-up visit is not counted.
+    await oneVisit(origin);
+    for (let i = 0; i < runs; i++) {
+      const visit = await oneVisit(origin);  // a fresh browser each time: nothing cached
+      samples.push(visit.phases);
+      if (i === 0) fetched = visit.fetched;
+    }
+  } finally {
+    await new Promise(done => server.close(done));
+  }
+  const files = [];
+  for (const pathname of fetched) {
+    const file = pathname.endsWith('/') ? `${pathname}index.html` : pathname;
+    const bytes = await readFile(join(site, decodeURIComponent(file))).catch(() => null);
+    if (!bytes) continue;
+    files.push({ file: file.slice(1), raw: bytes.length, brotli: brotli(bytes, 11),
+      served_brotli_q5: brotli(bytes, 5) });
+  }
+  files.sort((a, b) => b.brotli - a.brotli);
+  const sum = key => files.reduce((total, f) => total + f[key], 0);
+  const round = ms => Math.round(ms);
+  console.log(JSON.stringify({
+    page: path,
+    bytes: { first_visit_brotli: sum('brotli'), first_visit_raw: sum('raw'),
+      first_visit_served_brotli_q5: sum('served_brotli_q5'), files },
+    ready_ms: {
+      median: round(median(samples.map(s => s.ready))),
+      runs: samples.map(s => round(s.ready)),
+      phases_median: Object.fromEntries(['engine-ready', 'lesson-loaded', 'ready']
+        .map(phase => [phase, round(median(samples.map(s => s[phase])))])),
+      how: `${runs} cold visits, a fresh headless Chromium each (software WebGL), localhost`,
+    },
+  }, null, 2));
+}
+
+main().catch(error => { console.error(`page-metrics: ${error.message}`); process.exit(1); });
