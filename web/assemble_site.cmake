@@ -7,7 +7,11 @@
 #     Content-Length would understate them).
 string(REPLACE "|" ";" SHELL_FILES "${SHELL_FILES}")
 string(REPLACE "|" ";" LESSONS "${LESSONS}")
+string(REPLACE "|" ";" STRINGS "${STRINGS}")
 file(MAKE_DIRECTORY ${SITE}/lessons)
+foreach(path IN LISTS STRINGS)   # the word catalogues, lessons/strings/<lang>.strings
+  file(COPY ${path} DESTINATION ${SITE}/lessons/strings)
+endforeach()
 foreach(path IN LISTS SHELL_FILES)
   file(COPY ${path} DESTINATION ${SITE})
 endforeach()

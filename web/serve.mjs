@@ -12,10 +12,11 @@ const types = {
   '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8',
   '.mjs': 'text/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8',
   '.json': 'application/json; charset=utf-8', '.md': 'text/markdown; charset=utf-8',
+  '.strings': 'text/plain; charset=utf-8',  // lessons/strings/<lang>.strings, the word catalogues
   '.wasm': 'application/wasm', '.data': 'application/octet-stream',
   '.png': 'image/png', '.svg': 'image/svg+xml', '.ico': 'image/x-icon', '.ttf': 'font/ttf',
 };
-const compressible = new Set(['.html', '.js', '.mjs', '.css', '.json', '.md', '.wasm', '.data', '.svg']);
+const compressible = new Set(['.html', '.js', '.mjs', '.css', '.json', '.md', '.strings', '.wasm', '.data', '.svg']);
 
 export function startServer({ root, port = 8080, host = '127.0.0.1' }) {
   const base = resolve(root);

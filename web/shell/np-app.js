@@ -12,12 +12,18 @@
 //                                `detail` is the event object
 //   neuralpath.command(object)   runs an engine command; returns the reply, throws on refusal
 //   neuralpath.announce(text)    speaks text to screen readers through the live region
+//   neuralpath.format(kind, v)   a number printed by the engine's own formats (engine/core/format.h):
+//                                'number', 'percent', 'count', 'bytes', 'seconds', 'tiny'
+//   neuralpath.text(key, args)   words from the engine's string catalogue (lessons/strings/),
+//                                {name} placeholders filled from args
 //
 // [SECTION] Page parameters
 // [SECTION] Messages on the page (loading, errors)
 // [SECTION] Loading the engine (with download progress)
 // [SECTION] Canvas size and WebGL context loss
 // [SECTION] window.neuralpath
+
+import { loadStrings, words } from './np-strings.js';
 
 // [SECTION] Page parameters ---------------------------------------------------------------------
 const params = new URLSearchParams(location.search);
@@ -95,9 +101,9 @@ async function fetchWithProgress(url, expectedBytes, onBytes) {
 }
 
 async function fetchLesson(id) {
-  if (!/^[a-z0-9][a-z0-9-]{0,63}$/.test(id)) throw new Error(`"${id}" is not a lesson name`);
+  if (!/^[a-z0-9][a-z0-9-]{0,63}$/.test(id)) throw new Error(words('app.bad_lesson_name', { id }));
   const response = await fetch(`lessons/${id}.md`);
-  if (!response.ok) throw new Error(`there is no lesson called "${id}" (HTTP ${response.status})`);
+  if (!response.ok) throw new Error(words('app.no_lesson', { id, status: response.status }));
   return response.text();
 }
 
@@ -125,16 +131,14 @@ function routeKeysToCanvasOnly() {
 
 async function start() {
   if (!webgl2Available()) {
-    showFatal('This lesson needs WebGL2',
-      'Your browser did not give this page a WebGL2 context, which the interactive lesson draws with. ' +
-      'Try an up-to-date Chrome, Edge, Firefox or Safari, and check that hardware acceleration is on.');
+    showFatal(words('app.no_webgl'), words('app.no_webgl_detail'));
     return;
   }
   const sizes = await assetSizes();
   const total = (sizes['lesson.wasm'] || 0) + (sizes['lesson.data'] || 0);
   let wasmBytes = 0, dataBytes = 0;
   const report = () => total && setProgress((wasmBytes + dataBytes) / total,
-    `Loading the lesson engine… ${Math.round((wasmBytes + dataBytes) / 1024)} of ${Math.round(total / 1024)} KB`);
+    words('app.loading', { done: Math.round((wasmBytes + dataBytes) / 1024), total: Math.round(total / 1024) }));
   const lessonText = fetchLesson(lessonId);
   lessonText.catch(() => {});  // reported once the engine is up (or the engine's failure wins)
 
@@ -145,7 +149,7 @@ async function start() {
       fetchWithProgress('lesson.wasm', sizes['lesson.wasm'], n => { wasmBytes = n; report(); })
         .then(bytes => WebAssembly.instantiate(bytes, imports))
         .then(result => receive(result.instance, result.module))
-        .catch(error => showFatal('The lesson engine could not load', String(error.message || error)));
+        .catch(error => showFatal(words('app.engine_failed'), String(error.message || error)));
       return {};
     },
     // Emscripten reports the font package's download as "Downloading data... (a/b)".
@@ -155,14 +159,14 @@ async function start() {
     },
     print: text => console.log(text),
     printErr: text => console.warn(text),
-    onAbort: what => showFatal('The lesson engine stopped', String(what)),
+    onAbort: what => showFatal(words('app.engine_stopped'), String(what)),
     onEngineReady: () => engineReady(lessonText),
     onTextInput: wanted => standInKeyboard(wanted),
   };
   restoreListeners = routeKeysToCanvasOnly();
   const script = document.createElement('script');
   script.src = 'lesson.js';
-  script.onerror = () => showFatal('The lesson engine could not load', 'lesson.js did not download.');
+  script.onerror = () => showFatal(words('app.engine_failed'), words('app.script_failed'));
   document.body.appendChild(script);
 }
 
@@ -178,14 +182,16 @@ async function engineReady(lessonText) {
     takeEvents: M.cwrap('np_take_events', 'string', []),
     contextLost: M.cwrap('np_gl_context_lost', null, []),
     contextRestored: M.cwrap('np_gl_context_restored', null, []),
+    format: M.cwrap('np_format', 'string', ['string', 'number']),
+    text: M.cwrap('np_text', 'string', ['string', 'string']),
   };
   engine.setTheme(theme === 'dark' ? 1 : 0);
   followCanvasSize();
   emit('engine-ready', {});
-  setProgress(1, 'Opening the lesson…');
+  setProgress(1, words('app.opening'));
   let text;
   try { text = await lessonText; } catch (error) {
-    showFatal('This lesson could not be opened', String(error.message || error));
+    showFatal(words('app.lesson_failed'), String(error.message || error));
     return;
   }
   engine.loadLesson(lessonId, text);
@@ -219,7 +225,7 @@ function standInKeyboard(wanted) {
     standIn.className = 'np-keyboard-stand-in';
     // Out of the tab order (the canvas is the control) but named, since it takes focus.
     standIn.tabIndex = -1;
-    standIn.setAttribute('aria-label', 'Typing for the lesson canvas');
+    standIn.setAttribute('aria-label', words('app.typing'));
     standIn.autocapitalize = 'off';
     standIn.autocomplete = 'off';
     standIn.addEventListener('input', () => {
@@ -254,7 +260,7 @@ canvas.addEventListener('webglcontextlost', event => {
   event.preventDefault();  // tells the browser we will restore, so it may give the context back
   if (engine) engine.contextLost();
   overlay.hidden = false;
-  setProgress(0, 'The graphics context was lost; restoring it…');
+  setProgress(0, words('app.context_lost'));
 });
 canvas.addEventListener('webglcontextrestored', () => {
   if (engine) engine.contextRestored();
@@ -310,7 +316,10 @@ window.neuralpath = {
   play: () => run({ type: 'play' }),
   pause: () => run({ type: 'pause' }),
   step: n => run({ type: 'step', n }),
+  // Before the engine runs there is no catalogue: the key (or the bare number) shows instead.
+  format: (kind, value) => (engine ? engine.format(String(kind), Number(value)) : String(value)),
+  text: (key, args = {}) => (engine ? engine.text(String(key), JSON.stringify(args)) : String(key)),
 };
 Object.freeze(window.neuralpath);
 
-start().catch(error => showFatal('The lesson could not start', String(error.message || error)));
+loadStrings('en').then(start).catch(error => showFatal(words('app.start_failed'), String(error.message || error)));

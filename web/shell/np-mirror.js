@@ -47,9 +47,26 @@ function el(tag, props = {}, ...children) {
 let idCounter = 0;
 const uid = prefix => `np-m-${prefix}-${++idCounter}`;
 
-// The same string the engine's format_percent prints (41.2%), so text and canvas agree.
-export const percent = fraction => Number.isFinite(fraction) ? `${(fraction * 100).toFixed(1)}%` : String(fraction);
-const quoted = word => `“${word}”`;
+// Every word comes from the engine's string catalogue (lessons/strings/<lang>.strings, "mirror"
+// and "widgets" sections) and every number from its formats (the widgets' summaries and tables
+// arrive printed in state()), so the text version and the canvas never disagree and a
+// translation is a file, not code.
+const t = (key, args) => np.text(key, args);
+
+// The chrome below exists before the engine runs (and so before the catalogue): its words are
+// filled in on 'engine-ready', and the visible controls stay hidden until then.
+const chromeWords = [];
+function words(node, key, attribute = null) {
+  chromeWords.push({ node, key, attribute });
+  return node;
+}
+function fillChromeWords() {
+  for (const { node, key, attribute } of chromeWords) {
+    if (attribute) node.setAttribute(attribute, t(key)); else node.textContent = t(key);
+  }
+  toggle.hidden = false;
+  skip.hidden = false;
+}
 
 function safeHref(link) {
   try {
@@ -72,7 +89,7 @@ function runNodes(runs, fallbackText = '') {
     if (run.link) {
       const href = safeHref(run.link);
       if (href) node = el('a', { href, target: '_blank', rel: 'noopener noreferrer' }, node,
-        el('span', { class: 'np-sr-only', text: ' (opens in a new tab)' }));
+        el('span', { class: 'np-sr-only', text: ` ${t('mirror.new_tab')}` }));
     }
     return node;
   });
@@ -95,7 +112,7 @@ const chrome = document.querySelector('.np-chrome');
 
 // Controls other modules add (reset progress, ...) live in the chrome's toolbar; in embed mode,
 // where the chrome is gone, in a slim bar above the lesson.
-const tools = el('div', { class: 'np-tools', role: 'group', 'aria-label': 'Lesson tools' });
+const tools = words(el('div', { class: 'np-tools', role: 'group' }), 'mirror.tools', 'aria-label');
 const notes = el('div', { class: 'np-notes' });
 if (embedded || !chrome) {
   const bar = el('div', { class: 'np-embed-bar' }, tools, notes);
@@ -109,12 +126,12 @@ export const noteSlot = () => notes;
 
 const panel = el('aside', { id: 'np-mirror', class: 'np-mirror', 'aria-labelledby': 'np-m-title', tabindex: '-1' });
 const panelHead = el('div', { class: 'np-m-head' });
-const kicker = el('p', { class: 'np-m-kicker', text: 'Text version' });
-const titleHeading = el('h1', { id: 'np-m-title', tabindex: '-1', text: 'Lesson' });
+const kicker = words(el('p', { class: 'np-m-kicker' }), 'mirror.kicker');
+const titleHeading = words(el('h1', { id: 'np-m-title', tabindex: '-1' }), 'mirror.lesson');
 const progressLine = el('p', { class: 'np-m-progress' });
-const closeButton = el('button', { type: 'button', class: 'np-m-close', text: 'Hide text version',
-  onclick: () => { setOpen(false, { remember: true }); toggle.focus(); } });
-const sectionNav = el('nav', { class: 'np-m-toc', 'aria-label': 'Sections' });
+const closeButton = words(el('button', { type: 'button', class: 'np-m-close',
+  onclick: () => { setOpen(false, { remember: true }); toggle.focus(); } }), 'mirror.hide');
+const sectionNav = words(el('nav', { class: 'np-m-toc' }), 'mirror.sections', 'aria-label');
 const body = el('div', { class: 'np-m-body' });
 panelHead.append(kicker, titleHeading, progressLine, closeButton);
 panel.append(panelHead, sectionNav, body);
@@ -122,13 +139,13 @@ panel.append(panelHead, sectionNav, body);
 // seen at once; on the full page it sits after the canvas, beside it when open.
 if (embedded) stage.before(panel); else stage.after(panel);
 
-const toggle = el('button', { type: 'button', class: 'np-tool', 'aria-pressed': 'false',
-  'aria-controls': 'np-mirror', text: 'Text version',
-  onclick: () => setOpen(!isOpen(), { remember: true, focus: !isOpen() }) });
+const toggle = words(el('button', { type: 'button', class: 'np-tool', 'aria-pressed': 'false',
+  'aria-controls': 'np-mirror', hidden: true,
+  onclick: () => setOpen(!isOpen(), { remember: true, focus: !isOpen() }) }), 'mirror.toggle');
 tools.prepend(toggle);
 
-const skip = el('a', { class: 'np-skip', href: '#np-mirror', text: 'Skip to the text version of the lesson',
-  onclick: event => { event.preventDefault(); setOpen(true, { focus: true }); } });
+const skip = words(el('a', { class: 'np-skip', href: '#np-mirror', hidden: true,
+  onclick: event => { event.preventDefault(); setOpen(true, { focus: true }); } }), 'mirror.skip');
 document.body.prepend(skip);
 
 // Three states. 'available' (the default): out of sight but read by screen readers, and shown
@@ -158,8 +175,8 @@ const setOpen = (open, options) => setMode(open ? 'open' : 'hidden', options);
 setMode(['open', 'hidden'].includes(rememberedChoice()) ? rememberedChoice() : 'available');
 // Keyboard focus entering the unseen panel shows it: a sighted keyboard user must see it.
 panel.addEventListener('focusin', () => { if (!isOpen()) setMode('open'); });
-if (embedded) document.getElementById('canvas')?.setAttribute('aria-label',
-  'Interactive lesson. Its text version comes before it, after the lesson tools.');
+if (embedded && document.getElementById('canvas')) words(document.getElementById('canvas'), 'mirror.canvas_embedded', 'aria-label');
+if (np.state() !== null) fillChromeWords(); else np.events.addEventListener('engine-ready', fillChromeWords, { once: true });
 
 // [SECTION] Rendering the lesson --------------------------------------------------------------------
 
@@ -200,7 +217,7 @@ function render(state) {
   const content = [];
   if (errors.length) {
     content.push(el('div', { class: 'np-m-errors', role: 'alert' },
-      el('p', { text: 'This lesson has problems and may be incomplete:' }),
+      el('p', { text: t('mirror.problems') }),
       el('ul', {}, ...errors.map(message => el('li', { text: String(message) })))));
   }
   if (documentData.summary) content.push(el('p', { class: 'np-m-summary', text: documentData.summary }));
@@ -210,7 +227,7 @@ function render(state) {
   for (const section of documentData.sections) {
     const headingId = `np-m-sec-${section.anchor}`;
     const heading = el('h2', { id: headingId, tabindex: '-1' }, section.title,
-      section.level ? el('span', { class: 'np-m-level', text: ` (${section.level})` }) : null);
+      section.level ? el('span', { class: 'np-m-level', text: t('mirror.level', { level: section.level }) }) : null);
     const region = el('section', { class: 'np-m-section', 'aria-labelledby': headingId, 'data-anchor': section.anchor },
       heading, ...renderBlocks(section.blocks || [], section.anchor));
     views.sections.set(section.anchor, { region, heading });
@@ -226,7 +243,7 @@ function render(state) {
     views.nav.set(section.anchor, link);
     navList.append(el('li', {}, link));
   }
-  sectionNav.replaceChildren(el('h2', { class: 'np-m-toc-title', text: 'Sections' }), navList);
+  sectionNav.replaceChildren(el('h2', { class: 'np-m-toc-title', text: t('mirror.sections') }), navList);
   sectionNav.hidden = documentData.sections.length < 2;
   body.replaceChildren(...content);
   update(state);
@@ -270,27 +287,26 @@ function renderTable(block) {
   table.append(el('tbody', {}, ...(block.rows || []).map(row =>
     el('tr', {}, ...row.map(cell => el('td', {}, ...runNodes(cell.runs, cell.text)))))));
   // A wide table scrolls sideways inside a focusable, labelled region (keyboard can scroll it).
-  return el('div', { class: 'np-m-table', role: 'region', tabindex: '0', 'aria-label': 'Table' }, table);
+  return el('div', { class: 'np-m-table', role: 'region', tabindex: '0', 'aria-label': t('mirror.table') }, table);
 }
 
 function renderEquation(block) {
   const figure = el('figure', { class: 'np-m-equation' },
-    el('p', {}, el('span', { class: 'np-sr-only', text: 'Equation: ' }), el('span', { class: 'np-m-math', text: block.text })));
+    el('p', {}, el('span', { class: 'np-sr-only', text: `${t('mirror.equation')} ` }), el('span', { class: 'np-m-math', text: block.text })));
   if (block.caption) figure.append(el('figcaption', {}, ...runNodes(block.caption_runs, block.caption)));
   return figure;
 }
 
 function renderCode(block) {
-  const label = block.file || (block.language ? `${block.language} code` : 'Code');
+  const label = block.file || (block.language ? t('mirror.code_in', { language: block.language }) : t('mirror.code'));
   const figure = el('figure', { class: 'np-m-code' }, el('figcaption', { text: label }),
     el('pre', {}, el('code', { text: (block.lines || []).join('\n') })));
   if (block.caption) figure.append(el('p', { class: 'np-m-caption', text: block.caption }));
   return figure;
 }
 
-const calloutNames = { tip: 'Tip', mistake: 'Common mistake', note: 'Note' };
 function renderCallout(block, anchor) {
-  const name = calloutNames[block.callout] || 'Note';
+  const name = t(`mirror.callout.${['tip', 'mistake', 'note'].includes(block.callout) ? block.callout : 'note'}`);
   return el('div', { class: `np-m-callout np-m-callout-${block.callout || 'note'}`, role: 'note' },
     el('p', { class: 'np-m-callout-title' }, el('strong', { text: `${name}${block.title ? ': ' : ''}` }),
       ...runNodes(block.title_runs, block.title)),
@@ -307,7 +323,7 @@ function act(run, where) {
     const message = String(error.message || error);
     if (where) { setText(where, message); where.hidden = false; where.dataset.error = 'true'; }
     np.announce(message);
-    console.warn(`text version: ${message}`);
+    console.warn(`text version: ${message}`);  // for developers: not translated
     return null;
   }
 }
@@ -340,41 +356,40 @@ function renderCheck(block) {
   view.feedback = el('p', { class: 'np-m-feedback', hidden: true });
   const group = el('div', { class: 'np-m-check', role: 'group', 'aria-labelledby': questionId, 'data-check': block.id },
     el('p', { class: 'np-m-question', id: questionId },
-      el('span', { class: 'np-m-label', text: 'Knowledge check: ' }), ...runNodes(block.runs, block.question)),
-    el('p', { class: 'np-m-instructions',
-      text: block.multiple ? 'Select every correct answer, then choose “Check answer”.' : 'Choose one answer.' }),
+      el('span', { class: 'np-m-label', text: `${t('mirror.check')} ` }), ...runNodes(block.runs, block.question)),
+    el('p', { class: 'np-m-instructions', text: t(block.multiple ? 'mirror.choose_several' : 'mirror.choose_one') }),
     options);
   const actions = el('div', { class: 'np-m-actions' });
   if (block.multiple) {
-    actions.append(el('button', { type: 'button', class: 'np-m-submit', text: 'Check answer', onclick: () => {
-      if (view.pending.size === 0) { np.announce('Select at least one answer first.'); return; }
+    actions.append(el('button', { type: 'button', class: 'np-m-submit', text: t('mirror.check_answer'), onclick: () => {
+      if (view.pending.size === 0) { np.announce(t('mirror.select_first')); return; }
       act(() => np.answer(block.id, [...view.pending].sort((a, b) => a - b)), view.feedback);
     } }));
   }
   if (block.hint) {
     view.hint = el('p', { class: 'np-m-hint', hidden: true },
-      el('strong', { text: 'Hint: ' }), ...runNodes(block.hint_runs, block.hint));
+      el('strong', { text: `${t('mirror.hint')} ` }), ...runNodes(block.hint_runs, block.hint));
     view.hintButton = el('button', { type: 'button', class: 'np-m-hint-button', 'aria-expanded': 'false',
-      text: 'Show hint', onclick: () => {
+      text: t('mirror.show_hint'), onclick: () => {
         const opening = view.hint.hidden;
         if (opening) {
           try { np.command({ type: 'hint', check: block.id }); } catch { /* the canvas may not show hints */ }
-          np.announce(`Hint: ${block.hint}`);
+          np.announce(t('mirror.hint_said', { hint: block.hint }));
         }
         view.hint.hidden = !opening;
         view.hintButton.setAttribute('aria-expanded', String(opening));
-        setText(view.hintButton, opening ? 'Hide hint' : 'Show hint');
+        setText(view.hintButton, t(opening ? 'mirror.hide_hint' : 'mirror.show_hint'));
       } });
     actions.append(view.hintButton);
   }
   // After an attempt, as on the canvas, the learner may ask for the answer.
-  view.answerButton = el('button', { type: 'button', class: 'np-m-answer-button', hidden: true, text: 'Show answer',
+  view.answerButton = el('button', { type: 'button', class: 'np-m-answer-button', hidden: true, text: t('mirror.show_answer'),
     onclick: () => {
       if (!act(() => np.command({ type: 'reveal', id: block.id }), view.feedback)) return;
       requestAnimationFrame(() => {
         const found = (np.state()?.checks || []).find(c => c.id === block.id);
         const answer = (found?.answer || []).map(i => block.options[i]?.text).filter(Boolean);
-        if (answer.length) np.announce(`The answer: ${answer.join('; ')}.`);
+        if (answer.length) np.announce(t('mirror.answer_said', { answer: answer.join('; ') }));
       });
     } });
   actions.append(view.answerButton);
@@ -393,14 +408,14 @@ function updateCheck(view, check) {
     button.setAttribute('aria-pressed', String(picked));
     const mark = button.querySelector('.np-m-mark');
     const answer = Array.isArray(check.answer) && check.answer.includes(index);
-    setText(mark, [graded && chosen.has(index) ? 'Your answer' : '', answer ? 'The right answer' : '']
+    setText(mark, [graded && chosen.has(index) ? t('mirror.your_answer') : '', answer ? t('mirror.right_answer') : '']
       .filter(Boolean).join(' · '));
   });
   if (graded && view.block.multiple) view.pending = new Set(chosen);
   view.answerButton.hidden = !graded || !!check.revealed;
   if (!graded) { if (!view.feedback.dataset.error) view.feedback.hidden = true; return; }
   delete view.feedback.dataset.error;
-  const verdict = check.correct ? 'Correct.' : 'Not quite.';
+  const verdict = t(check.correct ? 'mirror.correct' : 'mirror.not_quite');
   view.feedback.hidden = false;
   view.feedback.classList.toggle('np-m-right', !!check.correct);
   view.feedback.classList.toggle('np-m-wrong', !check.correct);
@@ -422,7 +437,7 @@ function renderReveal(block, anchor) {
       }
       showReveal(view, open);
       refreshSoon();
-    } }, ...runNodes(block.runs, block.label || 'Show more'));
+    } }, ...runNodes(block.runs, block.label || t('mirror.show_more')));
   const view = { button, content };
   views.reveals.set(block.id, view);
   return el('div', { class: 'np-m-reveal-box', 'data-reveal': block.id }, button, content);
@@ -439,68 +454,30 @@ function showReveal(view, open) {
 // the mask stages, sequence lengths, playback). Numbers are printed the way the canvas prints
 // them (engine/core/format.h), so the two never disagree.
 
-const widgetNames = { spotlight: 'Attention spotlight', heatmap: 'Attention heatmap', 'mask-steps': 'Masking, step by step',
-  'cost-explorer': 'Cost of attention', playback: 'The whole block, step by step' };
-const takesSentence = new Set(['spotlight', 'heatmap', 'mask-steps', 'playback']);
-const stageNames = { raw: 'raw scores (query · key)', scaled: 'scaled scores (÷ √d)', masked: 'masked scores (future words set to −∞)',
-  softmax: 'weights after the softmax' };
-
-// format_number and format_count from the engine, in JS.
-const number = v => (typeof v === 'number' && Number.isFinite(v)
-  ? (Math.abs(v) < 0.005 ? '0.00' : v.toFixed(2)) : v === null || v === -Infinity || v === '-inf' ? '−∞' : String(v));
-const count = n => Number.isFinite(n) ? Math.round(n).toLocaleString('en-US') : String(n);
-function bytes(n) {
-  if (!Number.isFinite(n)) return String(n);
-  const units = ['bytes', 'KiB', 'MiB', 'GiB', 'TiB'];
-  let u = 0;
-  while (n >= 1024 && u < 4) { n /= 1024; u++; }
-  return u === 0 ? `${count(n)} bytes` : `${number(n)} ${units[u]}`;
-}
-
+// Every widget the same way, from what its kind's registry entry exported (document_export.h):
+// its title, its choices as buttons, a sentence form and playback controls when it takes them.
 function renderWidget(block, anchor) {
   const titleId = uid('w');
   const view = { block, anchor, stateId: null, controls: [], play: null,
-    summary: el('p', { class: 'np-m-widget-summary', text: block.widget === 'playback' ? '' : 'Loading its numbers…' }),
+    summary: el('p', { class: 'np-m-widget-summary', text: block.transport ? '' : t('mirror.widget_loading') }),
     details: el('div', { class: 'np-m-widget-details' }), error: el('p', { class: 'np-m-error', hidden: true }) };
   const figure = el('div', { class: 'np-m-widget', role: 'group', 'aria-labelledby': titleId, 'data-widget': block.widget },
-    el('p', { class: 'np-m-widget-title', id: titleId }, el('strong', { text: widgetNames[block.widget] || 'Interactive figure' }),
+    el('p', { class: 'np-m-widget-title', id: titleId }, el('strong', { text: block.title || t('mirror.widget') }),
       block.caption ? `: ${block.caption}` : ''),
     view.summary);
   const send = message => act(() => np.command(withWidget(view, message)), view.error);
-  const choices = (label, items) => el('div', { class: 'np-m-actions', role: 'group', 'aria-label': label },
-    ...items.map(([text, message, isOn]) => {
-      const button = el('button', { type: 'button', 'aria-pressed': 'false', onclick: () => send(message) }, text);
-      view.controls.push({ button, isOn });
-      return button;
-    }));
-  switch (block.widget) {
-    case 'playback': figure.append(renderPlayback(view)); break;
-    case 'spotlight':
-      if (block.alternatives?.length) {
-        figure.append(choices('Sentences', [block.sentence, ...block.alternatives].map((sentence, i) =>
-          [`“${sentence}”`, { type: 'setSentence', text: sentence },
-            w => (Number.isInteger(w.sentence_index) && !w.custom ? w.sentence_index === i : w.sentence === sentence)])));
-      }
-      break;
-    case 'heatmap':
-      if (block.bert_switch) {
-        figure.append(choices('Mask', [
-          ['Causal mask (GPT)', { type: 'setMask', mask: 'causal' }, w => w.mask === 'causal' || w.causal === true],
-          ['No mask (BERT)', { type: 'setMask', mask: 'none' }, w => w.mask === 'none' || w.causal === false]]));
-      }
-      break;
-    case 'mask-steps':
-      figure.append(choices('Stage', (block.stages?.length ? block.stages : ['raw', 'scaled', 'masked', 'softmax']).map(stage =>
-        [stage[0].toUpperCase() + stage.slice(1), { type: 'stage', stage }, w => w.stage === stage])));
-      break;
-    case 'cost-explorer':
-      if (block.lengths?.length) {
-        figure.append(choices('Sequence length', block.lengths.map(t =>
-          [`T = ${count(t)}`, { type: 'setLength', T: t }, w => w.T === t])));
-      }
-      break;
+  if (block.transport) figure.append(renderPlayback(view));
+  const choices = block.choices;
+  if (choices && Array.isArray(choices.items) && choices.items.length) {
+    figure.append(el('div', { class: 'np-m-actions', role: 'group', 'aria-label': choices.label || '' },
+      ...choices.items.map(item => {
+        const button = el('button', { type: 'button', 'aria-pressed': 'false', onclick: () => send(item.command) }, item.label);
+        const when = Object.entries(item.when || {});
+        view.controls.push({ button, isOn: w => when.length > 0 && when.every(([key, value]) => w[key] === value) });
+        return button;
+      })));
   }
-  if (takesSentence.has(block.widget)) figure.append(renderSentenceForm(view));
+  if (block.takes_sentence) figure.append(renderSentenceForm(view));
   figure.append(view.error, view.details);
   view.figure = figure;
   views.widgets.push(view);
@@ -519,16 +496,16 @@ function renderSentenceForm(view) {
   return el('form', { class: 'np-m-sentence', onsubmit: event => {
     event.preventDefault();
     const text = input.value.trim();
-    if (!text) { np.announce('Type a sentence first.'); input.focus(); return; }
+    if (!text) { np.announce(t('mirror.type_first')); input.focus(); return; }
     view.error.hidden = true;
     const reply = act(() => np.command(withWidget(view, { type: 'setSentence', text })), view.error);
-    if (reply) np.announce(`Now showing “${text}”.`);
-  } }, el('label', { for: inputId, text: 'Try your own sentence' }), input, el('button', { type: 'submit', text: 'Show' }));
+    if (reply) np.announce(t('mirror.now_showing', { sentence: text }));
+  } }, el('label', { for: inputId, text: t('mirror.your_sentence') }), input, el('button', { type: 'submit', text: t('mirror.show') }));
 }
 
 function renderPlayback(view) {
   const command = type => extra => act(() => np.command(withWidget(view, { type, ...extra })), view.error);
-  const playButton = el('button', { type: 'button', class: 'np-m-play', text: 'Play', onclick: () =>
+  const playButton = el('button', { type: 'button', class: 'np-m-play', text: t('mirror.play'), onclick: () =>
     command(playButton.dataset.playing === 'true' ? 'pause' : 'play')() });
   view.play = {
     button: playButton,
@@ -536,11 +513,11 @@ function renderPlayback(view) {
     caption: el('p', { class: 'np-m-caption' }),
   };
   return el('div', { class: 'np-m-playback' },
-    el('div', { class: 'np-m-actions', role: 'group', 'aria-label': 'Playback' },
-      el('button', { type: 'button', text: 'Previous step', onclick: () => command('step')({ n: -1 }) }),
+    el('div', { class: 'np-m-actions', role: 'group', 'aria-label': t('mirror.playback') },
+      el('button', { type: 'button', text: t('mirror.previous_step'), onclick: () => command('step')({ n: -1 }) }),
       playButton,
-      el('button', { type: 'button', text: 'Next step', onclick: () => command('step')({ n: 1 }) }),
-      el('button', { type: 'button', text: 'Restart', onclick: () => command('restart')() })),
+      el('button', { type: 'button', text: t('mirror.next_step'), onclick: () => command('step')({ n: 1 }) }),
+      el('button', { type: 'button', text: t('mirror.restart'), onclick: () => command('restart')() })),
     view.play.status, view.play.caption);
 }
 
@@ -559,119 +536,38 @@ function matchWidget(view, widgets, kindCounts) {
   return sameKind[k] || widgets[block.widget_index] || null;
 }
 
-// Cells the mask hides, as a set of "row,column" (the engine lists them as [row, column] pairs;
-// a grid of booleans is read too).
-function maskedCells(w) {
-  const cells = new Set();
-  if (!Array.isArray(w.masked)) return cells;
-  w.masked.forEach((entry, r) => {
-    if (!Array.isArray(entry)) return;
-    if (typeof entry[0] === 'boolean') entry.forEach((on, c) => on && cells.add(`${r},${c}`));
-    else if (entry.length === 2) cells.add(`${entry[0]},${entry[1]}`);
-  });
-  return cells;
-}
-
-const weightsOf = w => (Array.isArray(w.weights) && Array.isArray(w.weights[0]) ? w.weights : null);
-
-function strongestLink(w, grid) {
-  const tokens = w.tokens || [];
-  let best = null;
-  grid.forEach((row, r) => row.forEach((value, c) => {
-    if (r !== c && Number.isFinite(value) && (!best || value > best.value)) best = { r, c, value };
-  }));
-  return best ? ` The strongest link: ${quoted(tokens[best.r])} pays ${percent(best.value)} attention to ${quoted(tokens[best.c])}.` : '';
-}
-
-// One sentence a listener can take in, from the numbers the widget shows.
-export function describeWidget(w) {
-  if (!w) return '';
-  if (typeof w.summary === 'string' && w.summary) return w.summary;
-  if (w.error) return String(w.error);
-  const tokens = Array.isArray(w.tokens) ? w.tokens : [];
-  switch (w.kind) {
-    case 'spotlight': {
-      if (!w.top) return tokens.length ? `${quoted(w.query)} has no other word to look at.` : '';
-      const others = tokens
-        .map((token, i) => ({ token, weight: Array.isArray(w.weights) ? w.weights[i] : NaN, i }))
-        .filter(x => x.i !== w.top.index && Number.isFinite(x.weight))
-        .sort((a, b) => b.weight - a.weight).slice(0, 2);
-      const rest = others.length ? `, then ${others.map(x => `${quoted(x.token)} ${percent(x.weight)}`).join(' and ')}` : '';
-      return `${quoted(w.query)} pays ${percent(w.top.weight)} attention to ${quoted(w.top.token)}${rest}.`;
-    }
-    case 'heatmap': {
-      const grid = weightsOf(w);
-      const mask = w.mask === 'causal' || (w.mask === undefined && w.causal)
-        ? 'Causal mask: each word sees only itself and the words before it.'
-        : 'No mask: every word sees every word.';
-      return `${quoted(w.sentence || tokens.join(' '))}, ${tokens.length} words. ${mask}${grid ? strongestLink(w, grid) : ''}`;
-    }
-    case 'mask-steps': {
-      const index = Number.isFinite(w.stage_index) ? w.stage_index : (w.stages || []).indexOf(w.stage);
-      const total = (w.stages || []).length;
-      const where = total ? `Stage ${index + 1} of ${total}: ` : '';
-      return `${where}${stageNames[w.stage] || w.stage || ''} for ${quoted(w.sentence || tokens.join(' '))}.`;
-    }
-    case 'cost-explorer': {
-      if (!Number.isFinite(w.T)) return '';
-      const score = w.bytes_per_score === 4 ? w.bytes_fp32 : w.bytes_fp16;
-      return `For T = ${count(w.T)} words: ${count(w.pairs)} pairs of words. The full score matrix takes ${bytes(score)}` +
-        (Number.isFinite(w.heads) && w.heads > 1 ? ` per head (${bytes(w.bytes_all_heads)} for ${w.heads} heads)` : '') +
-        (Number.isFinite(w.tiled_bytes) ? `; the tiled kernel keeps only ${bytes(w.tiled_bytes)} at a time.` : '.');
-    }
-    case 'playback': {
-      const step = Number.isFinite(w.step) && Number.isFinite(w.steps) ? `Step ${w.step + 1} of ${w.steps}` : '';
-      return [step, w.caption].filter(Boolean).join(': ');
-    }
-    default:
-      return w.sentence ? `Sentence: “${w.sentence}”.` : '';
-  }
-}
-
-// The numbers as a table a screen reader can walk: rows are the words that look, columns the
-// words looked at.
-function numbersTable(w) {
-  const tokens = Array.isArray(w.tokens) ? w.tokens : [];
-  if (w.kind === 'spotlight' && Array.isArray(w.weights) && tokens.length === w.weights.length) {
-    return el('table', { class: 'np-m-weights' },
-      el('caption', { text: `Where ${quoted(w.query)} looks` }),
-      el('thead', {}, el('tr', {}, el('th', { scope: 'col', text: 'Word' }), el('th', { scope: 'col', text: 'Attention' }))),
-      el('tbody', {}, ...tokens.map((token, i) => el('tr', {}, el('th', { scope: 'row', text: token }),
-        el('td', { text: percent(w.weights[i]) })))));
-  }
-  const asWeights = w.kind === 'heatmap' || (w.kind === 'mask-steps' && w.stage === 'softmax');
-  const grid = w.kind === 'mask-steps' ? w.matrix : weightsOf(w);
-  if (!Array.isArray(grid) || !Array.isArray(grid[0]) || tokens.length !== grid.length || tokens.length > 24) return null;
-  const hidden = maskedCells(w);
-  const caption = asWeights ? 'Attention weights: each row is a word, each column a word it looks at'
-    : `Scores (${stageNames[w.stage] || w.stage}): each row is a word, each column a word it looks at`;
+// The numbers as a table a screen reader can walk, as the widget's model wrote it
+// (state().widgets[i].table: {caption, columns, rows: [{header, cells}]}): rows are the words
+// that look, columns the words looked at.
+function numbersTable(table) {
+  if (!table || !Array.isArray(table.rows) || !Array.isArray(table.columns)) return null;
   return el('table', { class: 'np-m-weights' },
-    el('caption', { text: caption }),
-    el('thead', {}, el('tr', {}, el('td'), ...tokens.map(token => el('th', { scope: 'col', text: token })))),
-    el('tbody', {}, ...grid.map((row, r) => el('tr', {}, el('th', { scope: 'row', text: tokens[r] }),
-      ...row.map((value, c) => el('td', { text: hidden.has(`${r},${c}`) && !Number.isFinite(value) ? 'masked'
-        : hidden.has(`${r},${c}`) && asWeights ? 'masked' : asWeights ? percent(value) : number(value) }))))));
+    el('caption', { text: table.caption || '' }),
+    el('thead', {}, el('tr', {}, ...table.columns.map((column, c) =>
+      (c === 0 && !column ? el('td') : el('th', { scope: 'col', text: column }))))),
+    el('tbody', {}, ...table.rows.map(row => el('tr', {}, el('th', { scope: 'row', text: row.header }),
+      ...(row.cells || []).map(cell => el('td', { text: cell }))))));
 }
 
 function updateWidget(view, w, playback) {
   if (w?.id) view.stateId = w.id;
   // The playback's own status line and caption say what a summary would.
-  const summary = view.play ? '' : describeWidget(w);
-  setText(view.summary, summary || (w || view.play ? '' : 'Its numbers appear once the lesson engine runs it.'));
+  const summary = view.play ? '' : (w ? w.summary || w.error || '' : t('mirror.widget_waiting'));
+  setText(view.summary, summary);
   for (const { button, isOn } of view.controls) button.setAttribute('aria-pressed', String(!!(w && isOn(w))));
-  const signature = w ? JSON.stringify([w.tokens, w.weights, w.matrix, w.masked, w.query, w.stage]) : '';
+  const signature = w ? JSON.stringify(w.table || null) : '';
   if (view.details.dataset.signature !== signature) {
     view.details.dataset.signature = signature;
-    const table = w ? numbersTable(w) : null;
+    const table = w ? numbersTable(w.table) : null;
     view.details.replaceChildren(...(table ? [el('div', { class: 'np-m-table', role: 'region', tabindex: '0',
-      'aria-label': table.querySelector('caption')?.textContent || 'Numbers' }, table)] : []));
+      'aria-label': table.querySelector('caption')?.textContent || t('mirror.numbers') }, table)] : []));
   }
   if (view.play) {
     const p = playback && (!w || w.kind === 'playback') ? { ...playback, ...(w || {}) } : (w || playback || {});
     const playing = !!p.playing;
     view.play.button.dataset.playing = String(playing);
-    setText(view.play.button, playing ? 'Pause' : 'Play');
-    setText(view.play.status, Number.isFinite(p.step) && Number.isFinite(p.steps) ? `Step ${p.step + 1} of ${p.steps}` : '');
+    setText(view.play.button, t(playing ? 'mirror.pause' : 'mirror.play'));
+    setText(view.play.status, Number.isFinite(p.step) && Number.isFinite(p.steps) ? t('mirror.step', { n: p.step + 1, total: p.steps }) : '');
     setText(view.play.caption, p.caption || '');
   }
 }
@@ -695,7 +591,7 @@ function update(state) {
   const summary = state.progress?.summary || {};
   const done = summary.correct, total = summary.checks;
   setText(progressLine, Number.isFinite(done) && Number.isFinite(total) && total > 0
-    ? `${done} of ${total} knowledge checks answered correctly.` : '');
+    ? t('mirror.progress', { done, total }) : '');
 }
 
 function markSection(anchor) {
@@ -758,7 +654,7 @@ np.events.addEventListener('answered', event => {
     const state = np.state();
     const found = (state?.checks || []).find(c => c.id === check);
     if (!found) return;
-    np.announce([found.correct ? 'Correct.' : 'Not quite.', found.feedback].filter(Boolean).join(' '));
+    np.announce([t(found.correct ? 'mirror.correct' : 'mirror.not_quite'), found.feedback].filter(Boolean).join(' '));
   });
 });
 
