@@ -52,3 +52,22 @@ file(WRITE ${SITE}/lessons/index.json "[\n${body}\n]\n")
 file(SIZE ${SITE}/lesson.wasm wasm_bytes)
 file(SIZE ${SITE}/lesson.data data_bytes)
 file(WRITE ${SITE}/asset-sizes.json "{\"lesson.wasm\": ${wasm_bytes}, \"lesson.data\": ${data_bytes}}\n")
+
+# Content-hashed copies of the engine's files (lesson.<16 hex>.js/.wasm/.data): a name that
+# changes with the content lets servers cache them for good (web/serve.mjs does). The page
+# finds them through asset-names.json; the plain names stay for tools that expect them.
+file(GLOB stale_hashed ${SITE}/lesson.*.js ${SITE}/lesson.*.wasm ${SITE}/lesson.*.data)
+list(FILTER stale_hashed INCLUDE REGEX "/lesson\\.[0-9a-f]+\\.[a-z]+$")
+if(stale_hashed)
+  file(REMOVE ${stale_hashed})
+endif()
+set(names "")
+foreach(asset lesson.js lesson.wasm lesson.data)
+  file(SHA256 ${SITE}/${asset} hash)
+  string(SUBSTRING ${hash} 0 16 short)
+  string(REGEX REPLACE "^lesson\\." "lesson.${short}." hashed ${asset})
+  configure_file(${SITE}/${asset} ${SITE}/${hashed} COPYONLY)
+  list(APPEND names "\"${asset}\": \"${hashed}\"")
+endforeach()
+list(JOIN names ", " names)
+file(WRITE ${SITE}/asset-names.json "{${names}}\n")

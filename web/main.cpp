@@ -19,7 +19,9 @@
 #include <imgui_impl_opengl3.h>
 
 #include <cmath>
+#include <cstdlib>
 #include <string>
+#include <string_view>
 
 namespace {
 
@@ -124,8 +126,23 @@ EMSCRIPTEN_KEEPALIVE void np_set_theme(int dark) {
   platform.app->set_theme(dark ? neuralpath::ui::Theme::dark : neuralpath::ui::Theme::light);
 }
 
-EMSCRIPTEN_KEEPALIVE void np_load_lesson(const char* id, const char* markdown) {
-  platform.app->load_lesson(id, markdown);
+// Strings from JS come through the heap, never the stack: Emscripten's ccall copies a 'string'
+// argument onto the 4 MB stack, so a long lesson, sentence or stored record would overwrite
+// memory. np-app.js encodes UTF-8 into a buffer from np_alloc, calls with (pointer, length),
+// and frees it with np_free. np_alloc returns 0 when the heap cannot grow that far.
+EMSCRIPTEN_KEEPALIVE void* np_alloc(std::size_t bytes) { return std::malloc(bytes + 1); }
+EMSCRIPTEN_KEEPALIVE void np_free(void* buffer) { std::free(buffer); }
+
+// The same limits np-app.js checks first (with a message for the learner); these are the
+// engine's own guard. A lesson is capped at 4 MB, as `neuralpath-cli check` caps a file.
+constexpr std::size_t kMaxLessonBytes = 4u << 20;
+constexpr std::size_t kMaxCommandBytes = 2u << 20;
+
+// 0: loaded (or its problems are shown in the error panel); 1: too large, nothing loaded.
+EMSCRIPTEN_KEEPALIVE int np_load_lesson(const char* id, const char* markdown, std::size_t length) {
+  if (length > kMaxLessonBytes) return 1;
+  platform.app->load_lesson(id, std::string_view(markdown, length));
+  return 0;
 }
 
 EMSCRIPTEN_KEEPALIVE const char* np_state() {
@@ -139,8 +156,11 @@ EMSCRIPTEN_KEEPALIVE const char* np_document() {
   return platform.reply.c_str();
 }
 
-EMSCRIPTEN_KEEPALIVE const char* np_command(const char* json) {
-  platform.reply = platform.app->command(json);
+EMSCRIPTEN_KEEPALIVE const char* np_command(const char* json, std::size_t length) {
+  if (length > kMaxCommandBytes)
+    platform.reply = R"({"ok":false,"error":"the command is larger than 2 MB"})";
+  else
+    platform.reply = platform.app->command(std::string_view(json, length));
   return platform.reply.c_str();
 }
 
@@ -170,7 +190,8 @@ EMSCRIPTEN_KEEPALIVE const char* np_use_language(const char* code, const char* f
   return platform.reply.c_str();
 }
 
-// Text typed on a phone's on-screen keyboard (through the page's stand-in text field).
+// Text typed on a phone's on-screen keyboard (through the page's stand-in text field),
+// NUL-terminated in a heap buffer.
 EMSCRIPTEN_KEEPALIVE void np_text_input(const char* utf8) { ImGui::GetIO().AddInputCharactersUTF8(utf8); }
 
 // One key press from the stand-in field: Backspace (259) or Enter (257); released next frame,

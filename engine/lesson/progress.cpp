@@ -1,331 +1,197 @@
 // progress.cpp: learner progress, its JSON string and its checks against a lesson.
 //
-// [SECTION] Writing   a compact JSON object
-// [SECTION] Reading   a strict little JSON reader with limits (depth, size, types)
+// [SECTION] Writing   the record as compact JSON, keys in a fixed order
+// [SECTION] Reading   field by field, keeping every part that can be read
 // [SECTION] Actions   answer, reveal, go to; reconcile; summary
 #include "engine/lesson/progress.h"
 
+#include <nlohmann/json.hpp>
+
 #include <algorithm>
-#include <cstdio>
-#include <memory>
-#include <variant>
+#include <cmath>
 
 namespace neuralpath::lesson {
 
 namespace {
 
-// [SECTION] Writing -----------------------------------------------------------------------------
+using json = nlohmann::json;
+using ordered_json = nlohmann::ordered_json;
 
-void write_string(std::string& out, std::string_view s) {
-    out += '"';
-    for (char c : s) {
-        const auto u = static_cast<unsigned char>(c);
-        if (c == '"' || c == '\\') {
-            out += '\\';
-            out += c;
-        } else if (u < 0x20) {
-            char buf[8];
-            std::snprintf(buf, sizeof buf, "\\u%04x", u);
-            out += buf;
-        } else {
-            out += c;
-        }
-    }
-    out += '"';
+// Our record is three levels deep; anything much deeper is not ours, and refusing it keeps a
+// hostile record from building a deep tree (whose copies and dumps recurse).
+constexpr int kMaxDepth = 16;
+// Within one field, the reasons given for dropped items stop after a few (a record of 10k bad
+// entries says so once per field, not 10k times).
+constexpr int kMaxReasonsPerField = 5;
+
+// Strings in the record come from lesson anchors and ids, normally valid UTF-8; a stray byte is
+// replaced rather than making the whole record unwritable.
+std::string dump(const ordered_json& j) { return j.dump(-1, ' ', false, json::error_handler_t::replace); }
+
+std::string shown(std::string_view s) {
+    return dump(ordered_json(std::string(s.substr(0, 60))));
 }
 
-template <class Range>
-void write_string_array(std::string& out, const Range& items) {
-    out += '[';
-    bool first = true;
-    for (const auto& s : items) {
-        if (!first) out += ',';
-        first = false;
-        write_string(out, s);
+// A small non-negative integer (option index, step, version), also when written as 3.0.
+std::optional<int> small_int(const json& j) {
+    if (j.is_number_unsigned() || j.is_number_integer()) {
+        const auto v = j.get<long long>();
+        if (v >= 0 && v <= 1'000'000) return static_cast<int>(v);
+    } else if (j.is_number_float()) {
+        const double v = j.get<double>();
+        if (v >= 0 && v <= 1e6 && std::floor(v) == v) return static_cast<int>(v);
     }
-    out += ']';
+    return std::nullopt;
 }
 
-// [SECTION] Reading -----------------------------------------------------------------------------
-
-struct Json;
-using JsonObject = std::vector<std::pair<std::string, Json>>;
-using JsonArray = std::vector<Json>;
-struct Json {
-    std::variant<std::nullptr_t, bool, double, std::string, std::shared_ptr<JsonArray>,
-                 std::shared_ptr<JsonObject>>
-        value;
-};
-
-struct JsonError {
-    std::string message;
-};
-
-class JsonReader {
-public:
-    explicit JsonReader(std::string_view s) : s_(s) {}
-
-    Json document() {
-        Json v = value(0);
-        skip();
-        if (i_ != s_.size()) fail("unexpected text after the end");
-        return v;
-    }
-
-private:
-    std::string_view s_;
-    std::size_t      i_ = 0;
-    static constexpr int kMaxDepth = 8;   // progress is three levels deep; more is not ours
-
-    [[noreturn]] void fail(const std::string& what) {
-        throw JsonError{what + " at byte " + std::to_string(i_)};
-    }
-    void skip() {
-        while (i_ < s_.size() && (s_[i_] == ' ' || s_[i_] == '\n' || s_[i_] == '\t' || s_[i_] == '\r')) ++i_;
-    }
-    bool literal(std::string_view word) {
-        if (s_.substr(i_, word.size()) != word) return false;
-        i_ += word.size();
-        return true;
-    }
-
-    Json value(int depth) {
-        if (depth > kMaxDepth) fail("nested too deeply");
-        skip();
-        if (i_ >= s_.size()) fail("unexpected end");
-        const char c = s_[i_];
-        if (c == '{') return object(depth);
-        if (c == '[') return array(depth);
-        if (c == '"') return Json{string()};
-        if (literal("true")) return Json{true};
-        if (literal("false")) return Json{false};
-        if (literal("null")) return Json{nullptr};
-        if (c == '-' || (c >= '0' && c <= '9')) return Json{number()};
-        fail("unexpected character");
-    }
-
-    double number() {
-        const std::size_t b = i_;
-        if (s_[i_] == '-') ++i_;
-        while (i_ < s_.size() && ((s_[i_] >= '0' && s_[i_] <= '9') || s_[i_] == '.' || s_[i_] == 'e' ||
-                                  s_[i_] == 'E' || s_[i_] == '+' || s_[i_] == '-'))
-            ++i_;
-        const std::string text(s_.substr(b, i_ - b));
-        char* end = nullptr;
-        const double v = std::strtod(text.c_str(), &end);
-        if (end != text.c_str() + text.size()) fail("bad number");
-        return v;
-    }
-
-    static void utf8(std::string& out, unsigned cp) {
-        if (cp < 0x80) out += static_cast<char>(cp);
-        else if (cp < 0x800) {
-            out += static_cast<char>(0xC0 | (cp >> 6));
-            out += static_cast<char>(0x80 | (cp & 0x3F));
-        } else {
-            out += static_cast<char>(0xE0 | (cp >> 12));
-            out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-            out += static_cast<char>(0x80 | (cp & 0x3F));
-        }
-    }
-
-    std::string string() {
-        ++i_;  // opening quote
-        std::string out;
-        while (i_ < s_.size()) {
-            const char c = s_[i_++];
-            if (c == '"') return out;
-            if (static_cast<unsigned char>(c) < 0x20) fail("control character in a string");
-            if (c != '\\') {
-                out += c;
-                continue;
-            }
-            if (i_ >= s_.size()) break;
-            const char e = s_[i_++];
-            switch (e) {
-            case '"': out += '"'; break;
-            case '\\': out += '\\'; break;
-            case '/': out += '/'; break;
-            case 'n': out += '\n'; break;
-            case 't': out += '\t'; break;
-            case 'r': out += '\r'; break;
-            case 'b': out += '\b'; break;
-            case 'f': out += '\f'; break;
-            case 'u': {
-                if (i_ + 4 > s_.size()) fail("short \\u escape");
-                unsigned cp = 0;
-                for (int k = 0; k < 4; ++k) {
-                    const char h = s_[i_++];
-                    cp <<= 4;
-                    if (h >= '0' && h <= '9') cp |= static_cast<unsigned>(h - '0');
-                    else if (h >= 'a' && h <= 'f') cp |= static_cast<unsigned>(h - 'a' + 10);
-                    else if (h >= 'A' && h <= 'F') cp |= static_cast<unsigned>(h - 'A' + 10);
-                    else fail("bad \\u escape");
-                }
-                if (cp >= 0xD800 && cp <= 0xDFFF) cp = 0xFFFD;  // lone surrogates: replaced
-                utf8(out, cp);
-                break;
-            }
-            default: fail("bad escape");
-            }
-        }
-        fail("unterminated string");
-    }
-
-    Json array(int depth) {
-        ++i_;
-        auto arr = std::make_shared<JsonArray>();
-        skip();
-        if (i_ < s_.size() && s_[i_] == ']') {
-            ++i_;
-            return Json{arr};
-        }
-        for (;;) {
-            arr->push_back(value(depth + 1));
-            skip();
-            if (i_ < s_.size() && s_[i_] == ',') { ++i_; continue; }
-            if (i_ < s_.size() && s_[i_] == ']') { ++i_; return Json{arr}; }
-            fail("expected ',' or ']'");
-        }
-    }
-
-    Json object(int depth) {
-        ++i_;
-        auto obj = std::make_shared<JsonObject>();
-        skip();
-        if (i_ < s_.size() && s_[i_] == '}') {
-            ++i_;
-            return Json{obj};
-        }
-        for (;;) {
-            skip();
-            if (i_ >= s_.size() || s_[i_] != '"') fail("expected a key");
-            std::string key = string();
-            skip();
-            if (i_ >= s_.size() || s_[i_] != ':') fail("expected ':'");
-            ++i_;
-            obj->emplace_back(std::move(key), value(depth + 1));
-            skip();
-            if (i_ < s_.size() && s_[i_] == ',') { ++i_; continue; }
-            if (i_ < s_.size() && s_[i_] == '}') { ++i_; return Json{obj}; }
-            fail("expected ',' or '}'");
-        }
+// Collects what a read left out; a field's reasons stop after kMaxReasonsPerField.
+struct Dropped {
+    std::vector<std::string>& out;
+    std::map<std::string, int> per_field;
+    void add(const std::string& field, std::string reason) {
+        const int n = ++per_field[field];
+        if (n <= kMaxReasonsPerField) out.push_back(std::move(reason));
+        else if (n == kMaxReasonsPerField + 1) out.push_back("more entries of '" + field + "' were left out");
     }
 };
 
-const std::string* as_string(const Json& j) { return std::get_if<std::string>(&j.value); }
-const JsonArray* as_array(const Json& j) {
-    auto p = std::get_if<std::shared_ptr<JsonArray>>(&j.value);
-    return p ? p->get() : nullptr;
-}
-const JsonObject* as_object(const Json& j) {
-    auto p = std::get_if<std::shared_ptr<JsonObject>>(&j.value);
-    return p ? p->get() : nullptr;
-}
-std::optional<int> as_small_int(const Json& j) {
-    auto d = std::get_if<double>(&j.value);
-    if (!d || *d != static_cast<double>(static_cast<long long>(*d)) || *d < 0 || *d > 1e6)
-        return std::nullopt;
-    return static_cast<int>(*d);
-}
-
-std::set<std::string> string_set(const Json& j, const char* field) {
-    const JsonArray* a = as_array(j);
-    if (!a) throw JsonError{std::string("'") + field + "' is not a list"};
+// A list of texts (visited, reveals): bad items are left out one by one.
+std::set<std::string> read_texts(const json& value, const std::string& field, Dropped& dropped) {
     std::set<std::string> out;
-    for (const auto& item : *a) {
-        const std::string* s = as_string(item);
-        if (!s) throw JsonError{std::string("'") + field + "' holds something that is not a text"};
-        out.insert(*s);
+    if (!value.is_array()) {
+        dropped.add(field, "'" + field + "' is not a list, so it was left out");
+        return out;
+    }
+    for (std::size_t i = 0; i < value.size(); ++i) {
+        if (value[i].is_string()) out.insert(value[i].get<std::string>());
+        else dropped.add(field, "'" + field + "' item " + std::to_string(i + 1) + " is not a text");
+    }
+    return out;
+}
+
+// check id -> chosen options: an answer with any bad option number is left out whole (half an
+// answer would be graded as something the learner never chose).
+std::map<std::string, std::vector<int>> read_answers(const json& value, Dropped& dropped) {
+    std::map<std::string, std::vector<int>> out;
+    if (!value.is_object()) {
+        dropped.add("answers", "'answers' is not an object, so no answer could be read");
+        return out;
+    }
+    for (const auto& [id, chosen] : value.items()) {
+        std::vector<int> options;
+        bool readable = chosen.is_array() && !chosen.empty();
+        if (readable) {
+            for (const json& o : chosen) {
+                const auto n = small_int(o);
+                if (!n) { readable = false; break; }
+                options.push_back(*n);
+            }
+        }
+        if (!readable) {
+            dropped.add("answers", "the answer to " + shown(id) + " is not a list of option numbers");
+            continue;
+        }
+        std::sort(options.begin(), options.end());
+        options.erase(std::unique(options.begin(), options.end()), options.end());
+        out[id] = std::move(options);
     }
     return out;
 }
 
 }  // namespace
 
+// [SECTION] Writing -----------------------------------------------------------------------------
+
 std::string serialize_progress(const Progress& p) {
-    std::string out = "{\"v\":" + std::to_string(kProgressVersion) + ",\"lesson\":";
-    write_string(out, p.lesson);
-    out += ",\"section\":";
-    write_string(out, p.section);
-    out += ",\"visited\":";
-    write_string_array(out, p.visited);
-    out += ",\"answers\":{";
-    bool first = true;
-    for (const auto& [id, chosen] : p.answers) {
-        if (!first) out += ',';
-        first = false;
-        write_string(out, id);
-        out += ":[";
-        for (std::size_t k = 0; k < chosen.size(); ++k) {
-            if (k) out += ',';
-            out += std::to_string(chosen[k]);
-        }
-        out += ']';
+    ordered_json out;
+    out["v"] = kProgressVersion;
+    out["lesson"] = p.lesson;
+    out["section"] = p.section;
+    out["visited"] = p.visited;
+    out["answers"] = ordered_json::object();
+    for (const auto& [id, chosen] : p.answers) out["answers"][id] = chosen;
+    out["reveals"] = p.reveals;
+    out["step"] = p.step;
+    // Unknown keys go back as they came (a newer version's or a host's: not ours to drop).
+    for (const auto& [key, text] : p.extra) {
+        if (out.contains(key)) continue;
+        ordered_json value = ordered_json::parse(text, nullptr, /*allow_exceptions=*/false);
+        if (!value.is_discarded()) out[key] = std::move(value);
     }
-    out += "},\"reveals\":";
-    write_string_array(out, p.reveals);
-    out += ",\"step\":" + std::to_string(p.step) + "}";
-    return out;
+    return dump(out);
 }
+
+// [SECTION] Reading -----------------------------------------------------------------------------
 
 ProgressParse parse_progress(std::string_view stored) {
     ProgressParse result;
     if (stored.size() > kMaxProgressBytes) {
-        result.error = "stored progress is too large (" + std::to_string(stored.size()) + " bytes)";
+        result.error = "stored progress is too large (" + std::to_string(stored.size()) + " bytes; at most " +
+                       std::to_string(kMaxProgressBytes) + ")";
         return result;
     }
-    try {
-        const Json doc = JsonReader(stored).document();
-        const JsonObject* obj = as_object(doc);
-        if (!obj) throw JsonError{"stored progress is not a JSON object"};
-        Progress p;
-        bool has_version = false;
-        for (const auto& [key, value] : *obj) {
-            if (key == "v") {
-                auto v = as_small_int(value);
-                if (!v) throw JsonError{"'v' is not a version number"};
-                if (*v != kProgressVersion)
-                    throw JsonError{"progress version " + std::to_string(*v) + " is not supported (expected " +
-                                    std::to_string(kProgressVersion) + ")"};
-                has_version = true;
-            } else if (key == "lesson" || key == "section") {
-                const std::string* s = as_string(value);
-                if (!s) throw JsonError{"'" + key + "' is not a text"};
-                (key == "lesson" ? p.lesson : p.section) = *s;
-            } else if (key == "visited") {
-                p.visited = string_set(value, "visited");
-            } else if (key == "reveals") {
-                p.reveals = string_set(value, "reveals");
-            } else if (key == "answers") {
-                const JsonObject* answers = as_object(value);
-                if (!answers) throw JsonError{"'answers' is not an object"};
-                for (const auto& [id, chosen] : *answers) {
-                    const JsonArray* a = as_array(chosen);
-                    if (!a) throw JsonError{"the answer to '" + id + "' is not a list"};
-                    std::vector<int> options;
-                    for (const auto& o : *a) {
-                        auto n = as_small_int(o);
-                        if (!n) throw JsonError{"the answer to '" + id + "' holds a bad option number"};
-                        options.push_back(*n);
-                    }
-                    std::sort(options.begin(), options.end());
-                    options.erase(std::unique(options.begin(), options.end()), options.end());
-                    p.answers[id] = std::move(options);
-                }
-            } else if (key == "step") {
-                auto n = as_small_int(value);
-                if (!n) throw JsonError{"'step' is not a step number"};
-                p.step = *n;
-            }
-            // Other keys: written by a newer minor version or by a host; ignored on purpose.
+    bool too_deep = false;
+    const auto limit_depth = [&](int depth, json::parse_event_t event, json&) {
+        if ((event == json::parse_event_t::object_start || event == json::parse_event_t::array_start) &&
+            depth > kMaxDepth) {
+            too_deep = true;
+            return false;   // discarded: the tree never grows deeper than the limit
         }
-        if (!has_version) throw JsonError{"stored progress has no version ('v')"};
-        if (p.lesson.empty()) throw JsonError{"stored progress names no lesson"};
-        result.progress = std::move(p);
-    } catch (const JsonError& e) {
-        result.error = e.message;
+        return true;
+    };
+    json doc;
+    try {
+        doc = json::parse(stored.begin(), stored.end(), limit_depth);
+    } catch (const json::exception& e) {   // not JSON, bad UTF-8, a number out of range
+        result.error = "stored progress is not JSON (" + std::string(e.what()) + ")";
+        return result;
     }
+    if (too_deep) {
+        result.error = "stored progress is nested more than " + std::to_string(kMaxDepth) + " levels deep";
+        return result;
+    }
+    if (!doc.is_object()) {
+        result.error = "stored progress is not a JSON object";
+        return result;
+    }
+    if (!doc.contains("lesson") || !doc["lesson"].is_string() || doc["lesson"].get<std::string>().empty()) {
+        result.error = "stored progress names no lesson";
+        return result;
+    }
+
+    Dropped dropped{result.dropped, {}};
+    if (!doc.contains("v")) {
+        dropped.add("v", "the record has no version ('v'); it was read as version " + std::to_string(kProgressVersion));
+    } else if (const auto v = small_int(doc["v"]); !v) {
+        dropped.add("v", "the record's version ('v') is not a number; it was read as version " +
+                             std::to_string(kProgressVersion));
+    } else {
+        result.version = *v;
+        if (*v > kProgressVersion)
+            dropped.add("v", "the record was saved by a newer version (" + std::to_string(*v) +
+                                 "); only the parts this version knows were read");
+    }
+
+    Progress p;
+    for (const auto& [key, value] : doc.items()) {
+        if (key == "v") continue;
+        if (key == "lesson") {
+            p.lesson = value.get<std::string>();
+        } else if (key == "section") {
+            if (value.is_string()) p.section = value.get<std::string>();
+            else dropped.add(key, "'section' is not a text, so the position was left out");
+        } else if (key == "visited" || key == "reveals") {
+            (key == "visited" ? p.visited : p.reveals) = read_texts(value, key, dropped);
+        } else if (key == "answers") {
+            p.answers = read_answers(value, dropped);
+        } else if (key == "step") {
+            if (const auto n = small_int(value)) p.step = *n;
+            else dropped.add(key, "'step' is not a step number, so the playback position was left out");
+        } else {
+            p.extra[key] = value.dump(-1, ' ', false, json::error_handler_t::replace);
+        }
+    }
+    result.progress = std::move(p);
     return result;
 }
 
@@ -358,19 +224,30 @@ bool open_reveal(Progress& p, const Lesson& lesson, std::string_view id) {
     return true;
 }
 
-Progress reconcile(const Lesson& lesson, Progress p) {
+Progress reconcile(const Lesson& lesson, Progress p, std::vector<std::string>* dropped) {
+    std::vector<std::string> ignored;
+    Dropped note{dropped ? *dropped : ignored, {}};
     Progress out;
     out.lesson = lesson.id;
-    if (p.lesson != lesson.id) return out;   // someone else's progress: start fresh
+    if (p.lesson != lesson.id) {   // someone else's progress: start fresh
+        note.add("lesson", "the record belongs to the lesson " + shown(p.lesson) + ", so none of it was used");
+        return out;
+    }
     out.step = p.step;
+    out.extra = std::move(p.extra);
     if (find_section(lesson, p.section)) out.section = p.section;
-    for (const auto& v : p.visited)
+    else if (!p.section.empty()) note.add("section", "the section " + shown(p.section) + " is no longer in the lesson");
+    for (const auto& v : p.visited) {
         if (find_section(lesson, v)) out.visited.insert(v);
+        else note.add("visited", "the visited section " + shown(v) + " is no longer in the lesson");
+    }
     for (const auto& [id, chosen] : p.answers) {
         Progress probe;
         if (answer_check(probe, lesson, id, chosen)) out.answers[id] = probe.answers[id];
+        else note.add("answers", "the answer to " + shown(id) + " does not fit a check of this lesson");
     }
-    for (const auto& r : p.reveals) open_reveal(out, lesson, r);
+    for (const auto& r : p.reveals)
+        if (!open_reveal(out, lesson, r)) note.add("reveals", "the reveal " + shown(r) + " is no longer in the lesson");
     return out;
 }
 
@@ -388,6 +265,9 @@ ProgressSummary summarize(const Lesson& lesson, const Progress& p) {
     s.score = s.checks ? static_cast<double>(s.correct) / s.checks : 1.0;
     s.completed = s.answered == s.checks && s.visited == s.sections;
     s.success = s.completed && s.correct == s.checks;
+    // One unit per section to visit and per check to answer; rounded down so that 100 means done.
+    const int units = s.sections + s.checks;
+    s.percent = units ? (100 * (s.visited + s.answered)) / units : 100;
     return s;
 }
 

@@ -4,8 +4,11 @@
 // next visit. The format is a small JSON object, stable and versioned:
 //   {"v":1,"lesson":"self-attention","section":"causal-masking","visited":["a","b"],
 //    "answers":{"qk-first":[0]},"reveals":["bert"],"step":3}
-// Anything unexpected in a stored string (corrupt, truncated, from a newer version, too big)
-// gives an error message and no Progress, never a crash; callers then start fresh.
+// Reading salvages: a record with one bad field (or written by a newer version) gives back
+// every part that can be read, and lists what was left out and why, so the caller can keep the
+// original aside and tell the learner. Keys this version does not know are kept and written
+// back unchanged. Only a record with nothing usable (not JSON, not an object, no lesson, too
+// big or too deeply nested) gives no Progress, with the reason; never a crash.
 #pragma once
 
 #include "engine/lesson/lesson.h"
@@ -20,7 +23,7 @@
 namespace neuralpath::lesson {
 
 inline constexpr int         kProgressVersion = 1;
-inline constexpr std::size_t kMaxProgressBytes = 64 * 1024;
+inline constexpr std::size_t kMaxProgressBytes = 1024 * 1024;   // a lesson of 10k sections fits
 
 struct Progress {
     std::string                             lesson;    // the lesson id
@@ -29,13 +32,17 @@ struct Progress {
     std::map<std::string, std::vector<int>> answers;   // check id -> chosen options (sorted)
     std::set<std::string>                   reveals;   // reveal ids opened
     int                                     step = 0;  // playback position (0 = start)
+    std::map<std::string, std::string>      extra;     // unknown keys -> their JSON text, kept as found
 
     friend bool operator==(const Progress&, const Progress&) = default;
 };
 
 struct ProgressParse {
-    std::optional<Progress> progress;
-    std::string             error;     // set when progress is empty
+    std::optional<Progress>  progress;  // what could be read (all of it when `dropped` is empty)
+    std::string              error;     // why nothing could be read (when progress is empty)
+    std::vector<std::string> dropped;   // each part left out, with the reason, in reading order
+    int                      version = 0;   // the record's "v" (0 when it had none)
+    bool complete() const { return progress && dropped.empty(); }
 };
 
 std::string   serialize_progress(const Progress& progress);
@@ -49,14 +56,16 @@ std::optional<CheckGrade> answer_check(Progress& p, const Lesson& lesson, std::s
 bool open_reveal(Progress& p, const Lesson& lesson, std::string_view reveal_id);
 
 // Drops what no longer exists in the lesson (an author renamed a check or removed a section)
-// so old progress never points at nothing.
-Progress reconcile(const Lesson& lesson, Progress progress);
+// so old progress never points at nothing; each part dropped is described in `dropped`.
+Progress reconcile(const Lesson& lesson, Progress progress, std::vector<std::string>* dropped = nullptr);
 
 struct ProgressSummary {
     int    checks = 0, answered = 0, correct = 0;
     int    sections = 0, visited = 0;
     double score = 1.0;                // correct / checks (1 when the lesson has no checks)
     bool   completed = false;          // every section visited and every check answered
+    int    percent = 100;              // (visited + answered) / (sections + checks), rounded down:
+                                       // 100 exactly when completed
     bool   success = false;            // completed with every answer correct
 };
 ProgressSummary summarize(const Lesson& lesson, const Progress& progress);

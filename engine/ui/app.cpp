@@ -284,6 +284,11 @@ std::string App::command(std::string_view text) {
     reduced_motion_ = message["reduce"].get<bool>();
     return ok().dump();
   }
+  if (type == "scrollThumb") {   // an embedding host that scrolls the page itself hides the engine's thumb
+    if (!message.contains("shown") || !message["shown"].is_boolean()) return refused("scrollThumb needs \"shown\": true or false").dump();
+    m.page.set_scroll_thumb(message["shown"].get<bool>());
+    return ok().dump();
+  }
   if (type == "scroll") {
     const bool by = message.contains("by"), to = message.contains("to");
     if (by == to || !message[by ? "by" : "to"].is_number())
@@ -331,13 +336,16 @@ std::string App::command(std::string_view text) {
     if (!message.contains("progress")) return refused("restore needs \"progress\" (the saved text or object)").dump();
     const json& saved = message["progress"];
     if (!saved.is_string() && !saved.is_object()) return refused("\"progress\" is the saved text or object").dump();
-    if (auto e = session.restore(saved.is_string() ? saved.get<std::string>() : saved.dump())) return reply(e);
+    std::vector<std::string> dropped;   // parts of the record left out: the page keeps the original
+    if (auto e = session.restore(saved.is_string() ? saved.get<std::string>() : saved.dump(), &dropped)) return reply(e);
     if (!session.section().empty()) m.page.goto_section(session.section(), false, reduced_motion_);
     if (WidgetEntry* playback = m.first_playback(); playback && session.progress().step > 0) {
       m.playback_step = session.progress().step;
       playback->widget->command({{"type", "seek"}, {"step", session.progress().step}});  // best effort
     }
-    return ok().dump();
+    json done = ok();
+    if (!dropped.empty()) done["dropped"] = dropped;
+    return done.dump();
   }
   if (type == "reset") {
     session.reset();

@@ -303,7 +303,7 @@ void LessonPage::draw_contents_drawer(Frame& frame) {
 }
 
 void LessonPage::draw_scroll_indicator(const UiContext& ui) {
-  if (scroller_.max() <= 0) return;
+  if (scroller_.max() <= 0 || !scroll_thumb_) return;
   const Palette& c = ui.colors();
   // A thin thumb at the right edge: where the reader is, and a handle for a mouse. Only the
   // thumb takes presses, so a finger dragging near the edge still scrolls the page.

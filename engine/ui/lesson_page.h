@@ -47,6 +47,7 @@ class LessonPage {
   void scroll_to(float y) { scroller_.jump_to(y); release_section_lock(); }
   void set_contents_open(bool open) { contents_open_ = open && narrow_; }
   void reset_scroll() { scroller_.jump_to(0); locked_section_.reset(); }
+  void set_scroll_thumb(bool shown) { scroll_thumb_ = shown; }   // off when an embedding host scrolls
 
   // Where things are, for state(): rectangles in device pixels (the App converts to CSS).
   const PageGeometry& geometry() const { return geometry_; }
@@ -94,6 +95,7 @@ class LessonPage {
   float                      natural_height_ = 0;
   bool                       narrow_ = false;
   bool                       contents_open_ = false;
+  bool                       scroll_thumb_ = true;
   bool                       laid_out_ = false;   // section tops are known
   bool                       reduced_motion_ = false;
   std::optional<std::string> pending_goto_;

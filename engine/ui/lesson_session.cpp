@@ -191,19 +191,20 @@ void LessonSession::record_changed() {
   const lesson::ProgressSummary s = summary();
   events_.push_back({{"type", "progress"}, {"progress", lesson::serialize_progress(progress_)},
                      {"completed_checks", s.correct}, {"total_checks", s.checks}, {"score", s.score},
-                     {"completed", s.completed}});
+                     {"completed", s.completed}, {"percent", s.percent}});
   if (s.completed && !completed_sent_) {
     completed_sent_ = true;
     events_.push_back({{"type", "completed"}, {"score", s.score}, {"success", s.success}});
   }
 }
 
-LessonSession::Error LessonSession::restore(std::string_view serialized) {
+LessonSession::Error LessonSession::restore(std::string_view serialized, std::vector<std::string>* dropped) {
   lesson::ProgressParse parsed = lesson::parse_progress(serialized);
   if (!parsed.progress) return "the saved progress could not be read: " + parsed.error;
   if (parsed.progress->lesson != lesson_.id)
     return "the saved progress belongs to the lesson '" + parsed.progress->lesson + "', not '" + lesson_.id + "'";
-  progress_ = lesson::reconcile(lesson_, *parsed.progress);
+  if (dropped) *dropped = parsed.dropped;
+  progress_ = lesson::reconcile(lesson_, *parsed.progress, dropped);
   completed_sent_ = summary().completed;  // a lesson finished on an earlier visit is not re-announced
   rebuild_from_progress();
   record_changed();
@@ -278,7 +279,7 @@ json LessonSession::progress_json() const {
   const lesson::ProgressSummary s = summary();
   out["summary"] = {{"checks", s.checks},       {"answered", s.answered}, {"correct", s.correct},
                     {"sections", s.sections},   {"visited", s.visited},   {"score", s.score},
-                    {"completed", s.completed}, {"success", s.success}};
+                    {"completed", s.completed}, {"success", s.success}, {"percent", s.percent}};
   return out;
 }
 

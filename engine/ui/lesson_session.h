@@ -69,7 +69,9 @@ class LessonSession {
   void  set_step(int step);                       // playback position, kept in the progress
 
   // [SECTION] Progress
-  Error restore(std::string_view serialized);     // a stored progress string; invalid -> error
+  // A stored progress string; unreadable -> error. What was readable is restored, and each
+  // part left out (bad field, gone from the lesson) is described in *dropped.
+  Error restore(std::string_view serialized, std::vector<std::string>* dropped = nullptr);
   void  reset();                                  // forget every answer, reveal and visit
   const lesson::Progress& progress() const { return progress_; }
   lesson::ProgressSummary summary() const { return lesson::summarize(lesson_, progress_); }

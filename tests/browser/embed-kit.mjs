@@ -9,13 +9,14 @@ import { startServer } from '../../web/serve.mjs';
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 export const LESSON = 'self-attention';
 
-// Serves `pages` ({name: html}) from a fresh folder on its own port: another origin than the
-// lesson site (same host, other port).
+// Serves `pages` ({name: html}) from a fresh folder (`root`, where more pages may be written
+// later) on its own port: another origin than the lesson site (same host, other port).
 export async function hostSite(pages) {
   const root = mkdtempSync(join(tmpdir(), 'np-host-'));
   for (const [name, html] of Object.entries(pages)) writeFileSync(join(root, name), html);
-  const server = await startServer({ root, port: 0 });
-  return { origin: `http://127.0.0.1:${server.address().port}`, close: () => new Promise(done => server.close(done)) };
+  const server = await startServer({ root, port: 0, policy: false });   // its pages have inline scripts
+  return { origin: `http://127.0.0.1:${server.address().port}`, root,
+    close: () => new Promise(done => server.close(done)) };
 }
 
 // The lesson's knowledge checks in reading order: id, whether several answers are right, and

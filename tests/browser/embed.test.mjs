@@ -1,12 +1,18 @@
 // A course site embeds a lesson from another origin with one <script> tag: the frame fits its
-// content, the site hears answers with xAPI statements, and only the site it was embedded for
-// can drive it.
+// content, the site hears answers with xAPI statements, and only a site the lesson site allows
+// (--allow-origin) can frame it, drive it and hear about the learner; a framer's allow= narrows.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, screenshotPath } from './harness.mjs';
-import { hostSite, waitForLesson, LESSON } from './embed-kit.mjs';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { launch, screenshotPath, siteDir } from './harness.mjs';
+import { hostSite, waitForLesson, answerKey, LESSON } from './embed-kit.mjs';
+import { startServer } from '../../web/serve.mjs';
 
-let env, host;
+// env: the browser (and a lesson server that allows no other site); lessons: the lesson site
+// serving the same files with the course site allowed (./neuralpath serve --allow-origin);
+// host: the course site; other: a site the lesson site does not allow.
+let env, host, other, lessons, lessonOrigin;
 
 const hostPage = lessonOrigin => `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
@@ -29,11 +35,32 @@ const strangerPage = lessonOrigin => `<!doctype html>
   src="${lessonOrigin}/lesson.html?lesson=${LESSON}&embed=1&allow=${encodeURIComponent('https://course.example.org')}"></iframe>
 </body></html>`;
 
+// A site the lesson site does not allow, framing the lesson by hand and allowing itself.
+const uninvitedPage = (lessonOrigin, selfOrigin) => `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Uninvited</title><link rel="icon" href="data:,"></head><body>
+<iframe id="frame" title="lesson" style="width: 900px; height: 700px; border: 0"
+  src="${lessonOrigin}/lesson.html?lesson=${LESSON}&embed=1&allow=${encodeURIComponent(selfOrigin)}"></iframe>
+<script>
+  window.received = [];
+  addEventListener('message', e => { if (e.data && e.data.source === 'neuralpath') received.push(e.data); });
+</script></body></html>`;
+
 before(async () => {
   env = await launch();
-  host = await hostSite({ 'course.html': hostPage(env.origin), 'stranger.html': strangerPage(env.origin) });
+  host = await hostSite({});
+  other = await hostSite({});
+  lessons = await startServer({ root: siteDir, port: 0, allowOrigins: [host.origin] });
+  lessonOrigin = `http://127.0.0.1:${lessons.address().port}`;
+  writeFileSync(join(host.root, 'course.html'), hostPage(lessonOrigin));
+  writeFileSync(join(host.root, 'stranger.html'), strangerPage(lessonOrigin));
+  writeFileSync(join(other.root, 'uninvited.html'), uninvitedPage(lessonOrigin, other.origin));
 });
-after(async () => { await host?.close(); await env?.close(); });
+after(async () => {
+  await host?.close();
+  await other?.close();
+  await new Promise(done => (lessons ? lessons.close(done) : done()));
+  await env?.close();
+});
 
 async function openHost(path, { width = 1280, height = 900 } = {}) {
   const context = await env.browser.newContext({ viewport: { width, height } });
@@ -66,7 +93,7 @@ test('one script tag turns the div into a titled, lazy iframe of the lesson in e
   assert.equal(await iframe.getAttribute('loading'), 'lazy');
   assert.match(await iframe.getAttribute('title'), /\S/);
   const src = new URL(await iframe.getAttribute('src'));
-  assert.equal(src.origin, env.origin);
+  assert.equal(src.origin, lessonOrigin);
   assert.equal(src.searchParams.get('embed'), '1');
   assert.equal(src.searchParams.get('allow'), host.origin);
   assert.equal(await frame.evaluate(() => document.documentElement.classList.contains('np-embed')), true);
@@ -93,13 +120,13 @@ test('answering a check in the text version sends the host an answered message w
   assert.equal(s.actor, undefined, 'the actor is left to the host');
   assert.equal(s.verb.id, 'http://adlnet.gov/expapi/verbs/answered');
   assert.equal(s.object.objectType, 'Activity');
-  assert.ok(s.object.id.startsWith(`${env.origin}/lesson.html?lesson=${LESSON}`), s.object.id);
+  assert.ok(s.object.id.startsWith(`${lessonOrigin}/lesson.html?lesson=${LESSON}`), s.object.id);
   assert.match(s.object.id, new RegExp(`check-${checkId}$`));
   assert.equal(s.object.definition.interactionType, 'choice');
   assert.equal(s.result.success, answered.correct);
   assert.equal(s.result.response, '0');
   assert.equal(typeof s.result.score.scaled, 'number');
-  assert.equal(s.context.contextActivities.parent[0].id, `${env.origin}/lesson.html?lesson=${LESSON}`);
+  assert.equal(s.context.contextActivities.parent[0].id, `${lessonOrigin}/lesson.html?lesson=${LESSON}`);
   assert.match(s.timestamp, /^\d{4}-\d\d-\d\dT/);
   // The learner's record follows, for the host's LMS to keep.
   await page.waitForFunction(() => window.received.some(m => m.type === 'progress'), null, { timeout: 10_000 });
@@ -141,7 +168,7 @@ test('the iframe is exactly as tall as the lesson inside it, also after the text
 test('a lesson and fonts that arrive late still leave the frame exactly its content\'s height', async () => {
   const context = await env.browser.newContext({ viewport: { width: 1000, height: 800 } });
   // Hold the lesson text and the engine's font package back for two seconds.
-  await context.route(/\/(lessons\/[\w-]+\.md|lesson\.data)$/, async route => {
+  await context.route(/\/(lessons\/[\w-]+\.md|lesson(\.[0-9a-f]{16})?\.data)$/, async route => {
     await new Promise(done => setTimeout(done, 2000));
     await route.continue();
   });
@@ -242,7 +269,7 @@ test('commands from an origin that was not allowed, or in the wrong shape, are i
     const w = document.getElementById('frame').contentWindow;
     w.postMessage({ target: 'neuralpath', type: 'goto', section: anchor }, origin);
     w.postMessage({ target: 'neuralpath', type: 'restore', progress: '{}' }, origin);
-  }, [env.origin, target]);
+  }, [lessonOrigin, target]);
   await page.waitForTimeout(800);
   const after = await frame.evaluate(() => window.neuralpath.state());
   assert.equal(after.section, before.section, 'the stranger could not move the lesson');
@@ -262,7 +289,7 @@ test('commands from an origin that was not allowed, or in the wrong shape, are i
     send({ target: 'neuralpath', type: 'answer', check: 'x', option: 0 });             // not offered to hosts
     send({ target: 'neuralpath', type: 'setSentence', text: 'x'.repeat(5000) });       // too long
     send({ type: 'goto', section: anchor });                                          // no target
-  }, [env.origin, anchors.at(-1)]);
+  }, [lessonOrigin, anchors.at(-1)]);
   await allowed.page.waitForTimeout(800);
   const state = await allowed.frame.evaluate(() => window.neuralpath.state());
   assert.notEqual(state.section, anchors.at(-1));
@@ -270,4 +297,136 @@ test('commands from an origin that was not allowed, or in the wrong shape, are i
     /'setSentence': 'text' has the wrong type or length/, /not addressed to neuralpath/])
     assert.ok(allowed.warnings.some(w => reason.test(w)), `warned: ${reason}`);
   await allowed.context.close();
+});
+
+test('a site the lesson site does not allow cannot frame it; served without that header, it still hears nothing of the learner and cannot drive it', async () => {
+  // With the server's frame-ancestors policy, the browser refuses to show the lesson there.
+  const blocked = { context: await env.browser.newContext({ viewport: { width: 1280, height: 900 } }) };
+  const blockedPage = await blocked.context.newPage();
+  await blockedPage.goto(`${other.origin}/uninvited.html`);
+  await blockedPage.waitForTimeout(1500);
+  const framedLesson = blockedPage.frames().find(f => f.url().startsWith(`${lessonOrigin}/lesson.html`));
+  const hasLesson = framedLesson ? await framedLesson.evaluate(() => !!window.neuralpath).catch(() => false) : false;
+  assert.equal(hasLesson, false, 'the lesson did not load inside the uninvited site');
+  await blocked.context.close();
+
+  // A static host that sends no such header: the page itself still refuses to share.
+  const context = await env.browser.newContext({ viewport: { width: 1280, height: 900 } });
+  await context.route(`${lessonOrigin}/lesson.html*`, async route => {
+    const response = await route.fetch();
+    const headers = { ...response.headers() };
+    delete headers['content-security-policy'];
+    await route.fulfill({ response, headers });
+  });
+  const page = await context.newPage();
+  const warnings = [];
+  page.on('console', m => { if (m.type() === 'warning') warnings.push(m.text()); });
+  await page.goto(`${other.origin}/uninvited.html`);
+  let frame = null;
+  for (let i = 0; i < 100 && !frame; i++) { frame = lessonFrame(page); if (!frame) await page.waitForTimeout(100); }
+  await waitForLesson(frame);
+  const first = await frame.evaluate(() => window.neuralpath.state().checks[0].id);
+  await frame.evaluate(id => window.neuralpath.answer(id, 0), first);   // the learner answers
+  const target = await frame.evaluate(() => window.neuralpath.state().sections.at(-1).anchor);
+  await page.evaluate(([origin, anchor]) => document.getElementById('frame').contentWindow
+    .postMessage({ target: 'neuralpath', type: 'goto', section: anchor }, origin), [lessonOrigin, target]);
+  await page.waitForTimeout(1000);
+  const types = await page.evaluate(() => window.received.map(m => m.type));
+  assert.ok(types.includes('ready'), `it may size the frame (${types})`);
+  for (const personal of ['answered', 'progress', 'completed'])
+    assert.ok(!types.includes(personal), `no '${personal}' reached the uninvited site`);
+  assert.notEqual(await frame.evaluate(() => window.neuralpath.state().section), target, 'its goto was ignored');
+  assert.ok(warnings.some(w => /allow= names http:\/\/127\.0\.0\.1:\d+, which this lesson site does not allow/.test(w)),
+    warnings.join(' | '));
+  assert.ok(warnings.some(w => /its origin is not one this lesson site allows/.test(w)), warnings.join(' | '));
+  await context.close();
+});
+
+test('progress statements: one per change of the percent, 100 only with completion, completed once every section is visited and every check answered', async () => {
+  const { page, context, frame, problems } = await openEmbedded();
+  const key = answerKey();
+  for (const check of key)
+    await frame.evaluate(([id, answer]) => window.neuralpath.answer(id, answer), [check.id, check.multiple ? check.correct : check.correct[0]]);
+  await page.waitForTimeout(500);
+  const statements = async () => (await received(page, 'progress')).filter(m => m.statement).map(m => ({
+    percent: m.statement.result.extensions['https://w3id.org/xapi/cmi5/result/extensions/progress'],
+    completion: m.statement.result.completion }));
+  const sections = await frame.evaluate(() => window.neuralpath.state().sections.map(s => s.anchor));
+  let seen = await statements();
+  assert.ok(seen.length >= 1, 'answering sends progress');
+  const allAnswered = seen.at(-1);
+  if (sections.length > 1) {
+    assert.ok(allAnswered.percent < 100 && allAnswered.completion === false,
+      `every check answered but not every section read: ${JSON.stringify(allAnswered)}`);
+    assert.equal((await received(page, 'completed')).length, 0, 'not completed yet');
+  }
+  for (const anchor of sections) {
+    await frame.evaluate(a => window.neuralpath.goto(a), anchor);
+    await frame.waitForFunction(a => window.neuralpath.state().section === a, anchor);
+  }
+  await page.waitForFunction(() => window.received.some(m => m.type === 'completed'), null, { timeout: 10_000 });
+  seen = await statements();
+  assert.deepEqual(seen.at(-1), { percent: 100, completion: true });
+  for (const s of seen) assert.equal(s.percent === 100, s.completion, `a statement says ${JSON.stringify(s)}`);
+  for (let i = 1; i < seen.length; i++) assert.notEqual(seen[i].percent, seen[i - 1].percent, 'each statement is a change');
+  // Reading back and forth changes nothing: no more statements, though the record is still sent to keep.
+  const before = seen.length;
+  const records = (await received(page, 'progress')).length;
+  for (let i = 0; i < 6; i++) {
+    const anchor = sections[i % 2 ? 0 : sections.length - 1];
+    await frame.evaluate(a => window.neuralpath.goto(a), anchor);
+    await frame.waitForFunction(a => window.neuralpath.state().section === a, anchor);
+  }
+  await page.waitForTimeout(400);
+  assert.equal((await statements()).length, before, 'no progressed statement for reading back and forth');
+  assert.ok((await received(page, 'progress')).length > records, 'the record still goes to the host');
+  assert.equal((await received(page, 'completed')).length, 1, 'completed once');
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+// Pixels in the canvas's rightmost 14 px that differ from the strip's most common colour (the
+// page background): the engine's scroll thumb, when it is drawn.
+async function edgeInk(page, png) {
+  return page.evaluate(async base64 => {
+    const image = new Image();
+    image.src = `data:image/png;base64,${base64}`;
+    await image.decode();
+    const probe = document.createElement('canvas');
+    probe.width = image.width; probe.height = image.height;
+    const g = probe.getContext('2d');
+    g.drawImage(image, 0, 0);
+    const strip = Math.min(14, image.width);
+    const { data } = g.getImageData(image.width - strip, 0, strip, image.height);
+    const counts = new Map();
+    for (let i = 0; i < data.length; i += 4) {
+      const c = (data[i] << 16) | (data[i + 1] << 8) | data[i + 2];
+      counts.set(c, (counts.get(c) || 0) + 1);
+    }
+    const bg = [...counts.entries()].sort((a, b) => b[1] - a[1])[0][0];
+    let ink = 0;
+    for (let i = 0; i < data.length; i += 4) {
+      const d = Math.abs(data[i] - (bg >> 16)) + Math.abs(data[i + 1] - ((bg >> 8) & 255)) + Math.abs(data[i + 2] - (bg & 255));
+      if (d > 12) ink++;
+    }
+    return ink;
+  }, png.toString('base64'));
+}
+
+test('embedded, the page draws no scroll thumb of its own (the host page scrolls); on its own page it does', async () => {
+  const { page, context, frame } = await openEmbedded({ width: 1280, height: 900 });
+  await page.evaluate(() => scrollTo(0, 0.4 * (document.documentElement.scrollHeight - innerHeight)));
+  await page.waitForTimeout(700);
+  const embeddedInk = await edgeInk(page, await frame.locator('#canvas').screenshot());
+  assert.ok(await frame.evaluate(() => window.neuralpath.state().layout.scroll_max > 0), 'the engine page is taller than the canvas');
+  assert.ok(embeddedInk < 20, `no thumb in the frame (${embeddedInk} px of ink at the edge)`);
+  // The same check sees the thumb on the lesson's own page.
+  const own = await context.newPage();
+  await own.goto(`${lessonOrigin}/lesson.html?lesson=${LESSON}`);
+  await waitForLesson(own);
+  await own.evaluate(() => window.neuralpath.command({ type: 'scroll', by: 600 }));
+  await own.waitForTimeout(300);
+  const ownInk = await edgeInk(own, await own.locator('#canvas').screenshot());
+  assert.ok(ownInk >= 100, `the thumb shows on the lesson's own page (${ownInk} px)`);
+  await context.close();
 });

@@ -1,5 +1,7 @@
 // Saved progress: answers, reveals and position survive a reload, can be reset, and storage
 // that is missing, full or holding garbage never breaks the lesson (a visible note says so).
+// A stored record that cannot be fully used is never overwritten: it is kept aside exactly as
+// it was, what can be used is restored, and the page says so and offers it back.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { launch, openPage } from './harness.mjs';
@@ -10,6 +12,9 @@ before(async () => { env = await launch(); });
 after(async () => { await env?.close(); });
 
 const KEY = `neuralpath:v1:progress:${LESSON}`;
+const KEPT = `neuralpath:v1:kept:${LESSON}:`;
+const statusNote = page => page.locator('.np-note:not(.np-note-kept)');
+const keptNote = page => page.locator('.np-note-kept');
 const PATH = `/lesson.html?lesson=${LESSON}`;
 
 // Opens the lesson with `setup` run before any page script (to tamper with storage).
@@ -64,7 +69,7 @@ test('the reset control clears the saved progress and can be undone', async () =
   await answerFirstCheck(page, 0);
   await page.getByRole('button', { name: 'Reset progress' }).click();
   await page.waitForFunction(() => window.neuralpath.state().checks[0].chosen.length === 0);
-  assert.match(await page.locator('.np-note').innerText(), /Progress reset/);
+  assert.match(await statusNote(page).innerText(), /Progress reset/);
   await page.reload();
   await waitForLesson(page);
   assert.deepEqual((await firstCheck(page)).chosen, [], 'still cleared after a reload');
@@ -76,21 +81,117 @@ test('the reset control clears the saved progress and can be undone', async () =
   await context.close();
 });
 
+// Seeds localStorage once per context (reloads keep what the page saved).
+const seed = entries => {
+  if (sessionStorage.getItem('np-test-seeded')) return;
+  for (const [k, v] of entries) localStorage.setItem(k, v);
+  sessionStorage.setItem('np-test-seeded', '1');
+};
+const keptCopies = page => page.evaluate(prefix => Object.keys(localStorage).filter(k => k.startsWith(prefix))
+  .map(k => localStorage.getItem(k)), KEPT);
+const wrap = progress => JSON.stringify({ version: 1, lesson: LESSON, saved: '2026-01-01T00:00:00Z', progress });
+
 for (const [what, value] of [['not JSON', '{"version":1,"lesson":'], ['the wrong shape', '[1,2,3]'],
-  ['a record the engine refuses', JSON.stringify({ version: 1, lesson: LESSON, progress: '{"answers": "?"' })]]) {
-  test(`a stored value that is ${what} is ignored: the lesson works and says so`, async () => {
-    const { page, context, problems } = await open(([key, v]) => {
-      if (!sessionStorage.getItem('np-test-seeded')) { localStorage.setItem(key, v); sessionStorage.setItem('np-test-seeded', '1'); }
-    }, [KEY, value]);
-    const note = page.locator('.np-note');
+  ['a record the engine refuses', wrap('{"answers": "?"')], ['another lesson\'s', wrap('{"v":1,"lesson":"other"}')]]) {
+  test(`a stored value that is ${what} is kept aside, never overwritten: the lesson works and says so`, async () => {
+    const { page, context, problems } = await open(seed, [[KEY, value]]);
+    const note = keptNote(page);
     await note.waitFor({ state: 'visible', timeout: 10_000 });
-    assert.match(await note.innerText(), /could not be read/);
-    await answerFirstCheck(page, 1);   // the lesson still works, and saving replaces the bad value
+    assert.match(await note.innerText(), /could not be read.*The original is kept in this browser/s);
+    assert.deepEqual(await keptCopies(page), [value], 'the original, exactly as it was');
+    await answerFirstCheck(page, 1);   // the lesson still works, and saving goes on
     await page.waitForFunction(key => { try { return JSON.parse(localStorage.getItem(key)).version === 1; } catch { return false; } }, KEY);
+    assert.deepEqual(await keptCopies(page), [value], 'saving left the kept copy alone');
+    if (what !== 'not JSON') { assert.deepEqual(problems, []); await context.close(); return; }
+    // Later visits still offer it, until the learner deletes it.
+    await page.reload();
+    await waitForLesson(page);
+    await note.waitFor({ state: 'visible', timeout: 10_000 });
+    assert.match(await note.innerText(), /earlier visit/);
+    await note.getByRole('button', { name: 'Delete it' }).click();
+    assert.deepEqual(await keptCopies(page), []);
+    assert.equal(await note.isVisible(), false);
     assert.deepEqual(problems, []);
     await context.close();
   });
 }
+
+test('a record with one bad field gives back the rest, keeps the original and says what was left out', async () => {
+  const { page: probe, context: probeContext } = await open();
+  const checks = await probe.evaluate(() => window.neuralpath.state().checks.map(c => c.id));
+  await probeContext.close();
+  const progress = JSON.stringify({ v: 1, lesson: LESSON, answers: { [checks[0]]: [1], [checks[1]]: ['two'] }, step: 'x' });
+  const value = wrap(progress);
+  const { page, context, problems } = await open(seed, [[KEY, value]]);
+  const note = keptNote(page);
+  await note.waitFor({ state: 'visible', timeout: 10_000 });
+  const text = await note.innerText();
+  assert.match(text, /Part of your saved progress could not be used/);
+  assert.match(text, new RegExp(`the answer to "${checks[1]}"`));
+  assert.match(text, /What could be used is back/);
+  const state = await page.evaluate(() => window.neuralpath.state());
+  assert.deepEqual(state.checks[0].chosen, [1], 'the good answer is back');
+  assert.deepEqual(state.checks[1].chosen, [], 'the bad one is left out');
+  assert.deepEqual(await keptCopies(page), [value]);
+  // The original can be downloaded as it was.
+  const [download] = await Promise.all([page.waitForEvent('download'), note.getByRole('button', { name: 'Download it' }).click()]);
+  const chunks = [];
+  for await (const chunk of await download.createReadStream()) chunks.push(chunk);
+  assert.equal(Buffer.concat(chunks).toString('utf8'), value);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('a newer version\'s record is read as far as possible and kept', async () => {
+  const value = wrap(JSON.stringify({ v: 7, lesson: LESSON, section: 'nowhere', streak: { days: 3 } }));
+  const { page, context, problems } = await open(seed, [[KEY, value]]);
+  const note = keptNote(page);
+  await note.waitFor({ state: 'visible', timeout: 10_000 });
+  assert.match(await note.innerText(), /newer version \(7\)/);
+  assert.deepEqual(await keptCopies(page), [value]);
+  await answerFirstCheck(page, 0);
+  // The unknown field is written back with the new progress.
+  await page.waitForFunction(key => /streak/.test(JSON.parse(localStorage.getItem(key)).progress), KEY);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('a stored record over 1 MB never breaks the lesson, on this visit or the next', async () => {
+  const value = wrap(JSON.stringify({ v: 1, lesson: LESSON, notes: 'n'.repeat(1_200_000) }));
+  const { page, context, problems } = await open(seed, [[KEY, value]]);
+  const note = keptNote(page);
+  await note.waitFor({ state: 'visible', timeout: 10_000 });
+  assert.match(await note.innerText(), /1\.1 MB, more than a saved record may be/);
+  assert.equal((await keptCopies(page))[0]?.length, value.length);
+  await answerFirstCheck(page, 1);
+  await page.reload();
+  await waitForLesson(page);
+  assert.deepEqual((await firstCheck(page)).chosen, [1], 'the new progress is back after a reload');
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('with no room to keep a copy, nothing is saved until the learner decides', async () => {
+  const value = '{"version":1,"lesson":"self-attention","progress":{"v":1}';   // unreadable
+  const { page, context, problems } = await open(([key, v]) => {
+    if (!sessionStorage.getItem('np-test-seeded')) { localStorage.setItem(key, v); sessionStorage.setItem('np-test-seeded', '1'); }
+    const setItem = Storage.prototype.setItem;
+    Storage.prototype.setItem = function (k, val) {
+      if (String(k).includes(':kept:')) throw new DOMException('full', 'QuotaExceededError');
+      return setItem.call(this, k, val);
+    };
+  }, [KEY, value]);
+  const note = keptNote(page);
+  await note.waitFor({ state: 'visible', timeout: 10_000 });
+  assert.match(await note.innerText(), /no room to keep a copy, so this visit is not saved/);
+  await answerFirstCheck(page, 1);
+  await page.waitForTimeout(300);
+  assert.equal(await page.evaluate(key => localStorage.getItem(key), KEY), value, 'the original is untouched');
+  await note.getByRole('button', { name: 'Delete it and save from now on' }).click();
+  await page.waitForFunction(key => { try { return JSON.parse(localStorage.getItem(key)).progress.length > 0; } catch { return false; } }, KEY);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
 
 test('with storage blocked the lesson works and a visible note says progress is not saved', async () => {
   const { page, context, problems } = await open(() => {
@@ -98,7 +199,7 @@ test('with storage blocked the lesson works and a visible note says progress is 
       get() { throw new DOMException('The operation is insecure.', 'SecurityError'); } });
   });
   await answerFirstCheck(page, 1);
-  const note = page.locator('.np-note');
+  const note = statusNote(page);
   await note.waitFor({ state: 'visible' });
   assert.match(await note.innerText(), /not letting the lesson save/);
   assert.deepEqual(problems, []);
@@ -110,7 +211,7 @@ test('with storage full the lesson works and says it cannot save', async () => {
     Storage.prototype.setItem = function () { throw new DOMException('full', 'QuotaExceededError'); };
   });
   await answerFirstCheck(page, 1);
-  const note = page.locator('.np-note');
+  const note = statusNote(page);
   await note.waitFor({ state: 'visible' });
   assert.match(await note.innerText(), /storage is full/);
   assert.deepEqual(problems, []);

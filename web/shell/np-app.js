@@ -80,6 +80,18 @@ async function assetSizes() {
   try { return await (await fetch('asset-sizes.json')).json(); } catch { return {}; }
 }
 
+// The engine's files under their content-hashed names (cached for good by the server), written
+// at site assembly; the plain names when the list is missing (a site assembled by hand).
+async function assetNames() {
+  const plain = { 'lesson.js': 'lesson.js', 'lesson.wasm': 'lesson.wasm', 'lesson.data': 'lesson.data' };
+  try {
+    const names = await (await fetch('asset-names.json')).json();
+    for (const name of Object.keys(plain))
+      if (typeof names[name] === 'string' && /^lesson\.[0-9a-f]{16}\.(js|wasm|data)$/.test(names[name])) plain[name] = names[name];
+  } catch { /* plain names */ }
+  return plain;
+}
+
 async function fetchWithProgress(url, expectedBytes, onBytes) {
   const response = await fetch(url);
   if (!response.ok) throw new Error(`${url}: HTTP ${response.status}`);
@@ -100,11 +112,43 @@ async function fetchWithProgress(url, expectedBytes, onBytes) {
   return bytes;
 }
 
+// Limits on text handed to the engine (web/main.cpp checks them too). A lesson is capped at
+// 4 MB as `neuralpath-cli check` caps a file; a command (a sentence, a stored record) at 2 MB.
+const MAX_LESSON_BYTES = 4 * 1024 * 1024;
+const MAX_COMMAND_BYTES = 2 * 1024 * 1024;
+const megabytes = bytes => `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
+
 async function fetchLesson(id) {
   if (!/^[a-z0-9][a-z0-9-]{0,63}$/.test(id)) throw new Error(words('app.bad_lesson_name', { id }));
   const response = await fetch(`lessons/${id}.md`);
   if (!response.ok) throw new Error(words('app.no_lesson', { id, status: response.status }));
-  return response.text();
+  const declared = Number(response.headers.get('content-length'));
+  const tooLarge = bytes => new Error(words('app.lesson_too_large',
+    { size: megabytes(bytes), limit: megabytes(MAX_LESSON_BYTES) }));
+  // Content-Length counts compressed bytes when the server compresses, so it is only a first check.
+  if (!response.headers.get('content-encoding') && declared > MAX_LESSON_BYTES) throw tooLarge(declared);
+  const bytes = new Uint8Array(await response.arrayBuffer());
+  if (bytes.length > MAX_LESSON_BYTES) throw tooLarge(bytes.length);
+  return bytes;
+}
+
+// Calls an np_* export with `text` copied into a heap buffer as UTF-8 (pointer, byte length),
+// never onto the 4 MB stack as ccall's 'string' arguments are. `what` names the text in errors.
+const utf8 = new TextEncoder();
+function withHeapText(text, limit, what, call) {
+  const M = window.Module;
+  const bytes = typeof text === 'string' ? utf8.encode(text) : text;
+  if (bytes.length > limit)
+    throw new Error(`${what} is ${megabytes(bytes.length)}; the lesson engine takes at most ${megabytes(limit)}`);
+  const pointer = M._np_alloc(bytes.length);
+  if (!pointer) throw new Error(`${what} (${megabytes(bytes.length)}) does not fit in the lesson engine's memory`);
+  try {
+    M.HEAPU8.set(bytes, pointer);   // HEAPU8 is read after the allocation: growing the heap replaces it
+    M.HEAPU8[pointer + bytes.length] = 0;
+    return call(pointer, bytes.length);
+  } finally {
+    M._np_free(pointer);
+  }
 }
 
 let engine = null;  // the np_* exports, once the module runs
@@ -134,7 +178,7 @@ async function start() {
     showFatal(words('app.no_webgl'), words('app.no_webgl_detail'));
     return;
   }
-  const sizes = await assetSizes();
+  const [sizes, names] = await Promise.all([assetSizes(), assetNames()]);
   const total = (sizes['lesson.wasm'] || 0) + (sizes['lesson.data'] || 0);
   let wasmBytes = 0, dataBytes = 0;
   const report = () => total && setProgress((wasmBytes + dataBytes) / total,
@@ -146,12 +190,14 @@ async function start() {
     canvas,
     // Fetch the .wasm ourselves to count its bytes for the progress bar.
     instantiateWasm(imports, receive) {
-      fetchWithProgress('lesson.wasm', sizes['lesson.wasm'], n => { wasmBytes = n; report(); })
+      fetchWithProgress(names['lesson.wasm'], sizes['lesson.wasm'], n => { wasmBytes = n; report(); })
         .then(bytes => WebAssembly.instantiate(bytes, imports))
         .then(result => receive(result.instance, result.module))
         .catch(error => showFatal(words('app.engine_failed'), String(error.message || error)));
       return {};
     },
+    // The font package (lesson.data) under its hashed name.
+    locateFile: path => (Object.hasOwn(names, path) ? names[path] : path),
     // Emscripten reports the font package's download as "Downloading data... (a/b)".
     setStatus(text) {
       const match = /\((\d+)\/(\d+)\)/.exec(text || '');
@@ -165,20 +211,30 @@ async function start() {
   };
   restoreListeners = routeKeysToCanvasOnly();
   const script = document.createElement('script');
-  script.src = 'lesson.js';
+  script.src = names['lesson.js'];
   script.onerror = () => showFatal(words('app.engine_failed'), words('app.script_failed'));
   document.body.appendChild(script);
 }
 
-async function engineReady(lessonText) {
+function engineReady(lessonText) {
+  openLesson(lessonText).catch(error => showFatal(words('app.lesson_failed'), String(error && error.message || error)));
+}
+
+async function openLesson(lessonText) {
   restoreListeners();  // GLFW has registered its key listeners by now
   const M = window.Module;
+  const loadLesson = M.cwrap('np_load_lesson', 'number', ['string', 'number', 'number']);
+  const command = M.cwrap('np_command', 'string', ['number', 'number']);
+  const textInput = M.cwrap('np_text_input', null, ['number']);
   engine = {
     setViewport: M.cwrap('np_set_viewport', null, ['number', 'number', 'number']),
     setTheme: M.cwrap('np_set_theme', null, ['number']),
-    loadLesson: M.cwrap('np_load_lesson', null, ['string', 'string']),
+    // The id is a checked short name (fetchLesson), so it may go on the stack.
+    loadLesson: (id, bytes) => withHeapText(bytes, MAX_LESSON_BYTES, 'the lesson file',
+      (pointer, length) => loadLesson(id, pointer, length)),
     state: M.cwrap('np_state', 'string', []),
-    command: M.cwrap('np_command', 'string', ['string']),
+    command: json => withHeapText(json, MAX_COMMAND_BYTES, 'the command', (pointer, length) => command(pointer, length)),
+    textInput: text => withHeapText(text, 64 * 1024, 'the typed text', pointer => textInput(pointer)),
     takeEvents: M.cwrap('np_take_events', 'string', []),
     contextLost: M.cwrap('np_gl_context_lost', null, []),
     contextRestored: M.cwrap('np_gl_context_restored', null, []),
@@ -194,8 +250,18 @@ async function engineReady(lessonText) {
     showFatal(words('app.lesson_failed'), String(error.message || error));
     return;
   }
-  engine.loadLesson(lessonId, text);
-  const state = JSON.parse(engine.state());
+  // Anything that escapes the engine here (a trap, an exception, a limit) is shown on the page:
+  // never "Opening the lesson…" for good.
+  let state;
+  try {
+    if (engine.loadLesson(lessonId, text) !== 0) throw new Error('the lesson file is larger than the engine takes');
+    state = JSON.parse(engine.state());
+  } catch (error) {
+    console.warn(`the lesson did not open: ${error && error.message || error}`);
+    showFatal(words('app.lesson_failed'), words('app.lesson_crashed',
+      { id: lessonId, error: String(error && error.message || error).slice(0, 300) }));
+    return;
+  }
   emit('lesson-loaded', state);
   const section = params.get('section');
   if (section) {
@@ -229,7 +295,9 @@ function standInKeyboard(wanted) {
     standIn.autocapitalize = 'off';
     standIn.autocomplete = 'off';
     standIn.addEventListener('input', () => {
-      if (standIn.value) window.Module.ccall('np_text_input', null, ['string'], [standIn.value]);
+      if (standIn.value) {
+        try { engine.textInput(standIn.value); } catch (error) { console.warn(`typing: ${error.message}`); }
+      }
       standIn.value = '';
     });
     standIn.addEventListener('keydown', event => {

@@ -11,17 +11,20 @@
 //   statements are xAPI-shaped (actor left to the host): verbs answered / progressed / completed
 //   (ADL verb IRIs), the lesson or check as an Activity with a URL id, and a result.
 //
-//   from the parent {target: "neuralpath", type, ...}, obeyed only from an origin listed in the
-//   page's allow= parameter (comma-separated origins) and only in these shapes:
+//   from the parent {target: "neuralpath", type, ...}, obeyed only from an allowed origin (see
+//   below) and only in these shapes:
 //     goto {section}   play {}   pause {}   setSentence {text, widget?}   restore {progress}
 //   Anything else is ignored with a console warning; it is never run.
 //   Layout (same origin rule): viewport {top, height}, the part of this frame on the host's
 //   screen (embed.js sends it as the host scrolls); the lesson may answer with
 //   scroll {top}: please scroll the frame so that this offset is at the top of the screen.
 //
-// Learner data (answers, progress) goes only to allowed origins; without allow=, only ready,
-// resize and section are sent (to any parent), so a page that frames the lesson uninvited
-// learns nothing about the learner.
+// Allowed origins are set by the site that serves the lessons, never by the framer: this site's
+// own origin plus the ones in its site-config.json (`./neuralpath serve|dist --allow-origin`).
+// A framer's allow= parameter (comma-separated origins) can only narrow that list. Learner data
+// (answers, progress, completion) goes only to allowed origins; ready, resize and section go to
+// any parent, so a page that frames the lesson uninvited can size the frame and learns nothing
+// about the learner. (The server's frame-ancestors policy keeps uninvited framers out as well.)
 //
 // In embed mode (embed=1) the page sizes its canvas to the lesson's content height (the
 // engine's state().content_height), so the frame shows it all with no inner scrollbar.
@@ -49,16 +52,37 @@ function parseAllowed(value) {
   }
   return origins;
 }
-const allowed = parseAllowed(new URLSearchParams(location.search).get('allow'));
+const allowParam = new URLSearchParams(location.search).get('allow');
+const framerAllowed = allowParam === null ? null : parseAllowed(allowParam);
+let siteAllowed = null;    // the serving site's list (with its own origin), once read
+let allowed = [];          // siteAllowed, narrowed by allow=: who gets learner data and may command
+
+// Fetched fresh each time (no-cache): a site that changes its list takes effect on the next load.
+const siteConfig = fetch('site-config.json', { cache: 'no-cache' })
+  .then(response => (response.ok ? response.json() : {}))
+  .catch(() => ({}))
+  .then(config => {
+    const listed = Array.isArray(config?.allowOrigins) ? config.allowOrigins.map(String) : [];
+    siteAllowed = [...new Set([location.origin, ...parseAllowed(listed.join(','))])];
+    allowed = framerAllowed ? siteAllowed.filter(o => framerAllowed.includes(o)) : siteAllowed;
+    for (const origin of framerAllowed || [])
+      if (!siteAllowed.includes(origin))
+        console.warn(`neuralpath: allow= names ${origin}, which this lesson site does not allow ` +
+          '(the site sets that list: ./neuralpath serve|dist --allow-origin); it gets no learner data');
+  });
 
 // [SECTION] Sending -------------------------------------------------------------------------------
 
+const heldBack = [];   // learner data posted before the site's list was read (sent in order after)
+siteConfig.then(() => { for (const [type, fields] of heldBack.splice(0)) post(type, fields, { personal: true }); });
+
 function post(type, fields = {}, { personal = false } = {}) {
   if (!framed) return;
+  if (personal && !siteAllowed) { heldBack.push([type, fields]); return; }
   const message = { source: 'neuralpath', type, lesson: np.params.lesson, ...fields };
-  // postMessage delivers only when targetOrigin matches the parent, so each allowed origin is
-  // tried; with no allow list, non-personal messages go to whichever page frames us.
-  const targets = allowed.length ? allowed : (personal ? [] : ['*']);
+  // postMessage delivers only when targetOrigin matches the parent, so learner data is posted
+  // once per allowed origin (only the parent's own can arrive); the rest goes to any parent.
+  const targets = personal ? allowed : ['*'];
   for (const origin of targets) {
     try { window.parent.postMessage(message, origin); } catch (error) {
       console.warn(`neuralpath: could not post '${type}' to ${origin}: ${error.message}`);
@@ -172,17 +196,30 @@ const waiting = [];   // commands that came before the lesson was ready (at most
 
 function run(command, origin) {
   if (command.type === 'goto') lastAsked = performance.now();
+  if (command.type === 'restore') restoring = true;   // the progress it causes is not the learner's
   try {
-    np.command(command);
+    const reply = np.command(command);
+    if (Array.isArray(reply?.dropped) && reply.dropped.length)
+      console.warn(`neuralpath: '${command.type}' from ${origin} used part of the record; left out: ${reply.dropped.join('; ')}`);
   } catch (error) {
     console.warn(`neuralpath: '${command.type}' from ${origin} was refused: ${error.message}`);
   }
 }
 
+const early = [];   // messages that came before the site's list was read (at most a few)
+siteConfig.then(() => { for (const event of early.splice(0)) receive(event); });
+
 window.addEventListener('message', event => {
   if (event.source === window) return;   // our own posts (none expected), never commands
+  if (!siteAllowed) { if (early.length < 16) early.push(event); return; }
+  receive(event);
+});
+
+function receive(event) {
   if (!allowed.includes(event.origin)) {
-    ignore(event.origin, allowed.length ? 'its origin is not in allow=' : 'no origin is allowed (allow= is empty)');
+    ignore(event.origin, !siteAllowed.includes(event.origin)
+      ? 'its origin is not one this lesson site allows (./neuralpath serve|dist --allow-origin)'
+      : 'its origin is not in allow=');
     return;
   }
   if (event.source !== window.parent) { ignore(event.origin, 'it did not come from the embedding page'); return; }
@@ -192,7 +229,7 @@ window.addEventListener('message', event => {
   if (engineReady) run(command, event.origin);
   else if (waiting.length < 16) waiting.push([command, event.origin]);
   else ignore(event.origin, 'too many commands before the lesson was ready');
-});
+}
 
 // [SECTION] Content height (embed mode) -----------------------------------------------------------------
 // The page is as tall as the lesson (the engine's layout.content_height), so the host scrolls it
@@ -287,6 +324,8 @@ function hostViewport({ top, height }) {
     win = { top: -1, height: 0 };
     document.documentElement.classList.add('np-follow');
     engineScrolls = false;
+    // The host's page scrolls now, with its own scrollbar: the engine draws no thumb of its own.
+    try { np.command({ type: 'scrollThumb', shown: false }); } catch (error) { console.warn(`neuralpath: ${error.message}`); }
     fitStage(engineReady ? np.state() : null);
   }
   placeWindow();
@@ -350,6 +389,8 @@ const sectionTitle = (state, anchor) => (state?.sections || []).find(s => s.anch
 np.ready.then(() => {
   engineReady = true;
   const state = np.state();
+  // What the learner had when the lesson opened (a record restored from this browser) is no news.
+  if (reportedPercent === null) reportedPercent = Number(state?.progress?.summary?.percent ?? 0);
   if (embedded) fitStage(state);
   lastHeight = pageHeight();
   post('ready', { title: state?.title || '', sections: (state?.sections || []).map(({ anchor, title, level }) => ({ anchor, title, level })),
@@ -377,15 +418,27 @@ np.events.addEventListener('answered', event => {
   measure();
 });
 
+// Progress is one unit per section visited and per check answered (the engine's percent,
+// rounded down): 100 exactly when the lesson is completed. Every change of the record goes to
+// the host (to keep), but a 'progressed' statement only when the percent moves: reading back
+// and forth, a restore, or a new answer to an answered check send none.
+let restoring = false;
+let reportedPercent = null;   // the percent of the last statement (or of the record at load)
 np.events.addEventListener('progress', event => {
   const d = event.detail;
   const state = np.state();
-  const done = Number(d.completed_checks), total = Number(d.total_checks);
-  const fraction = total > 0 ? done / total : 0;
-  const result = { completion: typeof d.completed === 'boolean' ? d.completed : total > 0 && done >= total,
-    extensions: { [PROGRESS_EXTENSION]: Math.round(100 * Math.max(0, Math.min(1, fraction))) } };
-  post('progress', { progress: d.progress, completed_checks: d.completed_checks, total_checks: d.total_checks,
-    statement: statement('progressed', lessonActivity(state), result, state) }, { personal: true });
+  const percent = Math.max(0, Math.min(100, Math.floor(Number(d.percent))));
+  const completed = d.completed === true;
+  const fields = { progress: d.progress, completed_checks: d.completed_checks, total_checks: d.total_checks,
+    percent, completed };
+  const fromRestore = restoring;
+  restoring = false;
+  if (Number.isFinite(percent) && percent !== reportedPercent && reportedPercent !== null && !fromRestore) {
+    fields.statement = statement('progressed', lessonActivity(state),
+      { completion: completed, extensions: { [PROGRESS_EXTENSION]: percent } }, state);
+  }
+  if (Number.isFinite(percent)) reportedPercent = percent;
+  post('progress', fields, { personal: true });
   measure();
 });
 

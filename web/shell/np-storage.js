@@ -3,16 +3,27 @@
 //
 //   key    neuralpath:v1:progress:<lesson id>
 //   value  {"version": 1, "lesson": ID, "saved": ISO time, "progress": <the engine's record>}
+//   kept   neuralpath:v1:kept:<lesson id>:<ISO time>   a record that could not be fully used,
+//          exactly as it was found; removed only by the learner ("Delete it")
 //
 // The engine owns the record (lesson::Progress, serialised); this file only stores what the
-// 'progress' event carries and hands it back with the 'restore' command. Storage that is
-// missing (blocked cookies, some private modes, sandboxed frames), full, or holding something
-// unreadable never stops the lesson: a small visible note says progress is not being saved.
+// 'progress' event carries and hands it back with the 'restore' command. A stored record is
+// never overwritten unless it was fully used: one that cannot be read, or is only partly usable
+// (one bad field, a newer version's, answers to checks the lesson no longer has), is first
+// copied aside; what is usable is restored; a note says so and offers the original for download.
+// If there is no room for the copy, this visit saves nothing until the learner decides.
+// Storage that is missing (blocked cookies, some private modes, sandboxed frames) or full never
+// stops the lesson either: a small visible note says progress is not being saved.
 import { toolbar, noteSlot } from './np-mirror.js';
 
 const np = window.neuralpath;
 const VERSION = 1;
-const key = `neuralpath:v${VERSION}:progress:${np.params.lesson}`;
+const lesson = np.params.lesson;
+const key = `neuralpath:v${VERSION}:progress:${lesson}`;
+const keptPrefix = `neuralpath:v${VERSION}:kept:${lesson}:`;
+// Larger stored values are not handed to the engine (which takes records up to 1 MB): they are
+// kept aside as they are, and the lesson starts fresh.
+const MAX_RECORD_CHARS = 1024 * 1024;
 
 // [SECTION] Storage access, each step guarded ---------------------------------------------------
 
@@ -23,26 +34,32 @@ function store() {
   } catch { return null; }
 }
 
+// {status: 'empty'|'unavailable'} or {status: 'ok', raw, progress} or
+// {status: 'unreadable', raw, why}.
 function readRecord() {
   const s = store();
   if (!s) return { status: 'unavailable' };
   let raw;
   try { raw = s.getItem(key); } catch { return { status: 'unavailable' }; }
   if (raw === null) return { status: 'empty' };
-  try {
-    const record = JSON.parse(raw);
-    const valid = record && typeof record === 'object' && record.version === VERSION &&
-      record.lesson === np.params.lesson && (typeof record.progress === 'string' ||
-      (record.progress && typeof record.progress === 'object'));
-    return valid ? { status: 'ok', progress: record.progress } : { status: 'corrupt' };
-  } catch { return { status: 'corrupt' }; }
+  if (raw.length > MAX_RECORD_CHARS)
+    return { status: 'unreadable', raw, why: `it is ${(raw.length / 1048576).toFixed(1)} MB, more than a saved record may be` };
+  let record;
+  try { record = JSON.parse(raw); } catch { return { status: 'unreadable', raw, why: 'it is not JSON' }; }
+  if (!record || typeof record !== 'object' || Array.isArray(record)) return { status: 'unreadable', raw, why: 'it is not a record' };
+  if (record.version !== VERSION) return { status: 'unreadable', raw, why: `it has version ${JSON.stringify(record.version)}, not ${VERSION}` };
+  if (record.lesson !== lesson) return { status: 'unreadable', raw, why: 'it names another lesson' };
+  const p = record.progress;
+  if (!(typeof p === 'string' || (p && typeof p === 'object' && !Array.isArray(p))))
+    return { status: 'unreadable', raw, why: 'it holds no progress' };
+  return { status: 'ok', raw, progress: p };
 }
 
 function writeRecord(progress) {
   const s = store();
   if (!s) return 'unavailable';
   try {
-    s.setItem(key, JSON.stringify({ version: VERSION, lesson: np.params.lesson, saved: new Date().toISOString(), progress }));
+    s.setItem(key, JSON.stringify({ version: VERSION, lesson, saved: new Date().toISOString(), progress }));
     return 'ok';
   } catch (error) {
     // QuotaExceededError (full) vs SecurityError and the like (not allowed).
@@ -54,43 +71,143 @@ function removeRecord() {
   try { store()?.removeItem(key); } catch { /* nothing stored, nothing to remove */ }
 }
 
-// [SECTION] The visible note and the reset control ----------------------------------------------
+// Copies a record aside under its own key; returns that key, or null when it could not.
+function keepAside(raw) {
+  const s = store();
+  if (!s) return null;
+  const keptKey = keptPrefix + new Date().toISOString();
+  try {
+    s.setItem(keptKey, raw);
+    return s.getItem(keptKey) === raw ? keptKey : null;
+  } catch { return null; }
+}
 
-const note = document.createElement('p');
-note.className = 'np-note';
-note.setAttribute('role', 'status');
-note.hidden = true;
-const noteText = document.createElement('span');
-const undoButton = document.createElement('button');
-undoButton.type = 'button';
-undoButton.textContent = 'Undo reset';
+function keptKeys() {
+  const s = store();
+  const keys = [];
+  try {
+    for (let i = 0; s && i < s.length; i++) {
+      const k = s.key(i);
+      if (k && k.startsWith(keptPrefix)) keys.push(k);
+    }
+  } catch { /* storage went away: nothing to list */ }
+  return keys.sort();
+}
+
+// [SECTION] The visible notes and the reset control ----------------------------------------------
+
+function makeNote() {
+  const note = document.createElement('p');
+  note.className = 'np-note';
+  note.setAttribute('role', 'status');
+  note.hidden = true;
+  const text = document.createElement('span');
+  // The note can be put away (it covers the canvas's corner); it comes back if things change.
+  const dismiss = document.createElement('button');
+  dismiss.type = 'button';
+  dismiss.className = 'np-note-dismiss';
+  dismiss.setAttribute('aria-label', 'Dismiss this note');
+  dismiss.textContent = '×';
+  dismiss.addEventListener('click', () => { note.hidden = true; });
+  note.append(text, dismiss);
+  noteSlot().append(note);
+  return { note, text, dismiss };
+}
+
+function button(label, onClick) {
+  const b = document.createElement('button');
+  b.type = 'button';
+  b.textContent = label;
+  b.addEventListener('click', onClick);
+  return b;
+}
+
+// Saving status: not saved / storage full / progress reset (with Undo).
+const status = makeNote();
+const undoButton = button('Undo reset', () => undo());
 undoButton.hidden = true;
-// The note can be put away (it covers the canvas's corner); it comes back if things change.
-const dismissButton = document.createElement('button');
-dismissButton.type = 'button';
-dismissButton.className = 'np-note-dismiss';
-dismissButton.setAttribute('aria-label', 'Dismiss this note');
-dismissButton.textContent = '×';
-dismissButton.addEventListener('click', () => { note.hidden = true; undoButton.hidden = true; });
-note.append(noteText, undoButton, dismissButton);
-noteSlot().append(note);
+status.note.insertBefore(undoButton, status.dismiss);
+status.dismiss.addEventListener('click', () => { undoButton.hidden = true; });
+
+// A record that could not be fully used: what happened, and what the learner can do with it.
+const kept = makeNote();
+kept.note.classList.add('np-note-kept');
+const downloadButton = button('Download it', () => downloadKept());
+const deleteButton = button('Delete it', () => deleteKept());
+kept.note.insertBefore(downloadButton, kept.dismiss);
+kept.note.insertBefore(deleteButton, kept.dismiss);
 
 const messages = {
   unavailable: 'This browser is not letting the lesson save your progress; it will be lost when you leave.',
   full: 'Your browser’s storage is full, so your progress is not being saved.',
-  corrupt: 'Saved progress for this lesson could not be read, so the lesson starts fresh.',
 };
 let saveStatus = 'ok';
-function showNote(kind) {
+function showStatus(kind) {
   if (kind === 'ok' || kind === 'empty') {
     if (!undoButton.hidden) return;   // keep the "Undo" offer until it is used or replaced
-    note.hidden = true;
+    status.note.hidden = true;
     return;
   }
-  note.classList.toggle('np-note-info', kind === 'reset');
-  noteText.textContent = kind === 'reset' ? 'Progress reset.' : messages[kind];
+  status.note.classList.toggle('np-note-info', kind === 'reset');
+  status.text.textContent = kind === 'reset' ? 'Progress reset.' : messages[kind];
   undoButton.hidden = kind !== 'reset';
-  note.hidden = false;
+  status.note.hidden = false;
+}
+
+// What the kept note is about: the raw record (for download), where it is kept (or null when
+// there was no room), and whether saving waits for the learner (no room for the copy).
+let keptRecord = null;   // {raw, key}
+let holdSaving = false;
+let lastProgress = null;   // what the engine last reported (for "Undo reset", and a save after "Delete it")
+
+function showKept(message) {
+  kept.text.textContent = message;
+  deleteButton.textContent = holdSaving ? 'Delete it and save from now on' : 'Delete it';
+  kept.note.hidden = false;
+}
+
+function describe(reasons) {
+  const shown = reasons.slice(0, 2).join('; ');
+  return reasons.length > 2 ? `${shown}; and ${reasons.length - 2} more` : shown;
+}
+
+// The stored record at `key` could not be fully used (`reasons`, for the learner).
+function setAside(raw, reasons, restored) {
+  console.warn(`saved progress of "${lesson}" kept aside: ${reasons.join('; ')}`);
+  const keptKey = keepAside(raw);
+  keptRecord = { raw, key: keptKey };
+  holdSaving = !keptKey;
+  const what = restored ? 'Part of your saved progress could not be used' : 'Your saved progress could not be read';
+  const then = restored ? 'What could be used is back.' : 'The lesson starts fresh.';
+  showKept(keptKey
+    ? `${what} (${describe(reasons)}). ${then} The original is kept in this browser.`
+    : `${what} (${describe(reasons)}). ${then} There is no room to keep a copy, so this visit is not ` +
+      'saved, to leave the original as it is.');
+}
+
+function downloadKept() {
+  if (!keptRecord) return;
+  const link = document.createElement('a');
+  link.href = URL.createObjectURL(new Blob([keptRecord.raw], { type: 'application/json' }));
+  link.download = `neuralpath-${lesson}-saved-progress.json`;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(link.href), 10_000);
+}
+
+function deleteKept() {
+  if (keptRecord?.key) {
+    try { store()?.removeItem(keptRecord.key); } catch { /* already gone */ }
+  }
+  for (const k of keptKeys()) { try { store()?.removeItem(k); } catch { /* already gone */ } }
+  keptRecord = null;
+  kept.note.hidden = true;
+  if (holdSaving) {
+    holdSaving = false;
+    if (lastProgress !== null) save(lastProgress);
+  }
+  np.announce('The old saved progress is deleted.');
 }
 
 const resetButton = document.createElement('button');
@@ -99,66 +216,83 @@ resetButton.className = 'np-tool';
 resetButton.textContent = 'Reset progress';
 toolbar().append(resetButton);
 
-let lastProgress = null;   // what the engine last reported, for "Undo reset"
 let undoProgress = null;
 resetButton.addEventListener('click', () => {
   undoProgress = lastProgress;
-  removeRecord();
+  if (!holdSaving) removeRecord();
   try { np.command({ type: 'reset' }); } catch (error) {
     np.announce(`Could not reset: ${error.message}`);
     return;
   }
-  showNote('reset');
+  showStatus('reset');
   np.announce('Progress reset. Every answer and reveal of this lesson is cleared.');
 });
-undoButton.addEventListener('click', () => {
+function undo() {
   const progress = undoProgress;
   undoButton.hidden = true;
-  showNote(saveStatus);
+  showStatus(saveStatus);
   if (!progress) return;
   try {
     np.command({ type: 'restore', progress });
     np.announce('Your progress is back.');
   } catch (error) { np.announce(`Could not undo: ${error.message}`); }
-});
+}
 
 // [SECTION] Restore on load, save on every change -------------------------------------------------
 
 np.events.addEventListener('lesson-loaded', () => {
   const found = readRecord();
   if (found.status === 'ok') {
+    let reply;
     try {
-      np.command({ type: 'restore', progress: found.progress });
+      reply = np.command({ type: 'restore', progress: found.progress });
     } catch (error) {
-      // The engine refused it (another lesson version, hand-edited...): start fresh, say so.
-      console.warn(`saved progress ignored: ${error.message}`);
-      saveStatus = 'corrupt';
-      showNote('corrupt');
+      // The engine refused it whole (another lesson's, nothing readable): keep it, start fresh.
+      setAside(found.raw, [error.message.replace(/^the saved progress could not be read: /, '')], false);
       return;
     }
+    if (Array.isArray(reply.dropped) && reply.dropped.length) setAside(found.raw, reply.dropped, true);
+  } else if (found.status === 'unreadable') {
+    setAside(found.raw, [found.why], false);
   } else if (found.status !== 'empty') {
     saveStatus = found.status;
-    showNote(found.status);
+    showStatus(found.status);
+  }
+  // A copy kept on an earlier visit is still waiting for the learner.
+  if (!keptRecord) {
+    const earlier = keptKeys();
+    if (earlier.length) {
+      let raw = null;
+      try { raw = store().getItem(earlier[0]); } catch { /* listed but unreadable */ }
+      if (raw !== null) {
+        keptRecord = { raw, key: earlier[0] };
+        showKept(`Saved progress from an earlier visit that could not be fully used is kept in this browser` +
+          `${earlier.length > 1 ? ` (${earlier.length} copies)` : ''}.`);
+      }
+    }
   }
 });
+
+function save(progress) {
+  const result = writeRecord(progress);
+  if (result !== saveStatus || result !== 'ok') {
+    saveStatus = result;
+    showStatus(result);
+  }
+}
 
 np.events.addEventListener('progress', event => {
   const progress = event.detail?.progress;
   if (progress === undefined || progress === null) return;
   lastProgress = progress;
-  const status = writeRecord(progress);
-  // A note that the saved record was unreadable stays up for this visit (the save just made
-  // replaced that record); a note that saving fails goes as soon as a save works again.
-  if (status === 'ok' && saveStatus === 'corrupt') return;
-  if (status !== saveStatus || status !== 'ok') {
-    saveStatus = status;
-    showNote(status);
-  }
+  if (holdSaving) return;   // the unreadable original has no copy yet: leave it until the learner decides
+  save(progress);
 });
 
 // For hosts and tests on the same page: what is stored, and where.
 export const storage = Object.freeze({
   key,
-  status: () => saveStatus,
+  keptPrefix,
+  status: () => (holdSaving ? 'held' : saveStatus),
   read: () => readRecord(),
 });
