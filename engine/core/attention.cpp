@@ -8,6 +8,7 @@
 #include "attention.h"
 
 #include "error.h"
+#include "simd_attention.h"
 #include "softmax.h"
 
 #include <algorithm>
@@ -69,13 +70,6 @@ std::size_t attention_naive_working_bytes(Index tq, Index tk) {
     return 4 * static_cast<std::size_t>(tq) * static_cast<std::size_t>(tk) * sizeof(float);
 }
 
-std::size_t attention_tiled_working_bytes(Index tq, Index tk, Index d_v, int block) {
-    const auto bq = static_cast<std::size_t>(std::min<Index>(block, tq));
-    const auto bk = static_cast<std::size_t>(std::min<Index>(block, tk));
-    // scores/probabilities block + running max + running sum + correction + accumulator
-    return (bq * bk + 3 * bq + bq * static_cast<std::size_t>(d_v)) * sizeof(float);
-}
-
 // [SECTION] Naive kernel -----------------------------------------------------------------------
 // Shapes: q [Tq][dk], k [Tk][dk], v [Tk][dv]; scores/scaled/masked/weights [Tq][Tk]; out [Tq][dv].
 
@@ -101,82 +95,88 @@ AttentionResult attention_naive(const Matrix& q, const Matrix& k, const Matrix& 
 }
 
 // [SECTION] Tiled kernel -----------------------------------------------------------------------
-// The online softmax: for query row i keep m_i (the max score seen so far), l_i (the sum of
-// exp(score - m_i) so far) and acc_i (the sum of exp(score - m_i)·v so far). When a new block
-// raises the max to m_new, everything accumulated so far is rescaled by exp(m_i - m_new), so at
-// the end acc_i / l_i equals softmax(row)·V exactly, without the row ever being stored whole.
-//
-// Shapes: q [Tq][dk], k [Tk][dk], v [Tk][dv], out [Tq][dv]
-//         per query block (bq rows): m [bq], l [bq], acc [bq][dv]
-//         per key block (bk rows):   s [bq][bk] (scores, then probabilities in place)
+// The online softmax itself (passes, shapes, formulas) is in simd_attention.cpp; here the
+// Eigen matrices become the plain row-major problem it works on, and the options pick its
+// compilation and thread count.
+
+namespace {
+
+const simd::KernelVariant& variant_for(const TiledOptions& options) {
+    if (options.isa.empty()) return simd::available_variants().front();
+    if (const simd::KernelVariant* variant = simd::find_variant(options.isa.c_str())) return *variant;
+    std::string known;
+    for (const std::string& name : attention_tiled_isas()) known += (known.empty() ? "" : ", ") + name;
+    throw InputError("instruction set '" + options.isa + "' is not available here (this CPU runs: " + known + ")");
+}
+
+// The problem as the kernel sees it. padded holds the padding flags as bytes (vector<bool>
+// has no data pointer) and must outlive the problem.
+simd::AttentionProblem make_problem(const Matrix& q, const Matrix& k, const Matrix& v, Matrix& out, const Mask& mask,
+                                    const TiledOptions& options, std::vector<unsigned char>& padded) {
+    if (options.block < 1) throw InputError("the tile block size must be at least 1");
+    if (options.threads < 0) throw InputError("the thread count must be 0 (automatic) or more");
+    padded.assign(mask.padded_keys.begin(), mask.padded_keys.end());
+    simd::AttentionProblem p;
+    p.q = q.data();
+    p.k = k.data();
+    p.v = v.data();
+    p.out = out.data();
+    p.tq = q.rows();
+    p.tk = k.rows();
+    p.dk = q.cols();
+    p.dv = v.cols();
+    p.causal = mask.causal;
+    p.padded_keys = padded.empty() ? nullptr : padded.data();
+    p.block = std::min<Index>(options.block, k.rows());  // a block longer than the keys holds nothing more
+    p.scale = 1.0f / std::sqrt(static_cast<float>(q.cols()));  // scale = 1/sqrt(d_k)
+    return p;
+}
+
+}  // namespace
+
+Matrix attention_tiled(const Matrix& q, const Matrix& k, const Matrix& v, const Mask& mask, const TiledOptions& options) {
+    validate_attention_inputs(q, k, v, mask);
+    const simd::KernelVariant& variant = variant_for(options);
+    Matrix out(q.rows(), v.cols());
+    std::vector<unsigned char> padded;
+    const simd::AttentionProblem problem = make_problem(q, k, v, out, mask, options, padded);
+    const int threads = options.threads > 0 ? options.threads : simd::default_threads(problem, variant);
+    simd::run_attention(problem, variant, threads);
+    return out;
+}
 
 Matrix attention_tiled(const Matrix& q, const Matrix& k, const Matrix& v, const Mask& mask, int block) {
-    validate_attention_inputs(q, k, v, mask);
-    if (block < 1) throw InputError("the tile block size must be at least 1");
-    const Index tq = q.rows(), tk = k.rows(), dv = v.cols();
-    const float scale = 1.0f / std::sqrt(static_cast<float>(q.cols()));  // scale = 1/sqrt(d_k)
-    const bool padding = !mask.padded_keys.empty();
+    TiledOptions options;
+    options.block = block;
+    return attention_tiled(q, k, v, mask, options);
+}
 
-    Matrix out(tq, dv);
-    Matrix s(std::min<Index>(block, tq), std::min<Index>(block, tk));
-    Matrix acc(s.rows(), dv);
-    Vector m(s.rows()), l(s.rows()), correction(s.rows());
+std::vector<std::string> attention_tiled_isas() {
+    std::vector<std::string> names;
+    for (const simd::KernelVariant& variant : simd::available_variants()) names.emplace_back(variant.name);
+    return names;
+}
 
-    for (Index i0 = 0; i0 < tq; i0 += block) {
-        const Index bq = std::min<Index>(block, tq - i0);
-        m.head(bq).setConstant(kNegInf);
-        l.head(bq).setZero();
-        acc.topRows(bq).setZero();
+std::size_t attention_tiled_working_bytes(Index tq, Index tk, Index d_k, Index d_v, const Mask& mask,
+                                          const TiledOptions& options) {
+    const simd::KernelVariant& variant = variant_for(options);
+    // Shapes only: no data is read, so empty matrices with the right sizes stand in.
+    simd::AttentionProblem p;
+    p.tq = tq;
+    p.tk = tk;
+    p.dk = d_k;
+    p.dv = d_v;
+    p.causal = mask.causal;
+    p.block = std::clamp<Index>(options.block, 1, std::max<Index>(tk, 1));
+    const int threads = options.threads > 0 ? options.threads : simd::default_threads(p, variant);
+    const std::size_t padding_flags = mask.padded_keys.empty() ? 0 : static_cast<std::size_t>(tk);
+    return simd::working_bytes(p, variant, threads) + padding_flags;
+}
 
-        for (Index j0 = 0; j0 < tk; j0 += block) {
-            if (mask.causal && j0 > i0 + bq - 1) break;  // every later key is in every row's future
-            const Index bk = std::min<Index>(block, tk - j0);
-            auto sb = s.topLeftCorner(bq, bk);
-
-            // pass 1: scores of this block, scaled once            s_ij = (q_i · k_j) * scale
-            sb.noalias() = q.middleRows(i0, bq) * k.middleRows(j0, bk).transpose();
-            sb *= scale;
-            // pass 2: the mask (only blocks the mask touches)      s_ij = -inf where hidden
-            const bool touches_diagonal = mask.causal && j0 + bk - 1 > i0;
-            if (touches_diagonal || padding)
-                for (Index i = 0; i < bq; ++i)
-                    for (Index j = 0; j < bk; ++j)
-                        if (mask.hides(i0 + i, j0 + j)) sb(i, j) = kNegInf;
-            // pass 3: new running max; rescale what was accumulated  c_i = exp(m_i - m_new)
-            bool empty_rows = false;
-            for (Index i = 0; i < bq; ++i) {
-                const float m_new = std::max(m(i), sb.row(i).maxCoeff());
-                if (m_new == kNegInf) {  // nothing visible yet in this row: nothing to rescale
-                    correction(i) = 1.0f;
-                    empty_rows = true;
-                    continue;
-                }
-                correction(i) = std::exp(m(i) - m_new);  // exp(-inf) = 0 on the first visible block
-                m(i) = m_new;
-            }
-            // pass 4: probabilities relative to the running max      p_ij = exp(s_ij - m_i)
-            // (vectorised exp; it maps -inf to a tiny positive number, so hidden keys and rows
-            // with nothing visible yet are set to exactly 0 afterwards)
-            sb = (sb.array().colwise() - m.head(bq).array()).exp();
-            if (touches_diagonal || padding)
-                for (Index i = 0; i < bq; ++i)
-                    for (Index j = 0; j < bk; ++j)
-                        if (mask.hides(i0 + i, j0 + j)) sb(i, j) = 0.0f;
-            if (empty_rows)
-                for (Index i = 0; i < bq; ++i)
-                    if (m(i) == kNegInf) sb.row(i).setZero();
-            // pass 5: running sum and running blend                 l = c·l + Σ_j p_ij,  acc = c·acc + P·V
-            l.head(bq) = l.head(bq).cwiseProduct(correction.head(bq)) + sb.rowwise().sum();
-            acc.topRows(bq) = correction.head(bq).asDiagonal() * acc.topRows(bq);
-            acc.topRows(bq).noalias() += sb * v.middleRows(j0, bk);
-        }
-        // pass 6: normalise                                         out_i = acc_i / l_i (0 if l_i = 0)
-        for (Index i = 0; i < bq; ++i) {
-            if (l(i) > 0.0f) out.row(i0 + i) = acc.row(i) / l(i);
-            else out.row(i0 + i).setZero();  // fully masked row: defined as zeros
-        }
-    }
-    return out;
+std::size_t attention_tiled_working_bytes(Index tq, Index tk, Index d_v, int block) {
+    TiledOptions options;
+    options.block = block;
+    return attention_tiled_working_bytes(tq, tk, d_v, d_v, Mask::none(), options);
 }
 
 // [SECTION] Double-precision reference ---------------------------------------------------------

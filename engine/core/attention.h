@@ -15,7 +15,9 @@
 // Two kernels that agree to float precision (max abs diff <= 1e-5) for any shapes and block:
 //   naive  materializes the [Tq][Tk] scores and weights; what the views show.
 //   tiled  walks blocks of keys with a running max and running sum (the online softmax behind
-//          FlashAttention); holds only [block][block] scores at a time, never [Tq][Tk].
+//          FlashAttention); holds only [block][strip] scores at a time, never [Tq][Tk].
+//          Vectorised by hand (simd_attention.cpp), compiled for several instruction sets and
+//          picked at run time, with strips of queries shared among threads.
 #pragma once
 
 #include "tensor.h"
@@ -70,15 +72,32 @@ AttentionResult attention_naive(const Matrix& q, const Matrix& k, const Matrix& 
                                 const Mask& mask);
 
 inline constexpr int kDefaultBlock = 64;
-// block: rows of Q and K processed together (>= 1). Returns only O [Tq][d_v].
+// block: keys whose scores the tiled kernel holds at once (>= 1). Returns only O [Tq][d_v].
 Matrix attention_tiled(const Matrix& q, const Matrix& k, const Matrix& v, const Mask& mask,
                        int block = kDefaultBlock);
 
+// How the tiled kernel runs. The defaults pick the fastest: the widest instruction set the CPU
+// has, and as many threads as the problem's size repays (always 1 in WebAssembly).
+struct TiledOptions {
+    int         block = kDefaultBlock;  // keys whose scores are held at once (>= 1)
+    int         threads = 0;            // 0 = automatic; else exactly this many (capped by the work)
+    std::string isa;                    // "" = the best; else one of attention_tiled_isas()
+};
+Matrix attention_tiled(const Matrix& q, const Matrix& k, const Matrix& v, const Mask& mask,
+                       const TiledOptions& options);
+
+// Instruction sets the tiled kernel has been compiled for that this CPU runs, fastest first:
+// some of "avx512", "avx2", "sse2" on x86-64; "wasm128" in WebAssembly; "generic" elsewhere.
+std::vector<std::string> attention_tiled_isas();
+
 // Bytes of working memory each kernel holds besides its inputs and output (for the benchmark
-// and the lesson on why tiling matters): naive ~ 4 [Tq][Tk] float matrices, tiled ~ the
-// per-block scores plus running max/sum and the output accumulator.
+// and the lesson on why tiling matters): naive ~ 4 [Tq][Tk] float matrices; tiled ~ per thread,
+// a transposed strip of queries and one block of scores (the output is its own accumulator),
+// whatever T is. The 4-argument form assumes d_k = d_v and the default options.
 std::size_t attention_naive_working_bytes(Index tq, Index tk);
 std::size_t attention_tiled_working_bytes(Index tq, Index tk, Index d_v, int block);
+std::size_t attention_tiled_working_bytes(Index tq, Index tk, Index d_k, Index d_v, const Mask& mask,
+                                          const TiledOptions& options);
 
 // Double-precision naive attention, the reference that tests compare both kernels against.
 MatrixD attention_reference(const MatrixD& q, const MatrixD& k, const MatrixD& v,

@@ -1,110 +1,306 @@
-// attention-bench: the naive and the tiled attention kernels side by side, one row per T.
+// attention-bench: the attention kernels side by side, natively or in WebAssembly (the same
+// source, built by both presets; `./neuralpath bench` runs both and merges them in one table).
 //
-//   attention-bench [--d N] [--block N] [--causal] [--max-t N] [--seconds S]
+//   attention-bench [--json] [--t 256,1024,...] [--d N] [--block N] [--masks none,causal]
+//                   [--isas avx512,sse2,...] [--threads N] [--no-naive] [--repeats N]
+//                   [--budget S] [--dump DIR] [--memory-t N]
 //
-// For each T: the best time of repeated runs (after a warm-up), GFLOP/s counting the two
-// matrix products (Q·Kᵀ and W·V: 4·T²·d flops, half of that with --causal), the working
-// memory each kernel holds besides its inputs and output, and the max |naive - tiled|.
+// For each T and mask: the best time of repeated runs (after a warm-up, which also lets V8 tier
+// the WebAssembly up), GFLOP/s counting the two matrix products (Q·Kᵀ and P·V: 4·T²·d flops,
+// half of that with the causal mask), the working memory each kernel holds besides its inputs
+// and output, and the max |Δ| against the naive kernel. Single-thread runs are timed in CPU
+// time of the thread (the machine may be shared: time spent waiting for a core is not the
+// kernel's); runs with more threads in wall time. A peak probe (independent multiply-adds at
+// full width) measures what each instruction set can do on this core.
+//
+// Inputs are a counter hash (same numbers in C++, WebAssembly and tests/bench/torch_attention.py,
+// so --dump files from all three compare element by element).
 #include "engine/core/attention.h"
+#include "engine/core/simd_attention.h"
 
 #include <algorithm>
 #include <chrono>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
-#include <random>
+#include <ctime>
 #include <string>
+#include <thread>
 #include <vector>
+
+#if defined(__EMSCRIPTEN__)
+#include <emscripten.h>
+// Node's CPU time for this process in seconds (V8's background threads are idle while a
+// kernel runs, so this is the kernel's time).
+EM_JS(double, np_process_cpu_seconds, (), {
+    const u = process.cpuUsage();
+    return (u.user + u.system) / 1e6;
+});
+#endif
 
 using namespace neuralpath;
 
 namespace {
 
+// [SECTION] Options ----------------------------------------------------------------------------
+
 struct Options {
-    int    d = 64;
-    int    block = kDefaultBlock;
-    bool   causal = false;
-    int    max_t = 2048;
-    double seconds = 0.3;  // time budget per kernel per T
+    bool                     json = false;
+    std::vector<int>         ts = {256, 1024, 2048, 4096};
+    int                      d = 64;
+    int                      block = kDefaultBlock;
+    std::vector<std::string> masks = {"none", "causal"};
+    std::vector<std::string> isas;  // empty = every one this CPU runs
+    int                      threads = 0;  // 0 = the number of cores (a second tiled run if > 1)
+    bool                     naive = true;
+    int                      repeats = 5;
+    double                   budget = 0.5;  // seconds per measurement, at least `repeats` runs
+    std::string              dump;          // directory for raw float32 outputs ("" = none)
+    long                     memory_t = 65536;
 };
 
-[[noreturn]] void usage(const char* message) {
-    std::fprintf(stderr, "attention-bench: %s\nusage: attention-bench [--d N] [--block N] [--causal] [--max-t N] [--seconds S]\n", message);
+[[noreturn]] void usage(const std::string& message) {
+    std::fprintf(stderr,
+                 "attention-bench: %s\nusage: attention-bench [--json] [--t 256,1024,...] [--d N] [--block N] "
+                 "[--masks none,causal] [--isas NAME,...] [--threads N] [--no-naive] [--repeats N] [--budget S] "
+                 "[--dump DIR] [--memory-t N]\n",
+                 message.c_str());
     std::exit(2);
+}
+
+std::vector<std::string> split(const std::string& list) {
+    std::vector<std::string> parts;
+    std::size_t start = 0;
+    while (start <= list.size()) {
+        const std::size_t comma = std::min(list.find(',', start), list.size());
+        if (comma > start) parts.push_back(list.substr(start, comma - start));
+        start = comma + 1;
+    }
+    return parts;
+}
+
+int positive(const std::string& flag, const std::string& text) {
+    char* end = nullptr;
+    const long value = std::strtol(text.c_str(), &end, 10);
+    if (end == text.c_str() || *end != '\0' || value < 1 || value > 1'000'000'000)
+        usage(flag + " needs a positive whole number, not '" + text + "'");
+    return static_cast<int>(value);
 }
 
 Options parse(int argc, char** argv) {
     Options o;
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
-        auto number = [&]() {
-            if (i + 1 >= argc) usage((a + " needs a value").c_str());
-            return std::atof(argv[++i]);
+        auto value = [&]() -> std::string {
+            if (i + 1 >= argc) usage(a + " needs a value");
+            return argv[++i];
         };
-        if (a == "--d") o.d = static_cast<int>(number());
-        else if (a == "--block") o.block = static_cast<int>(number());
-        else if (a == "--max-t") o.max_t = static_cast<int>(number());
-        else if (a == "--seconds") o.seconds = number();
-        else if (a == "--causal") o.causal = true;
-        else usage(("unknown option '" + a + "'").c_str());
+        if (a == "--json") o.json = true;
+        else if (a == "--no-naive") o.naive = false;
+        else if (a == "--t") {
+            o.ts.clear();
+            for (const std::string& t : split(value())) o.ts.push_back(positive(a, t));
+            if (o.ts.empty()) usage("--t needs at least one length");
+        } else if (a == "--d") o.d = positive(a, value());
+        else if (a == "--block") o.block = positive(a, value());
+        else if (a == "--masks") {
+            o.masks = split(value());
+            for (const std::string& m : o.masks)
+                if (m != "none" && m != "causal") usage("unknown mask '" + m + "' (none, causal)");
+        } else if (a == "--isas") o.isas = split(value());
+        else if (a == "--threads") o.threads = positive(a, value());
+        else if (a == "--repeats") o.repeats = positive(a, value());
+        else if (a == "--budget") {
+            o.budget = std::atof(value().c_str());
+            if (!(o.budget > 0 && o.budget < 1000)) usage("--budget needs seconds > 0");
+        } else if (a == "--dump") o.dump = value();
+        else if (a == "--memory-t") o.memory_t = positive(a, value());
+        else usage("unknown option '" + a + "'");
     }
-    if (o.d < 1 || o.block < 1 || o.max_t < 1 || !(o.seconds > 0)) usage("values must be positive");
+    const std::vector<std::string> here = attention_tiled_isas();
+    if (o.isas.empty()) o.isas = here;
+    for (const std::string& isa : o.isas)
+        if (std::find(here.begin(), here.end(), isa) == here.end()) usage("instruction set '" + isa + "' is not available here");
+    if (o.threads == 0) o.threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+#if defined(__EMSCRIPTEN__)
+    o.threads = 1;  // no threads in this WebAssembly build
+#endif
     return o;
 }
 
-Matrix random_matrix(std::mt19937& rng, Index rows, Index cols) {
-    std::normal_distribution<float> normal(0.0f, 1.0f);
+// [SECTION] Inputs and clocks ------------------------------------------------------------------
+
+// Uniform in [-√3, √3) (variance 1) from a hash of (seed, index): lowbias32 by C. Wellons.
+float hashed_uniform(std::uint32_t seed, std::uint32_t index) {
+    std::uint32_t x = seed * 0x9E3779B9u + index;
+    x ^= x >> 16;
+    x *= 0x7feb352du;
+    x ^= x >> 15;
+    x *= 0x846ca68bu;
+    x ^= x >> 16;
+    const float unit = static_cast<float>(x >> 8) * (1.0f / 16777216.0f);  // [0, 1), exact
+    return (unit * 2.0f - 1.0f) * 1.7320508f;
+}
+
+Matrix hashed_matrix(std::uint32_t seed, Index rows, Index cols) {
     Matrix m(rows, cols);
-    for (Index i = 0; i < m.size(); ++i) m.data()[i] = normal(rng);
+    for (Index i = 0; i < m.size(); ++i) m.data()[i] = hashed_uniform(seed, static_cast<std::uint32_t>(i));
     return m;
 }
 
-// Best wall time of `run` in seconds: one warm-up, then repeats until the budget is spent.
-template <typename F>
-double best_time(F&& run, double budget) {
-    using clock = std::chrono::steady_clock;
-    run();
-    double best = 1e30, spent = 0.0;
-    int repeats = 0;
-    while (repeats < 3 || spent < budget) {
-        const auto start = clock::now();
-        run();
-        const double t = std::chrono::duration<double>(clock::now() - start).count();
-        best = std::min(best, t);
-        spent += t;
-        if (++repeats >= 1000) break;
-    }
-    return best;
+double cpu_seconds() {
+#if defined(__EMSCRIPTEN__)
+    return np_process_cpu_seconds();
+#else
+    timespec t{};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+    return static_cast<double>(t.tv_sec) + 1e-9 * static_cast<double>(t.tv_nsec);
+#endif
 }
 
-std::string bytes(std::size_t n) {
-    char buffer[32];
-    if (n >= (1u << 20)) std::snprintf(buffer, sizeof buffer, "%.1f MiB", static_cast<double>(n) / (1 << 20));
-    else std::snprintf(buffer, sizeof buffer, "%.1f KiB", static_cast<double>(n) / (1 << 10));
-    return buffer;
+double wall_seconds() {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
+
+struct Timing {
+    double best = 0.0;    // seconds
+    double median = 0.0;  // seconds: best vs median shows how noisy the machine was
+    int    runs = 0;
+};
+
+// One warm-up, then at least `repeats` runs and until `budget` seconds are spent.
+template <typename F>
+Timing time_runs(F&& run, const Options& o, bool cpu_clock) {
+    const auto now = [&] { return cpu_clock ? cpu_seconds() : wall_seconds(); };
+    run();
+    std::vector<double> times;
+    double spent = 0.0;
+    while (static_cast<int>(times.size()) < o.repeats || (spent < o.budget && times.size() < 200)) {
+        const double start = now();
+        run();
+        times.push_back(now() - start);
+        spent += times.back();
+    }
+    std::sort(times.begin(), times.end());
+    return {times.front(), times[times.size() / 2], static_cast<int>(times.size())};
+}
+
+void dump(const Options& o, const std::string& name, const Matrix& m) {
+    if (o.dump.empty()) return;
+    const std::string path = o.dump + "/" + name + ".f32";
+    std::FILE* f = std::fopen(path.c_str(), "wb");
+    if (!f || std::fwrite(m.data(), sizeof(float), static_cast<std::size_t>(m.size()), f) != static_cast<std::size_t>(m.size())) {
+        std::fprintf(stderr, "attention-bench: cannot write %s\n", path.c_str());
+        std::exit(1);
+    }
+    std::fclose(f);
+}
+
+// [SECTION] Measurements -----------------------------------------------------------------------
+
+struct Row {
+    int         t = 0;
+    std::string mask, kernel, isa;
+    int         threads = 1;
+    Timing      time;
+    double      gflops = 0.0;
+    std::size_t working_bytes = 0;
+    double      max_diff = -1.0;  // vs naive; -1 = naive not run
+};
+
+struct Peak {
+    std::string isa;
+    double      gflops = 0.0;
+};
+
+Peak probe(const simd::KernelVariant& variant, const Options& o) {
+    const long rounds = 20'000'000 / variant.lanes;
+    volatile float sink = 0.0f;
+    Options quick = o;
+    quick.budget = 0.1;
+    const Timing t = time_runs([&] { sink = sink + variant.peak_probe(rounds); }, quick, true);
+    return {variant.name, static_cast<double>(rounds) * variant.peak_flops_per_round / t.best * 1e-9};
+}
+
+float max_abs_diff(const Matrix& a, const Matrix& b) { return (a - b).cwiseAbs().maxCoeff(); }
 
 }  // namespace
 
 int main(int argc, char** argv) {
     const Options o = parse(argc, argv);
-    const Mask mask = o.causal ? Mask::causal_mask() : Mask::none();
-    std::printf("attention: one head, d = %d, mask = %s, tile block = %d, best of repeated runs\n", o.d,
-                mask.name().c_str(), o.block);
-    std::printf("%6s | %10s %8s %10s | %10s %8s %10s | %7s | %9s\n", "T", "naive ms", "GFLOP/s", "memory",
-                "tiled ms", "GFLOP/s", "memory", "speedup", "max diff");
-    std::printf("-------+--------------------------------+--------------------------------+---------+----------\n");
-    std::mt19937 rng(1);
-    for (int T = 128; T <= o.max_t; T *= 2) {
-        const Matrix q = random_matrix(rng, T, o.d), k = random_matrix(rng, T, o.d), v = random_matrix(rng, T, o.d);
-        Matrix naive_out, tiled_out;
-        const double tn = best_time([&] { naive_out = attention_naive(q, k, v, mask).output; }, o.seconds);
-        const double tt = best_time([&] { tiled_out = attention_tiled(q, k, v, mask, o.block); }, o.seconds);
-        const double flops = 4.0 * T * static_cast<double>(T) * o.d * (o.causal ? 0.5 : 1.0);
-        const float diff = (naive_out - tiled_out).cwiseAbs().maxCoeff();
-        std::printf("%6d | %10.3f %8.2f %10s | %10.3f %8.2f %10s | %6.2fx | %9.2e\n", T, tn * 1e3, flops / tn * 1e-9,
-                    bytes(attention_naive_working_bytes(T, T)).c_str(), tt * 1e3, flops / tt * 1e-9,
-                    bytes(attention_tiled_working_bytes(T, T, o.d, o.block)).c_str(), tn / tt,
-                    static_cast<double>(diff));
+#if defined(__EMSCRIPTEN__)
+    const char* platform = "wasm";
+#else
+    const char* platform = "native";
+#endif
+
+    std::vector<Peak> peaks;
+    for (const std::string& isa : o.isas) peaks.push_back(probe(*simd::find_variant(isa.c_str()), o));
+
+    std::vector<Row> rows;
+    for (const int T : o.ts) {
+        const Matrix q = hashed_matrix(1, T, o.d), k = hashed_matrix(2, T, o.d), v = hashed_matrix(3, T, o.d);
+        for (const std::string& mask_name : o.masks) {
+            const Mask mask = parse_mask(mask_name);
+            const double flops = 4.0 * T * static_cast<double>(T) * o.d * (mask.causal ? 0.5 : 1.0);
+            const std::string tag = std::to_string(T) + "-" + mask_name;
+            Matrix naive;
+            if (o.naive) {
+                Row r{T, mask_name, "naive", "eigen", 1, {}, 0.0, attention_naive_working_bytes(T, T), 0.0};
+                r.time = time_runs([&] { naive = attention_naive(q, k, v, mask).output; }, o, true);
+                r.gflops = flops / r.time.best * 1e-9;
+                rows.push_back(r);
+                dump(o, "naive-" + tag, naive);
+            }
+            for (const std::string& isa : o.isas) {
+                std::vector<int> thread_counts = {1};  // every core too, for the fastest instruction set
+                if (o.threads > 1 && isa == o.isas.front()) thread_counts.push_back(o.threads);
+                for (const int threads : thread_counts) {
+                    TiledOptions options;
+                    options.block = o.block;
+                    options.isa = isa;
+                    options.threads = threads;
+                    Row r{T, mask_name, "tiled", isa, threads, {}, 0.0,
+                          attention_tiled_working_bytes(T, T, o.d, o.d, mask, options), -1.0};
+                    Matrix tiled;
+                    r.time = time_runs([&] { tiled = attention_tiled(q, k, v, mask, options); }, o, threads == 1);
+                    r.gflops = flops / r.time.best * 1e-9;
+                    if (o.naive) r.max_diff = max_abs_diff(tiled, naive);
+                    rows.push_back(r);
+                    if (threads == 1) dump(o, "tiled-" + isa + "-" + tag, tiled);
+                }
+            }
+        }
     }
+    TiledOptions defaults;
+    defaults.block = o.block;
+    const std::size_t memory = attention_tiled_working_bytes(o.memory_t, o.memory_t, o.d, o.d, Mask::causal_mask(), defaults);
+
+    if (o.json) {
+        std::printf("{\"platform\":\"%s\",\"d\":%d,\"block\":%d,\"peaks\":[", platform, o.d, o.block);
+        for (std::size_t i = 0; i < peaks.size(); ++i)
+            std::printf("%s{\"isa\":\"%s\",\"gflops\":%.2f}", i ? "," : "", peaks[i].isa.c_str(), peaks[i].gflops);
+        std::printf("],\"rows\":[");
+        for (std::size_t i = 0; i < rows.size(); ++i) {
+            const Row& r = rows[i];
+            std::printf("%s{\"t\":%d,\"mask\":\"%s\",\"kernel\":\"%s\",\"isa\":\"%s\",\"threads\":%d,\"seconds\":%.6g,"
+                        "\"median_seconds\":%.6g,\"runs\":%d,\"gflops\":%.3f,\"working_bytes\":%zu,\"max_diff\":%.3g}",
+                        i ? "," : "", r.t, r.mask.c_str(), r.kernel.c_str(), r.isa.c_str(), r.threads, r.time.best,
+                        r.time.median, r.time.runs, r.gflops, r.working_bytes, r.max_diff);
+        }
+        std::printf("],\"memory\":{\"t\":%ld,\"tiled_working_bytes\":%zu}}\n", o.memory_t, memory);
+        return 0;
+    }
+    std::printf("attention (%s): one head, d = %d, key block = %d, best of >= %d runs\npeak:", platform, o.d, o.block,
+                o.repeats);
+    for (const Peak& p : peaks) std::printf("  %s %.1f GFLOP/s", p.isa.c_str(), p.gflops);
+    std::printf("\n%6s %-7s %-6s %-7s %3s | %10s %10s %8s %11s %9s\n", "T", "mask", "kernel", "isa", "thr", "best ms",
+                "median ms", "GFLOP/s", "memory", "max |Δ|");
+    for (const Row& r : rows)
+        std::printf("%6d %-7s %-6s %-7s %3d | %10.3f %10.3f %8.2f %11zu %9.2e\n", r.t, r.mask.c_str(), r.kernel.c_str(),
+                    r.isa.c_str(), r.threads, r.time.best * 1e3, r.time.median * 1e3, r.gflops, r.working_bytes,
+                    r.max_diff);
+    std::printf("tiled working memory at T = %ld: %zu bytes (%.2f MiB)\n", o.memory_t, memory,
+                static_cast<double>(memory) / (1 << 20));
     return 0;
 }

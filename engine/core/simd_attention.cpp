@@ -1,0 +1,288 @@
+// simd_attention.cpp: the tiled attention kernel (online softmax) on vectors of kLanes floats.
+// Compiled once per instruction set into its own namespace (engine/core/CMakeLists.txt);
+// attention_tiled() picks the widest one the CPU runs (simd_dispatch.cpp).
+//
+// [SECTION] Register tiles
+// [SECTION] Micro-kernels: scores, blend
+// [SECTION] One strip of queries
+// [SECTION] Exp and peak probe (for tests and the benchmark)
+//
+// Layout, and why. A strip of kStrip queries is transposed once into qt [dk][kStrip], so one
+// vector holds the same coordinate of kLanes different queries. Then
+//   - a score tile is a plain outer-product GEMM: broadcast k[j][c], multiply by qt[c][...];
+//     keys need no packing, and the scores land as s [key][query];
+//   - the softmax runs down the keys of each query, i.e. across rows of s: the running max,
+//     the exps and the running sum are vertical vector operations, with no horizontal
+//     reduction anywhere;
+//   - the blend broadcasts one probability p[j][i] and multiplies it by v's row j, which is
+//     already contiguous in the row-major input.
+// The strip's output rows are the accumulator, so working memory is qt, one score block and
+// three small vectors per thread, whatever T is.
+#include "engine/core/simd_attention.h"
+#include "engine/core/simd.h"
+
+#define NP_STRINGIFY2(x) #x
+#define NP_STRINGIFY(x) NP_STRINGIFY2(x)
+
+namespace neuralpath::simd::NP_SIMD_NS {
+namespace {
+
+using Index = std::ptrdiff_t;
+
+// [SECTION] Register tiles ---------------------------------------------------------------------
+// The accumulators of a micro-tile live in vector registers for its whole inner loop: AVX-512
+// has 32 of them, the others 16. A tile of Rk keys × kStripVectors vectors needs Rk·U
+// accumulators plus U query vectors and one broadcast.
+
+#if NP_SIMD_LANES >= 16
+constexpr int kStripVectors = 2;  // query vectors per strip
+constexpr int kKeyRows = 8;       // keys per score tile:   8 × 2 = 16 accumulators
+constexpr int kOutRows = 4;       // output rows per blend tile
+constexpr int kOutVectors = 4;    // output vectors per blend tile: 4 × 4 = 16 accumulators
+#else
+constexpr int kStripVectors = 2;
+constexpr int kKeyRows = 4;       // 4 × 2 = 8 accumulators
+constexpr int kOutRows = 4;
+constexpr int kOutVectors = 2;    // 4 × 2 = 8 accumulators
+#endif
+constexpr int kStrip = kStripVectors * kLanes;  // query rows per strip
+
+inline Index min_index(Index a, Index b) { return a < b ? a : b; }
+
+std::size_t workspace_floats(Index dk, Index block) {
+    // qt [dk][kStrip] + s [block][kStrip] + m, l, c [kStrip]
+    return static_cast<std::size_t>((dk + block + 3) * kStrip);
+}
+
+// [SECTION] Micro-kernels: scores, blend -------------------------------------------------------
+
+// Scores of R keys (key .. key+R-1) against the strip, masked, into s_rows [R][kStrip]:
+//   s[r][i] = Σ_c k[key+r][c] · qt[c][i]        (qt already holds q · scale)
+//   s[r][i] = -inf where the mask hides key+r from query first_query+i
+// and each query's max over these keys folded into row_max.
+template <int R>
+inline void score_tile(const AttentionProblem& p, const float* qt, Index key, Index first_query, float* s_rows,
+                       vf* row_max) {
+    vf acc[R][kStripVectors];
+#pragma GCC unroll 16
+    for (int r = 0; r < R; ++r)
+#pragma GCC unroll 4
+        for (int u = 0; u < kStripVectors; ++u) acc[r][u] = splat(0.0f);
+    const float* k = p.k + key * p.dk;
+    for (Index c = 0; c < p.dk; ++c) {
+        vf qv[kStripVectors];
+#pragma GCC unroll 4
+        for (int u = 0; u < kStripVectors; ++u) qv[u] = load(qt + c * kStrip + u * kLanes);
+#pragma GCC unroll 16
+        for (int r = 0; r < R; ++r) {
+            const vf kb = splat(k[r * p.dk + c]);
+#pragma GCC unroll 4
+            for (int u = 0; u < kStripVectors; ++u) acc[r][u] = madd(kb, qv[u], acc[r][u]);
+        }
+    }
+    // the mask, before the softmax (only tiles it touches)
+    const bool crosses_diagonal = p.causal && key + R - 1 > first_query;
+#pragma GCC unroll 16
+    for (int r = 0; r < R; ++r) {
+        if (p.padded_keys && p.padded_keys[key + r]) {
+            for (int u = 0; u < kStripVectors; ++u) acc[r][u] = splat(kNegInf);
+        } else if (crosses_diagonal) {  // causal: query i sees key j only if j <= i
+            for (int u = 0; u < kStripVectors; ++u) {
+                const vi query = iota() + static_cast<int>(first_query + u * kLanes);
+                acc[r][u] = select(query < splat_int(static_cast<int>(key + r)), splat(kNegInf), acc[r][u]);
+            }
+        }
+    }
+#pragma GCC unroll 16
+    for (int r = 0; r < R; ++r)
+#pragma GCC unroll 4
+        for (int u = 0; u < kStripVectors; ++u) {
+            store(s_rows + r * kStrip + u * kLanes, acc[r][u]);
+            row_max[u] = max(row_max[u], acc[r][u]);
+        }
+}
+
+// Blend of R output rows × C vectors of columns starting at col, over `keys` keys from key0:
+//   out[row+r][col..] = c[r] · out[row+r][col..] + Σ_j p[j][r] · v[key0+j][col..]
+// (probs points at the strip's probabilities for these rows: probs[j·kStrip + r])
+template <int R, int C>
+inline void blend_tile(const AttentionProblem& p, const float* probs, const float* corr, Index keys, Index key0,
+                       Index row, Index col) {
+    vf acc[R][C];
+    float* out = p.out + row * p.dv + col;
+#pragma GCC unroll 8
+    for (int r = 0; r < R; ++r) {
+        const vf c = splat(corr[r]);
+#pragma GCC unroll 8
+        for (int cc = 0; cc < C; ++cc) acc[r][cc] = load(out + r * p.dv + cc * kLanes) * c;
+    }
+    const float* v = p.v + key0 * p.dv + col;
+    for (Index j = 0; j < keys; ++j, v += p.dv, probs += kStrip) {
+        vf vv[C];
+#pragma GCC unroll 8
+        for (int cc = 0; cc < C; ++cc) vv[cc] = load(v + cc * kLanes);
+#pragma GCC unroll 8
+        for (int r = 0; r < R; ++r) {
+            const vf pb = splat(probs[r]);
+#pragma GCC unroll 8
+            for (int cc = 0; cc < C; ++cc) acc[r][cc] = madd(pb, vv[cc], acc[r][cc]);
+        }
+    }
+#pragma GCC unroll 8
+    for (int r = 0; r < R; ++r)
+#pragma GCC unroll 8
+        for (int cc = 0; cc < C; ++cc) store(out + r * p.dv + cc * kLanes, acc[r][cc]);
+}
+
+// The same blend for the last dv % kLanes columns, one float at a time.
+inline void blend_scalar(const AttentionProblem& p, const float* probs, const float* corr, Index keys, Index key0,
+                         Index row, Index rows, Index col) {
+    for (Index r = 0; r < rows; ++r)
+        for (Index cc = col; cc < p.dv; ++cc) {
+            float acc = p.out[(row + r) * p.dv + cc] * corr[r];
+            for (Index j = 0; j < keys; ++j) acc += probs[j * kStrip + r] * p.v[(key0 + j) * p.dv + cc];
+            p.out[(row + r) * p.dv + cc] = acc;
+        }
+}
+
+template <int C>
+inline void blend_columns(const AttentionProblem& p, const float* probs, const float* corr, Index keys, Index key0,
+                          Index row, Index rows, Index col) {
+    Index r = 0;
+    for (; r + kOutRows <= rows; r += kOutRows) blend_tile<kOutRows, C>(p, probs + r, corr + r, keys, key0, row + r, col);
+    for (; r < rows; ++r) blend_tile<1, C>(p, probs + r, corr + r, keys, key0, row + r, col);
+}
+
+// out rows [row, row+rows) blended with the probabilities of keys [key0, key0+keys)
+inline void blend_block(const AttentionProblem& p, const float* probs, const float* corr, Index keys, Index key0,
+                        Index row, Index rows) {
+    Index col = 0;
+    for (; col + kOutVectors * kLanes <= p.dv; col += kOutVectors * kLanes)
+        blend_columns<kOutVectors>(p, probs, corr, keys, key0, row, rows, col);
+    for (; col + kLanes <= p.dv; col += kLanes) blend_columns<1>(p, probs, corr, keys, key0, row, rows, col);
+    if (col < p.dv) blend_scalar(p, probs, corr, keys, key0, row, rows, col);
+}
+
+// [SECTION] One strip of queries ---------------------------------------------------------------
+// The online softmax: for query i keep m_i (max score so far), l_i (Σ e^(s - m_i) so far) and
+// out_i (Σ e^(s - m_i)·v so far). A block that raises the max to m_new rescales what was
+// accumulated by c_i = e^(m_i - m_new), so at the end out_i / l_i = softmax(row i)·V exactly.
+//
+// Shapes: q [tq][dk], k [tk][dk], v [tk][dv], out [tq][dv]
+//         per strip (n = kStrip queries from i0): qt [dk][n], m, l, c [n]
+//         per key block (b = block keys from j0): s [b][n] (scores, then probabilities)
+
+void run_strip(const AttentionProblem& p, Index strip, float* workspace) {
+    const Index i0 = strip * kStrip;
+    const Index rows = min_index(kStrip, p.tq - i0);  // the last strip may be short
+    float* qt = workspace;                // [dk][kStrip]
+    float* s = qt + p.dk * kStrip;        // [block][kStrip]
+    float* m = s + p.block * kStrip;      // [kStrip]
+    float* l = m + kStrip;                // [kStrip]
+    float* corr = l + kStrip;             // [kStrip]
+
+    // pass 0: this strip's queries, scaled once, transposed      qt[c][i] = q[i0+i][c] · scale
+    // (rows past the end are zeros: their scores are finite and nobody reads their output)
+    for (Index i = 0; i < kStrip; ++i)
+        for (Index c = 0; c < p.dk; ++c) qt[c * kStrip + i] = i < rows ? p.q[(i0 + i) * p.dk + c] * p.scale : 0.0f;
+    for (Index i = 0; i < kStrip; ++i) {
+        m[i] = kNegInf;
+        l[i] = 0.0f;
+    }
+    for (Index i = 0; i < rows * p.dv; ++i) p.out[i0 * p.dv + i] = 0.0f;
+
+    // causal: the strip's last query sees keys up to itself; every later key is the future
+    const Index key_end = p.causal ? min_index(p.tk, i0 + rows) : p.tk;
+    for (Index j0 = 0; j0 < key_end; j0 += p.block) {
+        const Index keys = min_index(p.block, key_end - j0);
+
+        // pass 1: scores, scaled and masked, and each query's max over the block
+        //                                                      s_ji = q_i·k_j·scale (-inf if hidden)
+        vf block_max[kStripVectors];
+        for (int u = 0; u < kStripVectors; ++u) block_max[u] = splat(kNegInf);
+        Index j = 0;
+        for (; j + kKeyRows <= keys; j += kKeyRows)
+            score_tile<kKeyRows>(p, qt, j0 + j, i0, s + j * kStrip, block_max);
+        for (; j < keys; ++j) score_tile<1>(p, qt, j0 + j, i0, s + j * kStrip, block_max);
+
+        // pass 2: new running max, and the rescale of what was accumulated   c_i = e^(m_i - m_new)
+        // The exps are taken against `shift` = m_new, or 0 while a query has seen no visible key
+        // (its scores are all -inf then, and -inf - -inf would be NaN).
+        vf shift[kStripVectors];
+        for (int u = 0; u < kStripVectors; ++u) {
+            const vf m_old = load(m + u * kLanes);
+            const vf m_new = max(m_old, block_max[u]);
+            shift[u] = select(m_new == splat(kNegInf), splat(0.0f), m_new);
+            store(corr + u * kLanes, exp(m_old - shift[u]));  // e^-inf = 0 on the first visible block
+            store(m + u * kLanes, m_new);
+        }
+
+        // pass 3: probabilities and running sum       p_ji = e^(s_ji - m_i),  l_i = c_i·l_i + Σ_j p_ji
+        vf sum[kStripVectors];
+        for (int u = 0; u < kStripVectors; ++u) sum[u] = splat(0.0f);
+        for (Index jj = 0; jj < keys; ++jj)
+#pragma GCC unroll 4
+            for (int u = 0; u < kStripVectors; ++u) {
+                float* sp = s + jj * kStrip + u * kLanes;
+                const vf e = exp(load(sp) - shift[u]);
+                store(sp, e);
+                sum[u] += e;
+            }
+        for (int u = 0; u < kStripVectors; ++u)
+            store(l + u * kLanes, madd(load(corr + u * kLanes), load(l + u * kLanes), sum[u]));
+
+        // pass 4: blend the values                    out_i = c_i·out_i + Σ_j p_ji·v_j
+        blend_block(p, s, corr, keys, j0, i0, rows);
+    }
+
+    // pass 5: normalise                               out_i = out_i / l_i (0 if query i saw no key)
+    for (Index i = 0; i < rows; ++i) {
+        const float inv = l[i] > 0.0f ? 1.0f / l[i] : 0.0f;
+        float* out = p.out + (i0 + i) * p.dv;
+        for (Index c = 0; c < p.dv; ++c) out[c] *= inv;
+    }
+}
+
+// [SECTION] Exp and peak probe (for tests and the benchmark) -----------------------------------
+
+void exp_array(const float* in, float* out, Index n) {
+    Index i = 0;
+    for (; i + kLanes <= n; i += kLanes) store(out + i, exp(load(in + i)));
+    if (i < n) {  // the tail through a padded vector
+        float buffer[kLanes] = {};
+        for (Index t = i; t < n; ++t) buffer[t - i] = in[t];
+        store(buffer, exp(load(buffer)));
+        for (Index t = i; t < n; ++t) out[t] = buffer[t - i];
+    }
+}
+
+// Independent multiply-add chains, enough of them to cover the latency of the FMA (or of the
+// multiply plus the add) on the pipes a core has: the most flops per second this width allows.
+constexpr int kProbeChains = 12;
+
+float peak_probe(long rounds) {
+    vf acc[kProbeChains];
+    for (int i = 0; i < kProbeChains; ++i) acc[i] = splat(1e-3f * static_cast<float>(i));
+    const vf a = splat(0.9999999f), b = splat(1e-7f);
+    for (long r = 0; r < rounds; ++r)
+#pragma GCC unroll 16
+        for (int i = 0; i < kProbeChains; ++i) acc[i] = madd(acc[i], a, b);
+    float total = 0.0f;
+    for (int i = 0; i < kProbeChains; ++i)
+        for (int lane = 0; lane < kLanes; ++lane) total += acc[i][lane];
+    return total;
+}
+
+}  // namespace
+
+KernelVariant variant() {
+#if defined(__FMA__)
+    constexpr bool fma = true;
+#else
+    constexpr bool fma = false;
+#endif
+    return {NP_STRINGIFY(NP_SIMD_NS), kLanes,     fma,         kStrip,           &workspace_floats,
+            &run_strip,               &exp_array, &peak_probe, kProbeChains * kLanes * 2};
+}
+
+}  // namespace neuralpath::simd::NP_SIMD_NS

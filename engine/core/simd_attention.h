@@ -1,0 +1,70 @@
+// simd_attention.h: the contract between attention_tiled() and the tiled kernel compiled once
+// per instruction set (simd_attention.cpp built as avx512, avx2, sse2 on x86-64; wasm128 in
+// WebAssembly; generic elsewhere). Plain pointers and integers only: the per-ISA units include
+// no Eigen (see simd.h for why).
+//
+// The kernel works on strips of query rows (strip_rows of them, as many as its registers
+// hold). Strips are independent, so threads split them and the result does not depend on the
+// thread count.
+#pragma once
+
+#include <cstddef>
+#include <vector>
+
+namespace neuralpath::simd {
+
+// One attention problem, row-major: q [tq][dk], k [tk][dk], v [tk][dv] -> out [tq][dv].
+struct AttentionProblem {
+    const float*         q = nullptr;
+    const float*         k = nullptr;
+    const float*         v = nullptr;
+    float*               out = nullptr;
+    std::ptrdiff_t       tq = 0, tk = 0, dk = 0, dv = 0;
+    bool                 causal = false;
+    const unsigned char* padded_keys = nullptr;  // nullptr = no padding; else tk flags, 1 = hidden
+    std::ptrdiff_t       block = 64;             // keys whose scores are held at once (>= 1)
+    float                scale = 1.0f;           // 1/sqrt(dk)
+};
+
+// One compilation of the kernel.
+struct KernelVariant {
+    const char* name;        // "avx512", "avx2", "sse2", "wasm128", "generic"
+    int         lanes;       // floats per vector
+    bool        fma;         // fused multiply-add instructions (peak = 2 flops per lane per FMA)
+    int         strip_rows;  // query rows per strip
+    // floats of scratch one thread needs (transposed query strip, score block, running max/sum)
+    std::size_t (*workspace_floats)(std::ptrdiff_t dk, std::ptrdiff_t block);
+    // computes out rows [strip·strip_rows, +strip_rows) of the problem
+    void (*run_strip)(const AttentionProblem& problem, std::ptrdiff_t strip, float* workspace);
+    // out[i] = e^in[i] with the kernel's vector exp (in[i] <= 0), for tests
+    void (*exp_array)(const float* in, float* out, std::ptrdiff_t n);
+    // runs `rounds` rounds of independent multiply-adds at full width; returns a value that
+    // depends on all of them (so the compiler keeps them). flops = rounds · peak_flops_per_round.
+    float (*peak_probe)(long rounds);
+    int peak_flops_per_round;
+};
+
+// The variants this build holds that this CPU can run, fastest first (never empty).
+const std::vector<KernelVariant>& available_variants();
+
+// The variant called `name` if this build and CPU have it, else nullptr.
+const KernelVariant* find_variant(const char* name);
+
+// Threads worth using for this problem: 1 when it is too small to repay starting a thread (or
+// in a WebAssembly build without threads), else up to the number of cores.
+int default_threads(const AttentionProblem& problem, const KernelVariant& variant);
+
+// Bytes of scratch run_attention allocates for `threads` threads.
+std::size_t working_bytes(const AttentionProblem& problem, const KernelVariant& variant, int threads);
+
+// Computes problem.out with `threads` threads (>= 1; capped at the number of strips).
+void run_attention(const AttentionProblem& problem, const KernelVariant& variant, int threads);
+
+// Per-ISA entry points (defined in simd_attention.cpp, once per namespace).
+namespace avx512 { KernelVariant variant(); }
+namespace avx2 { KernelVariant variant(); }
+namespace sse2 { KernelVariant variant(); }
+namespace wasm128 { KernelVariant variant(); }
+namespace generic { KernelVariant variant(); }
+
+}  // namespace neuralpath::simd

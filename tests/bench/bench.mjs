@@ -1,0 +1,223 @@
+// bench.mjs: `./neuralpath bench` — every attention kernel side by side in ONE table from one
+// run, plus the page's weight and time to ready. Runs, one after the other (never at once, so
+// they do not compete for the cores):
+//   1. attention-bench (native): FMA peak probe per instruction set, naive, tiled for each
+//      instruction set on one thread, tiled on every core
+//   2. attention-bench.cjs (WebAssembly, Node): peak probe and tiled on 128-bit SIMD
+//   3. tests/bench/torch_attention.py: PyTorch on OpenBLAS, one thread and every core
+//   4. tests/bench/page-metrics.mjs (when present): first-visit bytes (brotli), time to ready
+// and compares every kernel's output with the naive one's, element by element (the inputs are
+// the same counter hash everywhere).
+//
+//   node tests/bench/bench.mjs --native PATH --wasm PATH [--json] [--t 256,1024,2048,4096]
+//                              [--repeats N] [--budget S] [--no-page] [--no-torch] [--no-wasm]
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpus, tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const argv = process.argv.slice(2);
+const flag = name => argv.includes(`--${name}`);
+const option = (name, fallback) => {
+  const i = argv.indexOf(`--${name}`);
+  return i >= 0 && argv[i + 1] !== undefined ? argv[i + 1] : fallback;
+};
+const json = flag('json');
+const ts = option('t', '256,1024,2048,4096');
+const repeats = option('repeats', '5');
+const budget = option('budget', '0.5');
+const nativeBench = option('native', 'build/native/tests/bench/attention-bench');
+const wasmBench = option('wasm', 'build/web/tests/bench/attention-bench.cjs');
+const cores = cpus().length;
+const log = message => process.stderr.write(`bench: ${message}\n`);
+
+// [SECTION] Running the parts --------------------------------------------------------------------
+
+function runJson(command, args, env = process.env) {
+  log(`${command} ${args.join(' ')}`);
+  const out = execFileSync(command, args, { env, encoding: 'utf8', maxBuffer: 64 << 20,
+    stdio: ['ignore', 'pipe', 'inherit'] });
+  return JSON.parse(out.trim().split('\n').pop());
+}
+
+const dumpDir = mkdtempSync(join(tmpdir(), 'np-bench-'));
+const common = ['--json', '--t', ts, '--repeats', repeats, '--budget', budget, '--dump', dumpDir];
+let native, wasm = null, torch = [], page = null;
+const problems = [];
+try {
+  native = runJson(nativeBench, [...common, '--threads', String(cores)]);
+  if (!flag('no-wasm')) {
+    if (existsSync(wasmBench))
+      wasm = runJson('node', ['--no-experimental-fetch', wasmBench, ...common, '--no-naive']);
+    else problems.push(`no WebAssembly bench at ${wasmBench}`);
+  }
+  if (!flag('no-torch')) {
+    // OpenBLAS tuned for the CPU it finds: this machine's environment pins it to another core
+    // type and cache size, so those two variables are dropped for this command only.
+    for (const threads of [...new Set([1, cores])]) {
+      const env = { ...process.env, OPENBLAS_NUM_THREADS: String(threads), OMP_NUM_THREADS: String(threads) };
+      delete env.OPENBLAS_CORETYPE;
+      delete env.OPENBLAS_L2_SIZE;
+      try {
+        torch.push(runJson('/usr/bin/python3', [join(here, 'torch_attention.py'), '--t', ts, '--repeats', repeats,
+          '--budget', budget, '--threads', String(threads), ...(threads === 1 ? ['--dump', dumpDir] : [])], env));
+      } catch (error) {
+        problems.push(`PyTorch (${threads} threads) did not run: ${error.message.split('\n')[0]}`);
+      }
+    }
+  }
+  const pageScript = join(here, 'page-metrics.mjs');
+  if (!flag('no-page')) {
+    if (existsSync(pageScript)) {
+      try { page = runJson('node', [pageScript]); }
+      catch (error) { problems.push(`page metrics did not run: ${error.message.split('\n')[0]}`); }
+    } else problems.push('no tests/bench/page-metrics.mjs yet: page bytes and time to ready not measured');
+  }
+
+  // [SECTION] Merging ----------------------------------------------------------------------------
+
+  const readFloats = name => {
+    const file = join(dumpDir, `${name}.f32`);
+    if (!existsSync(file)) return null;
+    const bytes = readFileSync(file);
+    return new Float32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength / 4);
+  };
+  const maxDiff = (a, b) => {
+    if (!a || !b || a.length !== b.length) return null;
+    let worst = 0;
+    for (let i = 0; i < a.length; i++) worst = Math.max(worst, Math.abs(a[i] - b[i]));
+    return worst;
+  };
+  const peaks = Object.fromEntries([...native.peaks, ...(wasm ? wasm.peaks : [])].map(p => [p.isa, p.gflops]));
+  const isas = native.peaks.map(p => p.isa);
+  const best = isas[0];
+  const narrow = isas.includes('sse2') ? 'sse2' : isas[isas.length - 1];  // 128-bit, as wasm
+  const find = (rows, where) => (rows || []).find(r => Object.entries(where).every(([k, v]) => r[k] === v));
+  const rows = [];
+  for (const t of ts.split(',').map(Number)) {
+    for (const mask of ['none', 'causal']) {
+      const at = { t, mask };
+      const tag = `${t}-${mask}`;
+      const naive = readFloats(`naive-${tag}`);
+      const row = { t, mask, naive: find(native.rows, { ...at, kernel: 'naive' }), tiled: {} };
+      for (const isa of isas) row.tiled[isa] = find(native.rows, { ...at, kernel: 'tiled', isa, threads: 1 });
+      row.threaded = cores > 1 ? find(native.rows, { ...at, kernel: 'tiled', isa: best, threads: cores }) : null;
+      row.wasm = wasm ? find(wasm.rows, { ...at, kernel: 'tiled', threads: 1 }) : null;
+      row.torch1 = find(torch[0] && torch[0].rows, at);
+      row.torchN = cores > 1 ? find(torch[1] && torch[1].rows, at) : null;
+      row.diff = {
+        tiled: maxDiff(readFloats(`tiled-${best}-${tag}`), naive),
+        pytorch: maxDiff(readFloats(`pytorch-${tag}`), naive),
+        wasm: wasm ? maxDiff(readFloats(`tiled-${wasm.peaks[0].isa}-${tag}`), naive) : null,
+      };
+      rows.push(row);
+    }
+  }
+
+  // [SECTION] Targets (issue #12) ------------------------------------------------------------------
+
+  const pct = (gflops, isa) => 100 * gflops / peaks[isa];
+  const ratio = (a, b) => (a && b ? a.gflops / b.gflops : null);
+  const targets = [];
+  const target = (name, value, goal, met) => targets.push({ name, value, goal, met });
+  const big = rows.filter(r => r.t >= 1024);
+  if (big.length) {
+    const worst = Math.min(...big.map(r => pct(r.tiled[best].gflops, best)));
+    target(`tiled ${best} % of single-core peak, T >= 1024`, `${worst.toFixed(0)}% (worst)`, '>= 60%', worst >= 60);
+  }
+  target('default build uses the widest instruction set', best, 'avx2 or avx512 where the CPU has it',
+    best === 'avx512' || best === 'avx2' || !['x86_64', 'x64'].includes(process.arch));
+  const r4096 = rows.filter(r => r.t === 4096 && r.threaded);
+  if (r4096.length) {
+    const worst = Math.min(...r4096.map(r => r.threaded.gflops / r.tiled[best].gflops));
+    target(`${cores} threads vs 1, T = 4096`, `${worst.toFixed(2)}x (worst)`, '>= 1.7x', worst >= 1.7);
+  }
+  const vsTorch = rows.filter(r => r.torch1);
+  if (vsTorch.length) {
+    const at2048 = vsTorch.filter(r => r.t === 2048);
+    const speed = r => Math.min(ratio(r.tiled[best], r.torch1), r.torchN && r.threaded ? ratio(r.threaded, r.torchN) : Infinity);
+    if (at2048.length) {
+      const worst = Math.min(...at2048.map(speed));
+      target('tiled vs PyTorch+OpenBLAS, same threads, T = 2048', `${worst.toFixed(2)}x (worst)`, '>= 1.5x', worst >= 1.5);
+    }
+    const worst = Math.min(...vsTorch.map(speed));
+    target('tiled vs PyTorch+OpenBLAS, same threads, every T >= 256', `${worst.toFixed(2)}x (worst)`, '>= 1x', worst >= 1);
+  }
+  const wasmRows = rows.filter(r => r.wasm && r.tiled[narrow]);
+  if (wasmRows.length) {
+    const worst = Math.max(...wasmRows.map(r => r.tiled[narrow].gflops / r.wasm.gflops));
+    target(`WebAssembly vs native ${narrow} (both 128-bit)`, `${worst.toFixed(2)}x slower (worst)`, '<= 1.5x', worst <= 1.5);
+  }
+  const memory = native.memory.tiled_working_bytes;
+  target(`tiled working memory, T = ${native.memory.t}`, `${(memory / 1024).toFixed(1)} KiB`, '<= 4 MiB', memory <= 4 << 20);
+  const diffs = rows.flatMap(r => Object.values(r.diff).filter(d => d !== null));
+  const worstDiff = Math.max(...diffs);
+  target('max |Δ| of any kernel vs naive', worstDiff.toExponential(2), '<= 1e-5', worstDiff <= 1e-5);
+  if (page) {
+    target('page first visit (brotli)', `${(page.bytes.first_visit_brotli / 1e6).toFixed(3)} MB`, '<= 0.8 MB',
+      page.bytes.first_visit_brotli <= 0.8e6);
+    target('time to neuralpath.ready (median, cold, headless)', `${page.ready_ms.median} ms`, '<= 1200 ms',
+      page.ready_ms.median <= 1200);
+  }
+  // Noise: how far the median run was from the best, over every single-thread tiled measurement.
+  const spreads = rows.flatMap(r => Object.values(r.tiled)).filter(Boolean).map(m => m.median_seconds / m.seconds - 1);
+  const noise = spreads.length ? Math.max(...spreads) : 0;
+
+  const report = { cpu: cpus()[0].model.trim(), cores, d: native.d, block: native.block, peaks, isas,
+    torch: torch.map(t => ({ version: t.torch, blas: t.blas, threads: t.threads })), rows, memory: native.memory,
+    page, targets, noise_median_over_best: noise, problems };
+  if (json) {
+    console.log(JSON.stringify(report, null, 2));
+  } else {
+    printTable(report, { best, narrow });
+  }
+} finally {
+  rmSync(dumpDir, { recursive: true, force: true });
+}
+
+// [SECTION] The table ------------------------------------------------------------------------------
+
+function printTable(report, { best, narrow }) {
+  const f = (x, digits = 1) => (x === null || x === undefined || Number.isNaN(x) ? '-' : x.toFixed(digits));
+  const g = m => (m ? f(m.gflops) : '-');
+  const pctOf = (m, isa) => (m ? `${f(m.gflops)} (${f(100 * m.gflops / report.peaks[isa], 0)}%)` : '-');
+  const times = (a, b) => (a && b ? `${f(a.gflops / b.gflops, 2)}x` : '-');
+  const e = x => (x === null || x === undefined ? '-' : x.toExponential(1));
+  const mib = b => (b >= 1 << 20 ? `${f(b / (1 << 20), 1)} MiB` : `${f(b / 1024, 1)} KiB`);
+  const { cores } = report;
+  const peakText = Object.entries(report.peaks).map(([isa, p]) => `${isa} ${f(p)}`).join(', ');
+  const out = [];
+  out.push(`Attention, one head, d = ${report.d}, key block ${report.block}. ${report.cpu}, ${cores} cores.`);
+  out.push(`Peak per core (FMA probe; wasm128 and sse2: multiply + add): ${peakText} GFLOP/s.`);
+  out.push(`GFLOP/s = 4·T²·d (half with the causal mask) / best time of >= ${repeats} runs; 1 thread: CPU time, ` +
+    `${cores} threads: wall time. (%) = of that instruction set's peak.`);
+  if (report.torch.length) out.push(`PyTorch ${report.torch[0].version} on ${report.torch[0].blas.find(p => /openblas/i.test(p)) ? 'OpenBLAS' : report.torch[0].blas.join(' ') || 'unknown BLAS'}.`);
+  const header = ['T', 'mask', 'naive', ...report.isas.map(i => `tiled ${i}`), `wasm128`, `${narrow}/wasm`,
+    `tiled ${cores} thr`, `${cores}thr/1`, 'PyTorch 1 thr', 'tiled/PT', `PyTorch ${cores} thr`, `tiled ${cores}thr/PT`,
+    'max|Δ| tiled', 'PyTorch', 'wasm', 'mem naive', 'mem tiled'];
+  const body = report.rows.map(r => [
+    String(r.t), r.mask, g(r.naive), ...report.isas.map(i => pctOf(r.tiled[i], i)),
+    r.wasm ? pctOf(r.wasm, 'wasm128') : '-', times(r.tiled[narrow], r.wasm),
+    g(r.threaded), times(r.threaded, r.tiled[best]),
+    g(r.torch1), times(r.tiled[best], r.torch1), g(r.torchN), times(r.threaded, r.torchN),
+    e(r.diff.tiled), e(r.diff.pytorch), e(r.diff.wasm),
+    r.naive ? mib(r.naive.working_bytes) : '-', r.tiled[best] ? mib(r.tiled[best].working_bytes) : '-']);
+  const widths = header.map((h, i) => Math.max(h.length, ...body.map(row => row[i].length)));
+  const line = cells => `| ${cells.map((c, i) => (i < 2 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join(' | ')} |`;
+  out.push('', line(header), `|${widths.map((w, i) => (i < 2 ? '-'.repeat(w + 2) : `${'-'.repeat(w + 1)}:`)).join('|')}|`);
+  for (const row of body) out.push(line(row));
+  out.push('');
+  out.push(`Tiled working memory at T = ${report.memory.t}: ${mib(report.memory.tiled_working_bytes)} ` +
+    `(naive would hold ${mib(4 * report.memory.t ** 2 * 4)}).`);
+  if (report.page)
+    out.push(`Page: first visit ${f(report.page.bytes.first_visit_brotli / 1e6, 3)} MB brotli ` +
+      `(${f(report.page.bytes.first_visit_raw / 1e6, 3)} MB raw); neuralpath.ready ${report.page.ready_ms.median} ms ` +
+      `(median of ${report.page.ready_ms.runs.length} cold headless visits).`);
+  out.push(`Noise: the median run was at most ${f(100 * report.noise_median_over_best, 0)}% slower than the best.`);
+  out.push('', 'Targets (issue #12):');
+  for (const t of report.targets) out.push(`  ${t.met ? 'met    ' : 'NOT MET'}  ${t.name}: ${t.value} (goal ${t.goal})`);
+  for (const p of report.problems) out.push(`  note: ${p}`);
+  console.log(out.join('\n'));
+}
