@@ -8,6 +8,7 @@ if(NOT CMAKE_BUILD_TYPE AND NOT CMAKE_CONFIGURATION_TYPES)
 endif()
 
 option(NEURALPATH_SANITIZE "Build with AddressSanitizer and UndefinedBehaviorSanitizer" OFF)
+option(NEURALPATH_FUZZ "Build the libFuzzer targets in tests/fuzz (clang; implies ASan + UBSan)" OFF)
 option(NEURALPATH_NATIVE_ARCH "Tune native builds for this CPU (-march=native)" OFF)
 
 # neuralpath_warnings: what our own code compiles with (third-party code does not link this).
@@ -21,6 +22,12 @@ add_library(neuralpath_options INTERFACE)
 if(NEURALPATH_SANITIZE AND NOT EMSCRIPTEN)
   target_compile_options(neuralpath_options INTERFACE
     -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined)
+  target_link_options(neuralpath_options INTERFACE -fsanitize=address,undefined)
+endif()
+if(NEURALPATH_FUZZ AND NOT EMSCRIPTEN)
+  # Coverage instrumentation everywhere; only the fuzz executables link libFuzzer's main().
+  target_compile_options(neuralpath_options INTERFACE
+    -fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined)
   target_link_options(neuralpath_options INTERFACE -fsanitize=address,undefined)
 endif()
 if(NEURALPATH_NATIVE_ARCH AND NOT EMSCRIPTEN)

@@ -5,6 +5,7 @@
 
 #include "engine/lesson/limits.h"
 #include "engine/lesson/load.h"
+#include "engine/lesson/progress.h"
 #include "engine/lesson/settings.h"
 
 #include <ctime>
@@ -154,10 +155,10 @@ TEST_CASE("callouts and reveals count toward the same nesting limit as lists and
 TEST_CASE("nothing thrown while loading escapes load_lesson_text") {
     // Hostile inputs of every kind above: each call returns (the test would abort otherwise).
     for (const std::string& body :
-         {repeat("\\frac{", 200000), repeat("\\left(", 200000), "$" + repeat("{", 500000) + "$",
-          "```cost-explorer\nlengths: " + repeat("[", 500000) + "\n```\n", repeat("> ", 500000),
-          repeat("- ", 500000), repeat("* ", 500000), repeat("1. ", 300000), repeat("[", 500000),
-          repeat("*_", 500000)}) {
+         {repeat("\\frac{", 100000), repeat("\\left(", 100000), "$" + repeat("{", 200000) + "$",
+          "```cost-explorer\nlengths: " + repeat("[", 200000) + "\n```\n", repeat("> ", 200000),
+          repeat("- ", 200000), repeat("* ", 200000), repeat("1. ", 100000), repeat("[", 200000),
+          repeat("*_", 200000)}) {
         const LoadResult r = load_lesson_text(doc(body), "hostile.md");
         CHECK(r.ok() == r.diagnostics.empty());
         CHECK(r.diagnostics.size() <= kMaxDiagnostics + 1);
@@ -175,7 +176,7 @@ TEST_CASE("a lesson over 4 MB is refused by the shared load path, before parsing
 }
 
 TEST_CASE("a file with thousands of errors lists the first 200 and says there are more") {
-    const std::string text = doc(repeat("$}$ ", 100000) + "\n");
+    const std::string text = doc(repeat("$}$ ", 20000) + "\n");
     const LoadResult r = load_lesson_text(text, "many.md");
     REQUIRE(r.diagnostics.size() == kMaxDiagnostics + 1);
     CHECK(r.diagnostics[0].pos == SourcePos{9, 2});
@@ -183,10 +184,11 @@ TEST_CASE("a file with thousands of errors lists the first 200 and says there ar
 }
 
 // Linear time. Each lesson below is near the 4 MB cap and built so that any pairwise pass
-// (comparing every section, id or key with all the earlier ones) does 10^10 string
-// comparisons: minutes, where a linear parse takes well under a second even with sanitizers.
-// The bound is CPU time (not wall time, so a loaded machine does not fail it) and 20× what
-// a sanitizer build needs: it only fails when the growth is quadratic.
+// (comparing every section, id or key with all the earlier ones) does 10^10 comparisons or
+// more: 10 s to hours, where the linear parse takes 0.1-0.5 s. The bound is CPU time (not wall
+// time, so a loaded machine does not fail it) and over 10× what the release build needs: it
+// fails when the growth is quadratic, not when the machine is busy. (The sanitize run leaves
+// these out: they measure speed, and ASan's slowdown is not what they are about.)
 namespace {
 
 double cpu_seconds_to_load(const std::string& text) {
@@ -197,7 +199,7 @@ double cpu_seconds_to_load(const std::string& text) {
     return seconds;
 }
 
-constexpr double kLinearBound = 30.0;   // seconds of CPU time
+constexpr double kLinearBound = 5.0;   // seconds of CPU time
 
 }  // namespace
 
@@ -208,10 +210,11 @@ TEST_CASE("a lesson with 150 000 sections loads in linear time") {
     CHECK(cpu_seconds_to_load(text) < kLinearBound);
 }
 
-TEST_CASE("a lesson with 50 000 block ids and 30 000 code references loads in linear time") {
+TEST_CASE("a lesson with 130 000 block ids and 10 000 code references loads in linear time") {
+    // Terse blocks (no language: an error each, capped at 200) so that ids, not the engine, dominate.
     std::string text = doc("");
-    for (int i = 0; i < 50000; ++i) text += "```code\nid: c" + std::to_string(i) + "\nlanguage: c\n---\nx\n```\n";
-    for (int i = 0; i < 30000; ++i) text += "```playback\nsentence: the cat\ncode: c" + std::to_string(i) + "\n```\n";
+    for (int i = 0; i < 130000; ++i) text += "```code\nid: c" + std::to_string(i) + "\n---\nx\n```\n";
+    for (int i = 0; i < 10000; ++i) text += "```playback\ncode: c" + std::to_string(i) + "\n```\n";
     REQUIRE(text.size() < kMaxLessonBytes);
     CHECK(cpu_seconds_to_load(text) < kLinearBound);
 }
@@ -241,4 +244,14 @@ TEST_CASE("a diagnostic is one line whatever the file name or the quoted lesson 
     CHECK(printable_file_name("") == "\"\"");
     const Diagnostic d{"x\ny.md", {3, 4}, "unknown key 'a\nb'"};
     CHECK(d.to_string() == "\"x\\ny.md\":3:4: error: unknown key 'a b'");
+}
+
+// [SECTION] Fuzzing regressions: inputs the libFuzzer targets (tests/fuzz) once crashed on.
+// Their files are in tests/fuzz/regressions/; under the sanitize preset UBSan and ASan abort
+// on a relapse, so these tests catch undefined behaviour, not just wrong answers.
+
+TEST_CASE("fuzz regression: a saved record whose version is 1e4001 is refused without undefined behaviour") {
+    const ProgressParse r = parse_progress(R"({"v":1e4001,"lesso~":"x","a":[[1]]})");
+    CHECK_FALSE(r.progress.has_value());
+    CHECK_FALSE(r.error.empty());
 }

@@ -1,0 +1,15 @@
+# replay.cmake: runs FUZZER once over every file in DIRS ("a|b"), so the seed corpus and the
+# inputs that once crashed are checked on every test run without fuzzing.
+string(REPLACE "|" ";" dirs "${DIRS}")
+set(files)
+foreach(dir IN LISTS dirs)
+  file(GLOB found LIST_DIRECTORIES false "${dir}/*")
+  list(APPEND files ${found})
+endforeach()
+if(NOT files)
+  message(FATAL_ERROR "no corpus files in ${DIRS}")
+endif()
+execute_process(COMMAND ${FUZZER} ${files} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE out)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "${FUZZER} failed (${rc}) on a corpus file:\n${out}")
+endif()
