@@ -1,0 +1,98 @@
+// train_session.h: the train widget's model (no ImGui): a Trainer stepped a slice at a time,
+// within a per-frame time budget, so the page never freezes while a model learns.
+//
+//   start / pause / resume / reset   reset re-draws the weights from the seed (set_seed first)
+//   advance(budget_ms)               runs whole steps until the budget is spent (at least one)
+//   curve                            every kRecordEvery steps: batch loss, held-out loss and accuracy
+//   spotlight                        where the probe sentence's query word looks, now
+//   use_trained / hand-set           which weights `model()` and `try_sentence` use
+//   snapshot / restore               {seed, steps, running, trained}: training is deterministic,
+//                                    so restoring replays the steps and lands on the same weights
+#pragma once
+
+#include "engine/core/model.h"
+#include "engine/core/training.h"
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace neuralpath::ui {
+
+struct CurvePoint {
+    int   step = 0;
+    float batch_loss = 0.0f;     // the minibatch loss of the recorded step (0 at step 0)
+    float held_out_loss = 0.0f;
+    float held_out_accuracy = 0.0f;
+};
+
+struct SpotlightNow {
+    std::vector<std::string> tokens;
+    std::vector<float>       weights;   // the query's row, mean over heads
+    int                      query = -1;
+    int                      top = -1;  // the most-attended token other than the query
+};
+
+class TrainSession {
+public:
+    static constexpr int kRecordEvery = 10;
+
+    // `architecture`: the lesson's model (its hand-set weights, for the switch, and its shape).
+    // `probe`/`query`: the sentence whose spotlight the widget shows as training goes.
+    TrainSession(ModelSpec architecture, TrainingSet set, TrainOptions options, std::string probe,
+                 std::string query, std::function<double()> now_ms = {});
+
+    void start() { running_ = !trainer_.finished(); }
+    void pause() { running_ = false; }
+    void reset();                                // back to step 0 with the current seed
+    void set_seed(std::uint64_t seed);           // takes effect now (a reset)
+    void use_trained(bool trained) { use_trained_ = trained; }
+
+    // Runs steps while running, until budget_ms has passed or max_steps were taken (always at
+    // least one step so a slow machine still progresses). Returns the steps taken this call.
+    int advance(double budget_ms, int max_steps = 1 << 30);
+
+    bool                 running() const { return running_; }
+    bool                 finished() const { return trainer_.finished(); }
+    bool                 showing_trained() const { return use_trained_; }
+    int                  step() const { return trainer_.steps_done(); }
+    int                  total_steps() const { return trainer_.options().steps; }
+    float                learning_rate() const { return trainer_.learning_rate(); }
+    std::uint64_t        seed() const { return trainer_.options().seed; }
+    const std::vector<CurvePoint>& curve() const { return curve_; }
+    const SpotlightNow&  spotlight() const { return spotlight_; }
+    const ModelSpec&     model() const;          // trained or hand-set, per the switch
+    double               steps_per_second() const { return steps_per_second_; }
+
+    // The query word's spotlight in any sentence, with the weights the switch selects.
+    // nullopt when the sentence has no such word; throws InputError for sentences the engine refuses.
+    std::optional<SpotlightNow> try_sentence(const std::string& sentence) const;
+
+    struct Snapshot {
+        std::uint64_t seed = 0;
+        int           steps = 0;
+        bool          running = false;
+        bool          trained = true;
+    };
+    Snapshot snapshot() const { return {seed(), step(), running_, use_trained_}; }
+    void     restore(const Snapshot& s);
+
+private:
+    void record(float batch_loss);
+    SpotlightNow spotlight_of(const ModelSpec& model, const std::string& sentence) const;
+
+    ModelSpec              hand_set_;
+    TrainingSet            set_;
+    TrainOptions           options_;
+    Trainer                trainer_;
+    std::string            probe_, query_;
+    std::function<double()> now_ms_;
+    bool                   running_ = false;
+    bool                   use_trained_ = true;
+    std::vector<CurvePoint> curve_;
+    SpotlightNow           spotlight_;
+    double                 steps_per_second_ = 0.0;
+};
+
+}  // namespace neuralpath::ui
