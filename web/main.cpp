@@ -4,6 +4,7 @@
 // `np_*` functions exported at the bottom of this file.
 //
 // [SECTION] Platform state
+// [SECTION] Idle: no engine frames while nothing changes
 // [SECTION] Frame loop
 // [SECTION] Exports to JS
 #include "engine/core/format.h"
@@ -18,8 +19,11 @@
 #include <imgui_impl_glfw.h>
 #include <imgui_impl_opengl3.h>
 
+#include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstdlib>
+#include <cstring>
 #include <string>
 #include <string_view>
 
@@ -70,19 +74,100 @@ void rebuild_fonts(float pixel_scale) {
   platform.font_scale = pixel_scale;
 }
 
+// [SECTION] Idle: no engine frames while nothing changes -----------------------------------------
+// hello_imgui's idling, taken to zero: the browser still calls frame() on every animation frame,
+// but the engine runs (ImGui frame, App::frame, drawing) only while something can change:
+//   - input arrived (GLFW callbacks below) or JS called in (np_* exports): a few frames, so
+//     ImGui sees a press and its release and the layout settles;
+//   - the last frame looked different from the one before (an animation, a glide, a swing);
+//   - the App says something changes with time alone (App::wants_another_frame: a run in
+//     progress, playback playing), even where two frames would look alike.
+// A frame that looks like the last one is not drawn either (the canvas keeps showing it).
+struct IdleGate {
+  static constexpr int frames_after_wake = 3;
+  int owed = frames_after_wake;   // engine frames still to run
+  std::uint64_t drawn = 0;        // fingerprint of what the canvas shows (0: redraw)
+  long long engine_frames = 0;    // engine frames run so far (np_engine_frames, for tests)
+  bool slept = false;             // the last animation frame ran no engine frame
+
+  void wake() { owed = std::max(owed, frames_after_wake); }
+  void redraw() { drawn = 0; wake(); }
+  bool asleep() const { return owed <= 0; }
+  void after_frame(bool looked_different, bool wants_more) {
+    owed = (looked_different || wants_more) ? std::max(owed - 1, 1) : owed - 1;
+  }
+};
+IdleGate idle;
+
+// A fingerprint of ImGui's draw lists: vertices (positions to 1/8 px, so an easing's last
+// sub-pixel creep counts as still), indices, clip rectangles and textures. Equal fingerprints
+// mean the frame looks the same.
+std::uint64_t fingerprint(const ImDrawData* data, int width, int height) {
+  std::uint64_t h = 1469598103934665603ull;
+  auto mix = [&h](std::uint64_t v) { h = (h ^ v) * 1099511628211ull; };
+  mix(static_cast<std::uint64_t>(width) << 32 | static_cast<std::uint32_t>(height));
+  for (int n = 0; n < data->CmdListsCount; n++) {
+    const ImDrawList* list = data->CmdLists[n];
+    for (const ImDrawVert& v : list->VtxBuffer) {
+      mix(static_cast<std::uint64_t>(std::lround(v.pos.x * 8)) << 32 |
+          static_cast<std::uint32_t>(std::lround(v.pos.y * 8)));
+      std::uint64_t uv = 0;
+      std::memcpy(&uv, &v.uv, sizeof uv);
+      mix(uv);
+      mix(v.col);
+    }
+    for (const ImDrawIdx index : list->IdxBuffer) mix(index);
+    for (const ImDrawCmd& cmd : list->CmdBuffer) {
+      std::uint64_t clip[2] = {};
+      std::memcpy(clip, &cmd.ClipRect, sizeof clip);
+      mix(clip[0]);
+      mix(clip[1]);
+      mix(reinterpret_cast<std::uintptr_t>(cmd.TextureId));
+      mix(static_cast<std::uint64_t>(cmd.ElemCount) << 32 | cmd.IdxOffset);
+      mix(cmd.VtxOffset);
+    }
+  }
+  return h == 0 ? 1 : h;
+}
+
+// Input wakes the loop. These are installed before ImGui's GLFW backend, which calls them
+// after its own handlers; the cursor position (which the backend polls) is ours alone.
+void wake_on_mouse_button(GLFWwindow*, int, int, int) { idle.wake(); }
+void wake_on_scroll(GLFWwindow*, double, double) { idle.wake(); }
+void wake_on_key(GLFWwindow*, int, int, int, int) { idle.wake(); }
+void wake_on_char(GLFWwindow*, unsigned int) { idle.wake(); }
+void wake_on_cursor_enter(GLFWwindow*, int) { idle.wake(); }
+void wake_on_focus(GLFWwindow*, int) { idle.wake(); }
+void wake_on_cursor_move(GLFWwindow*, double, double) { idle.wake(); }
+void wake_on_input(GLFWwindow* window) {
+  glfwSetMouseButtonCallback(window, wake_on_mouse_button);
+  glfwSetScrollCallback(window, wake_on_scroll);
+  glfwSetKeyCallback(window, wake_on_key);
+  glfwSetCharCallback(window, wake_on_char);
+  glfwSetCursorEnterCallback(window, wake_on_cursor_enter);
+  glfwSetWindowFocusCallback(window, wake_on_focus);
+  glfwSetCursorPosCallback(window, wake_on_cursor_move);
+}
+
 // [SECTION] Frame loop --------------------------------------------------------------------------
 
 void frame() {
-  if (platform.context_lost) return;
+  if (platform.context_lost || idle.asleep()) {
+    idle.slept = true;
+    return;
+  }
+  ++idle.engine_frames;
   if (platform.key_to_release >= 0) {
     ImGui_ImplGlfw_KeyCallback(platform.window, platform.key_to_release, 0, GLFW_RELEASE, 0);
     platform.key_to_release = -1;
   }
   if (platform.viewport.pixel_scale != platform.font_scale) rebuild_fonts(platform.viewport.pixel_scale);
 
+  // Time asleep is time in which nothing changed: the first frame after it is a normal step.
   const double now = glfwGetTime();
-  const float dt = platform.last_time > 0 ? static_cast<float>(now - platform.last_time) : 1 / 60.f;
+  const float dt = platform.last_time > 0 && !idle.slept ? static_cast<float>(now - platform.last_time) : 1 / 60.f;
   platform.last_time = now;
+  idle.slept = false;
 
   ImGui_ImplOpenGL3_NewFrame();
   ImGui_ImplGlfw_NewFrame();
@@ -92,11 +177,17 @@ void frame() {
 
   int width = 0, height = 0;
   glfwGetFramebufferSize(platform.window, &width, &height);
-  glViewport(0, 0, width, height);
-  const ImVec4 clear = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];
-  glClearColor(clear.x, clear.y, clear.z, 1.0f);
-  glClear(GL_COLOR_BUFFER_BIT);
-  ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+  const std::uint64_t look = fingerprint(ImGui::GetDrawData(), width, height);
+  const bool looked_different = look != idle.drawn;
+  if (looked_different) {
+    glViewport(0, 0, width, height);
+    const ImVec4 clear = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];
+    glClearColor(clear.x, clear.y, clear.z, 1.0f);
+    glClear(GL_COLOR_BUFFER_BIT);
+    ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+    idle.drawn = look;
+  }
+  idle.after_frame(looked_different, platform.app->wants_another_frame());
 
   // Phones show their keyboard only for a focused DOM text field; tell the page when a text
   // field in the canvas gains or loses focus so it can stand one in (np-app.js).
@@ -117,6 +208,7 @@ extern "C" {
 EMSCRIPTEN_KEEPALIVE void np_set_viewport(float css_width, float css_height, float pixel_scale) {
   if (!(pixel_scale > 0.25f && pixel_scale < 8.f)) pixel_scale = 1.f;
   platform.viewport = {css_width, css_height, pixel_scale};
+  idle.redraw();
   platform.app->set_viewport(platform.viewport);
   glfwSetWindowSize(platform.window, static_cast<int>(std::lround(css_width * pixel_scale)),
                     static_cast<int>(std::lround(css_height * pixel_scale)));
@@ -124,6 +216,7 @@ EMSCRIPTEN_KEEPALIVE void np_set_viewport(float css_width, float css_height, flo
 
 EMSCRIPTEN_KEEPALIVE void np_set_theme(int dark) {
   platform.app->set_theme(dark ? neuralpath::ui::Theme::dark : neuralpath::ui::Theme::light);
+  idle.wake();
 }
 
 // Strings from JS come through the heap, never the stack: Emscripten's ccall copies a 'string'
@@ -142,6 +235,7 @@ constexpr std::size_t kMaxCommandBytes = 2u << 20;
 EMSCRIPTEN_KEEPALIVE int np_load_lesson(const char* id, const char* markdown, std::size_t length) {
   if (length > kMaxLessonBytes) return 1;
   platform.app->load_lesson(id, std::string_view(markdown, length));
+  idle.wake();
   return 0;
 }
 
@@ -161,6 +255,7 @@ EMSCRIPTEN_KEEPALIVE const char* np_command(const char* json, std::size_t length
     platform.reply = R"({"ok":false,"error":"the command is larger than 2 MB"})";
   else
     platform.reply = platform.app->command(std::string_view(json, length));
+  idle.wake();
   return platform.reply.c_str();
 }
 
@@ -187,12 +282,16 @@ EMSCRIPTEN_KEEPALIVE const char* np_format(const char* kind, double value) {
 }
 EMSCRIPTEN_KEEPALIVE const char* np_use_language(const char* code, const char* file_text) {
   platform.reply = neuralpath::ui::use_language_for_js(code, file_text);
+  idle.wake();  // the page's words change
   return platform.reply.c_str();
 }
 
 // Text typed on a phone's on-screen keyboard (through the page's stand-in text field),
 // NUL-terminated in a heap buffer.
-EMSCRIPTEN_KEEPALIVE void np_text_input(const char* utf8) { ImGui::GetIO().AddInputCharactersUTF8(utf8); }
+EMSCRIPTEN_KEEPALIVE void np_text_input(const char* utf8) {
+  ImGui::GetIO().AddInputCharactersUTF8(utf8);
+  idle.wake();
+}
 
 // One key press from the stand-in field: Backspace (259) or Enter (257); released next frame,
 // because ImGui 1.86 reads key state once per frame.
@@ -200,15 +299,20 @@ EMSCRIPTEN_KEEPALIVE void np_key_press(int glfw_key) {
   if (glfw_key != GLFW_KEY_BACKSPACE && glfw_key != GLFW_KEY_ENTER) return;
   ImGui_ImplGlfw_KeyCallback(platform.window, glfw_key, 0, GLFW_PRESS, 0);
   platform.key_to_release = glfw_key;
+  idle.wake();
 }
 
 // WebGL context loss: stop drawing; on restore, recreate every GL object ImGui owned.
 EMSCRIPTEN_KEEPALIVE void np_gl_context_lost() { platform.context_lost = true; }
+
+// Engine frames run since the page started: a test's way to see that an idle page does no work.
+EMSCRIPTEN_KEEPALIVE double np_engine_frames() { return static_cast<double>(idle.engine_frames); }
 EMSCRIPTEN_KEEPALIVE void np_gl_context_restored() {
   ImGui_ImplOpenGL3_Shutdown();
   ImGui_ImplOpenGL3_Init("#version 300 es");
   platform.font_scale = 0;  // forces the font texture upload on the next frame
   platform.context_lost = false;
+  idle.redraw();
 }
 
 }  // extern "C"
@@ -228,6 +332,7 @@ int main() {
   static neuralpath::ui::App app;
   platform.app = &app;
   platform.viewport.pixel_scale = 1;
+  wake_on_input(platform.window);  // before the backend, which chains to these
   ImGui_ImplGlfw_InitForOpenGL(platform.window, true);
   ImGui_ImplOpenGL3_Init("#version 300 es");
   ImGui::GetIO().SetClipboardTextFn = set_clipboard;  // after the GLFW backend set its own

@@ -209,6 +209,12 @@ void App::frame(float dt) {
   }
 }
 
+bool App::wants_another_frame() const {
+  for (const WidgetEntry& w : impl_->widgets)
+    if (w.widget && w.widget->wants_another_frame()) return true;
+  return false;
+}
+
 std::vector<std::string> App::take_events() {
   Impl& m = *impl_;
   if (m.session)

@@ -56,6 +56,12 @@ class App {
   // Draws one frame into a full-window ImGui window. `dt` is seconds since the last frame.
   void frame(float dt);
 
+  // Idle hook: true while the page changes with time alone, even where frames look alike (a
+  // widget's Widget::wants_another_frame: a kernel run in progress, playback playing). When
+  // false and no input or command arrives, the platform may stop running frames (web/main.cpp;
+  // it sees animations that move pixels by itself).
+  bool wants_another_frame() const;
+
   // The page as data, for window.neuralpath.state() and tests (a JSON object).
   std::string state_json() const;
 

@@ -40,6 +40,9 @@ class Widget {
 
   virtual const char* kind() const = 0;           // "spotlight", "heatmap", ... (state()'s "kind")
   virtual void update(float /*dt*/) {}
+  // True while the widget changes with time alone (work done in update(), a timed advance), so
+  // the page must keep running frames although nothing is touched (App::wants_another_frame).
+  virtual bool wants_another_frame() const { return false; }
   virtual void draw(const UiContext& ui) = 0;
   virtual nlohmann::json state() const = 0;       // the numbers on screen, as the learner sees them
 

@@ -56,6 +56,7 @@ class CostExplorerModel {
 
   CommandResult apply(const Command& command);
   void update(float dt);  // advances a running race by kFrameBudget seconds of work
+  bool wants_another_frame() const { return running_; }  // the race works in update()
   std::optional<Explanation> take_explanation() { return std::nullopt; }
   std::vector<nlohmann::json> take_events();
 
