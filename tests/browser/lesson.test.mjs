@@ -1,13 +1,19 @@
 // The lesson page in a real browser: a knowledge check answered by clicking the canvas where
 // state() says its option is, the feedback read back from state(); a finger dragging the page;
 // the wheel; a broken lesson's error panel; and screenshots at phone, tablet and desktop
-// widths (build/screenshots/lesson-*.png) for a person to look at.
+// widths (build/screenshots/lesson-*.png) for a person to look at, two of them compared with
+// reviewed golden images. One desktop page and one phone page serve the whole file (resized and
+// re-themed rather than reopened).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, openPage, lessonReady, screenshotPath } from './harness.mjs';
+import { launch, openPage, lessonReady, screenshotPath, settled, expectGolden } from './harness.mjs';
 
-let env;
-before(async () => { env = await launch(); });
+let env, desk, phone;
+before(async () => {
+  env = await launch();
+  desk = await openPage(env, '/lesson.html?lesson=self-attention', { width: 1280, height: 800 });
+  await lessonReady(desk.page);
+});
 after(async () => { await env?.close(); });
 
 const state = page => page.evaluate(() => window.neuralpath.state());
@@ -43,8 +49,7 @@ async function clickOption(page, checkId, index) {
 }
 
 test('clicking a check option on the canvas shows that option\'s feedback; the revealed answer then scores', async () => {
-  const { page, problems, context } = await openPage(env, '/lesson.html?lesson=self-attention', { width: 1280, height: 800 });
-  await lessonReady(page);
+  const { page, problems } = desk;
   await page.evaluate(() => {
     window.answered = [];
     window.neuralpath.events.addEventListener('answered', e => window.answered.push(e.detail));
@@ -76,15 +81,17 @@ test('clicking a check option on the canvas shows that option\'s feedback; the r
   }
   await page.screenshot({ path: screenshotPath('lesson-check-answered-1280') });
   assert.deepEqual(problems, []);
-  await context.close();
+  await command(page, { type: 'reset' });
 });
 
 test('a finger dragging the page scrolls it, a tap answers where it lands, and the wheel scrolls by notches', async () => {
-  // A phone: touch events, no mouse (the harness's openPage makes desktop pages).
+  // A phone: touch events, no mouse (the harness's openPage makes desktop pages). It stays open
+  // for the screenshots below.
   const context = await env.browser.newContext({ viewport: { width: 375, height: 740 }, deviceScaleFactor: 2,
     hasTouch: true, isMobile: true });
   const page = await context.newPage();
   const problems = [];
+  phone = { page, problems, context };
   page.on('pageerror', error => problems.push(`page error: ${error.message}`));
   page.on('console', message => { if (message.type() === 'error') problems.push(`console: ${message.text()}`); });
   await page.goto(`${env.origin}/lesson.html?lesson=self-attention`);
@@ -113,10 +120,10 @@ test('a finger dragging the page scrolls it, a tap answers where it lands, and t
     first.id, { timeout: 10_000 });
   assert.deepEqual((await state(page)).checks.find(c => c.id === first.id).chosen, [2]);
   assert.deepEqual(problems, []);
-  await context.close();
+  await command(page, { type: 'reset' });
 
-  const desk = await openPage(env, '/lesson.html?lesson=self-attention', { width: 1280, height: 800 });
-  await lessonReady(desk.page);
+  await command(desk.page, { type: 'scroll', to: 0 });
+  await frames(desk.page, 2);
   const canvas = await desk.page.locator('#canvas').boundingBox();
   await desk.page.mouse.move(canvas.x + canvas.width / 2, canvas.y + 300);
   await desk.page.mouse.wheel(0, 300);  // three notches down
@@ -124,12 +131,11 @@ test('a finger dragging the page scrolls it, a tap answers where it lands, and t
   const wheeled = (await state(desk.page)).layout.scroll;
   assert.ok(wheeled > 150 && wheeled < 400, `three notches scroll about 240 px down (got ${wheeled})`);
   assert.deepEqual(desk.problems, []);
-  await desk.context.close();
 });
 
 test('a broken lesson shows its problems as file:line:col on the page, not a crash', async () => {
-  const context = await env.browser.newContext({ viewport: { width: 1024, height: 768 } });
-  const page = await context.newPage();
+  const page = await desk.context.newPage();  // beside the desktop page: the engine is cached
+  await page.setViewportSize({ width: 1024, height: 768 });
   await page.route('**/lessons/broken-sample.md', route => route.fulfill({
     contentType: 'text/markdown',
     body: '---\nid: broken-sample\ntitle: Broken\nlevel: Expert\nsummary: s\n---\n\n## Beginner: One\n\n```check\nid: q\nquestion: Why?\noptions:\n  - text: a\n    feedback: b\n```\n',
@@ -140,44 +146,56 @@ test('a broken lesson shows its problems as file:line:col on the page, not a cra
   assert.ok(s.errors.length >= 2, 'every problem is listed');
   for (const e of s.errors) assert.match(e, /^lessons\/broken-sample\.md:\d+:\d+: error: /);
   await page.screenshot({ path: screenshotPath('lesson-broken-1024') });
-  await context.close();
+  await page.close();
 });
 
-test('screenshots of the lesson at 375, 768 and 1440 px, light and dark', async () => {
-  const sizes = [{ width: 375, height: 740, scale: 2 }, { width: 768, height: 1024, scale: 1 }, { width: 1440, height: 900, scale: 1 }];
-  for (const size of sizes) {
+test('screenshots of the lesson at 375, 768 and 1440 px, light and dark; two match their golden images', async () => {
+  const goldens = { '375-light-top': 'lesson-375-light-top', '1440-dark-recipe': 'lesson-1440-dark-recipe' };
+  const views = [{ ...phone, width: 375, height: 740 }, { ...desk, width: 768, height: 1024 },
+    { ...desk, width: 1440, height: 900 }];
+  for (const { page, problems, width, height } of views) {
+    await page.setViewportSize({ width, height });
     for (const theme of ['light', 'dark']) {
-      const { page, problems, context } = await openPage(env, `/lesson.html?lesson=self-attention&theme=${theme}`, size);
-      await lessonReady(page);
-      await frames(page, 4);
-      await page.screenshot({ path: screenshotPath(`lesson-${size.width}-${theme}-top`) });
+      // The page as ?theme= opens it: the shell's colours and the engine's.
+      await page.evaluate(t => { document.documentElement.dataset.theme = t; }, theme);
+      await command(page, { type: 'theme', dark: theme === 'dark' });
+      await command(page, { type: 'reset' });  // no answers, at the top
+      await settled(page);
+      const shot = async (name, clip) => {
+        await page.screenshot({ path: screenshotPath(`lesson-${width}-${theme}-${name}`) });
+        const golden = goldens[`${width}-${theme}-${name}`];
+        if (golden) await expectGolden(env, page, golden, { clip });
+      };
+      await shot('top', { x: 0, y: 0, width, height: Math.min(height, 300) });
       const s = await state(page);
       // A section with maths, and the first check answered, for a look at the typesetting
       // and the feedback.
       await command(page, { type: 'goto', section: s.sections[Math.min(3, s.sections.length - 1)].anchor });
-      await frames(page, 6);
-      await page.screenshot({ path: screenshotPath(`lesson-${size.width}-${theme}-recipe`) });
+      await settled(page);
+      const box = await page.locator('#canvas').boundingBox();
+      const [cx, , cw] = s.layout.column;
+      await shot('recipe', { x: box.x + cx, y: box.y, width: cw, height: Math.min(box.height, 420) });
       await command(page, { type: 'goto', section: s.checks[0].section });
       await command(page, { type: 'answer', check: s.checks[0].id, option: 1 });
       await command(page, { type: 'hint', check: s.checks[0].id });
       await frames(page, 2);
       // The options, the feedback under them and the hint, in view.
       await optionOnScreen(page, s.checks[0].id, s.checks[0].options.length - 1);
-      await command(page, { type: 'scroll', by: size.height * 0.45 });
-      await frames(page, 6);
-      await page.screenshot({ path: screenshotPath(`lesson-${size.width}-${theme}-check`) });
-      if (size.width < 700) {
+      await command(page, { type: 'scroll', by: height * 0.45 });
+      await settled(page);
+      await shot('check');
+      if (width < 700) {
         await command(page, { type: 'contents', open: true });
-        await frames(page, 4);
-        await page.screenshot({ path: screenshotPath(`lesson-${size.width}-${theme}-contents`) });
+        await settled(page);
+        await shot('contents');
+        await command(page, { type: 'contents', open: false });
       }
       assert.deepEqual(problems, []);
-      await context.close();
     }
   }
-  const { page, context } = await openPage(env, '/lesson.html?lesson=course-playback', { width: 1440, height: 900 });
-  await lessonReady(page);
-  await frames(page, 4);
-  await page.screenshot({ path: screenshotPath('lesson-course-playback-1440') });
-  await context.close();
+  await phone.context.close();
+  await desk.page.goto(`${env.origin}/lesson.html?lesson=course-playback`);
+  await lessonReady(desk.page);
+  await settled(desk.page);
+  await desk.page.screenshot({ path: screenshotPath('lesson-course-playback-1440') });
 });
