@@ -65,6 +65,8 @@ class PlaybackController {
   const CaptionStep* current() const;          // nullptr when there are no steps
   float duration() const;                      // timed duration of the current caption
   float fill_progress() const;                 // 0..1: how far the current step's cells have filled
+  // Changes with time alone: playing, or the step's cells still filling (not paused mid-fill).
+  bool  animating() const { return playing_ || (!frozen_ && fill_progress() < 1.0f); }
   float play_time() const { return play_elapsed_; }
 
   std::vector<nlohmann::json> take_events();

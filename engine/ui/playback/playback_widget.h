@@ -35,7 +35,7 @@ class PlaybackWidget : public Widget {
 
   const char* kind() const override { return "playback"; }
   void update(float dt) override;
-  bool wants_another_frame() const override { return controller_.playing(); }  // timed advance
+  bool wants_another_frame() const override { return controller_.animating(); }  // advance, fill
   void draw(const UiContext& ui) override;
   nlohmann::json state() const override;
   CommandResult command(const nlohmann::json& message) override;
