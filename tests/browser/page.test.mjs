@@ -4,19 +4,19 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { launch, openPage, lessonReady, canvasPixelVariance, screenshotPath } from './harness.mjs';
 
-let env;
+let env, desk;  // desk: the desktop lesson page the first and the keyboard tests share
 before(async () => { env = await launch(); });
 after(async () => { await env?.close(); });
 
 test('the lesson page draws its first frame with no console error or failed request', async () => {
-  const { page, problems, context } = await openPage(env, '/lesson.html?lesson=self-attention');
+  desk = await openPage(env, '/lesson.html?lesson=self-attention');
+  const { page, problems } = desk;
   await lessonReady(page);
   assert.equal(await page.locator('#np-overlay').isHidden(), true, 'the loading overlay is gone');
   const variance = await canvasPixelVariance(page);
   assert.ok(variance > 50, `the canvas is not blank (luma variance ${variance.toFixed(1)})`);
   await page.screenshot({ path: screenshotPath('first-frame-desktop') });
   assert.deepEqual(problems, []);
-  await context.close();
 });
 
 test('the canvas backing store follows the device pixel ratio', async () => {
@@ -47,15 +47,16 @@ test('a missing lesson shows a readable message, not a blank page', async () => 
 });
 
 test('without WebGL2 the page explains what is missing', async () => {
-  const { page, context } = await openPage(env, '/lesson.html?lesson=self-attention');
-  // Re-open the page with WebGL2 taken away before any script runs.
+  const context = await env.browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const page = await context.newPage();
+  // WebGL2 taken away before any script runs.
   await page.addInitScript(() => {
     const original = HTMLCanvasElement.prototype.getContext;
     HTMLCanvasElement.prototype.getContext = function (kind, ...rest) {
       return kind === 'webgl2' ? null : original.call(this, kind, ...rest);
     };
   });
-  await page.reload();
+  await page.goto(`${env.origin}/lesson.html?lesson=self-attention`);
   await page.waitForSelector('#np-overlay[role="alert"]', { timeout: 20_000 });
   assert.match(await page.locator('#np-overlay').innerText(), /needs WebGL2/);
   await context.close();
@@ -71,8 +72,7 @@ test('the server sends WebAssembly as application/wasm, compressed', async () =>
 });
 
 test('the keyboard is never trapped in the canvas, and keys elsewhere stay with the page', async () => {
-  const { page, problems, context } = await openPage(env, '/lesson.html?lesson=self-attention');
-  await lessonReady(page);
+  const { page, problems } = desk;
   await page.focus('#canvas');
   await page.keyboard.press('Shift+Tab');
   // (the page tools — text version, reset — sit between the brand link and the canvas)
@@ -92,5 +92,4 @@ test('the keyboard is never trapped in the canvas, and keys elsewhere stay with 
   await page.keyboard.press('Backspace');
   assert.equal(await page.inputValue('#probe'), 'ab');
   assert.deepEqual(problems, []);
-  await context.close();
 });

@@ -3,11 +3,11 @@
 // text (speech synthesis replaced by a recording fake, installed before any page script).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, lessonReady, screenshotPath } from './harness.mjs';
+import { launch, lessonReady, screenshotPath, settled, pauseClock, resumeClock } from './harness.mjs';
 
 const LESSON = 'course-playback';
 
-let env;
+let env, shared;  // shared: the voice=off page the first, second and last tests use
 before(async () => { env = await launch(); });
 after(async () => { await env?.close(); });
 
@@ -48,8 +48,10 @@ function fakeSpeech({ voices }) {
 
 // Opens the lesson with the fake speech installed; captions the engine emits are collected in
 // window.__captions.
-async function open(query, { voices = true, width = 1280, height = 900 } = {}) {
+// `clock` installs Playwright's clock (time flows until a test pauses it).
+async function open(query, { voices = true, width = 1280, height = 900, clock = false } = {}) {
   const context = await env.browser.newContext({ viewport: { width, height } });
+  if (clock) await context.clock.install();
   await context.addInitScript(fakeSpeech, { voices });
   const page = await context.newPage();
   const problems = [];
@@ -72,11 +74,12 @@ async function showBoard(page) {
   const state = await page.evaluate(() => window.neuralpath.state());
   const rect = state.widgets.find(w => w.kind === 'playback').rect;
   await page.evaluate(to => window.neuralpath.command({ type: 'scroll', to }), state.layout.scroll + rect[1] - 12);
-  await page.waitForTimeout(200);
+  await settled(page);
 }
 
 test('the lesson has a playback board over the whole block of AI Agents Build Future', async () => {
-  const { page, context, problems } = await open('voice=off');
+  shared = await open('voice=off', { clock: true });
+  const { page, problems } = shared;
   const b = await board(page);
   assert.equal(b.sentence, 'AI Agents Build Future');
   assert.deepEqual(b.tokens, ['AI', 'Agents', 'Build', 'Future']);
@@ -86,11 +89,10 @@ test('the lesson has a playback board over the whole block of AI Agents Build Fu
   assert.ok(b.steps > 20, `${b.steps} steps`);
   assert.equal(b.playing, false);
   assert.deepEqual(problems, []);
-  await context.close();
 });
 
 test('play advances steps and captions, pause stops, step back returns the previous caption', async () => {
-  const { page, context, problems } = await open('voice=off');
+  const { page, problems } = shared;
   await page.evaluate(() => window.neuralpath.command({ type: 'speed', rate: 2 }));
   await page.evaluate(() => window.neuralpath.play());
   await page.waitForFunction(() => window.neuralpath.state().playback.step >= 2, null, { timeout: 30_000 });
@@ -102,7 +104,9 @@ test('play advances steps and captions, pause stops, step back returns the previ
   await page.evaluate(() => window.neuralpath.pause());
   const paused = await playback(page);
   assert.equal(paused.playing, false);
-  await page.waitForTimeout(4000);  // longer than a step at 2x
+  await pauseClock(page);
+  await page.clock.runFor(4000);  // longer than a step at 2x, in page time
+  await resumeClock(page);
   const still = await playback(page);
   assert.equal(still.step, paused.step, 'a paused board stays where it is');
   assert.equal(still.caption, paused.caption);
@@ -123,7 +127,6 @@ test('play advances steps and captions, pause stops, step back returns the previ
   // No voice: the speech synthesis was never asked to speak.
   assert.equal(await page.evaluate(() => window.__speech.spoken.length), 0);
   assert.deepEqual(problems, []);
-  await context.close();
 });
 
 test('with the voice on the narrator speaks exactly each caption and the board moves on when it ends', async () => {
@@ -187,7 +190,8 @@ test('the learner\'s voice choice is remembered across a reload', async () => {
 });
 
 test('three moments of playback look right (screenshots)', async () => {
-  const { page, context } = await open('voice=off', { width: 1280, height: 1000 });
+  const { page, context } = shared;
+  await page.setViewportSize({ width: 1280, height: 1000 });
   const steps = await page.evaluate(() => window.neuralpath.state().widgets.find(w => w.kind === 'playback').steps);
   const kinds = [];
   for (let k = 0; k < steps; k++) {
@@ -204,15 +208,14 @@ test('three moments of playback look right (screenshots)', async () => {
   // 2. The softmax of head 2, complete, played to from the step before.
   await page.evaluate(step => window.neuralpath.command({ type: 'seek', step }), kinds.lastIndexOf('softmax'));
   await page.evaluate(() => window.neuralpath.command({ type: 'head', head: 1 }));
-  await page.waitForTimeout(6000);
+  await settled(page);  // the step's animation has finished
   await page.screenshot({ path: screenshotPath('playback-2-softmax-head2') });
 
   // 3. The next-token probabilities at the end, on a phone.
   await page.setViewportSize({ width: 390, height: 844 });
   await page.evaluate(step => window.neuralpath.command({ type: 'seek', step }), kinds.indexOf('next_token'));
-  await page.waitForTimeout(300);
   await showBoard(page);
-  await page.waitForTimeout(6000);
+  await settled(page);
   await page.screenshot({ path: screenshotPath('playback-3-next-token-phone') });
   assert.equal((await board(page)).step_kind, 'next_token');
   await context.close();
