@@ -57,9 +57,11 @@ std::ptrdiff_t strip_count(const AttentionProblem& p, const KernelVariant& varia
     return (p.tq + variant.strip_rows - 1) / variant.strip_rows;
 }
 
+#if NP_HAVE_THREADS
 // Below this many multiply-adds (about 0.2 ms on one core) a second thread costs about as much
 // to start as it saves.
 constexpr double kMinMultiplyAddsPerThread = 8e6;
+#endif
 
 }  // namespace
 
