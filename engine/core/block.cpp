@@ -295,10 +295,15 @@ Trace run_block(const ModelSpec& unresolved, const std::vector<Token>& tokens, c
             s.inputs = {b.square("scaled", a.scaled)};
             s.result = b.square("masked", a.masked);
             s.masked_cells = masked;
-            s.tokens = {f};
-            const auto first_hidden = std::find_if(masked.begin(), masked.end(),
-                                                   [&](const Cell& c) { return c.row == f; });
-            s.focus = first_hidden != masked.end() ? *first_hidden : Cell{f, j};
+            // The mask teaches on a row it changes: the focus token's own row when something is
+            // hidden from it, else the nearest earlier row that has a hidden cell (under a causal
+            // mask the last token hides nothing, the one before it hides the last).
+            const Cell* teaching = nullptr;
+            for (const Cell& c : masked)
+                if (c.row <= f && (!teaching || c.row > teaching->row)) teaching = &c;
+            if (!teaching && !masked.empty()) teaching = &masked.front();
+            s.focus = teaching ? *teaching : Cell{f, j};
+            s.tokens = {s.focus.row};
         }
         {   // weights = softmax(masked), row by row
             Step& s = b.add(StepKind::softmax, "Softmax" + head, -1, h);

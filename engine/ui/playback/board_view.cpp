@@ -126,20 +126,18 @@ float PlaybackWidget::draw_step_view(const Painter& p, ImVec2 pos, float width) 
   if (s->kind == StepKind::next_token)
     return y + draw_next_token_bars(p, ImVec2(pos.x, y), width, *s, t) - pos.y;
 
-  // The result fills row by row; the cell being computed shows its running sum.
+  // The result fills row by row while the cell the caption speaks about (the step's focus)
+  // shows its running sum, with its operands lit: what is lit is what is said.
   const Matrix& r = s->result.values;
   const int total = static_cast<int>(r.size());
-  const float progress = t * static_cast<float>(total);
-  const int revealed = t >= 1.0f ? total : static_cast<int>(std::floor(progress));
+  const int revealed = t >= 1.0f ? total : static_cast<int>(std::floor(t * static_cast<float>(total)));
   const bool done = revealed >= total;
-  const Cell computing = done ? s->focus : Cell{revealed / std::max<int>(static_cast<int>(r.cols()), 1),
-                                                 revealed % std::max<int>(static_cast<int>(r.cols()), 1)};
+  const Cell computing = s->focus;
   float partial = NAN;
   const auto cell_index = static_cast<std::size_t>(computing.row * r.cols() + computing.col);
-  const bool is_focus = computing.row == s->focus.row && computing.col == s->focus.col;  // shown final from the start
-  if (!done && !is_focus && sums_terms(s->kind) && cell_index < s->cell_terms.size()) {
+  if (!done && sums_terms(s->kind) && computing.row >= 0 && cell_index < s->cell_terms.size()) {
     const CellTerms& cell = s->cell_terms[cell_index];
-    const auto n = static_cast<std::size_t>(std::ceil((progress - revealed) * static_cast<float>(cell.terms.size())));
+    const auto n = static_cast<std::size_t>(std::ceil(t * static_cast<float>(cell.terms.size())));
     partial = 0;
     for (std::size_t k = 0; k < n && k < cell.terms.size(); ++k) partial += cell.terms[k].a * cell.terms[k].b;
   }

@@ -52,6 +52,13 @@ void PlaybackController::set_steps(std::vector<CaptionStep> steps) {
   enter(std::clamp(index_, 0, count() - 1));
 }
 
+void PlaybackController::replace_captions(std::vector<CaptionStep> steps, bool announce) {
+  if (steps.size() != steps_.size()) return set_steps(std::move(steps));
+  const std::string before = current() ? current()->caption : std::string();
+  steps_ = std::move(steps);
+  if (announce && current() && current()->caption != before) emit_caption();
+}
+
 void PlaybackController::play() {
   if (steps_.empty()) return;
   if (finished_) enter(0);  // playing a finished board starts it again

@@ -42,6 +42,9 @@ class PlaybackController {
   // New captions (another sentence): keeps the position (clamped) and the playing state, and
   // emits the caption now under the board.
   void set_steps(std::vector<CaptionStep> steps);
+  // The same steps with new numbers (a new focus word or temperature): keeps the step, the
+  // timing and the animation; `announce` sends a caption event when the current one changed.
+  void replace_captions(std::vector<CaptionStep> steps, bool announce);
 
   void play();
   void pause();

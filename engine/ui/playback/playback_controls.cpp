@@ -211,6 +211,50 @@ float PlaybackWidget::draw_heads(const Painter& p, ImVec2 pos, float width) {
 
 // [SECTION] Sentence ---------------------------------------------------------------------------
 
+// "Follow: [AI] [Agents] [Build] [Future]": the word the captions speak about (#15).
+float PlaybackWidget::draw_focus_picker(const Painter& p, ImVec2 pos, float width) {
+  if (!trace_) return 0;
+  const Palette& c = p.colors();
+  const std::vector<std::string> words = trace_->labels;  // copied: a click re-runs the block
+  const int chosen = trace_->focus_token;
+  const float h = ImGui::GetFrameHeight(), gap = p.px(4);
+  const std::string label = tr("playback.follow");
+  p.text(ImVec2(pos.x, pos.y + (h - p.small_size()) * 0.5f), label, c.muted, p.small(), 0, 0, false);
+  float x = pos.x + p.measure(p.small(), 0, label).x + p.px(8), y = pos.y;
+  for (int t = 0; t < static_cast<int>(words.size()); ++t) {
+    const float w = p.measure(p.body(), 0, words[static_cast<std::size_t>(t)]).x + p.px(16);
+    if (x + w > pos.x + width && x > pos.x) { x = pos.x; y += h + gap; }
+    ImGui::SetCursorScreenPos(ImVec2(x, y));
+    ImGui::PushID(t);
+    if (t == chosen) ImGui::PushStyleColor(ImGuiCol_Button, ImGui::GetColorU32(ImGuiCol_ButtonActive));
+    if (ImGui::Button((words[static_cast<std::size_t>(t)] + "##follow").c_str(), ImVec2(w, h))) set_focus(t);
+    if (t == chosen) ImGui::PopStyleColor();
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip("%s", tr("playback.follow_tip", {{"token", quote_token(words[static_cast<std::size_t>(t)])}}).c_str());
+    ImGui::PopID();
+    x += w + gap;
+  }
+  return y + h - pos.y;
+}
+
+// The next-token step's temperature: the bars and the caption follow the slider live.
+float PlaybackWidget::draw_temperature(const Painter& p, ImVec2 pos, float width) {
+  if (!trace_) return 0;
+  const Palette& c = p.colors();
+  const float h = ImGui::GetFrameHeight();
+  const std::string label = tr("playback.temperature");
+  p.text(ImVec2(pos.x, pos.y + (h - p.small_size()) * 0.5f), label, c.muted, p.small(), 0, 0, false);
+  const float x = pos.x + p.measure(p.small(), 0, label).x + p.px(8);
+  ImGui::SetCursorScreenPos(ImVec2(x, pos.y));
+  ImGui::SetNextItemWidth(std::min(pos.x + width - x, p.px(320)));
+  float tau = trace_->next.temperature;
+  if (ImGui::SliderFloat("##temperature", &tau, kMinTemperature, kMaxTemperature, "τ = %.2f",
+                         ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp))
+    set_temperature(tau);
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr("playback.temperature_tip").c_str());
+  return h;
+}
+
 float PlaybackWidget::draw_sentence_input(const Painter& p, ImVec2 pos, float width) {
   const Palette& c = p.colors();
   const std::string label = tr("playback.your_sentence");

@@ -41,20 +41,28 @@ PlaybackWidget::PlaybackWidget(const lesson::Playback& config, const lesson::Les
   controller_.take_events();  // the first caption is on the board; nothing changed for the page yet
 }
 
-std::optional<std::string> PlaybackWidget::set_sentence(const std::string& sentence) {
+std::optional<std::string> PlaybackWidget::set_sentence(const std::string& sentence) { return run(sentence, true); }
+
+std::optional<std::string> PlaybackWidget::run(const std::string& sentence, bool announce) {
+  const bool rerun = trace_.has_value() && sentence == sentence_;  // same words, new focus or temperature
   Trace trace;
   try {
     if (tokenize(sentence).size() > static_cast<std::size_t>(kPlaybackMaxTokens))
       throw InputError(tr("playback.too_long", {{"max", std::to_string(kPlaybackMaxTokens)}}));
     TraceOptions options;
     options.mask = config_.causal ? Mask::causal_mask() : Mask::none();
-    trace = run_block(spec_, sentence, options);
+    // The learner's focus word, if this sentence still has it (a new sentence starts at its last word).
+    if (sentence == sentence_ && focus_token_ >= 0) options.focus_token = focus_token_;
+    ModelSpec spec = spec_;
+    spec.temperature = temperature_ > 0.0f ? temperature_ : spec_.temperature;
+    trace = run_block(spec, sentence, options);
   } catch (const InputError& e) {
     error_ = e.what();
     return error_;
   }
   trace_ = std::move(trace);
   sentence_ = sentence;
+  focus_token_ = trace_->focus_token;
   std::snprintf(input_, sizeof input_, "%s", sentence.c_str());
   error_.clear();
   steps_ = select_steps(*trace_, config_.steps);
@@ -64,7 +72,8 @@ std::optional<std::string> PlaybackWidget::set_sentence(const std::string& sente
     const Step& s = trace_->steps[static_cast<std::size_t>(i)];
     captions.push_back({s.narration, step_kind_name(s.kind), s.title, i});
   }
-  controller_.set_steps(std::move(captions));
+  if (rerun) controller_.replace_captions(std::move(captions), announce);
+  else controller_.set_steps(std::move(captions));
   if (const Step* s = current_step(); s && s->head >= 0) head_ = s->head;
   return std::nullopt;
 }
@@ -134,6 +143,22 @@ CommandResult PlaybackWidget::command(const json& message) {
     if (auto problem = set_sentence(message["text"].get<std::string>())) return "setSentence: " + *problem;
     return std::nullopt;
   }
+  if (type == "focus") {  // the word the narration follows
+    const auto token = integer_field(message, "token");
+    const int tokens = trace_ ? static_cast<int>(trace_->labels.size()) : 0;
+    if (!token || *token < 0 || *token >= tokens)
+      return "focus: token must be a whole number from 0 to " + std::to_string(std::max(tokens - 1, 0));
+    set_focus(*token);
+    return std::nullopt;
+  }
+  if (type == "temperature") {
+    if (!message.contains("value") || !message["value"].is_number())
+      return "temperature: value must be a number from 0.1 to 5";
+    const double value = message["value"].get<double>();
+    if (!(value >= kMinTemperature && value <= kMaxTemperature)) return "temperature: value must be from 0.1 to 5";
+    set_temperature(static_cast<float>(value));
+    return std::nullopt;
+  }
   if (type == "head") {
     const auto head = integer_field(message, "head");
     const int heads = trace_ ? trace_->heads : 0;
@@ -168,6 +193,8 @@ json PlaybackWidget::state() const {
           {"heads", trace_ ? trace_->heads : 0},
           {"sentence", sentence_},
           {"tokens", tokens},
+          {"focus", trace_ ? trace_->focus_token : -1},
+          {"temperature", trace_ ? trace_->next.temperature : spec_.temperature},
           {"code", config_.code},
           {"code_lines", lines},
           {"error", error_}};
@@ -178,6 +205,18 @@ std::vector<json> PlaybackWidget::take_events() {
   std::vector<json> out;
   out.swap(events_);
   return out;
+}
+
+void PlaybackWidget::set_focus(int token) {
+  if (!trace_ || token == trace_->focus_token) return;
+  focus_token_ = token;
+  run(sentence_, true);  // same sentence, same step: the captions now follow `token`
+}
+
+void PlaybackWidget::set_temperature(float value) {
+  if (!trace_ || value == trace_->next.temperature) return;
+  temperature_ = value;
+  run(sentence_, false);  // live while the slider moves: new numbers, no caption event per frame
 }
 
 void PlaybackWidget::select_head(int head) {
@@ -267,6 +306,8 @@ void PlaybackWidget::draw(const UiContext& ui) {
       at.y += view_h + gap;
     }
     at.y += draw_caption(p, at, inner) + gap;
+    at.y += draw_focus_picker(p, at, inner) + p.px(8);
+    if (s && s->kind == StepKind::next_token) at.y += draw_temperature(p, at, inner) + p.px(8);
     at.y += draw_controls(p, at, inner) + p.px(8);
     at.y += draw_timeline(p, at, inner) + gap;
     if (code_ && !side_by_side) {

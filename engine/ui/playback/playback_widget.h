@@ -5,11 +5,13 @@
 // narration, and the lesson's code block beside it highlights the step's lines.
 //
 //   commands   play, pause, step{n}, restart, seek{step}, speed{rate}, setSentence{text},
-//              voice{on}, speechEnded{step?}, head{head (0-based)}
+//              voice{on}, speechEnded{step?}, head{head (0-based)}, focus{token (0-based): the
+//              word the captions follow}, temperature{value 0.1..5: next-token softmax(z/τ)}
 //   events     caption{text, step, index, kind, title, ...} on every step change;
 //              playback{playing, finished, step, speed, voice, caption} on play/pause/speed/voice
 //   state()    {kind, step, steps, step_kind, title, index (trace step), stage, playing,
-//               finished, caption, speed, voice, head, heads, sentence, tokens, code,
+//               finished, caption, speed, voice, head, heads, sentence, tokens, focus,
+//               temperature, code,
 //               code_lines (1-based, lit now), error (last refused sentence, or why it cannot run)}
 //   keys       space play/pause, ← → step: after a click on the board, until a click elsewhere
 #pragma once
@@ -28,6 +30,8 @@ namespace playback { struct Painter; }
 
 // The longest sentence the board shows (its grids are T×T; more tokens would not be legible).
 inline constexpr int kPlaybackMaxTokens = 16;
+// The temperature slider's range on the next-token step.
+inline constexpr float kMinTemperature = 0.1f, kMaxTemperature = 5.0f;
 
 class PlaybackWidget : public Widget {
  public:
@@ -63,6 +67,11 @@ class PlaybackWidget : public Widget {
   float draw_sentence_input(const playback::Painter& p, ImVec2 pos, float width);
   void  handle_keys();  // space, ←, → while the board has the keyboard
   void  select_head(int head);
+  std::optional<std::string> run(const std::string& sentence, bool announce);  // set_sentence's work
+  void  set_focus(int token);          // re-runs the block so the narration follows `token`
+  void  set_temperature(float value);  // re-runs the block at this next-token temperature
+  float draw_focus_picker(const playback::Painter& p, ImVec2 pos, float width);
+  float draw_temperature(const playback::Painter& p, ImVec2 pos, float width);
   void  seek_stage(int stage);
   float fill() const;  // the current step's animation, 1 with reduced motion
 
@@ -75,6 +84,8 @@ class PlaybackWidget : public Widget {
   std::string                        sentence_;
   std::string                        error_;          // why the board is empty, or the last rejected sentence
   int                                head_ = 0;
+  int                                focus_token_ = -1;   // -1 = the last word
+  float                              temperature_ = 0.0f;  // 0 = the model's own
   bool                               reduced_motion_ = false;
   bool                               focused_ = false;   // clicked on last: space and arrows are the board's
   char                               input_[512] = {};
