@@ -8,6 +8,7 @@
 // [SECTION] Frame loop
 // [SECTION] Exports to JS
 #include "engine/core/format.h"
+#include "engine/lesson/limits.h"
 #include "engine/ui/app.h"
 #include "engine/ui/fonts.h"
 #include "engine/ui/text_bridge.h"
@@ -227,8 +228,8 @@ EMSCRIPTEN_KEEPALIVE void* np_alloc(std::size_t bytes) { return std::malloc(byte
 EMSCRIPTEN_KEEPALIVE void np_free(void* buffer) { std::free(buffer); }
 
 // The same limits np-app.js checks first (with a message for the learner); these are the
-// engine's own guard. A lesson is capped at 4 MB, as `neuralpath-cli check` caps a file.
-constexpr std::size_t kMaxLessonBytes = 4u << 20;
+// engine's own guard. A lesson is capped as `neuralpath-cli check` caps a file (4 MB).
+using neuralpath::lesson::kMaxLessonBytes;
 constexpr std::size_t kMaxCommandBytes = 2u << 20;
 
 // 0: loaded (or its problems are shown in the error panel); 1: too large, nothing loaded.
