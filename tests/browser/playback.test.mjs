@@ -95,7 +95,8 @@ test('play advances steps and captions, pause stops, step back returns the previ
   const { page, problems } = shared;
   await page.evaluate(() => window.neuralpath.command({ type: 'speed', rate: 2 }));
   await page.evaluate(() => window.neuralpath.play());
-  await page.waitForFunction(() => window.neuralpath.state().playback.step >= 2, null, { timeout: 30_000 });
+  // The caption events reach the page a frame after the step changes: wait for them, not the step.
+  await page.waitForFunction(() => window.__captions.length >= 2, null, { timeout: 30_000 });
   const captions = await page.evaluate(() => window.__captions);
   assert.ok(captions.length >= 2, 'a caption event for each step');
   assert.deepEqual(captions.slice(0, 2).map(c => c.step), [1, 2]);
