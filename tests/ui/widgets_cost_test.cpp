@@ -91,7 +91,8 @@ TEST_CASE("a run can be stopped, and the explorer draws at 375, 768 and 1440 px,
       page.ui.theme = theme;
       auto cost = widgets_test::widget("cost");
       CHECK(widgets_test::draw_frames(page, *cost, 5));
-      CHECK(send(*cost, {{"type", "run"}, {"T", 2048}}) == "");
+      // Large enough that 5 frames of the 12 ms budget cannot finish it, however fast the kernel.
+      CHECK(send(*cost, {{"type", "run"}, {"T", 16384}}) == "");
       CHECK(widgets_test::draw_frames(page, *cost, 5));
       CHECK(send(*cost, {{"type", "stop"}}) == "");
       CHECK(cost->state()["running"] == false);
