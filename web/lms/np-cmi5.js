@@ -132,8 +132,10 @@ async function launch() {
   const exit = exitButton();
   exit.textContent = say('cmi5.exit');
   exit.hidden = false;
+  let exiting = false;   // Exit's terminated is on its way: closing the page must not send a second
   exit.addEventListener('click', async () => {
     exit.disabled = true;
+    exiting = true;
     await send('terminated', () => cmi5.terminate());
     terminated = true;
     await saving;
@@ -141,7 +143,7 @@ async function launch() {
     else note(say('cmi5.left'));
   });
   window.addEventListener('pagehide', () => {
-    if (terminated) return;
+    if (terminated || exiting) return;
     terminated = true;
     const endpoint = params.endpoint.replace(/\/?$/, '/');
     cmi5.sendXapiStatement = statement => fetch(`${endpoint}statements`, {
