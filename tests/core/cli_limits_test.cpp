@@ -2,6 +2,8 @@
 // real binary. Reads are bounded, only regular files are read, odd file names cannot forge
 // diagnostic lines, and attend refuses overflow and oversized inputs with exit 2 for both
 // kernels alike.
+#include "cli_runner.h"
+
 #include <doctest/doctest.h>
 
 #include <sys/stat.h>
@@ -17,43 +19,11 @@
 
 namespace {
 
-namespace fs = std::filesystem;
+using neuralpath::test::TempDir;
+using Run = neuralpath::test::CliRun;
 
-struct Run {
-    int         code;
-    std::string out, err;
-};
-
-std::string slurp(const fs::path& p) {
-    std::ifstream in(p, std::ios::binary);
-    std::ostringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
-
-// A fresh folder per test, removed at the end.
-struct TempDir {
-    fs::path path;
-    TempDir() {
-        static int counter = 0;
-        path = fs::temp_directory_path() /
-               ("neuralpath-cli-limits-" + std::to_string(::getpid()) + "-" + std::to_string(counter++));
-        fs::create_directories(path);
-    }
-    ~TempDir() { fs::remove_all(path); }
-    std::string file(const std::string& name, const std::string& text) const {
-        std::ofstream(path / name, std::ios::binary) << text;
-        return (path / name).string();
-    }
-};
-
-// `neuralpath-cli ARGS < stdin_file`, everything captured. A `timeout` guards the tests that
-// used to hang (reading /dev/zero or a FIFO forever): a hang fails instead of blocking ctest.
 Run cli(const TempDir& dir, const std::string& args, const std::string& stdin_path = "/dev/null") {
-    const std::string command = "timeout 60 '" NEURALPATH_CLI_PATH "' " + args + " < '" + stdin_path + "' > '" +
-                                (dir.path / "out").string() + "' 2> '" + (dir.path / "err").string() + "'";
-    const int status = std::system(command.c_str());
-    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, slurp(dir.path / "out"), slurp(dir.path / "err")};
+    return neuralpath::test::run_cli(dir, args, stdin_path);
 }
 
 Run attend(const TempDir& dir, const std::string& json) { return cli(dir, "attend", dir.file("in.json", json)); }

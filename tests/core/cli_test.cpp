@@ -1,4 +1,6 @@
 // cli_test.cpp: neuralpath-cli's contract (DESIGN.md), run as the real binary.
+#include "cli_runner.h"
+
 #include <doctest/doctest.h>
 
 #include <sys/wait.h>
@@ -12,40 +14,17 @@
 
 namespace {
 
-struct Run {
-    int         code;
-    std::string out, err;
-};
+using neuralpath::test::CliRun;
+using Run = CliRun;
 
-std::string slurp(const std::filesystem::path& p) {
-    std::ifstream in(p, std::ios::binary);
-    std::ostringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
-
-// Runs `neuralpath-cli ARGS < stdin_text` through the shell and captures everything.
+// Runs `neuralpath-cli ARGS < stdin_text` and captures everything.
 Run cli(const std::string& args, const std::string& stdin_text = "") {
-    static int counter = 0;
-    const auto dir = std::filesystem::temp_directory_path() /
-                     ("neuralpath-cli-test-" + std::to_string(::getpid()) + "-" + std::to_string(counter++));
-    std::filesystem::create_directories(dir);
-    std::ofstream(dir / "in", std::ios::binary) << stdin_text;
-    const std::string command = "'" NEURALPATH_CLI_PATH "' " + args + " < '" + (dir / "in").string() + "' > '" +
-                                (dir / "out").string() + "' 2> '" + (dir / "err").string() + "'";
-    const int status = std::system(command.c_str());
-    Run r{WIFEXITED(status) ? WEXITSTATUS(status) : -1, slurp(dir / "out"), slurp(dir / "err")};
-    std::filesystem::remove_all(dir);
-    return r;
+    return neuralpath::test::run_cli_text(args, stdin_text);
 }
 
 void check_bad_input(const std::string& json, const std::string& message) {
     CAPTURE(json);
-    const Run r = cli("attend", json);
-    CHECK(r.code == 2);
-    CHECK(r.out.empty());
-    CHECK(r.err.find(message) != std::string::npos);
-    CHECK(r.err.find('\n') == r.err.size() - 1);  // exactly one line
+    neuralpath::test::check_refused(cli("attend", json), message);
 }
 
 }  // namespace

@@ -1,5 +1,7 @@
 // grad_train_cli_test.cpp: the CLI contracts of issue #10, run as the real binary:
 // `attend` with "grad_output", and `train --lesson FILE [--task] [--steps] [--seed] [--out]`.
+#include "cli_runner.h"
+
 #include <doctest/doctest.h>
 
 #include <nlohmann/json.hpp>
@@ -19,40 +21,16 @@ namespace {
 
 using Json = nlohmann::json;
 
-struct Run {
-    int         code;
-    std::string out, err;
-};
-
-std::string slurp(const std::filesystem::path& p) {
-    std::ifstream in(p, std::ios::binary);
-    std::ostringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
+using Run = neuralpath::test::CliRun;
+using neuralpath::test::check_refused;
+using neuralpath::test::slurp;
 
 std::filesystem::path temp_path(const std::string& name) {
     return std::filesystem::temp_directory_path() / ("neuralpath-train-test-" + std::to_string(::getpid()) + "-" + name);
 }
 
 Run cli(const std::string& args, const std::string& stdin_text = "") {
-    static int counter = 0;
-    const auto dir = temp_path("run" + std::to_string(counter++));
-    std::filesystem::create_directories(dir);
-    std::ofstream(dir / "in", std::ios::binary) << stdin_text;
-    const std::string command = "'" NEURALPATH_CLI_PATH "' " + args + " < '" + (dir / "in").string() + "' > '" +
-                                (dir / "out").string() + "' 2> '" + (dir / "err").string() + "'";
-    const int status = std::system(command.c_str());
-    Run r{WIFEXITED(status) ? WEXITSTATUS(status) : -1, slurp(dir / "out"), slurp(dir / "err")};
-    std::filesystem::remove_all(dir);
-    return r;
-}
-
-void check_refused(const Run& r, const std::string& message) {
-    CHECK(r.code == 2);
-    CHECK(r.out.empty());
-    CHECK(r.err.find(message) != std::string::npos);
-    CHECK(r.err.find('\n') == r.err.size() - 1);  // exactly one line
+    return neuralpath::test::run_cli_text(args, stdin_text);
 }
 
 double max_abs_diff(const Json& a, const Json& b) {
