@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { launch, screenshotPath, siteDir } from './harness.mjs';
 import { hostSite, waitForLesson, answerKey, LESSON } from './embed-kit.mjs';
 import { startServer } from '../../web/serve.mjs';
+import { cropColumns, decodePng, inkAgainstBackground } from './png.mjs';
 
 // env: the browser (and a lesson server that allows no other site); lessons: the lesson site
 // serving the same files with the course site allowed (./neuralpath serve --allow-origin);
@@ -392,37 +393,17 @@ test('progress statements: one per change of the percent, 100 only with completi
 
 // Pixels in the canvas's rightmost 14 px that differ from the strip's most common colour (the
 // page background): the engine's scroll thumb, when it is drawn.
-async function edgeInk(page, png) {
-  return page.evaluate(async base64 => {
-    const image = new Image();
-    image.src = `data:image/png;base64,${base64}`;
-    await image.decode();
-    const probe = document.createElement('canvas');
-    probe.width = image.width; probe.height = image.height;
-    const g = probe.getContext('2d');
-    g.drawImage(image, 0, 0);
-    const strip = Math.min(14, image.width);
-    const { data } = g.getImageData(image.width - strip, 0, strip, image.height);
-    const counts = new Map();
-    for (let i = 0; i < data.length; i += 4) {
-      const c = (data[i] << 16) | (data[i + 1] << 8) | data[i + 2];
-      counts.set(c, (counts.get(c) || 0) + 1);
-    }
-    const bg = [...counts.entries()].sort((a, b) => b[1] - a[1])[0][0];
-    let ink = 0;
-    for (let i = 0; i < data.length; i += 4) {
-      const d = Math.abs(data[i] - (bg >> 16)) + Math.abs(data[i + 1] - ((bg >> 8) & 255)) + Math.abs(data[i + 2] - (bg & 255));
-      if (d > 12) ink++;
-    }
-    return ink;
-  }, png.toString('base64'));
+function edgeInk(png) {
+  const image = decodePng(png);
+  const strip = Math.min(14, image.width);
+  return inkAgainstBackground(cropColumns(image, image.width - strip, strip));
 }
 
 test('embedded, the page draws no scroll thumb of its own (the host page scrolls); on its own page it does', async () => {
   const { page, context, frame } = await openEmbedded({ width: 1280, height: 900 });
   await page.evaluate(() => scrollTo(0, 0.4 * (document.documentElement.scrollHeight - innerHeight)));
   await page.waitForTimeout(700);
-  const embeddedInk = await edgeInk(page, await frame.locator('#canvas').screenshot());
+  const embeddedInk = edgeInk(await frame.locator('#canvas').screenshot());
   assert.ok(await frame.evaluate(() => window.neuralpath.state().layout.scroll_max > 0), 'the engine page is taller than the canvas');
   assert.ok(embeddedInk < 20, `no thumb in the frame (${embeddedInk} px of ink at the edge)`);
   // The same check sees the thumb on the lesson's own page.
@@ -431,7 +412,7 @@ test('embedded, the page draws no scroll thumb of its own (the host page scrolls
   await waitForLesson(own);
   await own.evaluate(() => window.neuralpath.command({ type: 'scroll', by: 600 }));
   await own.waitForTimeout(300);
-  const ownInk = await edgeInk(own, await own.locator('#canvas').screenshot());
+  const ownInk = edgeInk(await own.locator('#canvas').screenshot());
   assert.ok(ownInk >= 100, `the thumb shows on the lesson's own page (${ownInk} px)`);
   await context.close();
 });

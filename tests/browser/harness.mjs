@@ -6,6 +6,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startServer } from '../../web/serve.mjs';
+import { comparePixels, decodePng, encodePng, lumaVariance } from './png.mjs';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 export const siteDir = process.env.NEURALPATH_SITE || join(repo, 'build/web/site');
@@ -52,26 +53,9 @@ export async function lessonReady(page, timeout = 60_000) {
   await page.evaluate(() => window.neuralpath.ready);
 }
 
-// Pixel statistics of the canvas as displayed (a screenshot of its box, decoded in the page).
+// Pixel statistics of the canvas as displayed (a screenshot of its box).
 export async function canvasPixelVariance(page) {
-  const png = await page.locator('#canvas').screenshot();
-  return page.evaluate(async base64 => {
-    const image = new Image();
-    image.src = `data:image/png;base64,${base64}`;
-    await image.decode();
-    const probe = document.createElement('canvas');
-    probe.width = image.width; probe.height = image.height;
-    const context = probe.getContext('2d');
-    context.drawImage(image, 0, 0);
-    const { data } = context.getImageData(0, 0, image.width, image.height);
-    let sum = 0, sumSquares = 0, n = 0;
-    for (let i = 0; i < data.length; i += 4) {
-      const luma = 0.299 * data[i] + 0.587 * data[i + 1] + 0.114 * data[i + 2];
-      sum += luma; sumSquares += luma * luma; n++;
-    }
-    const mean = sum / n;
-    return sumSquares / n - mean * mean;
-  }, png.toString('base64'));
+  return lumaVariance(decodePng(await page.locator('#canvas').screenshot()));
 }
 
 export function screenshotPath(name) { return join(screenshotDir, `${name}.png`); }
@@ -127,42 +111,13 @@ export async function expectGolden(env, target, name, { clip, threshold = 40, ma
   }
   if (!existsSync(goldenPath))
     throw new Error(`no golden image ${goldenPath}; make it with NEURALPATH_UPDATE_GOLDEN=1 and review it`);
-  env.comparer ||= await env.browser.newPage();
-  const result = await env.comparer.evaluate(async ([a, b, threshold]) => {
-    const decode = async base64 => {
-      const image = new Image();
-      image.src = `data:image/png;base64,${base64}`;
-      await image.decode();
-      const canvas = document.createElement('canvas');
-      canvas.width = image.width; canvas.height = image.height;
-      const context = canvas.getContext('2d');
-      context.drawImage(image, 0, 0);
-      return { canvas, context, data: context.getImageData(0, 0, image.width, image.height) };
-    };
-    const [got, want] = await Promise.all([decode(a), decode(b)]);
-    if (got.canvas.width !== want.canvas.width || got.canvas.height !== want.canvas.height)
-      return { size: `${got.canvas.width}x${got.canvas.height}, golden ${want.canvas.width}x${want.canvas.height}` };
-    const diff = want.context.getImageData(0, 0, want.canvas.width, want.canvas.height);
-    let differing = 0;
-    for (let i = 0; i < got.data.data.length; i += 4) {
-      let worst = 0;
-      for (let c = 0; c < 3; c++) worst = Math.max(worst, Math.abs(got.data.data[i + c] - want.data.data[i + c]));
-      if (worst > threshold) {
-        differing++;
-        diff.data[i] = 255; diff.data[i + 1] = 0; diff.data[i + 2] = 0; diff.data[i + 3] = 255;
-      } else {
-        diff.data[i + 3] = 60;  // the golden, faded, for orientation
-      }
-    }
-    want.context.putImageData(diff, 0, 0);
-    return { differing, total: got.data.data.length / 4, diffPng: want.canvas.toDataURL('image/png').split(',')[1] };
-  }, [actual.toString('base64'), readFileSync(goldenPath).toString('base64'), threshold]);
+  const result = comparePixels(decodePng(actual), decodePng(readFileSync(goldenPath)), threshold);
   const ratio = result.size ? 1 : result.differing / result.total;
   if (result.size || ratio > maxDiffRatio) {
     const out = join(screenshotDir, 'golden');
     mkdirSync(out, { recursive: true });
     writeFileSync(join(out, `${name}-actual.png`), actual);
-    if (result.diffPng) writeFileSync(join(out, `${name}-diff.png`), Buffer.from(result.diffPng, 'base64'));
+    if (result.diff) writeFileSync(join(out, `${name}-diff.png`), encodePng(result.diff));
     throw new Error(`screenshot ${name} differs from its golden image: ` +
       (result.size || `${result.differing} of ${result.total} pixels (${(ratio * 100).toFixed(2)}%)`) +
       `; see ${out}/${name}-actual.png and -diff.png`);
