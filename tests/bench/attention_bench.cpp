@@ -3,7 +3,7 @@
 //
 //   attention-bench [--json] [--t 256,1024,...] [--d N] [--block N] [--masks none,causal]
 //                   [--isas avx512,sse2,...] [--threads N] [--no-naive] [--repeats N]
-//                   [--budget S] [--dump DIR] [--memory-t N]
+//                   [--budget S] [--dump DIR] [--memory-t N] [--realtime]
 //
 // For each T and mask: the best time of repeated runs (after a warm-up, which also lets V8 tier
 // the WebAssembly up), GFLOP/s counting the two matrix products (Q·Kᵀ and P·V: 4·T²·d flops,
@@ -12,6 +12,12 @@
 // time of the thread (the machine may be shared: time spent waiting for a core is not the
 // kernel's); runs with more threads in wall time. A peak probe (independent multiply-adds at
 // full width) measures what each instruction set can do on this core.
+//
+// The load average (1, 5, 15 minutes) is printed with the figures: on a shared machine it says
+// how much the wall times of the multi-thread runs can be trusted. --realtime runs the thread
+// comparison (the fastest instruction set on 1 and on N threads) under SCHED_FIFO, where the
+// system allows it, so other processes' work does not delay the helper threads (on a loaded
+// machine a new thread otherwise waits up to a scheduler tick, 1-5 ms, for its core).
 //
 // Inputs are a counter hash (same numbers in C++, WebAssembly and tests/bench/torch_attention.py,
 // so --dump files from all three compare element by element).
@@ -36,6 +42,8 @@ EM_JS(double, np_process_cpu_seconds, (), {
     const u = process.cpuUsage();
     return (u.user + u.system) / 1e6;
 });
+#else
+#include <sched.h>
 #endif
 
 using namespace neuralpath;
@@ -57,13 +65,14 @@ struct Options {
     double                   budget = 0.5;  // seconds per measurement, at least `repeats` runs
     std::string              dump;          // directory for raw float32 outputs ("" = none)
     long                     memory_t = 65536;
+    bool                     realtime = false;  // thread comparison under SCHED_FIFO
 };
 
 [[noreturn]] void usage(const std::string& message) {
     std::fprintf(stderr,
                  "attention-bench: %s\nusage: attention-bench [--json] [--t 256,1024,...] [--d N] [--block N] "
                  "[--masks none,causal] [--isas NAME,...] [--threads N] [--no-naive] [--repeats N] [--budget S] "
-                 "[--dump DIR] [--memory-t N]\n",
+                 "[--dump DIR] [--memory-t N] [--realtime]\n",
                  message.c_str());
     std::exit(2);
 }
@@ -115,6 +124,7 @@ Options parse(int argc, char** argv) {
             if (!(o.budget > 0 && o.budget < 1000)) usage("--budget needs seconds > 0");
         } else if (a == "--dump") o.dump = value();
         else if (a == "--memory-t") o.memory_t = positive(a, value());
+        else if (a == "--realtime") o.realtime = true;
         else usage("unknown option '" + a + "'");
     }
     const std::vector<std::string> here = attention_tiled_isas();
@@ -165,6 +175,35 @@ double process_cpu_seconds() {  // every thread of the process
     timespec t{};
     clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
     return static_cast<double>(t.tv_sec) + 1e-9 * static_cast<double>(t.tv_nsec);
+#endif
+}
+
+// The 1, 5 and 15 minute load averages ({-1, -1, -1} where there are none, as in WebAssembly).
+struct LoadAverage {
+    double one = -1, five = -1, fifteen = -1;
+};
+
+LoadAverage load_average() {
+    LoadAverage load;
+#if !defined(__EMSCRIPTEN__)
+    if (std::FILE* f = std::fopen("/proc/loadavg", "r")) {
+        if (std::fscanf(f, "%lf %lf %lf", &load.one, &load.five, &load.fifteen) != 3) load = {};
+        std::fclose(f);
+    }
+#endif
+    return load;
+}
+
+// Switches the calling thread (and the threads it starts afterwards) to SCHED_FIFO or back to
+// the normal policy. False where that is not allowed (no CAP_SYS_NICE) or not available.
+bool set_realtime(bool on) {
+#if defined(__EMSCRIPTEN__)
+    (void)on;
+    return false;
+#else
+    sched_param param{};
+    param.sched_priority = on ? 1 : 0;
+    return sched_setscheduler(0, on ? SCHED_FIFO : SCHED_OTHER, &param) == 0;
 #endif
 }
 
@@ -251,6 +290,8 @@ int main(int argc, char** argv) {
     std::vector<Peak> peaks;
     for (const std::string& isa : o.isas) peaks.push_back(probe(*simd::find_variant(isa.c_str()), o));
 
+    const LoadAverage load = load_average();
+    bool realtime = false;  // did --realtime get SCHED_FIFO?
     std::vector<Row> rows;
     for (const int T : o.ts) {
         const Matrix q = hashed_matrix(1, T, o.d), k = hashed_matrix(2, T, o.d), v = hashed_matrix(3, T, o.d);
@@ -277,7 +318,10 @@ int main(int argc, char** argv) {
                     Row r{T, mask_name, "tiled", isa, threads, {}, 0.0,
                           attention_tiled_working_bytes(T, T, o.d, o.d, mask, options), -1.0};
                     Matrix tiled;
+                    const bool compared = o.realtime && o.threads > 1 && isa == o.isas.front();
+                    if (compared) realtime = set_realtime(true);
                     r.time = time_runs([&] { tiled = attention_tiled(q, k, v, mask, options); }, o, threads == 1);
+                    if (compared) set_realtime(false);
                     r.gflops = flops / r.time.best * 1e-9;
                     if (o.naive) r.max_diff = max_abs_diff(tiled, naive);
                     rows.push_back(r);
@@ -289,9 +333,13 @@ int main(int argc, char** argv) {
     TiledOptions defaults;
     defaults.block = o.block;
     const std::size_t memory = attention_tiled_working_bytes(o.memory_t, o.memory_t, o.d, o.d, Mask::causal_mask(), defaults);
+    if (o.realtime && !realtime)
+        std::fprintf(stderr, "attention-bench: --realtime: SCHED_FIFO not allowed here; normal scheduling\n");
 
     if (o.json) {
-        std::printf("{\"platform\":\"%s\",\"d\":%d,\"block\":%d,\"peaks\":[", platform, o.d, o.block);
+        std::printf("{\"platform\":\"%s\",\"d\":%d,\"block\":%d,\"load_average\":[%.2f,%.2f,%.2f],\"realtime\":%s,"
+                    "\"peaks\":[",
+                    platform, o.d, o.block, load.one, load.five, load.fifteen, realtime ? "true" : "false");
         for (std::size_t i = 0; i < peaks.size(); ++i)
             std::printf("%s{\"isa\":\"%s\",\"gflops\":%.2f}", i ? "," : "", peaks[i].isa.c_str(), peaks[i].gflops);
         std::printf("],\"rows\":[");
@@ -305,8 +353,11 @@ int main(int argc, char** argv) {
         std::printf("],\"memory\":{\"t\":%ld,\"tiled_working_bytes\":%zu}}\n", o.memory_t, memory);
         return 0;
     }
-    std::printf("attention (%s): one head, d = %d, key block = %d, best of >= %d runs\npeak:", platform, o.d, o.block,
-                o.repeats);
+    std::printf("attention (%s): one head, d = %d, key block = %d, best of >= %d runs\n", platform, o.d, o.block, o.repeats);
+    if (load.one >= 0)
+        std::printf("load average at start: %.2f %.2f %.2f (1, 5, 15 min)%s\n", load.one, load.five, load.fifteen,
+                    realtime ? "; thread comparison under SCHED_FIFO" : "");
+    std::printf("peak:");
     for (const Peak& p : peaks) std::printf("  %s %.1f GFLOP/s", p.isa.c_str(), p.gflops);
     std::printf("\n%6s %-7s %-6s %-7s %3s | %10s %10s %8s %11s %9s\n", "T", "mask", "kernel", "isa", "thr", "best ms",
                 "median ms", "GFLOP/s", "memory", "max |Δ|");

@@ -11,9 +11,15 @@
 //
 //   node tests/bench/bench.mjs --native PATH --wasm PATH [--json] [--t 256,1024,2048,4096]
 //                              [--repeats N] [--budget S] [--no-page] [--no-torch] [--no-wasm]
+//                              [--realtime] [--openblas DIR]
+// --openblas DIR: a directory with OpenBLAS as libblas.so.3/libopenblas.so.0 (from
+// scripts/openblas-for-bench.sh), put on LD_LIBRARY_PATH of the PyTorch runs only.
+// The table carries the load average at the start of each part: on a shared machine it says how
+// far the wall times (the thread comparison) can be trusted. --realtime: the native thread
+// comparison runs under SCHED_FIFO where allowed (see attention_bench.cpp).
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { cpus, tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -47,7 +53,7 @@ const common = ['--json', '--t', ts, '--repeats', repeats, '--budget', budget, '
 let native, wasm = null, torch = [], page = null;
 const problems = [];
 try {
-  native = runJson(nativeBench, [...common, '--threads', String(cores)]);
+  native = runJson(nativeBench, [...common, '--threads', String(cores), ...(flag('realtime') ? ['--realtime'] : [])]);
   if (!flag('no-wasm')) {
     if (existsSync(wasmBench))
       wasm = runJson('node', ['--no-experimental-fetch', wasmBench, ...common, '--no-naive']);
@@ -60,6 +66,8 @@ try {
       const env = { ...process.env, OPENBLAS_NUM_THREADS: String(threads), OMP_NUM_THREADS: String(threads) };
       delete env.OPENBLAS_CORETYPE;
       delete env.OPENBLAS_L2_SIZE;
+      const openblas = option('openblas', '');
+      if (openblas) env.LD_LIBRARY_PATH = [openblas, env.LD_LIBRARY_PATH].filter(Boolean).join(':');
       try {
         torch.push(runJson('/usr/bin/python3', [join(here, 'torch_attention.py'), '--t', ts, '--repeats', repeats,
           '--budget', budget, '--threads', String(threads), ...(threads === 1 ? ['--dump', dumpDir] : [])], env));
@@ -170,7 +178,9 @@ try {
   const spreads = rows.flatMap(r => Object.values(r.tiled)).filter(Boolean).map(m => m.median_seconds / m.seconds - 1);
   const noise = spreads.length ? Math.max(...spreads) : 0;
 
-  const report = { cpu: cpus()[0].model.trim(), cores, d: native.d, block: native.block, peaks, isas,
+  const report = { cpu: cpus()[0].model.trim(), cores, d: native.d, block: native.block,
+    load_average: { native: native.load_average, end: loadavg().map(x => Number(x.toFixed(2))) },
+    realtime: native.realtime === true, peaks, isas,
     torch: torch.map(t => ({ version: t.torch, blas: t.blas, threads: t.threads })), rows, memory: native.memory,
     page, targets, noise_median_over_best: noise, problems };
   if (json) {
@@ -196,6 +206,10 @@ function printTable(report, { best, narrow }) {
   const out = [];
   out.push(`Attention, one head, d = ${report.d}, key block ${report.block}. ${report.cpu}, ${cores} cores.`);
   out.push(`Peak per core (FMA probe; wasm128 and sse2: multiply + add): ${peakText} GFLOP/s.`);
+  const loads = l => (l && l[0] >= 0 ? l.map(x => x.toFixed(2)).join(' ') : '?');
+  out.push(`Load average (1, 5, 15 min): ${loads(report.load_average.native)} at the start, ` +
+    `${loads(report.load_average.end)} at the end; the ${cores}-thread comparison ran under ` +
+    `${report.realtime ? 'SCHED_FIFO (--realtime)' : 'normal scheduling'}.`);
   out.push(`GFLOP/s = 4·T²·d (half with the causal mask) / best time of >= ${repeats} runs; 1 thread: CPU time, ` +
     `${cores} threads: wall time. (%) = of that instruction set's peak. ${cores}thr/1 compares wall times ` +
     'of both runs (on a busy machine the CPU time of one thread says nothing about waiting for a core).');

@@ -6,8 +6,9 @@
 
 What a PyTorch user writes for one head (torch 1.13 has no fused attention):
     W = softmax(Q·Kᵀ·scale + M);  O = W·V      (M: 0 or -inf above the diagonal, made beforehand)
-The matrix products go to the BLAS that Debian's python3-torch loads: OpenBLAS once
-libopenblas0-pthread is installed (the "blas" field says which library was loaded). Threads:
+The matrix products go to the BLAS that Debian's python3-torch loads: libblas.so.3, which
+`./neuralpath bench` points at Debian's OpenBLAS through LD_LIBRARY_PATH for this run only
+(scripts/openblas-for-bench.sh; the "blas" field says which library was loaded). Threads:
 OPENBLAS_NUM_THREADS and torch.set_num_threads, both set by the caller to --threads. Timing as in
 attention-bench: best of repeated runs after a warm-up, CPU time of the thread for one thread,
 wall time for more. Prints one JSON object.
