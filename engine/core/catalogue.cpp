@@ -44,7 +44,7 @@ bool key_char(char c) {
 
 struct Active {
     std::string language = "en";
-    Catalogue   catalogue = english_strings();
+    Catalogue catalogue = english_strings();
 };
 
 Active& active() {

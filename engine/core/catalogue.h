@@ -31,7 +31,7 @@ using TextArgs = std::vector<std::pair<std::string, std::string>>;
 class Catalogue {
 public:
     struct Problem {
-        int         line = 0;      // 1-based line in the file
+        int line = 0;  // 1-based line in the file
         std::string message;
     };
 
@@ -39,9 +39,9 @@ public:
     // in `problems` and skipped; every good line is kept.
     static Catalogue parse(std::string_view text, std::vector<Problem>* problems = nullptr);
 
-    const std::string* find(std::string_view key) const;     // the raw template, or nullptr
-    bool               has(std::string_view key) const { return find(key) != nullptr; }
-    std::size_t        size() const { return entries_.size(); }
+    const std::string* find(std::string_view key) const;  // the raw template, or nullptr
+    bool has(std::string_view key) const { return find(key) != nullptr; }
+    std::size_t size() const { return entries_.size(); }
     const std::map<std::string, std::string, std::less<>>& entries() const { return entries_; }
 
     // `key`'s template with every {name} replaced from `args`. A missing key gives the key
@@ -57,9 +57,9 @@ private:
 
 // [SECTION] The catalogue the engine speaks with ---------------------------------------------------
 
-const Catalogue& strings();           // English, with the chosen language over it
-const Catalogue& english_strings();   // lessons/strings/en.strings as compiled in
-std::string_view language();          // "en" unless use_language chose another
+const Catalogue& strings();          // English, with the chosen language over it
+const Catalogue& english_strings();  // lessons/strings/en.strings as compiled in
+std::string_view language();         // "en" unless use_language chose another
 
 // Puts a language's catalogue file over English ("en" or an empty text: English alone).
 // Returns the file's problems; the good lines are used either way.

@@ -48,7 +48,8 @@ std::string format_bytes(double bytes) {
         bytes /= 1024.0;
         ++u;
     }
-    const std::string n = u == 0 ? format_count(static_cast<std::uint64_t>(bytes)) : format_number(static_cast<float>(bytes));
+    const std::string n =
+        u == 0 ? format_count(static_cast<std::uint64_t>(bytes)) : format_number(static_cast<float>(bytes));
     return tr(units[u], {{"n", n}});
 }
 
@@ -57,7 +58,7 @@ std::string format_seconds(double seconds) {
     if (seconds < 60.0) return tr("format.s", {{"n", format_number(static_cast<float>(seconds))}});
     const double minutes = std::floor(seconds / 60.0);
     return tr("format.min_s", {{"min", format_count(static_cast<std::uint64_t>(minutes))},
-                                 {"s", format_number(static_cast<float>(seconds - minutes * 60.0))}});
+                               {"s", format_number(static_cast<float>(seconds - minutes * 60.0))}});
 }
 
 std::string format_tiny(double value) {
@@ -81,10 +82,13 @@ std::string shape_text(long rows, long cols) {
 
 std::string format_value(std::string_view kind, double value) {
     if (kind == "percent") return format_percent(static_cast<float>(value));
-    if (kind == "count") return std::isfinite(value) && value >= 0 ? format_count(static_cast<std::uint64_t>(std::llround(value)))
-                                                                   : format_number(static_cast<float>(value));
-    if (kind == "bytes") return std::isfinite(value) && value >= 0 ? format_bytes(value) : format_number(static_cast<float>(value));
-    if (kind == "seconds") return std::isfinite(value) && value >= 0 ? format_seconds(value) : format_number(static_cast<float>(value));
+    if (kind == "count")
+        return std::isfinite(value) && value >= 0 ? format_count(static_cast<std::uint64_t>(std::llround(value)))
+                                                  : format_number(static_cast<float>(value));
+    if (kind == "bytes")
+        return std::isfinite(value) && value >= 0 ? format_bytes(value) : format_number(static_cast<float>(value));
+    if (kind == "seconds")
+        return std::isfinite(value) && value >= 0 ? format_seconds(value) : format_number(static_cast<float>(value));
     if (kind == "tiny") return format_tiny(value);
     return format_number(static_cast<float>(value));
 }

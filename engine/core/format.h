@@ -11,9 +11,9 @@ namespace neuralpath {
 
 inline constexpr int kDisplayDecimals = 2;
 
-std::string format_number(float value);      // "1.90", "-0.47", "0.00" (never "-0.00"), "-∞", "∞", "NaN"
-std::string format_percent(float fraction);  // 0.4123 -> "41.2%"
-std::string format_sqrt(int value);          // 16 -> "√16"
+std::string format_number(float value);            // "1.90", "-0.47", "0.00" (never "-0.00"), "-∞", "∞", "NaN"
+std::string format_percent(float fraction);        // 0.4123 -> "41.2%"
+std::string format_sqrt(int value);                // 16 -> "√16"
 std::string quote_token(const std::string& text);  // "cat" -> "'cat'" (how narration names a token)
 
 // Counts, sizes and times, with their units from the string catalogue ([format] in

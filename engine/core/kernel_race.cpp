@@ -12,9 +12,9 @@ namespace neuralpath {
 AttentionCost attention_cost(std::int64_t t, int heads, int bytes_per_score, int d, int tile) {
     AttentionCost c;
     c.t = t;
-    c.pairs = static_cast<std::uint64_t>(t) * static_cast<std::uint64_t>(t);           // T²
-    c.bytes_fp32 = static_cast<double>(c.pairs) * 4.0;                                 // T² · 4 bytes
-    c.bytes_fp16 = static_cast<double>(c.pairs) * 2.0;                                 // T² · 2 bytes
+    c.pairs = static_cast<std::uint64_t>(t) * static_cast<std::uint64_t>(t);  // T²
+    c.bytes_fp32 = static_cast<double>(c.pairs) * 4.0;                        // T² · 4 bytes
+    c.bytes_fp16 = static_cast<double>(c.pairs) * 2.0;                        // T² · 2 bytes
     c.bytes_all_heads = static_cast<double>(c.pairs) * bytes_per_score * std::max(heads, 1);
     c.naive_bytes = 4 * c.pairs * sizeof(float);  // scores, scaled, masked, weights: [T][T] each
     c.tiled_bytes = attention_tiled_working_bytes(t, t, d, std::max(tile, 1));
@@ -23,11 +23,11 @@ AttentionCost attention_cost(std::int64_t t, int heads, int bytes_per_score, int
 
 const char* kernel_status_name(KernelStatus status) {
     switch (status) {
-        case KernelStatus::waiting: return "waiting";
-        case KernelStatus::running: return "running";
-        case KernelStatus::done:    return "done";
-        case KernelStatus::refused: return "refused";
-        case KernelStatus::stopped: return "stopped";
+    case KernelStatus::waiting: return "waiting";
+    case KernelStatus::running: return "running";
+    case KernelStatus::done: return "done";
+    case KernelStatus::refused: return "refused";
+    case KernelStatus::stopped: return "stopped";
     }
     return "waiting";
 }
@@ -60,8 +60,10 @@ bool KernelRace::step_kernel(KernelRun& run, Matrix& output, bool naive, double 
     rows = std::clamp<Index>(rows, 1, t - run.rows_done);
     const auto q = q_.middleRows(run.rows_done, rows);  // [rows][d]
     const auto start = Clock::now();
-    if (naive) output.middleRows(run.rows_done, rows) = attention_naive(q, k_, v_, Mask::none()).output;
-    else output.middleRows(run.rows_done, rows) = attention_tiled(q, k_, v_, Mask::none(), tile_);
+    if (naive)
+        output.middleRows(run.rows_done, rows) = attention_naive(q, k_, v_, Mask::none()).output;
+    else
+        output.middleRows(run.rows_done, rows) = attention_tiled(q, k_, v_, Mask::none(), tile_);
     run.seconds += std::chrono::duration<double>(Clock::now() - start).count();
     run.rows_done += rows;
     const double wall = std::chrono::duration<double>(Clock::now() - started).count();

@@ -12,11 +12,11 @@ namespace neuralpath {
 MaskAfterSoftmax mask_after_softmax(const Matrix& scaled, const Mask& mask) {
     // scaled [T][T] -> weights [T][T], row_sums [T]
     MaskAfterSoftmax out;
-    out.weights = softmax_rows(scaled);                  // pass 1: softmax over every key (no M)
-    for (Index i = 0; i < out.weights.rows(); ++i)       // pass 2: hidden cells zeroed afterwards
+    out.weights = softmax_rows(scaled);             // pass 1: softmax over every key (no M)
+    for (Index i = 0; i < out.weights.rows(); ++i)  // pass 2: hidden cells zeroed afterwards
         for (Index j = 0; j < out.weights.cols(); ++j)
             if (mask.hides(i, j)) out.weights(i, j) = 0.0f;
-    out.row_sums = out.weights.rowwise().sum();          // Σ_j w_ij: the share thrown away is missing
+    out.row_sums = out.weights.rowwise().sum();  // Σ_j w_ij: the share thrown away is missing
     return out;
 }
 
@@ -32,8 +32,8 @@ ScaleDemo scale_demo(int d, int keys, std::uint64_t seed) {
     const AttentionResult r = attention_naive(q, k, k, Mask::none());
     ScaleDemo demo;
     demo.d = d;
-    demo.with_scale = r.weights.row(0).transpose();                      // softmax(q·kᵀ / √d_k)
-    demo.without_scale = softmax_rows(r.scores).row(0).transpose();      // softmax(q·kᵀ): no 1/√d_k
+    demo.with_scale = r.weights.row(0).transpose();                  // softmax(q·kᵀ / √d_k)
+    demo.without_scale = softmax_rows(r.scores).row(0).transpose();  // softmax(q·kᵀ): no 1/√d_k
     demo.max_with = demo.with_scale.maxCoeff();
     demo.max_without = demo.without_scale.maxCoeff();
     return demo;

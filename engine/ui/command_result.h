@@ -26,12 +26,12 @@ class CommandResult {
   }
   static CommandResult not_taken(const std::string& type);
 
-  Outcome            outcome() const { return outcome_; }
-  bool               done() const { return outcome_ == Outcome::done; }
+  Outcome outcome() const { return outcome_; }
+  bool done() const { return outcome_ == Outcome::done; }
   const std::string& reason() const { return reason_; }  // empty when done
 
  private:
-  Outcome     outcome_ = Outcome::done;
+  Outcome outcome_ = Outcome::done;
   std::string reason_;
 };
 

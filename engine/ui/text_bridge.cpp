@@ -15,9 +15,12 @@ std::string text_for_js(std::string_view key, std::string_view args_json) {
   const json values = json::parse(args_json, nullptr, /*allow_exceptions=*/false);
   if (values.is_object())
     for (const auto& [name, value] : values.items()) {
-      if (value.is_string()) args.emplace_back(name, value.get<std::string>());
-      else if (value.is_number_integer()) args.emplace_back(name, std::to_string(value.get<long long>()));
-      else if (value.is_number()) args.emplace_back(name, format_number(value.get<float>()));
+      if (value.is_string())
+        args.emplace_back(name, value.get<std::string>());
+      else if (value.is_number_integer())
+        args.emplace_back(name, std::to_string(value.get<long long>()));
+      else if (value.is_number())
+        args.emplace_back(name, format_number(value.get<float>()));
     }
   return tr(key, args);
 }

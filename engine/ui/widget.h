@@ -52,6 +52,11 @@ class Widget {
     return CommandResult::not_taken(message.value("type", std::string("?")));
   }
 
+  // The learner's changes (sentence, mask, selection, ...) as compact JSON, so a shared link can
+  // reopen them, and back: restore() takes what snapshot() gave. Default: nothing to keep.
+  virtual nlohmann::json snapshot() const { return nullptr; }
+  virtual CommandResult  restore(const nlohmann::json& /*snapshot*/) { return CommandResult::not_taken("restore"); }
+
   // Events for the page's host since the last call ({"type": "caption", ...}); the App adds
   // them to its own queue (App::take_events).
   virtual std::vector<nlohmann::json> take_events() { return {}; }

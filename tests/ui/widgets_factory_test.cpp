@@ -28,6 +28,25 @@ TEST_CASE("the registry has one entry per kind, each named once, and finds each 
   CHECK(ui::find_widget_kind("") == nullptr);
 }
 
+TEST_CASE("a widget's snapshot reopens its state in a fresh widget of the same block") {
+  struct Case { const char* block; json change; };
+  for (const Case& c : {Case{"causal-grid", {{"type", "setMask"}, {"mask", "none"}}},
+                        Case{"it-spotlight", {{"type", "setQuery"}, {"query", "street"}}},
+                        Case{"mask-walkthrough", {{"type", "stage"}, {"stage", "masked"}}},
+                        Case{"cost", {{"type", "setLength"}, {"T", 5000}}}}) {
+    CAPTURE(c.block);
+    auto first = widgets_test::widget(c.block);
+    REQUIRE(first->command(c.change).done());
+    const json snapshot = first->snapshot();
+    REQUIRE(snapshot.is_object());
+    auto second = widgets_test::widget(c.block);
+    CHECK(second->state() != first->state());  // the change is not the block's default
+    REQUIRE(second->restore(snapshot).done());
+    CHECK(second->state() == first->state());
+    CHECK(second->restore(json::array()).outcome() == ui::CommandResult::Outcome::refused);
+  }
+}
+
 TEST_CASE("make_widget builds every widget block of the launch lessons and nothing else") {
   for (const char* id : {"self-attention", "course-playback"}) {
     CAPTURE(id);

@@ -6,7 +6,7 @@
 //           Command                     a std::variant of the kind's typed commands
 //           parse(json) -> Parsed       a JSON command ({"type": ...}) as a Command, or the reply
 //           apply(Command) -> CommandResult
-//           update(dt), state(), take_events()
+//           update(dt), state(), take_events(), snapshot(), restore(json)
 //           take_explanation()          an explanation a command asked to open ("explain")
 //   View    draw(ui, const Model&, std::vector<Command>&)
 //           update(const Model&, dt)    animation only (beams swinging)
@@ -65,6 +65,9 @@ class ModelViewWidget final : public Widget {
     return result;
   }
 
+  nlohmann::json snapshot() const override { return model_.snapshot(); }
+  CommandResult restore(const nlohmann::json& snapshot) override { return model_.restore(snapshot); }
+
   std::vector<nlohmann::json> take_events() override {
     std::vector<nlohmann::json> out = view_.explainer().take_events();
     for (nlohmann::json& e : model_.take_events()) out.push_back(std::move(e));
@@ -73,7 +76,7 @@ class ModelViewWidget final : public Widget {
 
  private:
   Model model_;
-  View  view_;
+  View view_;
 };
 
 }  // namespace neuralpath::ui

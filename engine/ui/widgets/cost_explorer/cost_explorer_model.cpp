@@ -15,8 +15,8 @@ using nlohmann::json;
 namespace {
 
 constexpr std::uint64_t kRunSeed = 7;
-constexpr int           kPlotPoints = 48;
-constexpr std::size_t   kKeptRuns = 4;
+constexpr int kPlotPoints = 48;
+constexpr std::size_t kKeptRuns = 4;
 
 CostExplorerModel::Figures figures_at(std::int64_t t, const CostExplorerSettings& s) {
   CostExplorerModel::Figures f;
@@ -54,9 +54,11 @@ void CostExplorerModel::update(float /*dt*/) {
   run.reported = true;
   const KernelRace& race = run.race;
   json event = {{"type", "costRun"}, {"T", race.t()}};
-  event["naive"] = {{"status", kernel_status_name(race.naive().status)}, {"seconds", race.naive().seconds},
+  event["naive"] = {{"status", kernel_status_name(race.naive().status)},
+                    {"seconds", race.naive().seconds},
                     {"bytes", run.naive_bytes}};
-  event["tiled"] = {{"status", kernel_status_name(race.tiled().status)}, {"seconds", race.tiled().seconds},
+  event["tiled"] = {{"status", kernel_status_name(race.tiled().status)},
+                    {"seconds", race.tiled().seconds},
                     {"bytes", run.tiled_bytes}};
   if (race.naive().status == KernelStatus::done) event["max_difference"] = race.max_difference();
   events_.push_back(event);
@@ -70,7 +72,8 @@ std::vector<json> CostExplorerModel::take_events() {
 
 std::string CostExplorerModel::refusal(const LiveRun& run) const {
   if (run.race.naive().status != KernelStatus::refused) return {};
-  return tr("cost-explorer.refused", {{"T", count(run.race.t())}, {"bytes", format_bytes(static_cast<double>(run.naive_bytes))},
+  return tr("cost-explorer.refused", {{"T", count(run.race.t())},
+                                      {"bytes", format_bytes(static_cast<double>(run.naive_bytes))},
                                       {"budget", format_bytes(static_cast<double>(kTabBudget))}});
 }
 
@@ -91,7 +94,9 @@ std::variant<CostExplorerModel::Command, CommandResult> CostExplorerModel::parse
 }
 
 CommandResult CostExplorerModel::apply(const Command& command) {
-  const auto range = [] { return tr("cost-explorer.length_range", {{"min", std::to_string(kMinT)}, {"max", std::to_string(kMaxT)}}); };
+  const auto range = [] {
+    return tr("cost-explorer.length_range", {{"min", std::to_string(kMinT)}, {"max", std::to_string(kMaxT)}});
+  };
   if (const auto* c = std::get_if<SetLength>(&command)) {
     if (c->t < kMinT || c->t > kMaxT) return range();
     if (running_) return tr("cost-explorer.stop_first");
@@ -127,7 +132,8 @@ Explanation CostExplorerModel::explain_figure(const std::string& what) const {
     e.text = tr("cost-explorer.pairs_text", {{"T", t}});
   } else if (what == "fp32" || what == "fp16") {
     const bool fp32 = what == "fp32";
-    e.title = tr("cost-explorer.matrix_title", {{"format", what}, {"bytes", format_bytes(fp32 ? f.bytes_fp32 : f.bytes_fp16)}});
+    e.title = tr("cost-explorer.matrix_title",
+                 {{"format", what}, {"bytes", format_bytes(fp32 ? f.bytes_fp32 : f.bytes_fp16)}});
     e.formula = std::string("bytes = T × T × ") + (fp32 ? "4" : "2");
     e.inputs.push_back({tr("cost-explorer.input_pairs"), format_count(f.pairs)});
     e.text = tr(fp32 ? "cost-explorer.matrix_text_fp32" : "cost-explorer.matrix_text_fp16");
@@ -151,14 +157,17 @@ Explanation CostExplorerModel::explain_kernel(const LiveRun& run, bool naive) co
   e.inputs.push_back({"T", count(run.race.t())});
   e.inputs.push_back({"d", std::to_string(kRunD)});
   if (!naive) e.inputs.push_back({"tile", std::to_string(run.race.tile())});
-  e.inputs.push_back({tr("cost-explorer.input_memory"), format_bytes(static_cast<double>(naive ? run.naive_bytes : run.tiled_bytes))});
+  e.inputs.push_back(
+      {tr("cost-explorer.input_memory"), format_bytes(static_cast<double>(naive ? run.naive_bytes : run.tiled_bytes))});
   if (k.rows_done > 0) {
     e.inputs.push_back({tr("cost-explorer.input_time"), format_seconds(k.seconds)});
-    e.inputs.push_back({tr("cost-explorer.input_speed"),
-                        tr("cost-explorer.gflops", {{"value", format_number(static_cast<float>(run.race.gflops(k)))}})});
+    e.inputs.push_back(
+        {tr("cost-explorer.input_speed"),
+         tr("cost-explorer.gflops", {{"value", format_number(static_cast<float>(run.race.gflops(k)))}})});
   }
-  e.text = naive && k.status == KernelStatus::refused ? refusal(run)
-                                                      : tr(naive ? "cost-explorer.naive_text" : "cost-explorer.tiled_text");
+  e.text = naive && k.status == KernelStatus::refused
+               ? refusal(run)
+               : tr(naive ? "cost-explorer.naive_text" : "cost-explorer.tiled_text");
   return e;
 }
 
@@ -166,7 +175,8 @@ Explanation CostExplorerModel::explain_difference(const LiveRun& run) const {
   Explanation e;
   e.title = tr("cost-explorer.difference_title", {{"value", format_tiny(run.race.max_difference())}});
   e.formula = tr("cost-explorer.difference_formula");
-  e.inputs.push_back({tr("cost-explorer.input_compared"), format_count(static_cast<std::uint64_t>(run.race.t()) * kRunD)});
+  e.inputs.push_back(
+      {tr("cost-explorer.input_compared"), format_count(static_cast<std::uint64_t>(run.race.t()) * kRunD)});
   e.text = tr("cost-explorer.difference_text");
   return e;
 }
@@ -180,23 +190,35 @@ json CostExplorerModel::state() const {
     json r = {{"T", race.t()}, {"d", kRunD}, {"tile", race.tile()}};
     for (const bool naive : {true, false}) {
       const KernelRun& k = naive ? race.naive() : race.tiled();
-      json kj = {{"status", kernel_status_name(k.status)}, {"seconds", k.seconds},
-                 {"bytes", naive ? run.naive_bytes : run.tiled_bytes}, {"rows_done", k.rows_done},
+      json kj = {{"status", kernel_status_name(k.status)},
+                 {"seconds", k.seconds},
+                 {"bytes", naive ? run.naive_bytes : run.tiled_bytes},
+                 {"rows_done", k.rows_done},
                  {"gflops", race.gflops(k)}};
       if (naive && k.status == KernelStatus::refused) kj["reason"] = refusal(run);
       r[naive ? "naive" : "tiled"] = kj;
     }
-    r["max_difference"] = race.compared() && race.naive().status == KernelStatus::done ? json(race.max_difference())
-                                                                                       : json(nullptr);
+    r["max_difference"] =
+        race.compared() && race.naive().status == KernelStatus::done ? json(race.max_difference()) : json(nullptr);
     runs.push_back(r);
   }
   std::vector<std::int64_t> lengths(settings_.lengths.begin(), settings_.lengths.end());
-  return {{"kind", kKind}, {"T", t_}, {"pairs", figures_.pairs}, {"bytes_fp32", figures_.bytes_fp32},
-          {"bytes_fp16", figures_.bytes_fp16}, {"bytes_all_heads", figures_.bytes_all_heads}, {"heads", settings_.heads},
-          {"bytes_per_score", settings_.bytes_per_score}, {"lengths", lengths},
-          {"naive_bytes", figures_.naive_bytes}, {"tiled_bytes", figures_.tiled_bytes},
-          {"limit_bytes", kTabBudget}, {"naive_allowed", figures_.naive_fits}, {"running", running_},
-          {"runs", runs}, {"summary", summary()}};
+  return {{"kind", kKind},
+          {"T", t_},
+          {"pairs", figures_.pairs},
+          {"bytes_fp32", figures_.bytes_fp32},
+          {"bytes_fp16", figures_.bytes_fp16},
+          {"bytes_all_heads", figures_.bytes_all_heads},
+          {"heads", settings_.heads},
+          {"bytes_per_score", settings_.bytes_per_score},
+          {"lengths", lengths},
+          {"naive_bytes", figures_.naive_bytes},
+          {"tiled_bytes", figures_.tiled_bytes},
+          {"limit_bytes", kTabBudget},
+          {"naive_allowed", figures_.naive_fits},
+          {"running", running_},
+          {"runs", runs},
+          {"summary", summary()}};
 }
 
 CommandResult CostExplorerModel::restore(const json& snapshot) {
@@ -208,12 +230,15 @@ CommandResult CostExplorerModel::restore(const json& snapshot) {
 std::string CostExplorerModel::summary() const {
   const Figures& f = figures_;
   const double score = settings_.bytes_per_score == 4 ? f.bytes_fp32 : f.bytes_fp16;
-  const std::string heads = settings_.heads > 1
-                                ? tr("cost-explorer.summary_heads", {{"all", format_bytes(f.bytes_all_heads)},
-                                                                     {"heads", std::to_string(settings_.heads)}})
-                                : std::string();
-  return tr("cost-explorer.summary", {{"T", count(t_)}, {"pairs", format_count(f.pairs)}, {"bytes", format_bytes(score)},
-                                      {"heads", heads}, {"tiled", format_bytes(static_cast<double>(f.tiled_bytes))}});
+  const std::string heads =
+      settings_.heads > 1 ? tr("cost-explorer.summary_heads",
+                               {{"all", format_bytes(f.bytes_all_heads)}, {"heads", std::to_string(settings_.heads)}})
+                          : std::string();
+  return tr("cost-explorer.summary", {{"T", count(t_)},
+                                      {"pairs", format_count(f.pairs)},
+                                      {"bytes", format_bytes(score)},
+                                      {"heads", heads},
+                                      {"tiled", format_bytes(static_cast<double>(f.tiled_bytes))}});
 }
 
 }  // namespace neuralpath::ui

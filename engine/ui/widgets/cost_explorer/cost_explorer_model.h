@@ -29,11 +29,12 @@ namespace neuralpath::ui {
 
 class CostExplorerModel {
  public:
-  static constexpr const char*   kKind = "cost-explorer";
-  static constexpr std::int64_t  kMinT = 10, kMaxT = 100000;
-  static constexpr std::uint64_t kTabBudget = std::uint64_t{256} << 20;  // what a browser tab can spare the naive kernel
-  static constexpr int           kRunD = 64;                              // d_head of the live run (GPT-2's)
-  static constexpr double        kFrameBudget = 0.012;                    // seconds of work per frame while running
+  static constexpr const char* kKind = "cost-explorer";
+  static constexpr std::int64_t kMinT = 10, kMaxT = 100000;
+  static constexpr std::uint64_t kTabBudget = std::uint64_t{256}
+                                              << 20;  // what a browser tab can spare the naive kernel
+  static constexpr int kRunD = 64;                    // d_head of the live run (GPT-2's)
+  static constexpr double kFrameBudget = 0.012;       // seconds of work per frame while running
 
   // What attention over T tokens costs, and whether the naive kernel may run at T.
   struct Figures : AttentionCost {
@@ -41,13 +42,17 @@ class CostExplorerModel {
   };
   // One press of "Run": the engine's race and the memory each kernel needs.
   struct LiveRun {
-    KernelRace    race;
+    KernelRace race;
     std::uint64_t naive_bytes = 0, tiled_bytes = 0;
-    bool          reported = false;  // its costRun event was sent
+    bool reported = false;  // its costRun event was sent
   };
 
-  struct SetLength { std::int64_t t = 0; };
-  struct Run { std::optional<std::int64_t> t; };
+  struct SetLength {
+    std::int64_t t = 0;
+  };
+  struct Run {
+    std::optional<std::int64_t> t;
+  };
   struct Stop {};
   using Command = std::variant<SetLength, Run, Stop>;
   static std::variant<Command, CommandResult> parse(const nlohmann::json& message);
@@ -62,18 +67,18 @@ class CostExplorerModel {
 
   nlohmann::json state() const;
   nlohmann::json snapshot() const { return {{"T", t_}}; }
-  CommandResult  restore(const nlohmann::json& snapshot);
-  std::string    summary() const;
+  CommandResult restore(const nlohmann::json& snapshot);
+  std::string summary() const;
 
   // For the view.
   const CostExplorerSettings& settings() const { return settings_; }
-  const lesson::Inline&       caption() const { return caption_; }
-  std::int64_t                t() const { return t_; }
-  const Figures&              figures() const { return figures_; }
+  const lesson::Inline& caption() const { return caption_; }
+  std::int64_t t() const { return t_; }
+  const Figures& figures() const { return figures_; }
   const std::vector<Figures>& curve() const { return curve_; }  // the plot's points, 10 .. 100,000 on a log scale
   const std::vector<LiveRun>& runs() const { return runs_; }    // newest last; the last may be running
-  bool                        running() const { return running_; }
-  std::string                 refusal(const LiveRun& run) const;  // why the naive kernel refused, or ""
+  bool running() const { return running_; }
+  std::string refusal(const LiveRun& run) const;  // why the naive kernel refused, or ""
 
   Explanation explain_figure(const std::string& what) const;  // "pairs", "fp32", "fp16", "block"
   Explanation explain_kernel(const LiveRun& run, bool naive) const;
@@ -82,13 +87,13 @@ class CostExplorerModel {
  private:
   void set_t(std::int64_t t);
 
-  CostExplorerSettings        settings_;
-  lesson::Inline              caption_;
-  std::int64_t                t_ = 1024;
-  Figures                     figures_;
-  std::vector<Figures>        curve_;
-  std::vector<LiveRun>        runs_;
-  bool                        running_ = false;
+  CostExplorerSettings settings_;
+  lesson::Inline caption_;
+  std::int64_t t_ = 1024;
+  Figures figures_;
+  std::vector<Figures> curve_;
+  std::vector<LiveRun> runs_;
+  bool running_ = false;
   std::vector<nlohmann::json> events_;
 };
 

@@ -14,7 +14,8 @@ std::shared_ptr<const WidgetSettings> parse_cost_explorer_settings(WidgetFields&
         w.ctx.error(item.origin, "a length is a whole number of tokens from 1 to 100000000");
         continue;
       }
-      if (!c->lengths.empty() && *v <= c->lengths.back()) w.ctx.error(item.origin, "lengths must grow from left to right");
+      if (!c->lengths.empty() && *v <= c->lengths.back())
+        w.ctx.error(item.origin, "lengths must grow from left to right");
       c->lengths.push_back(*v);
     }
   }

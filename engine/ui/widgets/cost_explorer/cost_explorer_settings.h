@@ -18,10 +18,10 @@
 namespace neuralpath::ui {
 
 struct CostExplorerSettings : lesson::WidgetSettings {
-  std::vector<std::int64_t> lengths;         // ascending
-  int                       heads = 1;
-  int                       bytes_per_score = 2;  // 2 = fp16, 4 = fp32
-  int                       tile = 64;
+  std::vector<std::int64_t> lengths;  // ascending
+  int heads = 1;
+  int bytes_per_score = 2;  // 2 = fp16, 4 = fp32
+  int tile = 64;
 };
 
 }  // namespace neuralpath::ui

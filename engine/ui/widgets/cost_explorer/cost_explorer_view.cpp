@@ -70,10 +70,14 @@ void CostExplorerView::draw_figures(const UiContext& ui, const Model& model, flo
     ImGui::PopFont();
     NumberStyle style;
     style.bold = true;
-    explain_.number(ui, id, value, [&model, what = std::string(id + 2)] { return model.explain_figure(what); }, style);
+    explain_.number(
+        ui, id, value, [&model, what = std::string(id + 2)] { return model.explain_figure(what); }, style);
     ImGui::EndGroup();
   };
-  const struct { const char* id; std::string label, value; } items[] = {
+  const struct {
+    const char* id;
+    std::string label, value;
+  } items[] = {
       {"##pairs", tr("cost-explorer.figure_pairs"), format_count(figures.pairs)},
       {"##fp32", tr("cost-explorer.figure_fp32"), format_bytes(figures.bytes_fp32)},
       {"##fp16", tr("cost-explorer.figure_fp16"), format_bytes(figures.bytes_fp16)},
@@ -129,7 +133,8 @@ void CostExplorerView::draw_plot(const UiContext& ui, const Model& model, float 
   // The tab's budget for the naive kernel.
   const ImVec2 budget = to_screen(10.0, static_cast<double>(Model::kTabBudget));
   draw->AddLine(ImVec2(p0.x, budget.y), ImVec2(p1.x, budget.y), kit::fade(c.bad, 0.8f), ui.px(1.5f));
-  const std::string budget_text = tr("cost-explorer.plot_budget", {{"bytes", format_bytes(static_cast<double>(Model::kTabBudget))}});
+  const std::string budget_text =
+      tr("cost-explorer.plot_budget", {{"bytes", format_bytes(static_cast<double>(Model::kTabBudget))}});
   draw->AddText(small, small->FontSize, ImVec2(p0.x + ui.px(4), budget.y - small->FontSize - ui.px(1)), c.bad,
                 budget_text.c_str());
   const auto curve = [&](auto bytes_of, ImU32 color, float thickness) {
@@ -152,9 +157,13 @@ void CostExplorerView::draw_plot(const UiContext& ui, const Model& model, float 
   ImGui::Dummy(ImVec2(width, 0));
   // Legend, wrapping on phones.
   kit::Flow flow(width, ui.px(14), ui.px(4));
-  const struct { ImU32 color; std::string text; } legend[] = {
-      {c.accent, tr("cost-explorer.legend_fp32")}, {kit::fade(c.accent, 0.55f), tr("cost-explorer.legend_fp16")},
-      {c.bad, tr("cost-explorer.legend_naive")}, {c.good, tr("cost-explorer.legend_tiled")}};
+  const struct {
+    ImU32 color;
+    std::string text;
+  } legend[] = {{c.accent, tr("cost-explorer.legend_fp32")},
+                {kit::fade(c.accent, 0.55f), tr("cost-explorer.legend_fp16")},
+                {c.bad, tr("cost-explorer.legend_naive")},
+                {c.good, tr("cost-explorer.legend_tiled")}};
   for (const auto& item : legend) {
     const ImVec2 size = kit::text_size(small, item.text);
     const ImVec2 pos = flow.place(ImVec2(size.x + ui.px(18), size.y));
@@ -192,8 +201,9 @@ void CostExplorerView::draw_kernel_line(const UiContext& ui, const Model& model,
     const float bar = std::min(width, ui.px(200));
     const std::string overlay =
         k.status == KernelStatus::waiting ? tr("cost-explorer.preparing")
-        : k.rows_done == 0                ? format_percent(done)
-                                          : tr("cost-explorer.progress", {{"done", format_percent(done)}, {"left", format_seconds(k.eta)}});
+        : k.rows_done == 0
+            ? format_percent(done)
+            : tr("cost-explorer.progress", {{"done", format_percent(done)}, {"left", format_seconds(k.eta)}});
     const float bar_w = std::min(width, std::max(bar, kit::text_size(body, overlay).x + ui.px(16)));
     flow.place(ImVec2(bar_w, body->FontSize + ui.px(4)));
     kit::push_field_style(ui);
@@ -203,7 +213,9 @@ void CostExplorerView::draw_kernel_line(const UiContext& ui, const Model& model,
     kit::pop_field_style();
   } else {
     text(tr(std::string("cost-explorer.status.") + kernel_status_name(k.status)),
-         k.status == KernelStatus::refused ? c.bad : k.status == KernelStatus::done ? c.good : c.muted);
+         k.status == KernelStatus::refused ? c.bad
+         : k.status == KernelStatus::done  ? c.good
+                                           : c.muted);
   }
   if (k.rows_done > 0) {
     const std::string time = format_seconds(k.seconds);
@@ -212,7 +224,8 @@ void CostExplorerView::draw_kernel_line(const UiContext& ui, const Model& model,
   }
   if (k.status != KernelStatus::refused) {
     const std::string memory =
-        tr("cost-explorer.needs", {{"bytes", format_bytes(static_cast<double>(naive ? run.naive_bytes : run.tiled_bytes))}});
+        tr("cost-explorer.needs",
+           {{"bytes", format_bytes(static_cast<double>(naive ? run.naive_bytes : run.tiled_bytes))}});
     flow.place(kit::text_size(body, memory));
     explain_.number(ui, "##memory", memory, [&model, &run, naive] { return model.explain_kernel(run, naive); });
   }
@@ -226,13 +239,15 @@ void CostExplorerView::draw_run(const UiContext& ui, const Model& model, float w
   const Model::Figures& figures = model.figures();
   const std::string t = format_count(static_cast<std::uint64_t>(model.t()));
   kit::title(ui, tr("cost-explorer.run_title"));
-  kit::wrapped(ui,
-               tr("cost-explorer.run_note",
-                  {{"T", t}, {"d", std::to_string(Model::kRunD)},
-                   {"verdict", figures.naive_fits ? tr("cost-explorer.both_run")
-                                                  : tr("cost-explorer.naive_will_refuse",
-                                                       {{"bytes", format_bytes(static_cast<double>(figures.naive_bytes))}})}}),
-               c.muted, kit::Face::small);
+  kit::wrapped(
+      ui,
+      tr("cost-explorer.run_note",
+         {{"T", t},
+          {"d", std::to_string(Model::kRunD)},
+          {"verdict", figures.naive_fits ? tr("cost-explorer.both_run")
+                                         : tr("cost-explorer.naive_will_refuse",
+                                              {{"bytes", format_bytes(static_cast<double>(figures.naive_bytes))}})}}),
+      c.muted, kit::Face::small);
   ImGui::PushID("run");
   if (!model.running()) {
     if (kit::button(ui, tr("cost-explorer.run", {{"T", t}}).c_str(), true)) asked.push_back(Model::Run{});

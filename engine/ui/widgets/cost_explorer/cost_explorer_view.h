@@ -15,7 +15,7 @@ class CostExplorerView {
   using Asked = std::vector<CostExplorerModel::Command>;
   void draw(const UiContext& ui, const CostExplorerModel& model, Asked& asked);
   void update(const CostExplorerModel& /*model*/, float /*dt*/) {}
-  Explainer&       explainer() { return explain_; }
+  Explainer& explainer() { return explain_; }
   const Explainer& explainer() const { return explain_; }
 
  private:

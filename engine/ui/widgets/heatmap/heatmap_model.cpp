@@ -65,9 +65,11 @@ std::variant<HeatmapModel::Command, CommandResult> HeatmapModel::parse(const jso
     return Command(SetSentence{message["text"].get<std::string>()});
   }
   if (type == "setMask") {
-    if (message.contains("causal") && message["causal"].is_boolean()) return Command(SetMask{message["causal"].get<bool>()});
+    if (message.contains("causal") && message["causal"].is_boolean())
+      return Command(SetMask{message["causal"].get<bool>()});
     if (message.contains("mask") && message["mask"] == "causal") return Command(SetMask{true});
-    if (message.contains("mask") && (message["mask"] == "none" || message["mask"] == "bert")) return Command(SetMask{false});
+    if (message.contains("mask") && (message["mask"] == "none" || message["mask"] == "bert"))
+      return Command(SetMask{false});
     return CommandResult(tr("heatmap.needs_mask"));
   }
   if (type == "setHead") return Command(SetHead{int_field(message, "head").value_or(-1)});
@@ -94,7 +96,7 @@ CommandResult HeatmapModel::apply(const Command& command) {
     return {};
   }
   const Cell cell = std::holds_alternative<SelectCell>(command) ? std::get<SelectCell>(command).cell
-                                                                 : std::get<Explain>(command).cell;
+                                                                : std::get<Explain>(command).cell;
   if (cell.row < 0 || cell.row >= t || cell.col < 0 || cell.col >= t)
     return tr("heatmap.cell_range", {{"last", std::to_string(t - 1)}});
   selected_ = cell;
@@ -160,8 +162,8 @@ Explanation HeatmapModel::explain_step(const Step& step, Cell cell) const {
 // [SECTION] State, snapshot and the text version -----------------------------------------------
 
 json HeatmapModel::state() const {
-  json s = {{"kind", kKind}, {"causal", causal_}, {"mask", causal_ ? "causal" : "none"},
-            {"bert_switch", block_.bert_switch}};
+  json s = {
+      {"kind", kKind}, {"causal", causal_}, {"mask", causal_ ? "causal" : "none"}, {"bert_switch", block_.bert_switch}};
   if (!error_.empty()) s["error"] = error_;
   if (!trace_) return s;
   s["sentence"] = sentence_;
@@ -217,7 +219,8 @@ std::string HeatmapModel::summary() const {
                    : tr("heatmap.summary_link", {{"from", quoted(t.labels[static_cast<std::size_t>(best_row)])},
                                                  {"weight", format_percent(weights_(best_row, best_col))},
                                                  {"to", quoted(t.labels[static_cast<std::size_t>(best_col)])}});
-  return tr("heatmap.summary", {{"sentence", quoted(sentence_)}, {"n", std::to_string(t.tokens.size())},
+  return tr("heatmap.summary", {{"sentence", quoted(sentence_)},
+                                {"n", std::to_string(t.tokens.size())},
                                 {"mask", tr(causal_ ? "heatmap.summary_causal" : "heatmap.summary_none")},
                                 {"link", link}});
 }

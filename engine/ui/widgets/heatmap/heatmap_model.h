@@ -30,11 +30,21 @@ class HeatmapModel {
   static constexpr const char* kKind = "heatmap";
   static constexpr int kMaxTokens = 24;  // a 24×24 grid still reads on a laptop; phones scroll it
 
-  struct SetSentence { std::string text; };
-  struct SetMask { bool causal = true; };
-  struct SetHead { int head = 0; };
-  struct SelectCell { Cell cell; };
-  struct Explain { Cell cell; };
+  struct SetSentence {
+    std::string text;
+  };
+  struct SetMask {
+    bool causal = true;
+  };
+  struct SetHead {
+    int head = 0;
+  };
+  struct SelectCell {
+    Cell cell;
+  };
+  struct Explain {
+    Cell cell;
+  };
   using Command = std::variant<SetSentence, SetMask, SetHead, SelectCell, Explain>;
   static std::variant<Command, CommandResult> parse(const nlohmann::json& message);
 
@@ -47,21 +57,21 @@ class HeatmapModel {
 
   nlohmann::json state() const;
   nlohmann::json snapshot() const;
-  CommandResult  restore(const nlohmann::json& snapshot);
-  std::string    summary() const;   // the text version's one sentence about the numbers
-  TextTable      table() const;     // and its table of them
+  CommandResult restore(const nlohmann::json& snapshot);
+  std::string summary() const;  // the text version's one sentence about the numbers
+  TextTable table() const;      // and its table of them
 
   // For the view (valid when has_trace()).
-  bool                      has_trace() const { return trace_.has_value(); }
-  const Trace&              trace() const { return *trace_; }
-  const std::string&        error() const { return error_; }  // why the block's sentence cannot run
-  const Matrix&             weights() const { return weights_; }
-  const Vector&             row_sums() const { return row_sums_; }
-  bool                      causal() const { return causal_; }
-  bool                      bert_switch() const { return block_.bert_switch; }
-  int                       head() const { return head_; }
-  std::optional<Cell>       selected() const { return selected_; }
-  const lesson::Inline&     caption() const { return block_.caption; }
+  bool has_trace() const { return trace_.has_value(); }
+  const Trace& trace() const { return *trace_; }
+  const std::string& error() const { return error_; }  // why the block's sentence cannot run
+  const Matrix& weights() const { return weights_; }
+  const Vector& row_sums() const { return row_sums_; }
+  bool causal() const { return causal_; }
+  bool bert_switch() const { return block_.bert_switch; }
+  int head() const { return head_; }
+  std::optional<Cell> selected() const { return selected_; }
+  const lesson::Inline& caption() const { return block_.caption; }
 
   Explanation explain_cell(Cell cell) const;
   Explanation explain_row_sum(int row) const;
@@ -71,16 +81,16 @@ class HeatmapModel {
   std::optional<std::string> run(const std::string& sentence, bool causal);
   void refresh();
 
-  lesson::Heatmap            block_;
-  ModelSpec                  spec_;
-  std::string                sentence_;
-  bool                       causal_ = true;
-  int                        head_ = 0;
-  std::optional<Trace>       trace_;
-  std::string                error_;
-  Matrix                     weights_;    // the softmax step's result for head_
-  Vector                     row_sums_;   // Σ_j weights_(i, j): 1 for every row that sees a key
-  std::optional<Cell>        selected_;
+  lesson::Heatmap block_;
+  ModelSpec spec_;
+  std::string sentence_;
+  bool causal_ = true;
+  int head_ = 0;
+  std::optional<Trace> trace_;
+  std::string error_;
+  Matrix weights_;   // the softmax step's result for head_
+  Vector row_sums_;  // Σ_j weights_(i, j): 1 for every row that sees a key
+  std::optional<Cell> selected_;
   std::optional<Explanation> to_explain_;
 };
 

@@ -81,8 +81,9 @@ void HeatmapView::draw_details(const UiContext& ui, const HeatmapModel& model, C
   const Trace& t = model.trace();
   const Palette& c = ui.colors();
   const int head = model.head();
-  const std::string heading = tr("heatmap.details_title", {{"query", quote_token(t.labels[static_cast<std::size_t>(cell.row)])},
-                                                           {"key", quote_token(t.labels[static_cast<std::size_t>(cell.col)])}});
+  const std::string heading =
+      tr("heatmap.details_title", {{"query", quote_token(t.labels[static_cast<std::size_t>(cell.row)])},
+                                   {"key", quote_token(t.labels[static_cast<std::size_t>(cell.col)])}});
   kit::title(ui, t.heads > 1 ? tr("heatmap.details_title_head", {{"title", heading}, {"n", std::to_string(head + 1)}})
                              : heading);
   const Step* score = find_step(t, StepKind::score, head);
@@ -106,7 +107,8 @@ void HeatmapView::draw_details(const UiContext& ui, const HeatmapModel& model, C
     ImGui::PushID(id);
     NumberStyle style;
     style.mono = true;
-    explain_.number(ui, "##v", value, [&model, &step, cell] { return model.explain_step(step, cell); }, style);
+    explain_.number(
+        ui, "##v", value, [&model, &step, cell] { return model.explain_step(step, cell); }, style);
     ImGui::PopID();
     if (!tail.empty()) {
       flow.place(kit::text_size(body, tail));
@@ -119,8 +121,8 @@ void HeatmapView::draw_details(const UiContext& ui, const HeatmapModel& model, C
   line(1, tr("heatmap.line_score"), format_number(score->result.values(cell.row, cell.col)), *score);
   if (const CellTerms* products = find_terms(*score, cell))
     kit::wrapped(ui, "= " + products_text(*products), c.muted, kit::Face::small);
-  line(2, tr("heatmap.line_scaled", {{"scalar", scale->scalar_name}}), format_number(scale->result.values(cell.row, cell.col)),
-       *scale);
+  line(2, tr("heatmap.line_scaled", {{"scalar", scale->scalar_name}}),
+       format_number(scale->result.values(cell.row, cell.col)), *scale);
   if (t.mask.hides(cell.row, cell.col)) {
     line(3, tr("heatmap.line_masked"), format_number(mask->result.values(cell.row, cell.col)), *mask,
          tr("heatmap.line_masked_tail"));

@@ -15,14 +15,14 @@ class HeatmapView {
  public:
   void draw(const UiContext& ui, const HeatmapModel& model, std::vector<HeatmapModel::Command>& asked);
   void update(const HeatmapModel& /*model*/, float /*dt*/) {}
-  Explainer&       explainer() { return explain_; }
+  Explainer& explainer() { return explain_; }
   const Explainer& explainer() const { return explain_; }
 
  private:
   void draw_details(const UiContext& ui, const HeatmapModel& model, Cell cell);
 
   std::optional<Cell> hovered_;
-  Explainer           explain_;
+  Explainer explain_;
 };
 
 }  // namespace neuralpath::ui

@@ -15,8 +15,8 @@
 
 namespace neuralpath::ui {
 
-using nlohmann::json;
 using lesson::MaskStage;
+using nlohmann::json;
 
 namespace {
 
@@ -24,9 +24,9 @@ constexpr std::uint64_t kDemoSeed = 2024;  // seeds the unit-variance q and k of
 
 StepKind step_for(MaskStage stage) {
   switch (stage) {
-    case MaskStage::Raw:     return StepKind::score;
-    case MaskStage::Scaled:  return StepKind::scale;
-    case MaskStage::Masked:  return StepKind::mask;
+    case MaskStage::Raw: return StepKind::score;
+    case MaskStage::Scaled: return StepKind::scale;
+    case MaskStage::Masked: return StepKind::mask;
     case MaskStage::Softmax: return StepKind::softmax;
   }
   return StepKind::score;
@@ -37,8 +37,8 @@ StepKind step_for(MaskStage stage) {
 const char* mistake_name(Mistake m) {
   switch (m) {
     case Mistake::after_softmax: return "mask-after-softmax";
-    case Mistake::no_scale:      return "no-scale";
-    case Mistake::transpose:     return "wrong-transpose";
+    case Mistake::no_scale: return "no-scale";
+    case Mistake::transpose: return "wrong-transpose";
   }
   return "";
 }
@@ -136,10 +136,12 @@ std::variant<MaskStepsModel::Command, CommandResult> MaskStepsModel::parse(const
     return Command(s);
   }
   if (type == "setHead") return Command(SetHead{int_field(message, "head").value_or(-1)});
-  if (type == "selectCell") return Command(SelectCell{{int_field(message, "row").value_or(-1), int_field(message, "col").value_or(-1)}});
+  if (type == "selectCell")
+    return Command(SelectCell{{int_field(message, "row").value_or(-1), int_field(message, "col").value_or(-1)}});
   if (type == "mistake") {
     const std::string name = message.contains("mistake") && message["mistake"].is_string()
-                                 ? message["mistake"].get<std::string>() : std::string();
+                                 ? message["mistake"].get<std::string>()
+                                 : std::string();
     SetMistake m;
     bool found = false;
     for (Mistake each : {Mistake::after_softmax, Mistake::no_scale, Mistake::transpose})
@@ -172,7 +174,8 @@ CommandResult MaskStepsModel::apply(const Command& command) {
     return {};
   }
   if (const auto* c = std::get_if<SetHead>(&command)) {
-    if (c->head < 0 || c->head >= trace_->heads) return tr("widgets.head_range", {{"last", std::to_string(trace_->heads - 1)}});
+    if (c->head < 0 || c->head >= trace_->heads)
+      return tr("widgets.head_range", {{"last", std::to_string(trace_->heads - 1)}});
     head_ = c->head;
     compute_mistakes();
     return {};
@@ -262,7 +265,8 @@ Explanation MaskStepsModel::explain_largest(bool scaled) const {
                {{"d", std::to_string(demo.d)}, {"value", format_number(scaled ? demo.max_with : demo.max_without)}});
   e.inputs.push_back({tr("mask-steps.keys"), std::to_string(demo.with_scale.size())});
   for (const ScaleDemo& point : scale_curve_)
-    e.inputs.push_back({"d_k = " + std::to_string(point.d), format_number(scaled ? point.max_with : point.max_without)});
+    e.inputs.push_back(
+        {"d_k = " + std::to_string(point.d), format_number(scaled ? point.max_with : point.max_without)});
   e.text = tr(scaled ? "mask-steps.largest_text_with" : "mask-steps.largest_text_without");
   return e;
 }
@@ -279,7 +283,8 @@ Explanation MaskStepsModel::explain_transpose_difference() const {
 json MaskStepsModel::state() const {
   json stages = json::array();
   for (MaskStage s : stages_) stages.push_back(lesson::mask_stage_name(s));
-  json s = {{"kind", kKind}, {"stages", stages}, {"stage_index", stage_}, {"stage", lesson::mask_stage_name(stage())},
+  json s = {{"kind", kKind},           {"stages", stages},
+            {"stage_index", stage_},   {"stage", lesson::mask_stage_name(stage())},
             {"causal", block_.causal}, {"mistake", mistake_name(mistake_)}};
   if (!error_.empty()) s["error"] = error_;
   const Step* step = stage_step();
@@ -305,11 +310,17 @@ json MaskStepsModel::state() const {
   if (step->kind == StepKind::softmax) s["row_sums"] = list(step->result.values.rowwise().sum());
   const ScaleDemo& demo = scale_demo_now();
   json curve = json::array();
-  for (const ScaleDemo& p : scale_curve_) curve.push_back({{"d", p.d}, {"with", p.max_with}, {"without", p.max_without}});
+  for (const ScaleDemo& p : scale_curve_)
+    curve.push_back({{"d", p.d}, {"with", p.max_with}, {"without", p.max_without}});
   s["mistakes"] = {
       {"mask_after_softmax", {{"weights", rows(after_softmax_.weights)}, {"row_sums", list(after_softmax_.row_sums)}}},
-      {"no_scale", {{"d", demo.d}, {"max_with", demo.max_with}, {"max_without", demo.max_without},
-                    {"with", list(demo.with_scale)}, {"without", list(demo.without_scale)}, {"curve", curve}}},
+      {"no_scale",
+       {{"d", demo.d},
+        {"max_with", demo.max_with},
+        {"max_without", demo.max_without},
+        {"with", list(demo.with_scale)},
+        {"without", list(demo.without_scale)},
+        {"curve", curve}}},
       {"wrong_transpose", {{"error", transpose_.error}, {"max_difference", transpose_.max_difference}}}};
   s["summary"] = summary();
   s["table"] = table(*step).to_json();
@@ -317,7 +328,10 @@ json MaskStepsModel::state() const {
 }
 
 json MaskStepsModel::snapshot() const {
-  return {{"s", trace_ ? sentence_ : block_.sentence}, {"st", stage_}, {"h", head_}, {"m", mistake_name(mistake_)},
+  return {{"s", trace_ ? sentence_ : block_.sentence},
+          {"st", stage_},
+          {"h", head_},
+          {"m", mistake_name(mistake_)},
           {"d", 1 << log_d_}};
 }
 
@@ -326,16 +340,20 @@ CommandResult MaskStepsModel::restore(const json& snapshot) {
     return tr("widgets.bad_snapshot", {{"kind", kKind}});
   if (auto problem = run(snapshot["s"].get<std::string>())) return problem;
   if (snapshot.contains("h") && snapshot["h"].is_number_integer()) (void)apply(SetHead{snapshot["h"].get<int>()});
-  if (snapshot.contains("st") && snapshot["st"].is_number_integer()) (void)apply(SetStage{snapshot["st"].get<int>(), {}});
-  auto mistake = parse({{"type", "mistake"}, {"mistake", snapshot.value("m", std::string())}, {"d", snapshot.value("d", 64)}});
+  if (snapshot.contains("st") && snapshot["st"].is_number_integer())
+    (void)apply(SetStage{snapshot["st"].get<int>(), {}});
+  auto mistake =
+      parse({{"type", "mistake"}, {"mistake", snapshot.value("m", std::string())}, {"d", snapshot.value("d", 64)}});
   if (auto* c = std::get_if<Command>(&mistake)) (void)apply(*c);
   return {};
 }
 
 std::string MaskStepsModel::summary() const {
   const std::string name = lesson::mask_stage_name(stage());
-  return tr("mask-steps.summary", {{"n", std::to_string(stage_ + 1)}, {"total", std::to_string(stages_.size())},
-                                   {"stage", tr("mask-steps.stage." + name)}, {"sentence", quoted(sentence_)}});
+  return tr("mask-steps.summary", {{"n", std::to_string(stage_ + 1)},
+                                   {"total", std::to_string(stages_.size())},
+                                   {"stage", tr("mask-steps.stage." + name)},
+                                   {"sentence", quoted(sentence_)}});
 }
 
 TextTable MaskStepsModel::table(const Step& step) const {
@@ -344,8 +362,8 @@ TextTable MaskStepsModel::table(const Step& step) const {
   const std::string name = lesson::mask_stage_name(stage());
   TextTable table;
   table.caption = weights ? tr("heatmap.table_caption", {{"rows", tr("widgets.table_rows")}})
-                          : tr("mask-steps.table_caption", {{"stage", tr("mask-steps.stage." + name)},
-                                                            {"rows", tr("widgets.table_rows")}});
+                          : tr("mask-steps.table_caption",
+                               {{"stage", tr("mask-steps.stage." + name)}, {"rows", tr("widgets.table_rows")}});
   table.columns.push_back("");
   for (const std::string& label : t.labels) table.columns.push_back(label);
   const Matrix& m = step.result.values;
@@ -353,7 +371,9 @@ TextTable MaskStepsModel::table(const Step& step) const {
     TextTable::Row row{t.labels[static_cast<std::size_t>(r)], {}};
     for (Index c = 0; c < m.cols(); ++c) {
       const bool hidden = t.mask.hides(r, c) && (weights || !std::isfinite(m(r, c)));
-      row.cells.push_back(hidden ? tr("widgets.masked_cell") : weights ? format_percent(m(r, c)) : format_number(m(r, c)));
+      row.cells.push_back(hidden    ? tr("widgets.masked_cell")
+                          : weights ? format_percent(m(r, c))
+                                    : format_number(m(r, c)));
     }
     table.rows.push_back(std::move(row));
   }

@@ -34,15 +34,29 @@ const char* mistake_name(Mistake mistake);  // "mask-after-softmax", "no-scale",
 class MaskStepsModel {
  public:
   static constexpr const char* kKind = "mask-steps";
-  static constexpr int kMaxTokens = 16;               // four stages of a T×T grid: keep them legible
-  static constexpr int kMinLogD = 1, kMaxLogD = 10;   // the "no √d_k" slider: d_k = 2 .. 1024
+  static constexpr int kMaxTokens = 16;              // four stages of a T×T grid: keep them legible
+  static constexpr int kMinLogD = 1, kMaxLogD = 10;  // the "no √d_k" slider: d_k = 2 .. 1024
 
-  struct SetSentence { std::string text; };
-  struct SetStage { int index = -1; std::optional<lesson::MaskStage> stage; };  // by index or by name
-  struct SetHead { int head = 0; };
-  struct SelectCell { Cell cell; };
-  struct SetMistake { Mistake mistake = Mistake::after_softmax; std::optional<int> log_d; };
-  struct SetLogD { int log_d = 6; };
+  struct SetSentence {
+    std::string text;
+  };
+  struct SetStage {
+    int index = -1;
+    std::optional<lesson::MaskStage> stage;
+  };  // by index or by name
+  struct SetHead {
+    int head = 0;
+  };
+  struct SelectCell {
+    Cell cell;
+  };
+  struct SetMistake {
+    Mistake mistake = Mistake::after_softmax;
+    std::optional<int> log_d;
+  };
+  struct SetLogD {
+    int log_d = 6;
+  };
   using Command = std::variant<SetSentence, SetStage, SetHead, SelectCell, SetMistake, SetLogD>;
   static std::variant<Command, CommandResult> parse(const nlohmann::json& message);
 
@@ -55,32 +69,32 @@ class MaskStepsModel {
 
   nlohmann::json state() const;
   nlohmann::json snapshot() const;
-  CommandResult  restore(const nlohmann::json& snapshot);
-  std::string    summary() const;
-  TextTable      table(const Step& step) const;
+  CommandResult restore(const nlohmann::json& snapshot);
+  std::string summary() const;
+  TextTable table(const Step& step) const;
 
   // For the view (valid when has_trace()).
-  bool                                  has_trace() const { return trace_.has_value(); }
-  const Trace&                          trace() const { return *trace_; }
-  const std::string&                    error() const { return error_; }
+  bool has_trace() const { return trace_.has_value(); }
+  const Trace& trace() const { return *trace_; }
+  const std::string& error() const { return error_; }
   const std::vector<lesson::MaskStage>& stages() const { return stages_; }
-  int                                   stage_index() const { return stage_; }
-  lesson::MaskStage                     stage() const { return stages_[static_cast<std::size_t>(stage_)]; }
-  const Step*                           stage_step() const;
-  std::pair<float, float>               stage_range() const;  // finite min and max of the stage (colours)
-  int                                   head() const { return head_; }
-  std::optional<Cell>                   selected() const { return selected_; }
-  Mistake                               mistake() const { return mistake_; }
-  const MaskAfterSoftmax&               after_softmax() const { return after_softmax_; }
-  int                                   log_d() const { return log_d_; }
-  const ScaleDemo&                      scale_demo_now() const;  // at the slider's d_k
-  const WrongTranspose&                 transpose() const { return transpose_; }
-  const lesson::Inline&                 caption() const { return block_.caption; }
-  bool                                  row_sum_whole(Index row) const;  // prints as 1.00
+  int stage_index() const { return stage_; }
+  lesson::MaskStage stage() const { return stages_[static_cast<std::size_t>(stage_)]; }
+  const Step* stage_step() const;
+  std::pair<float, float> stage_range() const;  // finite min and max of the stage (colours)
+  int head() const { return head_; }
+  std::optional<Cell> selected() const { return selected_; }
+  Mistake mistake() const { return mistake_; }
+  const MaskAfterSoftmax& after_softmax() const { return after_softmax_; }
+  int log_d() const { return log_d_; }
+  const ScaleDemo& scale_demo_now() const;  // at the slider's d_k
+  const WrongTranspose& transpose() const { return transpose_; }
+  const lesson::Inline& caption() const { return block_.caption; }
+  bool row_sum_whole(Index row) const;  // prints as 1.00
 
-  std::string stage_formula() const;                           // the current stage's rule
+  std::string stage_formula() const;  // the current stage's rule
   Explanation explain_stage_cell(Cell cell) const;
-  Explanation explain_stage_row_sum(int row) const;            // softmax stage
+  Explanation explain_stage_row_sum(int row) const;  // softmax stage
   Explanation explain_after_softmax_row(int row) const;
   Explanation explain_bar(int key, float weight, bool scaled) const;
   Explanation explain_largest(bool scaled) const;
@@ -90,22 +104,22 @@ class MaskStepsModel {
   std::optional<std::string> run(const std::string& sentence);
   void compute_mistakes();
 
-  lesson::MaskSteps              block_;
-  ModelSpec                      spec_;
+  lesson::MaskSteps block_;
+  ModelSpec spec_;
   std::vector<lesson::MaskStage> stages_;
-  int                            stage_ = 0;  // index into stages_
-  int                            head_ = 0;
-  std::string                    sentence_;
-  std::optional<Trace>           trace_;
-  std::string                    error_;
-  std::optional<Cell>            selected_;
+  int stage_ = 0;  // index into stages_
+  int head_ = 0;
+  std::string sentence_;
+  std::optional<Trace> trace_;
+  std::string error_;
+  std::optional<Cell> selected_;
 
-  Mistake                        mistake_ = Mistake::after_softmax;
-  MaskAfterSoftmax               after_softmax_;  // softmax first, mask second
-  Vector                         correct_sums_;   // the trace's softmax rows, for comparison
-  int                            log_d_ = 6;      // d_k = 64
-  std::vector<ScaleDemo>         scale_curve_;    // one per slider position
-  WrongTranspose                 transpose_{{}, 0.0f};
+  Mistake mistake_ = Mistake::after_softmax;
+  MaskAfterSoftmax after_softmax_;      // softmax first, mask second
+  Vector correct_sums_;                 // the trace's softmax rows, for comparison
+  int log_d_ = 6;                       // d_k = 64
+  std::vector<ScaleDemo> scale_curve_;  // one per slider position
+  WrongTranspose transpose_{{}, 0.0f};
 };
 
 }  // namespace neuralpath::ui

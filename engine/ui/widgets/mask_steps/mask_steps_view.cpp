@@ -30,16 +30,16 @@ void MaskStepsView::draw(const UiContext& ui, const MaskStepsModel& model, Asked
     kit::rule(ui, width);
     kit::gap(ui, 4);
     kit::title(ui, tr("mask-steps.mistakes_title"));
-    const int picked = kit::segmented(ui, "mistake",
-                                      {tr("mask-steps.mistake.after_softmax"), tr("mask-steps.mistake.no_scale"),
-                                       tr("mask-steps.mistake.transpose")},
-                                      static_cast<int>(model.mistake()), width);
+    const int picked = kit::segmented(
+        ui, "mistake",
+        {tr("mask-steps.mistake.after_softmax"), tr("mask-steps.mistake.no_scale"), tr("mask-steps.mistake.transpose")},
+        static_cast<int>(model.mistake()), width);
     if (picked >= 0) asked.push_back(MaskStepsModel::SetMistake{static_cast<Mistake>(picked), std::nullopt});
     kit::gap(ui, 4);
     switch (model.mistake()) {
       case Mistake::after_softmax: draw_after_softmax(ui, model, width); break;
-      case Mistake::no_scale:      draw_no_scale(ui, model, width, asked); break;
-      case Mistake::transpose:     draw_transpose(ui, model); break;
+      case Mistake::no_scale: draw_no_scale(ui, model, width, asked); break;
+      case Mistake::transpose: draw_transpose(ui, model); break;
     }
   }
   const std::string caption = lesson::plain_text(model.caption());
@@ -116,7 +116,8 @@ void MaskStepsView::draw_stages(const UiContext& ui, const MaskStepsModel& model
 
   ImGui::PushID("nav");
   if (model.stage_index() > 0) {
-    if (kit::button(ui, tr("mask-steps.back").c_str())) asked.push_back(MaskStepsModel::SetStage{model.stage_index() - 1, std::nullopt});
+    if (kit::button(ui, tr("mask-steps.back").c_str()))
+      asked.push_back(MaskStepsModel::SetStage{model.stage_index() - 1, std::nullopt});
     ImGui::SameLine(0, ui.px(8));
   }
   if (model.stage_index() + 1 < static_cast<int>(model.stages().size())) {
@@ -172,7 +173,8 @@ void MaskStepsView::draw_bars(const UiContext& ui, const MaskStepsModel& model, 
     const ImVec2 min(origin.x + (bar_w + gap) * static_cast<float>(j), origin.y);
     const ImVec2 max(min.x + bar_w, origin.y + bar_h);
     draw->AddRectFilled(min, max, c.page, ui.px(2));
-    draw->AddRectFilled(ImVec2(min.x, max.y - bar_h * std::clamp(w, 0.0f, 1.0f)), max, heat_color(ui.theme, w), ui.px(2));
+    draw->AddRectFilled(ImVec2(min.x, max.y - bar_h * std::clamp(w, 0.0f, 1.0f)), max, heat_color(ui.theme, w),
+                        ui.px(2));
     ImGui::PushID(j);
     explain_.area(ui, "##bar", min, max, [&model, j, w, scaled] { return model.explain_bar(j, w, scaled); });
     ImGui::PopID();
@@ -211,7 +213,8 @@ void MaskStepsView::draw_no_scale(const UiContext& ui, const MaskStepsModel& mod
     NumberStyle style;
     style.bold = true;
     style.color = color;
-    explain_.number(ui, id, text, [&model, scaled] { return model.explain_largest(scaled); }, style);
+    explain_.number(
+        ui, id, text, [&model, scaled] { return model.explain_largest(scaled); }, style);
     flow.end();
   };
   readout("##with", tr("mask-steps.largest_with"), demo.max_with, c.good, true);
@@ -227,25 +230,33 @@ void MaskStepsView::draw_transpose(const UiContext& ui, const MaskStepsModel& mo
   if (!score) return;
   const Matrix& q = score->inputs.at(0).values;
   const Matrix& k = score->inputs.at(1).values;
-  kit::wrapped(ui, tr("mask-steps.transpose_right", {{"q", shape_text(q.rows(), q.cols())}, {"kt", shape_text(k.cols(), k.rows())},
-                                                     {"out", shape_text(q.rows(), k.rows())}}),
+  kit::wrapped(ui,
+               tr("mask-steps.transpose_right", {{"q", shape_text(q.rows(), q.cols())},
+                                                 {"kt", shape_text(k.cols(), k.rows())},
+                                                 {"out", shape_text(q.rows(), k.rows())}}),
                c.good, kit::Face::mono);
-  kit::wrapped(ui, tr("mask-steps.transpose_wrong", {{"q", shape_text(q.rows(), q.cols())}, {"k", shape_text(k.rows(), k.cols())}}),
-               c.bad, kit::Face::mono);
+  kit::wrapped(
+      ui,
+      tr("mask-steps.transpose_wrong", {{"q", shape_text(q.rows(), q.cols())}, {"k", shape_text(k.rows(), k.cols())}}),
+      c.bad, kit::Face::mono);
   kit::gap(ui, 4);
   const WrongTranspose& wrong = model.transpose();
   if (!wrong.error.empty()) {
     kit::wrapped(ui, tr("mask-steps.transpose_stops"), c.text, kit::Face::small);
     kit::wrapped(ui, "InputError: " + wrong.error, c.bad, kit::Face::mono);
-    kit::wrapped(ui, tr("mask-steps.transpose_numpy", {{"q_cols", std::to_string(q.cols())}, {"k_rows", std::to_string(k.rows())},
-                                                       {"q_rows", std::to_string(q.rows())}, {"k_cols", std::to_string(k.cols())}}),
+    kit::wrapped(ui,
+                 tr("mask-steps.transpose_numpy", {{"q_cols", std::to_string(q.cols())},
+                                                   {"k_rows", std::to_string(k.rows())},
+                                                   {"q_rows", std::to_string(q.rows())},
+                                                   {"k_cols", std::to_string(k.cols())}}),
                  c.muted, kit::Face::small);
   } else {
     kit::wrapped(ui, tr("mask-steps.transpose_silent", {{"d", std::to_string(q.cols())}}), c.bad, kit::Face::small);
     const std::string lead = tr("mask-steps.transpose_largest");
     ImGui::TextUnformatted(lead.c_str());
     ImGui::SameLine();
-    explain_.number(ui, "##diff", format_number(wrong.max_difference), [&model] { return model.explain_transpose_difference(); });
+    explain_.number(ui, "##diff", format_number(wrong.max_difference),
+                    [&model] { return model.explain_transpose_difference(); });
   }
 }
 

@@ -17,7 +17,7 @@ class MaskStepsView {
   using Asked = std::vector<MaskStepsModel::Command>;
   void draw(const UiContext& ui, const MaskStepsModel& model, Asked& asked);
   void update(const MaskStepsModel& /*model*/, float /*dt*/) {}
-  Explainer&       explainer() { return explain_; }
+  Explainer& explainer() { return explain_; }
   const Explainer& explainer() const { return explain_; }
 
  private:
@@ -29,7 +29,7 @@ class MaskStepsView {
                  bool scaled);
 
   std::optional<Cell> hovered_;
-  Explainer           explain_;
+  Explainer explain_;
 };
 
 }  // namespace neuralpath::ui

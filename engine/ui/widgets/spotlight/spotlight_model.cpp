@@ -18,7 +18,7 @@ using nlohmann::json;
 
 namespace {
 
-constexpr int   kMaxBlendTerms = 3;       // terms written out before "others"
+constexpr int kMaxBlendTerms = 3;         // terms written out before "others"
 constexpr float kBlendTermFloor = 0.05f;  // smaller weights go into "others"
 
 std::string first_key(const std::string& word) {
@@ -122,8 +122,8 @@ void SpotlightModel::refresh() {
   BlendTerm others;
   others.count = 0;
   for (int t : order) {
-    const bool keep = blend_.empty() ||
-                      (static_cast<int>(blend_.size()) < kMaxBlendTerms && weights_[t] >= kBlendTermFloor);
+    const bool keep =
+        blend_.empty() || (static_cast<int>(blend_.size()) < kMaxBlendTerms && weights_[t] >= kBlendTermFloor);
     if (keep) {
       blend_.push_back({t, weights_[t], 1});
     } else {
@@ -249,7 +249,8 @@ Explanation SpotlightModel::explain_weight(int j) const {
     if (const CellTerms* terms = find_terms(*score, cell))
       e.inputs.push_back({"q·k", products_text(*terms) + " = " + format_number(terms->value)});
   if (const Step* scale = find_step(t, StepKind::scale, head_))
-    e.inputs.push_back({tr("spotlight.scaled_s"), "× " + scale->scalar_name + " = " + format_number(scale->result.values(query_, j))});
+    e.inputs.push_back(
+        {tr("spotlight.scaled_s"), "× " + scale->scalar_name + " = " + format_number(scale->result.values(query_, j))});
   if (const Step* softmax = find_step(t, StepKind::softmax, head_)) {
     if (const CellTerms* terms = find_terms(*softmax, cell); terms && !terms->terms.empty()) {
       e.inputs.push_back({"exp(s − max)", format_number(terms->terms.front().a)});
@@ -266,7 +267,8 @@ Explanation SpotlightModel::explain_others() const {
   const Trace& t = *trace_;
   const BlendTerm& others = blend_.back();
   Explanation e;
-  e.title = tr("spotlight.others_title", {{"n", std::to_string(others.count)}, {"weight", format_number(others.weight)}});
+  e.title =
+      tr("spotlight.others_title", {{"n", std::to_string(others.count)}, {"weight", format_number(others.weight)}});
   e.formula = tr("spotlight.others_formula");
   for (int j = 0; j < weights_.size(); ++j)
     if (std::none_of(blend_.begin(), blend_.end() - 1, [&](const BlendTerm& b) { return b.token == j; }))
@@ -280,7 +282,8 @@ Explanation SpotlightModel::explain_entry(int c) const {
   Explanation e;
   const Step* blend = find_step(t, StepKind::blend, head_);
   if (!blend) return e;
-  e.title = tr("spotlight.entry_title", {{"n", std::to_string(c)}, {"value", format_number(blend->result.values(query_, c))}});
+  e.title = tr("spotlight.entry_title",
+               {{"n", std::to_string(c)}, {"value", format_number(blend->result.values(query_, c))}});
   e.formula = "new_i = Σ_j w_ij · v_j";
   if (const CellTerms* terms = find_terms(*blend, {query_, c}))
     e.inputs.push_back({tr("spotlight.weight_times_value"), products_text(*terms, 5)});
@@ -350,14 +353,16 @@ std::string SpotlightModel::summary() const {
     if (j != top_) order.push_back(j);
   std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return weights_[a] > weights_[b]; });
   const auto term = [&](int j) {
-    return tr("spotlight.summary_term", {{"token", quoted(t.labels[static_cast<std::size_t>(j)])},
-                                         {"weight", format_percent(weights_[j])}});
+    return tr("spotlight.summary_term",
+              {{"token", quoted(t.labels[static_cast<std::size_t>(j)])}, {"weight", format_percent(weights_[j])}});
   };
   std::string rest;
   if (order.size() == 1) rest = tr("spotlight.summary_then_one", {{"a", term(order[0])}});
   if (order.size() >= 2) rest = tr("spotlight.summary_then_two", {{"a", term(order[0])}, {"b", term(order[1])}});
-  return tr("spotlight.summary", {{"query", query}, {"weight", format_percent(weights_[top_])},
-                                  {"top", quoted(t.labels[static_cast<std::size_t>(top_)])}, {"rest", rest}});
+  return tr("spotlight.summary", {{"query", query},
+                                  {"weight", format_percent(weights_[top_])},
+                                  {"top", quoted(t.labels[static_cast<std::size_t>(top_)])},
+                                  {"rest", rest}});
 }
 
 TextTable SpotlightModel::table() const {

@@ -31,16 +31,26 @@ class SpotlightModel {
   static constexpr const char* kKind = "spotlight";
 
   struct BlendTerm {
-    int   token = -1;   // -1: "others", the remaining tokens together
-    float weight = 0;   // the engine's weight (for "others": the remaining weights summed)
-    int   count = 1;
+    int token = -1;    // -1: "others", the remaining tokens together
+    float weight = 0;  // the engine's weight (for "others": the remaining weights summed)
+    int count = 1;
   };
 
-  struct SetSentence { std::string text; };
-  struct ChooseSentence { int index = 0; };
-  struct SetQuery { std::variant<int, std::string> token; };  // an index or a word of the sentence
-  struct SetHead { int head = -1; };
-  struct Explain { std::variant<int, std::string> token; };
+  struct SetSentence {
+    std::string text;
+  };
+  struct ChooseSentence {
+    int index = 0;
+  };
+  struct SetQuery {
+    std::variant<int, std::string> token;
+  };  // an index or a word of the sentence
+  struct SetHead {
+    int head = -1;
+  };
+  struct Explain {
+    std::variant<int, std::string> token;
+  };
   using Command = std::variant<SetSentence, ChooseSentence, SetQuery, SetHead, Explain>;
   static std::variant<Command, CommandResult> parse(const nlohmann::json& message);
 
@@ -53,26 +63,26 @@ class SpotlightModel {
 
   nlohmann::json state() const;
   nlohmann::json snapshot() const;
-  CommandResult  restore(const nlohmann::json& snapshot);
-  std::string    summary() const;
-  TextTable      table() const;
+  CommandResult restore(const nlohmann::json& snapshot);
+  std::string summary() const;
+  TextTable table() const;
 
   // For the view (trace(), weights() ... valid when has_trace()).
-  bool                            has_trace() const { return trace_.has_value(); }
-  const Trace&                    trace() const { return *trace_; }
-  const std::string&              error() const { return error_; }
-  const std::string&              input_error() const { return input_error_; }
+  bool has_trace() const { return trace_.has_value(); }
+  const Trace& trace() const { return *trace_; }
+  const std::string& error() const { return error_; }
+  const std::string& input_error() const { return input_error_; }
   const std::vector<std::string>& sentences() const { return sentences_; }
-  const std::vector<std::string>& labels() const { return labels_; }    // "A · tired", "B · wide", "Yours"
-  int                             sentence_index() const { return sentence_; }
-  const std::string&              sentence() const { return sentences_[static_cast<std::size_t>(sentence_)]; }
-  bool                            custom() const { return has_custom_ && sentence_ + 1 == static_cast<int>(sentences_.size()); }
-  int                             query() const { return query_; }
-  int                             head() const { return head_; }
-  int                             top() const { return top_; }
-  const Vector&                   weights() const { return weights_; }
-  const std::vector<BlendTerm>&   blend() const { return blend_; }
-  const lesson::Inline&           caption() const { return block_.caption; }
+  const std::vector<std::string>& labels() const { return labels_; }  // "A · tired", "B · wide", "Yours"
+  int sentence_index() const { return sentence_; }
+  const std::string& sentence() const { return sentences_[static_cast<std::size_t>(sentence_)]; }
+  bool custom() const { return has_custom_ && sentence_ + 1 == static_cast<int>(sentences_.size()); }
+  int query() const { return query_; }
+  int head() const { return head_; }
+  int top() const { return top_; }
+  const Vector& weights() const { return weights_; }
+  const std::vector<BlendTerm>& blend() const { return blend_; }
+  const lesson::Inline& caption() const { return block_.caption; }
 
   Explanation explain_weight(int token) const;
   Explanation explain_others() const;
@@ -82,26 +92,26 @@ class SpotlightModel {
   std::optional<std::string> show(const std::string& text);  // runs the engine on `text`
   std::optional<std::string> set_sentence(const std::string& text);
   void choose_sentence(int index);
-  void refresh();                                            // weights and blend of query/head
-  int  find_token(const std::string& key) const;
-  int  token_of(const std::variant<int, std::string>& token) const;
-  int  default_query(const std::string& key) const;
+  void refresh();  // weights and blend of query/head
+  int find_token(const std::string& key) const;
+  int token_of(const std::variant<int, std::string>& token) const;
+  int default_query(const std::string& key) const;
 
-  lesson::Spotlight          block_;
-  ModelSpec                  spec_;
-  std::vector<std::string>   sentences_;  // the block's sentence, its alternatives, then the learner's
-  std::vector<std::string>   labels_;
-  bool                       has_custom_ = false;
-  int                        sentence_ = 0;
-  std::string                query_key_;  // the block's query as a token key ("it")
-  std::optional<Trace>       trace_;      // the engine's run of sentences_[sentence_]
-  std::string                error_;      // why the block's own sentence could not run
-  std::string                input_error_;  // why the learner's last sentence could not run
-  int                        query_ = 0;
-  int                        head_ = -1;  // -1: the mean over heads (model_spec.h), else one head
-  Vector                     weights_;    // trace_->spotlight(query_, head_)
-  std::vector<BlendTerm>     blend_;
-  int                        top_ = -1;   // the heaviest token other than the query itself
+  lesson::Spotlight block_;
+  ModelSpec spec_;
+  std::vector<std::string> sentences_;  // the block's sentence, its alternatives, then the learner's
+  std::vector<std::string> labels_;
+  bool has_custom_ = false;
+  int sentence_ = 0;
+  std::string query_key_;       // the block's query as a token key ("it")
+  std::optional<Trace> trace_;  // the engine's run of sentences_[sentence_]
+  std::string error_;           // why the block's own sentence could not run
+  std::string input_error_;     // why the learner's last sentence could not run
+  int query_ = 0;
+  int head_ = -1;   // -1: the mean over heads (model_spec.h), else one head
+  Vector weights_;  // trace_->spotlight(query_, head_)
+  std::vector<BlendTerm> blend_;
+  int top_ = -1;  // the heaviest token other than the query itself
   std::optional<Explanation> to_explain_;
 };
 

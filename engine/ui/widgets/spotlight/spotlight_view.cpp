@@ -184,7 +184,8 @@ void SpotlightView::draw_beams(const UiContext& ui, const SpotlightModel& model,
     NumberStyle style;
     style.small = true;
     style.color = j == model.top() ? c.accent : c.muted;
-    explain_.number(ui, "##weight", pct, [&model, j] { return model.explain_weight(j); }, style);
+    explain_.number(
+        ui, "##weight", pct, [&model, j] { return model.explain_weight(j); }, style);
     ImGui::PopID();
   }
   ImGui::SetCursorScreenPos(ImVec2(origin.x, origin.y + height));
@@ -229,9 +230,11 @@ void SpotlightView::draw_blend(const UiContext& ui, const SpotlightModel& model,
     NumberStyle style;
     style.color = b == 0 ? c.accent : c.text;
     if (term.token >= 0)
-      explain_.number(ui, "##term", value, [&model, j = term.token] { return model.explain_weight(j); }, style);
+      explain_.number(
+          ui, "##term", value, [&model, j = term.token] { return model.explain_weight(j); }, style);
     else
-      explain_.number(ui, "##others", value, [&model] { return model.explain_others(); }, style);
+      explain_.number(
+          ui, "##others", value, [&model] { return model.explain_others(); }, style);
     ImGui::PopID();
     text(term.token >= 0 ? "× " + t.labels[static_cast<std::size_t>(term.token)]
                          : tr("spotlight.times_others", {{"n", std::to_string(term.count)}}),
@@ -247,7 +250,8 @@ void SpotlightView::draw_blend(const UiContext& ui, const SpotlightModel& model,
       ImGui::PushID(1000 + col);
       NumberStyle style;
       style.mono = true;
-      explain_.number(ui, "##entry", value, [&model, col] { return model.explain_entry(col); }, style);
+      explain_.number(
+          ui, "##entry", value, [&model, col] { return model.explain_entry(col); }, style);
       ImGui::PopID();
     }
     text("]", body, c.muted);
@@ -268,8 +272,7 @@ void SpotlightView::draw_input(const UiContext& ui, const SpotlightModel& model,
   const bool same_line = width >= ui.px(420);
   kit::push_field_style(ui);
   ImGui::SetNextItemWidth(same_line ? std::min(width - button_w - ui.px(8), ui.px(620)) : width);
-  const bool entered =
-      ImGui::InputText("##sentence", input_, sizeof input_, ImGuiInputTextFlags_EnterReturnsTrue);
+  const bool entered = ImGui::InputText("##sentence", input_, sizeof input_, ImGuiInputTextFlags_EnterReturnsTrue);
   kit::pop_field_style();
   if (same_line) ImGui::SameLine(0, ui.px(8));
   const bool clicked = kit::button(ui, show.c_str(), true);
@@ -281,8 +284,8 @@ void SpotlightView::draw_input(const UiContext& ui, const SpotlightModel& model,
     std::string seeded;
     for (std::size_t i = 0; i < t.tokens.size(); ++i)
       if (!t.known[i]) seeded += (seeded.empty() ? "" : ", ") + quote_token(t.labels[i]);
-    kit::wrapped(ui, seeded.empty() ? tr("spotlight.all_known") : tr("spotlight.seeded", {{"words", seeded}}),
-                 c.muted, kit::Face::small);
+    kit::wrapped(ui, seeded.empty() ? tr("spotlight.all_known") : tr("spotlight.seeded", {{"words", seeded}}), c.muted,
+                 kit::Face::small);
   }
 }
 

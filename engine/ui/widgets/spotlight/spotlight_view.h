@@ -17,7 +17,7 @@ class SpotlightView {
   using Asked = std::vector<SpotlightModel::Command>;
   void draw(const UiContext& ui, const SpotlightModel& model, Asked& asked);
   void update(const SpotlightModel& model, float dt);  // the beams swing toward the model's weights
-  Explainer&       explainer() { return explain_; }
+  Explainer& explainer() { return explain_; }
   const Explainer& explainer() const { return explain_; }
 
  private:
@@ -26,11 +26,11 @@ class SpotlightView {
   void draw_blend(const UiContext& ui, const SpotlightModel& model, float width);
   void draw_input(const UiContext& ui, const SpotlightModel& model, float width, Asked& asked);
 
-  std::vector<float> shown_;                // beam weights on screen, swinging toward the model's
-  bool               reduced_motion_ = false;
-  char               input_[512] = {};      // the text field
-  std::string        input_for_;            // the sentence input_ was last filled from
-  Explainer          explain_;
+  std::vector<float> shown_;  // beam weights on screen, swinging toward the model's
+  bool reduced_motion_ = false;
+  char input_[512] = {};   // the text field
+  std::string input_for_;  // the sentence input_ was last filled from
+  Explainer explain_;
 };
 
 }  // namespace neuralpath::ui
