@@ -4,6 +4,11 @@
 #include "engine/core/error.h"
 #include "engine/lesson/load.h"
 #include "engine/lesson/model_spec.h"
+#include "engine/lesson/translation.h"
+#include "engine/core/catalogue.h"
+
+#include <fstream>
+#include <sstream>
 
 namespace neuralpath::cli {
 
@@ -21,10 +26,24 @@ ModelSpec model_spec_from_lesson_file(const std::string& path) {
     return lesson::model_spec_for(*loaded.lesson);
 }
 
+void use_language_for_run(const std::string& code, const std::string& lesson_path) {
+    if (code == "en") return;
+    const auto file = lesson::find_strings_file(code, lesson_path);
+    if (!file)
+        throw InputError("--lang " + code + ": no word catalogue for that language (looked for lessons/strings/" + code +
+                         ".strings; docs/translating.md)");
+    std::ifstream in(*file, std::ios::binary);
+    std::ostringstream text;
+    text << in.rdbuf();
+    const auto problems = use_language(code, text.str());
+    if (!problems.empty())
+        throw InputError(*file + ":" + std::to_string(problems.front().line) + ": " + problems.front().message);
+}
+
 std::vector<std::string> check_lesson_files(const std::vector<std::string>& paths) {
     std::vector<std::string> lines;
     for (const std::string& path : paths)
-        for (const lesson::Diagnostic& d : lesson::check_lesson_file(path)) lines.push_back(d.to_string());
+        for (const lesson::Diagnostic& d : lesson::check_lesson_or_translation_file(path)) lines.push_back(d.to_string());
     return lines;
 }
 

@@ -12,7 +12,13 @@ namespace neuralpath::cli {
 // The ModelSpec a lesson file defines (its vocabulary, weights and settings).
 ModelSpec model_spec_from_lesson_file(const std::string& path);
 
-// One "file:line:col: error: message" line per problem found in the given lesson files.
+// Puts language `code`'s word catalogue over English for this run (narration, units), found
+// near `lesson_path` or in ./lessons/strings (engine/lesson/translation.h). "en" is English.
+// Throws InputError when there is no catalogue for `code` or the file has a bad line.
+void use_language_for_run(const std::string& code, const std::string& lesson_path);
+
+// One "file:line:col: error: message" line per problem found in the given lesson files; a
+// translation (lessons/<lang>/ID.md) is also compared with its original's structure.
 std::vector<std::string> check_lesson_files(const std::vector<std::string>& paths);
 
 }  // namespace neuralpath::cli

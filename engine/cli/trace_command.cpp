@@ -1,6 +1,6 @@
 // trace_command.cpp: `neuralpath-cli trace`, the whole block on a sentence as JSON.
 //
-//   trace --sentence TEXT [--mask causal|none] [--lesson FILE] [--focus N] [--terms] [--pretty]
+//   trace --sentence TEXT [--mask causal|none] [--lesson FILE] [--lang CODE] [--focus N] [--terms] [--pretty]
 //
 // Output (one JSON object; a -∞ masked score is null):
 //   sentence, mask, model {source, d_model, heads, d_head, context_layers, features},
@@ -97,7 +97,7 @@ Json trace_json(const Trace& t, const std::string& sentence, const std::string& 
 }  // namespace
 
 int run_trace(const std::vector<std::string>& args, std::string& stdout_text) {
-    std::string sentence, lesson_path;
+    std::string sentence, lesson_path, language = "en";
     bool have_sentence = false, with_terms = false, pretty = false;
     TraceOptions options;
     for (std::size_t i = 0; i < args.size(); ++i) {
@@ -109,6 +109,7 @@ int run_trace(const std::vector<std::string>& args, std::string& stdout_text) {
         if (a == "--sentence") { sentence = value(); have_sentence = true; }
         else if (a == "--mask") options.mask = parse_mask(value());
         else if (a == "--lesson") lesson_path = value();
+        else if (a == "--lang") language = value();
         else if (a == "--focus") {
             const std::string& n = value();
             if (n.empty() || n.find_first_not_of("0123456789") != std::string::npos || n.size() > 6)
@@ -121,6 +122,7 @@ int run_trace(const std::vector<std::string>& args, std::string& stdout_text) {
     }
     if (!have_sentence) throw InputError("trace: --sentence TEXT is required");
 
+    use_language_for_run(language, lesson_path);   // the narration's words and number format
     ModelSpec spec = default_model_spec();
     std::string source = "default";
     if (!lesson_path.empty()) {

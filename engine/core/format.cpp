@@ -8,6 +8,19 @@
 
 namespace neuralpath {
 
+namespace {
+
+// snprintf always writes '.'; the language's catalogue says which mark a learner reads
+// ("0,83" in Spanish). Only the first '.' is a decimal point in what this file prints.
+std::string with_decimal_mark(std::string text) {
+    const std::string* mark = strings().find("format.decimal");
+    if (!mark || *mark == ".") return text;
+    if (const auto dot = text.find('.'); dot != std::string::npos) text.replace(dot, 1, *mark);
+    return text;
+}
+
+}  // namespace
+
 std::string format_number(float value) {
     if (std::isnan(value)) return "NaN";
     if (std::isinf(value)) return value > 0 ? "∞" : "-∞";
@@ -16,14 +29,14 @@ std::string format_number(float value) {
     std::string text = buffer;
     // -0.001 prints as "-0.00"; a learner should see the same "0.00" as for +0.001.
     if (text.front() == '-' && text.find_first_not_of("-0.") == std::string::npos) text.erase(0, 1);
-    return text;
+    return with_decimal_mark(std::move(text));
 }
 
 std::string format_percent(float fraction) {
     if (!std::isfinite(fraction)) return format_number(fraction);
     char buffer[64];
     std::snprintf(buffer, sizeof buffer, "%.1f%%", static_cast<double>(fraction) * 100.0);
-    return buffer;
+    return with_decimal_mark(buffer);
 }
 
 std::string format_sqrt(int value) { return "√" + std::to_string(value); }
