@@ -3,13 +3,10 @@
 // and `neuralpath-cli check` / `trace --lang` do the same from the command line.
 #include "engine/lesson/load.h"
 #include "engine/lesson/translation.h"
+#include "../core/cli_runner.h"   // the real binary, with a timeout guard
 
 #include <doctest/doctest.h>
 
-#include <sys/wait.h>
-#include <unistd.h>
-
-#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -165,22 +162,6 @@ Diagnostic only(const std::string& translated) {
     return found.front();
 }
 
-struct Run {
-    int         code;
-    std::string out, err;
-};
-
-Run cli(const std::string& args) {
-    const auto dir = std::filesystem::temp_directory_path() / ("np-translation-test-" + std::to_string(::getpid()));
-    std::filesystem::create_directories(dir);
-    const std::string command = "cd '" NEURALPATH_SOURCE_DIR "' && '" NEURALPATH_CLI_PATH "' " + args + " > '" +
-                                (dir / "out").string() + "' 2> '" + (dir / "err").string() + "'";
-    const int status = std::system(command.c_str());
-    Run r{WIFEXITED(status) ? WEXITSTATUS(status) : -1, read((dir / "out").string()), read((dir / "err").string())};
-    std::filesystem::remove_all(dir);
-    return r;
-}
-
 }  // namespace
 
 TEST_CASE("the Spanish lessons load and match their originals' structure") {
@@ -324,23 +305,21 @@ TEST_CASE("a translation is found by its folder's language code") {
 }
 
 TEST_CASE("neuralpath-cli check reports a drifted translation, and trace --lang es narrates in Spanish") {
-    const auto dir = std::filesystem::temp_directory_path() / ("np-drift-" + std::to_string(::getpid()));
-    std::filesystem::create_directories(dir / "es");
-    std::ofstream(dir / "tiny.md") << kOriginal;
-    std::ofstream(dir / "es" / "tiny.md") << replaced(kSpanish, "mask: causal", "mask: none");
-    const Run check = cli("check '" + (dir / "es" / "tiny.md").string() + "'");
-    std::filesystem::remove_all(dir);
+    using neuralpath::test::run_cli_text;
+    const neuralpath::test::TempDir dir;
+    std::filesystem::create_directories(dir.path / "es");
+    dir.file("tiny.md", kOriginal);
+    const std::string translated = dir.file("es/tiny.md", replaced(kSpanish, "mask: causal", "mask: none"));
+    const auto check = run_cli_text("check '" + translated + "'");
     CHECK(check.code == 1);
     CHECK(check.err.find("/es/tiny.md:17:7: error: the heatmap 'grid': 'mask' is 'none'") != std::string::npos);
 
-    const Run es = cli("trace --sentence 'The cat sat down' --lesson lessons/self-attention.md --lang es");
+    const auto es = run_cli_text("trace --sentence 'The cat sat down' --lesson '" + kLessons + "self-attention.md' --lang es");
     REQUIRE_MESSAGE(es.code == 0, es.err);
     CHECK(es.out.find("La frase se convierte en 4 tokens") != std::string::npos);
     CHECK(es.out.find("The sentence becomes") == std::string::npos);
     CHECK(es.out.find(",") != std::string::npos);
-    const Run en = cli("trace --sentence 'The cat sat down' --lesson lessons/self-attention.md");
+    const auto en = run_cli_text("trace --sentence 'The cat sat down' --lesson '" + kLessons + "self-attention.md'");
     CHECK(en.out.find("The sentence becomes 4 tokens") != std::string::npos);
-    const Run unknown = cli("trace --sentence 'The cat' --lang xx");
-    CHECK(unknown.code == 2);
-    CHECK(unknown.err.find("--lang xx: no word catalogue") != std::string::npos);
+    neuralpath::test::check_refused(run_cli_text("trace --sentence 'The cat' --lang xx"), "--lang xx: no word catalogue");
 }
