@@ -6,6 +6,7 @@
 // [SECTION] State       the page as JSON, rectangles in CSS pixels
 #include "app.h"
 
+#include "engine/core/catalogue.h"
 #include "engine/lesson/load.h"
 #include "engine/lesson/model_spec.h"
 #include "engine/ui/document_export.h"
@@ -17,6 +18,7 @@
 #include <imgui.h>
 #include <nlohmann/json.hpp>
 
+#include <cstdint>
 #include <map>
 #include <variant>
 
@@ -47,6 +49,7 @@ struct WidgetEntry {
   std::string             section;   // anchor of the section holding it ("" for the intro)
   std::unique_ptr<Widget> widget;
   std::string             error;     // why there is no widget
+  nlohmann::json          opened;    // its snapshot as the lesson opened it (a share leaves it out)
 };
 
 struct App::Impl {
@@ -146,6 +149,7 @@ void App::load_lesson(std::string_view id, std::string_view markdown) {
       }
     }
     m.widget_map[&block] = entry.widget.get();
+    if (entry.widget) entry.opened = entry.widget->snapshot();
     m.widgets.push_back(std::move(entry));
   });
   events_.push_back(json{{"type", "ready"}, {"lesson", m.lesson_id}, {"title", m.title}}.dump());
@@ -194,7 +198,16 @@ void App::frame(float dt) {
   frame.time = m.time;
   frame.dt = dt;
   m.page.draw(frame);
-  for (const json& e : page_events) events_.push_back(e.dump());
+  for (json& e : page_events) {
+    // A widget's export button names its block (block_view.cpp); the page knows widgets by id.
+    if (e.contains("block") && e["block"].is_number_unsigned()) {
+      const auto* block = reinterpret_cast<const lesson::Block*>(static_cast<std::uintptr_t>(e["block"].get<std::uint64_t>()));
+      e.erase("block");
+      for (const WidgetEntry& w : m.widgets)
+        if (w.block == block) e["widget"] = w.id;
+    }
+    events_.push_back(e.dump());
+  }
 
   // The playback's position is part of the learner's progress.
   if (WidgetEntry* playback = m.first_playback(); playback && m.session) {
@@ -362,6 +375,32 @@ std::string App::command(std::string_view text) {
     if (!message.contains("open") || !message["open"].is_boolean()) return refused("contents needs \"open\": true or false").dump();
     m.page.set_contents_open(message["open"].get<bool>());
     return ok().dump();
+  }
+
+  // A shared link's state (web/shell/np-share.js): the section and each changed widget's
+  // snapshot, and back. Widgets a snapshot names but this lesson lacks are reported, not fatal.
+  if (type == "snapshot") {
+    json widgets = json::object();
+    for (const WidgetEntry& w : m.widgets)
+      if (w.widget)
+        if (json snap = w.widget->snapshot(); !snap.is_null() && snap != w.opened) widgets[w.id] = std::move(snap);
+    json done = ok();
+    done["section"] = session.section();
+    done["widgets"] = std::move(widgets);
+    return done.dump();
+  }
+  if (type == "restoreSnapshot") {
+    if (!message.contains("widgets") || !message["widgets"].is_object())
+      return refused(tr("share.restore_needs")).dump();
+    json dropped = json::array();
+    for (const auto& [id, snap] : message["widgets"].items()) {
+      WidgetEntry* w = m.find_widget(id);
+      const CommandResult r = w && w->widget ? w->widget->restore(snap) : CommandResult(tr("share.no_widget", {{"id", id}}));
+      if (!r.done()) dropped.push_back(json{{"widget", id}, {"error", r.reason()}});
+    }
+    json done = ok();
+    if (!dropped.empty()) done["dropped"] = std::move(dropped);
+    return done.dump();
   }
 
   // Everything else is a widget's: the named one, else the current section's, else the lesson's.

@@ -9,11 +9,39 @@
 #include "engine/ui/prose_view.h"
 #include "engine/ui/reveal_view.h"
 #include "engine/ui/table_view.h"
+#include "engine/ui/widgets/kit.h"
+
+#include <cstdint>
 
 #include <variant>
 
 namespace neuralpath::ui {
 namespace {
+
+// Under a widget, outside its rectangle (so an exported picture never shows them): "Save
+// image", and the heatmap's numbers as CSV. The page's JS does the export (np-share.js); the
+// event names the block, and the App swaps that for the widget's id.
+void draw_export_row(PageContext& page, const lesson::Block& block, const Widget& widget, float width) {
+  std::vector<std::pair<std::string, const char*>> actions = {{tr("share.save_image"), "png"}};
+  if (std::string_view(widget.kind()) == "heatmap") actions.push_back({tr("share.save_csv"), "csv"});
+  const ImVec2 start = ImGui::GetCursorScreenPos();
+  const ImGuiStyle& style = ImGui::GetStyle();
+  const float padding = page.px(12), spacing = page.px(8);
+  float row = 0;
+  for (const auto& [label, format] : actions)
+    row += ImGui::CalcTextSize(label.c_str()).x + 2 * padding + (row > 0 ? spacing : 0);
+  ImGui::SetCursorScreenPos(ImVec2(start.x + std::max(0.0f, width - row), start.y + page.px(6)));
+  for (std::size_t i = 0; i < actions.size(); ++i) {
+    if (i > 0) ImGui::SameLine(0, spacing);
+    ImGui::PushID(actions[i].second);
+    if (kit::button(page.ui, actions[i].first.c_str()))
+      page.events.push_back({{"type", "export"}, {"format", actions[i].second},
+                             {"block", static_cast<std::uint64_t>(reinterpret_cast<std::uintptr_t>(&block))}});
+    ImGui::PopID();
+  }
+  (void)style;
+  ImGui::SetCursorScreenPos(ImVec2(start.x, ImGui::GetItemRectMax().y));
+}
 
 // The interactive view made for a widget block, drawn across the column.
 void draw_widget(PageContext& page, const lesson::Block& block, float width) {
@@ -51,6 +79,7 @@ void draw_widget(PageContext& page, const lesson::Block& block, float width) {
   const float bottom = ImGui::GetCursorScreenPos().y;
   page.geometry.widget_rect[&block] = ImRect(top, ImVec2(top.x + width, bottom));
   ImGui::SetCursorScreenPos(ImVec2(top.x, bottom));  // widgets end wherever ImGui put the cursor
+  if (it != page.widgets.end() && it->second) draw_export_row(page, block, *it->second, width);
 }
 
 }  // namespace

@@ -1,4 +1,5 @@
 #include "prose_view.h"
+#include "engine/core/catalogue.h"
 
 #include "engine/ui/block_view.h"
 #include "engine/ui/inline_text.h"
@@ -76,8 +77,10 @@ void draw_rule(PageContext& page, float width) {
 }
 
 ImVec2 draw_level_badge(PageContext& page, lesson::Level level, ImVec2 pos, bool measure_only) {
-  const char* name = lesson::level_name(level);
-  if (!*name) return ImVec2(0, 0);
+  if (!*lesson::level_name(level)) return ImVec2(0, 0);
+  // The file says "Beginner" in every language; the badge says it in the page's ([levels]).
+  const std::string label = tr(std::string("levels.") + lesson::level_name(level));
+  const char* name = label.c_str();
   const Palette& c = page.colors();
   const ImU32 tone = level == lesson::Level::Beginner ? c.good
                      : level == lesson::Level::Medium ? c.code_number
