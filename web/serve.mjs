@@ -1,5 +1,6 @@
 // Static file server for the built site: correct types (application/wasm, so browsers can
-// compile while downloading), brotli/gzip compression, validators (ETag, Last-Modified, 304),
+// compile while downloading), brotli/gzip compression (the build's precompressed FILE.br when
+// fresh, see precompress.mjs), validators (ETag, Last-Modified, 304),
 // long caching for content-hashed assets, security headers, no escapes from the root (neither
 // by path nor by symlink). Node built-ins only, so `./neuralpath serve` needs nothing from npm.
 //
@@ -14,6 +15,7 @@ import { readFile, realpath, stat } from 'node:fs/promises';
 import { readFileSync } from 'node:fs';
 import { extname, join, normalize, resolve, sep } from 'node:path';
 import { brotliCompressSync, gzipSync, constants as zlib } from 'node:zlib';
+import { COMPRESSIBLE, MIN_BYTES } from './precompress.mjs';
 import { CONFIG_FILE, configText, parseOrigins, securityHeaders } from './site-config.mjs';
 
 const types = {
@@ -25,7 +27,6 @@ const types = {
   '.png': 'image/png', '.svg': 'image/svg+xml', '.ico': 'image/x-icon', '.ttf': 'font/ttf',
   '.woff2': 'font/woff2',
 };
-const compressible = new Set(['.html', '.js', '.mjs', '.css', '.json', '.md', '.strings', '.wasm', '.data', '.svg', '.ttf']);
 
 // Names that carry a hash of their content (lesson.3f2a…9c.wasm, written at site assembly)
 // never change, so browsers may keep them for a year without asking again.
@@ -71,20 +72,35 @@ export async function startServer({ root, port = 8080, host = '127.0.0.1', allow
   const otherSecurity = policy ? securityHeaders(origins) : pageSecurity;
   const cache = new Map();  // real path -> { mtimeMs, size, raw, tag, br, gzip }: read and compress once
 
+  const inside = real => real === realBase || real.startsWith(realBase + sep);
+
+  // The build's FILE.br (quality 11, web/precompress.mjs) if there is one inside the root that
+  // was written after the file's last change: {mtimeMs, path}; else null.
+  async function precompressed(real, info) {
+    try {
+      const br = await realpath(`${real}.br`);
+      const brInfo = await stat(br);
+      return inside(br) && brInfo.isFile() && brInfo.mtimeMs >= info.mtimeMs ? { mtimeMs: brInfo.mtimeMs, path: br } : null;
+    } catch { return null; }
+  }
+
   // The file at `path`, or null when there is none; {outside: true} when it resolves (through
   // a symlink) to somewhere outside the root.
   async function load(path) {
     const real = await realpath(path);
-    if (real !== realBase && !real.startsWith(realBase + sep)) return { outside: true };
+    if (!inside(real)) return { outside: true };
     const info = await stat(real);
     if (!info.isFile()) return null;
+    const compress = COMPRESSIBLE.has(extname(real)) && info.size > MIN_BYTES;
+    const ready = compress ? await precompressed(real, info) : null;
     const hit = cache.get(real);
-    if (hit && hit.mtimeMs === info.mtimeMs && hit.size === info.size) return hit;
+    if (hit && hit.mtimeMs === info.mtimeMs && hit.size === info.size && hit.brMtimeMs === ready?.mtimeMs) return hit;
     const raw = await readFile(real);
     const tag = createHash('sha256').update(raw).digest('base64url').slice(0, 22);
-    const entry = { mtimeMs: info.mtimeMs, size: info.size, raw, tag, br: null, gzip: null };
-    if (compressible.has(extname(real)) && raw.length > 1024) {
-      entry.br = brotliCompressSync(raw, { params: { [zlib.BROTLI_PARAM_QUALITY]: 5 } });
+    const entry = { mtimeMs: info.mtimeMs, size: info.size, raw, tag, br: null, gzip: null, brMtimeMs: ready?.mtimeMs };
+    if (compress) {
+      // quality 5 when the build left no fresh .br: fast enough to do on a first request
+      entry.br = ready ? await readFile(ready.path) : brotliCompressSync(raw, { params: { [zlib.BROTLI_PARAM_QUALITY]: 5 } });
       entry.gzip = gzipSync(raw, { level: 6 });
     }
     cache.set(real, entry);
@@ -123,10 +139,12 @@ export async function startServer({ root, port = 8080, host = '127.0.0.1', allow
       const ext = extname(path);
       const accepts = String(request.headers['accept-encoding'] || '');
       let body = entry.raw, encoding = null;
-      if (entry.br && /\bbr\b/.test(accepts)) { body = entry.br; encoding = 'br'; }
-      else if (entry.gzip && /\bgzip\b/.test(accepts)) { body = entry.gzip; encoding = 'gzip'; }
-      // One tag per representation: a cache must not answer a gzip request with brotli bytes.
-      const etag = `"${entry.tag}${encoding ? `-${encoding}` : ''}"`;
+      let tagged = null;  // what the ETag adds for this representation
+      if (entry.br && /\bbr\b/.test(accepts)) { body = entry.br; encoding = 'br'; tagged = entry.brMtimeMs ? 'br11' : 'br'; }
+      else if (entry.gzip && /\bgzip\b/.test(accepts)) { body = entry.gzip; encoding = tagged = 'gzip'; }
+      // One tag per representation: a cache must not answer a gzip request with brotli bytes (nor
+      // mix the build's brotli bytes with this server's).
+      const etag = `"${entry.tag}${tagged ? `-${tagged}` : ''}"`;
       const headers = {
         ...(ext === '.html' ? pageSecurity : otherSecurity),
         'Content-Type': types[ext] || 'application/octet-stream',

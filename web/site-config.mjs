@@ -10,7 +10,7 @@
 //
 // Node built-ins only. As a program it writes the file into a built site (`./neuralpath dist`):
 //   node web/site-config.mjs --write DIR [--allow-origin URL...]
-import { writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 export const CONFIG_FILE = 'site-config.json';
@@ -78,6 +78,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   }
   if (dir) {
     writeFileSync(join(dir, CONFIG_FILE), configText(origins));
+    rmSync(join(dir, `${CONFIG_FILE}.br`), { force: true });  // a precompressed copy would be the old list
     console.log(origins.length
       ? `learner data may go to: ${origins.join(', ')} (they may also frame the lessons)`
       : 'no other site may frame the lessons or receive learner data (add --allow-origin URL to allow one)');

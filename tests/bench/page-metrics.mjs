@@ -3,9 +3,10 @@
 //
 //   node tests/bench/page-metrics.mjs [--site build/web/site] [--lesson self-attention] [--runs 5]
 //
-//   bytes     every file the first visit fetched, raw and brotli-compressed (quality 11, what a
-//             static host would precompress; serve.mjs compresses on the fly at quality 5, shown
-//             as served_brotli_q5), largest first, with totals
+//   bytes     every file the first visit fetched, raw, as served (the response bodies Chromium
+//             received from web/serve.mjs: the build's quality-11 .br files where there are
+//             fresh ones, else quality 5 on the fly), and recompressed here at quality 11 and 5
+//             for comparison, largest first, with totals
 //   ready_ms  time from navigation start to window.neuralpath.ready, in a fresh browser each run
 //             (cold: empty HTTP and code caches; the server has compressed its files once
 //             already, as a static host would have), headless Chromium on localhost: every run,
@@ -58,20 +59,23 @@ async function oneVisit(origin) {
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
   await context.addInitScript(recordPhases);
   const page = await context.newPage();
-  const fetched = new Set();
-  page.on('requestfinished', request => fetched.add(new URL(request.url()).pathname));
+  const fetched = new Map();  // pathname -> bytes of the response body as sent (encoded)
+  const sizes = [];
+  page.on('requestfinished', request => sizes.push(request.sizes().then(
+    size => fetched.set(new URL(request.url()).pathname, size.responseBodySize), () => {})));
   await page.goto(origin + path);
   await page.waitForFunction(() => window.__phases && window.__phases.ready, null, { timeout: 120_000 });
   const phases = await page.evaluate(() => window.__phases);
+  await Promise.all(sizes);
   await browser.close();
-  return { phases, fetched: [...fetched] };
+  return { phases, fetched };
 }
 
 async function main() {
   const server = await startServer({ root: site, port: 0 });
   const origin = `http://127.0.0.1:${server.address().port}`;
   const samples = [];
-  let fetched = [];
+  let fetched = new Map();
   try {
     // The server compresses each file once, on its first request; a static host would have
     // done that ahead of time, so the warm-up visit is not counted.
@@ -85,20 +89,20 @@ async function main() {
     await new Promise(done => server.close(done));
   }
   const files = [];
-  for (const pathname of fetched) {
+  for (const [pathname, served] of fetched) {
     const file = pathname.endsWith('/') ? `${pathname}index.html` : pathname;
     const bytes = await readFile(join(site, decodeURIComponent(file))).catch(() => null);
     if (!bytes) continue;
-    files.push({ file: file.slice(1), raw: bytes.length, brotli: brotli(bytes, 11),
-      served_brotli_q5: brotli(bytes, 5) });
+    files.push({ file: file.slice(1), raw: bytes.length, served, brotli: brotli(bytes, 11),
+      brotli_q5: brotli(bytes, 5) });
   }
   files.sort((a, b) => b.brotli - a.brotli);
   const sum = key => files.reduce((total, f) => total + f[key], 0);
   const round = ms => Math.round(ms);
   console.log(JSON.stringify({
     page: path,
-    bytes: { first_visit_brotli: sum('brotli'), first_visit_raw: sum('raw'),
-      first_visit_served_brotli_q5: sum('served_brotli_q5'), files },
+    bytes: { first_visit_served: sum('served'), first_visit_brotli: sum('brotli'), first_visit_raw: sum('raw'),
+      first_visit_brotli_q5: sum('brotli_q5'), files },
     ready_ms: {
       median: round(median(samples.map(s => s.ready))),
       runs: samples.map(s => round(s.ready)),

@@ -2,14 +2,17 @@
 // a symlink; unchanged files cost a 304; content-hashed assets are cached for good; every
 // answer, errors included, says what it is and carries the site's security policy; the course
 // sites allowed with --allow-origin reach the page's configuration and the frame-ancestors policy.
+// The build's precompressed .br files are sent while they are fresh (web/precompress.mjs).
 // Plain HTTP against a small site in a temporary folder: no browser, so it is quick.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, mkdirSync, readFileSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, mkdirSync, readFileSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { brotliCompressSync, brotliDecompressSync } from 'node:zlib';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { precompress } from '../../web/precompress.mjs';
 import { startServer } from '../../web/serve.mjs';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -111,6 +114,42 @@ test('validators: the same file again costs a 304, a changed file a new ETag', a
   assert.equal(changed.status, 200);
   assert.notEqual(changed.headers.get('etag'), etag);
   await changed.arrayBuffer();
+});
+
+test("the build's precompressed FILE.br goes to brotli clients while it is fresh, and gzip clients still get gzip", async () => {
+  // The .br holds other words than the file, so the answer shows which bytes were sent.
+  const file = join(root, 'big.js');
+  writeFileSync(file, `// plain ${'p'.repeat(3000)}\n`);
+  const built = `// built at quality 11 ${'b'.repeat(3000)}\n`;
+  writeFileSync(`${file}.br`, brotliCompressSync(built));
+  const past = new Date(Date.now() - 60_000);
+  utimesSync(file, past, past);                       // the .br is newer: fresh
+  const brotli = await get('/big.js', { 'accept-encoding': 'br' });
+  assert.equal(brotli.headers.get('content-encoding'), 'br');
+  assert.equal(await brotli.text(), built);
+  const gzip = await get('/big.js', { 'accept-encoding': 'gzip' });
+  assert.equal(gzip.headers.get('content-encoding'), 'gzip');
+  assert.match(await gzip.text(), /^\/\/ plain p/);
+
+  const older = new Date(Date.now() - 120_000);
+  utimesSync(`${file}.br`, older, older);             // the file changed after the build: stale
+  const stale = await get('/big.js', { 'accept-encoding': 'br' });
+  assert.equal(stale.headers.get('content-encoding'), 'br');
+  assert.match(await stale.text(), /^\/\/ plain p/);
+});
+
+test('precompress.mjs writes FILE.br at quality 11 once, for compressible files over 1 KiB, and drops orphans', () => {
+  const site = mkdtempSync(join(tmpdir(), 'np-precompress-'));
+  const text = `body { color: red; }\n${'/* padding */\n'.repeat(200)}`;
+  writeFileSync(join(site, 'a.css'), text);
+  writeFileSync(join(site, 'tiny.css'), 'p{}');
+  writeFileSync(join(site, 'photo.png'), Buffer.alloc(4096, 1));
+  writeFileSync(join(site, 'gone.js.br'), 'left from an old build');
+  assert.deepEqual(precompress(site), { written: 1, kept: 0, removed: 1 });
+  assert.equal(brotliDecompressSync(readFileSync(join(site, 'a.css.br'))).toString(), text);
+  assert.ok(!existsSync(join(site, 'tiny.css.br')) && !existsSync(join(site, 'photo.png.br')) &&
+    !existsSync(join(site, 'gone.js.br')));
+  assert.deepEqual(precompress(site), { written: 0, kept: 1, removed: 0 });  // up to date: nothing redone
 });
 
 test('content-hashed assets are cached for a year; the rest is revalidated', async () => {

@@ -55,6 +55,7 @@ function stage(site, lessons, format) {
   const ids = new Set(lessons.map(l => l.id));
   cpSync(site, dir, { recursive: true, filter: source => {
     const path = relative(site, source).split('\\').join('/');
+    if (path.endsWith('.br')) return false;  // precompressed copies (web/precompress.mjs): platforms serve plain files
     const lesson = /^lessons\/(.+)\.md$/.exec(path);
     return !lesson || ids.has(lesson[1]);
   } });
