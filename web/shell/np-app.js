@@ -118,9 +118,12 @@ const MAX_LESSON_BYTES = 4 * 1024 * 1024;
 const MAX_COMMAND_BYTES = 2 * 1024 * 1024;
 const megabytes = bytes => `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
 
-async function fetchLesson(id) {
-  if (!/^[a-z0-9][a-z0-9-]{0,63}$/.test(id)) throw new Error(words('app.bad_lesson_name', { id }));
-  const response = await fetch(`lessons/${id}.md`);
+const lessonNamePattern = /^[a-z0-9][a-z0-9-]{0,63}$/;
+
+// `request`: the fetch of lessons/ID.md, already on its way (see the end of this file).
+async function fetchLesson(id, request) {
+  if (!lessonNamePattern.test(id)) throw new Error(words('app.bad_lesson_name', { id }));
+  const response = await request;
   if (!response.ok) throw new Error(words('app.no_lesson', { id, status: response.status }));
   const declared = Number(response.headers.get('content-length'));
   const tooLarge = bytes => new Error(words('app.lesson_too_large',
@@ -173,17 +176,17 @@ function routeKeysToCanvasOnly() {
   return () => { window.addEventListener = original; };
 }
 
-async function start() {
+async function start(requests) {
   if (!webgl2Available()) {
     showFatal(words('app.no_webgl'), words('app.no_webgl_detail'));
     return;
   }
-  const [sizes, names] = await Promise.all([assetSizes(), assetNames()]);
+  const [sizes, names] = await Promise.all([requests.sizes, requests.names]);
   const total = (sizes['lesson.wasm'] || 0) + (sizes['lesson.data'] || 0);
   let wasmBytes = 0, dataBytes = 0;
   const report = () => total && setProgress((wasmBytes + dataBytes) / total,
     words('app.loading', { done: Math.round((wasmBytes + dataBytes) / 1024), total: Math.round(total / 1024) }));
-  const lessonText = fetchLesson(lessonId);
+  const lessonText = fetchLesson(lessonId, requests.lesson);
   lessonText.catch(() => {});  // reported once the engine is up (or the engine's failure wins)
 
   window.Module = {
@@ -390,4 +393,14 @@ window.neuralpath = {
 };
 Object.freeze(window.neuralpath);
 
-loadStrings('en').then(start).catch(error => showFatal(words('app.start_failed'), String(error.message || error)));
+// Everything the first frame needs is asked for at once: the words (which the messages on the
+// way need first), the engine's file names and sizes, and the lesson. One after the other, each
+// waited for a round trip and the page's scripts before the engine's download could start.
+const requests = {
+  sizes: assetSizes(),
+  names: assetNames(),
+  lesson: lessonNamePattern.test(lessonId) ? fetch(`lessons/${lessonId}.md`) : null,
+};
+requests.lesson?.catch(() => {});  // a failed fetch is reported by fetchLesson, once the words are in
+loadStrings('en').then(() => start(requests))
+  .catch(error => showFatal(words('app.start_failed'), String(error.message || error)));

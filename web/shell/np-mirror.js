@@ -643,7 +643,9 @@ function refreshSoon() {
   requestAnimationFrame(() => { refreshQueued = false; update(np.state()); });
 }
 
-np.events.addEventListener('lesson-loaded', event => render(event.detail));
+// Built once the first frame with the lesson is up (neuralpath.ready): the text version costs
+// 50-130 ms of DOM work plus a layout, which the canvas need not wait for.
+np.events.addEventListener('lesson-loaded', () => np.ready.then(() => render(np.state()), () => {}));
 for (const type of ['section', 'progress', 'caption', 'completed', 'ready']) np.events.addEventListener(type, refreshSoon);
 
 np.events.addEventListener('answered', event => {
