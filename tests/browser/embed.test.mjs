@@ -232,12 +232,7 @@ test('the host page looks right on a phone: the frame fits the width and its con
   await context.close();
 });
 
-// SKIPPED, a known regression (see the session's closing note): after the host's goto the lesson
-// reaches the section and tells the host, but the host page no longer scrolls to it. It broke
-// between 94a3cf7 and 389773c (not the idle page: it fails with frames always on, and
-// np-host.js's scroll logic is unchanged); to be bisected and fixed, then this skip removed.
-test('the host drives the lesson, and gets the learner record back in to restore it', {
-  skip: 'known regression: the host page does not scroll to the section after goto' }, async () => {
+test('the host drives the lesson, and gets the learner record back in to restore it', async () => {
   const { page, context, frame } = await openEmbedded();
   const sections = await frame.evaluate(() => window.neuralpath.state().sections.map(s => s.anchor));
   const target = sections[2] || sections[1];
@@ -250,8 +245,12 @@ test('the host drives the lesson, and gets the learner record back in to restore
   // Answer, take the record the host received, reset, and pass the record back in.
   const first = await frame.evaluate(() => window.neuralpath.state().checks[0].id);
   await frame.evaluate(id => window.neuralpath.answer(id, 1), first);
-  await page.waitForFunction(() => window.received.some(m => m.type === 'progress'));
-  const record = await page.evaluate(() => window.received.filter(m => m.type === 'progress').at(-1).progress);
+  // The record that holds this answer: progress messages also come for the section visited and
+  // each playback step, so the newest one may still be from before the answer.
+  await page.waitForFunction(id => window.received.some(m => m.type === 'progress' &&
+    JSON.parse(m.progress).answers?.[id]?.[0] === 1), first);
+  const record = await page.evaluate(id => window.received.filter(m => m.type === 'progress' &&
+    JSON.parse(m.progress).answers?.[id]?.[0] === 1).at(-1).progress, first);
   await frame.evaluate(() => window.neuralpath.command({ type: 'reset' }));
   await frame.waitForFunction(id => window.neuralpath.state().checks.find(c => c.id === id).chosen.length === 0, first);
   await page.evaluate(r => document.getElementById('lesson').neuralpath.restore(r), record);
