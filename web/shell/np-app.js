@@ -1,11 +1,15 @@
 // NeuralPath lesson page: loads the WebAssembly engine, hands it the lesson, keeps the canvas
 // sized to its box at the screen's pixel ratio, and exposes window.neuralpath.
 //
-//   URL parameters: lesson=ID, section=ANCHOR, embed=1, theme=light|dark, voice=on|off
+//   URL parameters: lesson=ID, section=ANCHOR, embed=1, theme=light|dark, voice=on|off,
+//                   lang=CODE (np-lang.js: else the learner's choice, the browser's, English),
+//                   s=STATE (a shared view, np-share.js)
 //
 // Feature modules (speech, the DOM mirror, storage, the embedding host) are separate files that
 // lesson.html loads after this one. They use only window.neuralpath:
-//   neuralpath.params            the page's URL parameters (lesson, section, embed, theme, voice)
+//   neuralpath.params            the page's URL parameters (lesson, section, embed, theme, voice,
+//                                shared) and lang, the page's language once chosen
+//   neuralpath.provide(name, fn) a feature module supplies share/exportPng/exportCsv (np-share.js)
 //   neuralpath.events            an EventTarget: 'engine-ready', 'lesson-loaded', and every
 //                                event the engine emits ('section', 'answered', 'progress',
 //                                'completed', 'caption', ...), each a CustomEvent whose
@@ -24,12 +28,14 @@
 // [SECTION] window.neuralpath
 
 import { loadStrings, words } from './np-strings.js';
+import { chooseLanguage, lessonPath } from './np-lang.js';
 
 // [SECTION] Page parameters ---------------------------------------------------------------------
 const params = new URLSearchParams(location.search);
 const events = new EventTarget();
 const emit = (type, detail) => events.dispatchEvent(new CustomEvent(type, { detail }));
 const lessonId = params.get('lesson') || 'self-attention';
+let lang = 'en';   // chosen before the engine starts (np-lang.js); English until then
 const embedded = params.get('embed') === '1';
 const theme = params.get('theme') === 'dark' ||
   (params.get('theme') !== 'light' && matchMedia('(prefers-color-scheme: dark)').matches) ? 'dark' : 'light';
@@ -233,6 +239,7 @@ async function openLesson(lessonText) {
     setViewport: M.cwrap('np_set_viewport', null, ['number', 'number', 'number']),
     setTheme: M.cwrap('np_set_theme', null, ['number']),
     // The id is a checked short name (fetchLesson), so it may go on the stack.
+    useLanguage: M.cwrap('np_use_language', 'string', ['string', 'string']),
     loadLesson: (id, bytes) => withHeapText(bytes, MAX_LESSON_BYTES, 'the lesson file',
       (pointer, length) => loadLesson(id, pointer, length)),
     state: M.cwrap('np_state', 'string', []),
@@ -245,6 +252,13 @@ async function openLesson(lessonText) {
     text: M.cwrap('np_text', 'string', ['string', 'string']),
   };
   engine.setTheme(theme === 'dark' ? 1 : 0);
+  if (lang !== 'en') {
+    // The language's catalogue over the engine's English (a key it lacks stays English).
+    try {
+      const response = await fetch(`lessons/strings/${lang}.strings`);
+      if (response.ok) engine.useLanguage(lang, await response.text());
+    } catch (error) { console.warn(`lang=${lang}: ${error.message}`); }
+  }
   followCanvasSize();
   emit('engine-ready', {});
   setProgress(1, words('app.opening'));
@@ -376,11 +390,11 @@ function run(command) {
 window.neuralpath = {
   ready,
   params: Object.freeze({ lesson: lessonId, section: params.get('section'), embed: embedded,
-    theme, voice: params.get('voice') }),
+    theme, voice: params.get('voice'), shared: params.has('s'), get lang() { return lang; } }),
   events,
   command: run,
   announce,
-  state: () => (engine ? JSON.parse(engine.state()) : null),
+  state: () => (engine ? Object.assign(JSON.parse(engine.state()), { lang }) : null),
   goto: section => run({ type: 'goto', section }),
   answer: (check, option) => run({ type: 'answer', check, option }),
   setSentence: text => run({ type: 'setSentence', text }),
@@ -390,17 +404,34 @@ window.neuralpath = {
   // Before the engine runs there is no catalogue: the key (or the bare number) shows instead.
   format: (kind, value) => (engine ? engine.format(String(kind), Number(value)) : String(value)),
   text: (key, args = {}) => (engine ? engine.text(String(key), JSON.stringify(args)) : String(key)),
+  share: (...args) => feature('share')(...args),
+  exportPng: (...args) => feature('exportPng')(...args),
+  exportCsv: (...args) => feature('exportCsv')(...args),
+  provide: (name, fn) => { if (name in features && typeof fn === 'function' && !features[name]) features[name] = fn; },
 };
+// Filled in once by a feature module (np-share.js); calling one it did not provide says so.
+const features = { share: null, exportPng: null, exportCsv: null };
+function feature(name) {
+  if (!features[name]) throw new Error(`neuralpath.${name} is not available on this page`);
+  return features[name];
+}
 Object.freeze(window.neuralpath);
 
 // Everything the first frame needs is asked for at once: the words (which the messages on the
 // way need first), the engine's file names and sizes, and the lesson. One after the other, each
 // waited for a round trip and the page's scripts before the engine's download could start.
+// The language comes first for the words and the lesson (np-lang.js; no round trip when the
+// browser prefers English and no other language was chosen).
+const chosen = chooseLanguage(params).then(code => {
+  lang = code;
+  document.documentElement.lang = code;
+  return code;
+});
 const requests = {
   sizes: assetSizes(),
   names: assetNames(),
-  lesson: lessonNamePattern.test(lessonId) ? fetch(`lessons/${lessonId}.md`) : null,
+  lesson: lessonNamePattern.test(lessonId) ? chosen.then(async code => fetch((await lessonPath(lessonId, code)).path)) : null,
 };
 requests.lesson?.catch(() => {});  // a failed fetch is reported by fetchLesson, once the words are in
-loadStrings('en').then(() => start(requests))
+chosen.then(code => loadStrings(code)).then(() => start(requests))
   .catch(error => showFatal(words('app.start_failed'), String(error.message || error)));

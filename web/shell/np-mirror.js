@@ -227,7 +227,7 @@ function render(state) {
   for (const section of documentData.sections) {
     const headingId = `np-m-sec-${section.anchor}`;
     const heading = el('h2', { id: headingId, tabindex: '-1' }, section.title,
-      section.level ? el('span', { class: 'np-m-level', text: t('mirror.level', { level: section.level }) }) : null);
+      section.level ? el('span', { class: 'np-m-level', text: t('mirror.level', { level: t(`levels.${section.level}`) }) }) : null);
     const region = el('section', { class: 'np-m-section', 'aria-labelledby': headingId, 'data-anchor': section.anchor },
       heading, ...renderBlocks(section.blocks || [], section.anchor));
     views.sections.set(section.anchor, { region, heading });

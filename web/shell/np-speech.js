@@ -63,10 +63,12 @@ function voicesReady(timeout = 1500) {
 }
 
 let voices = [];
+// A voice that speaks the page's language (np.params.lang: "es" takes es-ES, es-MX, ...).
+const speaks = v => v.lang?.toLowerCase().replace('_', '-').split('-')[0] === (np.params.lang || 'en');
 function chosenVoice() {
-  return voices.find(v => v.name === prefs.voiceName) ||
-    voices.find(v => v.default && v.lang?.startsWith('en')) ||
-    voices.find(v => v.lang?.startsWith('en')) || voices[0] || null;
+  return voices.find(v => v.name === prefs.voiceName && speaks(v)) ||
+    voices.find(v => v.default && speaks(v)) ||
+    voices.find(speaks) || null;
 }
 
 // [SECTION] Speaking ------------------------------------------------------------------------------
@@ -92,7 +94,7 @@ function speak(text, step) {
   stopSpeaking();
   const utterance = new SpeechSynthesisUtterance(text);
   const voice = chosenVoice();
-  if (voice) { utterance.voice = voice; utterance.lang = voice.lang; }
+  if (voice) { utterance.voice = voice; utterance.lang = voice.lang; } else utterance.lang = np.params.lang || 'en';
   utterance.rate = board.speed;
   const finished = () => {
     if (current !== utterance) return;  // cancelled, or replaced by the next caption
@@ -240,8 +242,9 @@ async function start() {
   board.speed = playback.speed || 1;
   const entry = (state.widgets || []).find(w => w.kind === 'playback');
   if (entry?.id) board.widget = entry.id;
-  voices = await voicesReady();
-  synth?.addEventListener?.('voiceschanged', () => { voices = synth.getVoices(); refreshControl(); });
+  // Only voices of the page's language: with none, the captions carry the narration alone.
+  voices = (await voicesReady()).filter(speaks);
+  synth?.addEventListener?.('voiceschanged', () => { voices = synth.getVoices().filter(speaks); refreshControl(); });
   buildControl();
   if (prefs.speed && prefs.speed !== board.speed) send({ type: 'speed', rate: prefs.speed });
   setVoice(prefs.voice, false);

@@ -281,11 +281,19 @@ function save(progress) {
   }
 }
 
+// A shared link's view (?s=, np-share.js) is someone else's: nothing is saved over the learner's
+// own progress until they choose "Save my progress from here" ('shared-view-end').
+let sharedView = np.params.shared;
+np.events.addEventListener('shared-view-end', () => {
+  sharedView = false;
+  if (lastProgress !== null && !holdSaving) save(lastProgress);
+});
+
 np.events.addEventListener('progress', event => {
   const progress = event.detail?.progress;
   if (progress === undefined || progress === null) return;
   lastProgress = progress;
-  if (holdSaving) return;   // the unreadable original has no copy yet: leave it until the learner decides
+  if (holdSaving || sharedView) return;   // an unreadable original without a copy, or a shared view
   save(progress);
 });
 
@@ -293,6 +301,6 @@ np.events.addEventListener('progress', event => {
 export const storage = Object.freeze({
   key,
   keptPrefix,
-  status: () => (holdSaving ? 'held' : saveStatus),
+  status: () => (holdSaving || sharedView ? 'held' : saveStatus),
   read: () => readRecord(),
 });

@@ -1,0 +1,121 @@
+// Sharing and saving figures (issue #14). A learner changes figures and shares: the link is
+// short enough for a chat message, and a fresh browser (another context: no storage, no
+// cache) opening it shows the same section and the same figures; a learner with progress of
+// their own keeps it untouched until they choose to save from the shared view. "Save image"
+// gives a real PNG of the figure (decoded here: its size at the device pixel ratio, the
+// figure's pixels above a caption) and the heatmap's numbers come out as CSV.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { launch, openPage, lessonReady, settled } from './harness.mjs';
+import { decodePng, lumaVariance } from './png.mjs';
+
+let env, sharer;
+before(async () => {
+  env = await launch();
+  sharer = await openPage(env, '/lesson.html?lesson=self-attention&lang=es', { width: 1280, height: 900, scale: 2 });
+  await lessonReady(sharer.page);
+});
+after(async () => { await env?.close(); });
+
+const state = page => page.evaluate(() => window.neuralpath.state());
+const widget = (s, id) => s.widgets.find(w => w.id === id);
+const comparable = w => { const { rect, ...rest } = w; return rest; };
+
+let link, shared;
+test('share() gives a short link that a fresh browser opens at the same section and figures', async () => {
+  const { page } = sharer;
+  await page.evaluate(() => {
+    const np = window.neuralpath;
+    np.goto('causal-mask');
+    np.command({ type: 'setMask', mask: 'none', widget: 'causal-grid' });
+    np.command({ type: 'stage', stage: 'masked', widget: 'mask-walkthrough' });
+    np.command({ type: 'setQuery', query: 'street', widget: 'it-spotlight' });
+  });
+  await settled(page);
+  shared = await state(page);
+  link = await page.evaluate(() => window.neuralpath.share());
+  assert.ok(link.length < 400, `short enough for a chat message: ${link.length} characters`);
+  assert.match(link, /[?&]s=[jz][A-Za-z0-9_-]+/);
+  assert.match(link, /section=causal-mask/);
+
+  const fresh = await env.browser.newContext({ viewport: { width: 1024, height: 800 }, locale: 'es-ES' });
+  const page2 = await fresh.newPage();
+  const problems = [];
+  page2.on('pageerror', e => problems.push(e.message));
+  await page2.goto(link);
+  await lessonReady(page2);
+  await page2.waitForFunction(() => document.querySelector('.np-share-note') && !document.querySelector('.np-share-note').hidden);
+  await settled(page2);
+  const opened = await state(page2);
+  assert.equal(opened.section, 'causal-mask');
+  for (const id of ['causal-grid', 'mask-walkthrough', 'it-spotlight'])
+    assert.deepEqual(comparable(widget(opened, id)), comparable(widget(shared, id)), id);
+  assert.deepEqual(problems, []);
+  await fresh.close();
+});
+
+test('opening a shared link never overwrites the learner’s own saved progress without asking', async () => {
+  const context = await env.browser.newContext({ viewport: { width: 1024, height: 800 } });
+  const page = await context.newPage();
+  await page.goto(`${env.origin}/lesson.html?lesson=self-attention&lang=es&section=qkv`);
+  await lessonReady(page);
+  await page.evaluate(() => window.neuralpath.answer('first-product', 0));
+  await settled(page);
+  const key = 'neuralpath:v1:progress:self-attention';
+  const own = await page.evaluate(k => localStorage.getItem(k), key);
+  assert.ok(own && own.includes('first-product'), 'the learner has saved progress');
+
+  await page.goto(link);
+  await lessonReady(page);
+  await page.waitForFunction(() => document.querySelector('.np-share-note') && !document.querySelector('.np-share-note').hidden);
+  await page.evaluate(() => window.neuralpath.goto('cost'));   // moving around in the shared view
+  await settled(page);
+  assert.equal(await page.evaluate(k => localStorage.getItem(k), key), own, 'nothing saved over it');
+  assert.equal((await state(page)).checks.find(c => c.id === 'first-product').correct, true, 'their answers are shown');
+
+  await page.locator('.np-share-note button:not(.np-note-dismiss)').click();   // "Save my progress from here"
+  await page.evaluate(() => window.neuralpath.goto('recipe'));
+  await settled(page);
+  const saved = await page.evaluate(k => localStorage.getItem(k), key);
+  assert.notEqual(saved, own, 'saving resumes when the learner asks');
+  assert.ok(saved.includes('first-product'), 'and keeps their answers');
+  await context.close();
+});
+
+test('a broken shared link says so and opens the lesson as usual', async () => {
+  const context = await env.browser.newContext();
+  const page = await context.newPage();
+  await page.goto(`${env.origin}/lesson.html?lesson=self-attention&lang=es&s=zNOT-A-STATE`);
+  await lessonReady(page);
+  await page.waitForFunction(() => document.querySelector('.np-share-note') && !document.querySelector('.np-share-note').hidden);
+  assert.match(await page.locator('.np-share-note').textContent(), /No se pudo leer este enlace compartido/);
+  await context.close();
+});
+
+test('exportPng gives a real picture of the figure with a caption; the heatmap gives CSV', async () => {
+  const { page } = sharer;
+  const url = await page.evaluate(() => window.neuralpath.exportPng('causal-grid'));
+  assert.match(url, /^data:image\/png;base64,/);
+  const png = decodePng(Buffer.from(url.split(',')[1], 'base64'));
+  const grid = widget(await state(page), 'causal-grid');
+  const [, , w, h] = grid.rect;
+  assert.equal(png.width, Math.round(w * 2), 'the figure\'s width at devicePixelRatio 2');
+  assert.ok(png.height > Math.round(h * 2), 'the figure\'s height plus a caption');
+  assert.ok(png.height < Math.round(h * 2) + 400, 'a caption of a few lines');
+  // The figure's part has content (cells, words), not a blank rectangle.
+  const top = { width: png.width, height: Math.round(h * 2), data: png.data.subarray(0, png.width * Math.round(h * 2) * 4) };
+  assert.ok(lumaVariance(top) > 50, `the figure has content (variance ${lumaVariance(top)})`);
+
+  const csv = await page.evaluate(() => window.neuralpath.exportCsv('causal-grid'));
+  const rows = csv.trim().split('\r\n').map(r => r.split(','));
+  assert.equal(rows.length, grid.tokens.length + 1);
+  assert.deepEqual(rows[0].slice(1), grid.tokens);
+  for (let i = 0; i < grid.tokens.length; ++i) {
+    const sum = rows[i + 1].slice(1).reduce((a, v) => a + Number(v), 0);
+    assert.ok(Math.abs(sum - 1) < 1e-3, `row ${i} sums to 1 (${sum})`);
+  }
+  await assert.rejects(page.evaluate(() => window.neuralpath.exportPng('no-such-figure')), /no hay ninguna figura/);
+  await page.evaluate(() => window.neuralpath.exportCsv('cost')).then(
+    () => assert.fail('the cost explorer has no CSV'), error => assert.match(error.message, /solo el mapa de calor/));
+  assert.deepEqual(sharer.problems, []);
+});

@@ -1,0 +1,347 @@
+// Sharing what the learner sees, and saving a figure (issue #14). Uses window.neuralpath only.
+//
+//   neuralpath.share()             a URL that reopens this lesson at this section with every
+//                                  changed figure as it is now (sentence, mask, stage, selected
+//                                  cell, length, playback step...): the engine's "snapshot",
+//                                  deflated and base64url-encoded into ?s=, no server needed
+//   neuralpath.exportPng(id)       a PNG data URL of figure `id` at the device pixel ratio, with
+//                                  a caption: the lesson, the figure's sentence, the link
+//   neuralpath.exportCsv(id)       the heatmap's weights as CSV text
+//   Share button (tool bar)        copies share() to the clipboard (or shows it to copy)
+//   "Save image" / "Numbers (CSV)" the engine draws them under each figure; their 'export'
+//                                  event downloads the file
+//   opening ?s=                    restores the shared section and figures; np-storage.js does
+//                                  not save while a shared view is shown (params.shared), so the
+//                                  learner's own saved progress is untouched until they choose
+//                                  "Save my progress from here"
+//
+// [SECTION] Encoding a state into a link
+// [SECTION] Share
+// [SECTION] Opening a shared link
+// [SECTION] Pictures and numbers of a figure
+// [SECTION] Buttons and notes
+
+import { toolbar, noteSlot } from './np-mirror.js';
+import { languageSwitch } from './np-lang.js';
+
+const np = window.neuralpath;
+const t = (key, args) => np.text(key, args);
+
+// A picture of a figure copies the canvas some frames after the engine drew it; WebGL keeps
+// the drawn pixels that long only with preserveDrawingBuffer. The engine's context is created
+// after this module runs (np-app.js loads lesson.js once the catalogue is in), so asking here
+// is in time; the page draws only when something changes, so keeping the buffer costs little.
+const stage = document.getElementById('canvas');
+const ownGetContext = stage.getContext.bind(stage);
+stage.getContext = (type, attributes = {}) =>
+  ownGetContext(type, /^webgl/.test(type) ? { ...attributes, preserveDrawingBuffer: true } : attributes);
+
+// [SECTION] Encoding a state into a link ---------------------------------------------------------
+// "z" + base64url(deflate-raw(JSON)) where the browser compresses, else "j" + base64url(JSON);
+// whichever is shorter. Version 1 of the payload: {v: 1, s: section, w: {id: snapshot}, p: step}.
+const PAYLOAD_VERSION = 1;
+const MAX_LINK_STATE = 16 * 1024;   // characters of ?s= read at most (a chat message is shorter)
+
+const toBase64Url = bytes => {
+  let binary = '';
+  for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+};
+const fromBase64Url = text => {
+  const binary = atob(text.replace(/-/g, '+').replace(/_/g, '/'));
+  return Uint8Array.from(binary, c => c.charCodeAt(0));
+};
+async function through(stream, bytes) {
+  return new Uint8Array(await new Response(new Blob([bytes]).stream().pipeThrough(stream)).arrayBuffer());
+}
+
+export async function encodeState(payload) {
+  const json = new TextEncoder().encode(JSON.stringify(payload));
+  const plain = 'j' + toBase64Url(json);
+  if (typeof CompressionStream !== 'function') return plain;
+  try {
+    const packed = 'z' + toBase64Url(await through(new CompressionStream('deflate-raw'), json));
+    return packed.length < plain.length ? packed : plain;
+  } catch { return plain; }
+}
+
+export async function decodeState(text) {
+  if (typeof text !== 'string' || text.length < 2 || text.length > MAX_LINK_STATE || !/^[jz][A-Za-z0-9_-]+$/.test(text))
+    throw new Error('not a NeuralPath shared state');
+  let bytes = fromBase64Url(text.slice(1));
+  if (text[0] === 'z') {
+    if (typeof DecompressionStream !== 'function') throw new Error('this browser cannot unpack the link');
+    bytes = await through(new DecompressionStream('deflate-raw'), bytes);
+  }
+  const payload = JSON.parse(new TextDecoder().decode(bytes));
+  if (!payload || typeof payload !== 'object' || payload.v !== PAYLOAD_VERSION) throw new Error('an unknown version of a shared state');
+  return payload;
+}
+
+// [SECTION] Share -------------------------------------------------------------------------------
+function playbackOf(state) {
+  const board = (state.widgets || []).find(w => w.kind === 'playback');
+  return board && Number.isInteger(board.step) && board.step > 0 ? { id: board.id, step: board.step } : null;
+}
+
+async function share() {
+  const state = np.state();
+  if (!state) throw new Error('the lesson engine is not ready yet (await neuralpath.ready)');
+  const snap = np.command({ type: 'snapshot' });
+  const payload = { v: PAYLOAD_VERSION, s: snap.section || '' };
+  if (snap.widgets && Object.keys(snap.widgets).length) payload.w = snap.widgets;
+  const board = playbackOf(state);
+  if (board) payload.p = [board.id, board.step];
+  const url = new URL(location.href);
+  for (const key of [...url.searchParams.keys()]) if (!['lesson', 'embed', 'theme'].includes(key)) url.searchParams.delete(key);
+  url.searchParams.set('lesson', np.params.lesson);
+  if (payload.s) url.searchParams.set('section', payload.s);
+  if (payload.w || payload.p) url.searchParams.set('s', await encodeState(payload));
+  url.hash = '';
+  return url.href;
+}
+
+// [SECTION] Opening a shared link ---------------------------------------------------------------
+// The section is in ?section= (np-app.js goes there itself); the figures follow once decoded.
+async function openShared() {
+  const raw = new URLSearchParams(location.search).get('s');
+  if (!raw) return;
+  await np.ready;   // the notes below need the catalogue
+  let payload;
+  try { payload = await decodeState(raw); } catch (error) {
+    showNote(t('share.shared_bad', { error: error.message }));
+    resumeSaving();   // nothing shared was shown: the learner's own page, saved as usual
+    return;
+  }
+  let partly = false;
+  if (payload.w && typeof payload.w === 'object') {
+    try {
+      const reply = np.command({ type: 'restoreSnapshot', widgets: payload.w });
+      partly = Array.isArray(reply.dropped) && reply.dropped.length > 0;
+    } catch { partly = true; }
+  }
+  if (Array.isArray(payload.p) && typeof payload.p[0] === 'string' && Number.isInteger(payload.p[1])) {
+    try { np.command({ type: 'seek', step: payload.p[1], widget: payload.p[0] }); } catch { partly = true; }
+  }
+  if (typeof payload.s === 'string' && payload.s) {
+    try { np.goto(payload.s); } catch { partly = true; }
+  }
+  showSharedNote(partly);
+}
+
+function resumeSaving() {
+  np.events.dispatchEvent(new CustomEvent('shared-view-end', { detail: {} }));
+}
+
+// [SECTION] Pictures and numbers of a figure ----------------------------------------------------
+const frame = () => new Promise(resolve => requestAnimationFrame(() => resolve()));
+
+function widgetOf(state, id) {
+  const widget = (state.widgets || []).find(w => w.id === id);
+  if (!widget) throw new Error(t('share.no_such_widget', { id }));
+  return widget;
+}
+
+// Scrolls the page (the engine's own scroll) until figure `id` is wholly on the canvas, or as
+// much of it as fits; returns its rectangle in CSS pixels of the canvas.
+async function bringIntoView(id) {
+  const canvas = document.getElementById('canvas');
+  for (let attempt = 0; attempt < 6; ++attempt) {
+    const state = np.state();
+    const widget = widgetOf(state, id);
+    const height = canvas.clientHeight;
+    if (Array.isArray(widget.rect)) {
+      const [, y, , h] = widget.rect;
+      if (y >= 0 && (y + h <= height || (y <= 8 && h > height))) return widget.rect;
+      np.command({ type: 'scroll', to: Math.max(0, state.layout.scroll + y - 8) });
+    } else if (widget.section) {
+      np.goto(widget.section);
+    }
+    await frame();
+    await frame();
+  }
+  throw new Error(t('share.not_visible', { id }));
+}
+
+function sentenceOf(widget) {
+  for (const key of ['sentence', 'text']) if (typeof widget[key] === 'string' && widget[key]) return widget[key];
+  if (Array.isArray(widget.tokens) && widget.tokens.length) return widget.tokens.join(' ');
+  return '';
+}
+
+// Wraps `text` to lines no wider than `width` in the context's current font.
+function wrap(ctx, text, width) {
+  const lines = [];
+  let line = '';
+  for (const word of String(text).split(/\s+/)) {
+    const next = line ? `${line} ${word}` : word;
+    if (line && ctx.measureText(next).width > width) { lines.push(line); line = word; } else line = next;
+  }
+  if (line) lines.push(line);
+  return lines;
+}
+
+async function exportPng(id) {
+  await np.ready;
+  const rect = await bringIntoView(String(id));
+  const state = np.state();
+  const widget = widgetOf(state, String(id));
+  const canvas = document.getElementById('canvas');
+  const ratio = canvas.width / Math.max(1, canvas.clientWidth);   // device pixels per CSS pixel
+  const [x, y, w, h] = rect;
+  const sx = Math.round(x * ratio), sy = Math.max(0, Math.round(y * ratio));
+  const sw = Math.min(canvas.width - sx, Math.round(w * ratio));
+  const sh = Math.min(canvas.height - sy, Math.round(h * ratio));
+  const link = await share();
+
+  const out = document.createElement('canvas');
+  const ctx = out.getContext('2d');
+  const pad = Math.round(12 * ratio);
+  const body = Math.round(14 * ratio), small = Math.round(12 * ratio);
+  const family = getComputedStyle(document.body).fontFamily || 'sans-serif';
+  const sentence = sentenceOf(widget);
+  ctx.font = `${small}px ${family}`;
+  const linkLines = wrap(ctx, t('share.caption_link', { url: link }).replace(/([/?&=])/g, '$1 '), sw - 2 * pad)
+    .map(l => l.replace(/([/?&=]) /g, '$1'));
+  const lines = [{ text: state.title || np.params.lesson, size: body, bold: true }];
+  if (sentence) lines.push({ text: t('share.caption_sentence', { sentence }), size: body });
+  for (const l of linkLines) lines.push({ text: l, size: small, muted: true });
+  const lineHeight = size => Math.round(size * 1.35);
+  const captionHeight = pad * 2 + lines.reduce((sum, l) => sum + lineHeight(l.size), 0);
+  out.width = sw;
+  out.height = sh + captionHeight;
+  const styles = getComputedStyle(document.documentElement);
+  const dark = document.documentElement.dataset.theme === 'dark';
+  ctx.fillStyle = styles.getPropertyValue('--np-bg').trim() || (dark ? '#15171c' : '#ffffff');
+  ctx.fillRect(0, 0, out.width, out.height);
+  ctx.drawImage(canvas, sx, sy, sw, sh, 0, 0, sw, sh);
+  let top = sh + pad;
+  for (const l of lines) {
+    ctx.font = `${l.bold ? 'bold ' : ''}${l.size}px ${family}`;
+    ctx.fillStyle = styles.getPropertyValue('--np-fg').trim() || (dark ? '#e8e8ea' : '#1d1d1f');
+    ctx.globalAlpha = l.muted ? 0.7 : 1;
+    ctx.textBaseline = 'top';
+    ctx.fillText(l.text, pad, top);
+    ctx.globalAlpha = 1;
+    top += lineHeight(l.size);
+  }
+  return out.toDataURL('image/png');
+}
+
+// RFC 4180: commas between cells, '.' decimals whatever the page's language, quotes doubled.
+function csvCell(value) {
+  const text = typeof value === 'number' ? String(value) : String(value ?? '');
+  return /[",\n\r]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+function exportCsv(id) {
+  const state = np.state();
+  if (!state) throw new Error('the lesson engine is not ready yet (await neuralpath.ready)');
+  const widget = widgetOf(state, String(id));
+  if (widget.kind !== 'heatmap' || !Array.isArray(widget.tokens) || !Array.isArray(widget.weights))
+    throw new Error(t('share.no_csv'));
+  const rows = [[t('widgets.grid_corner'), ...widget.tokens]];
+  widget.weights.forEach((row, i) => rows.push([widget.tokens[i], ...row.map(v => Number(v.toFixed(6)))]));
+  return rows.map(r => r.map(csvCell).join(',')).join('\r\n') + '\r\n';
+}
+
+function download(name, href) {
+  const a = document.createElement('a');
+  a.href = href;
+  a.download = name;
+  document.body.append(a);
+  a.click();
+  a.remove();
+}
+
+np.events.addEventListener('export', async event => {
+  const { widget, format } = event.detail || {};
+  if (typeof widget !== 'string') return;
+  const base = `${np.params.lesson}-${widget}`.replace(/[^A-Za-z0-9_-]/g, '-');
+  try {
+    if (format === 'csv') {
+      const url = URL.createObjectURL(new Blob([exportCsv(widget)], { type: 'text/csv;charset=utf-8' }));
+      download(`${base}.csv`, url);
+      setTimeout(() => URL.revokeObjectURL(url), 10000);
+      np.announce(t('share.saved_csv'));
+    } else {
+      download(`${base}.png`, await exportPng(widget));
+      np.announce(t('share.saved_image'));
+    }
+  } catch (error) {
+    np.announce(t('share.export_failed', { error: error.message }));
+  }
+});
+
+// [SECTION] Buttons and notes -------------------------------------------------------------------
+let note = null;
+function showNote(text, ...controls) {
+  if (!note) {
+    note = document.createElement('div');
+    note.className = 'np-note np-note-info np-share-note';
+    note.setAttribute('role', 'status');
+    noteSlot().append(note);
+  }
+  const p = document.createElement('span');
+  p.textContent = text;
+  const close = document.createElement('button');
+  close.type = 'button';
+  close.className = 'np-note-dismiss';
+  close.setAttribute('aria-label', t('widgets.close'));
+  close.textContent = '×';
+  close.addEventListener('click', () => { note.hidden = true; });
+  note.replaceChildren(p, ...controls, close);
+  note.hidden = false;
+  return note;
+}
+
+function showSharedNote(partly) {
+  const keep = document.createElement('button');
+  keep.type = 'button';
+  keep.textContent = t('share.shared_keep');
+  keep.addEventListener('click', () => {
+    resumeSaving();
+    showNote(t('share.shared_kept'));
+    np.announce(t('share.shared_kept'));
+  });
+  showNote(t('share.shared_note') + (partly ? ` ${t('share.shared_partly')}` : ''), keep);
+}
+
+async function copyLink() {
+  const url = await share();
+  try {
+    await navigator.clipboard.writeText(url);
+    showNote(t('share.copied'));
+    np.announce(t('share.copied'));
+  } catch {
+    // No clipboard (an insecure origin, a refused permission): the link to copy by hand.
+    const field = document.createElement('input');
+    field.type = 'text';
+    field.readOnly = true;
+    field.value = url;
+    field.className = 'np-share-link';
+    field.setAttribute('aria-label', t('share.copy_here'));
+    showNote(t('share.copy_here'), field);
+    field.select();
+  }
+}
+
+const shareButton = document.createElement('button');
+shareButton.type = 'button';
+shareButton.className = 'np-tool';
+shareButton.hidden = true;   // until the catalogue can name it
+shareButton.addEventListener('click', () => copyLink().catch(error => np.announce(t('share.export_failed', { error: error.message }))));
+toolbar().append(shareButton);
+
+np.events.addEventListener('engine-ready', async () => {
+  shareButton.textContent = t('share.share');
+  shareButton.title = t('share.share_tip');
+  shareButton.hidden = false;
+  const current = () => { try { return np.state().section || null; } catch { return null; } };
+  toolbar().append(await languageSwitch(np.params.lang, t('language.choose'), current));
+});
+
+np.provide('share', share);
+np.provide('exportPng', exportPng);
+np.provide('exportCsv', exportCsv);
+openShared().catch(error => console.warn(`shared link: ${error.message}`));
