@@ -119,3 +119,23 @@ test('exportPng gives a real picture of the figure with a caption; the heatmap g
     () => assert.fail('the cost explorer has no CSV'), error => assert.match(error.message, /solo el mapa de calor/));
   assert.deepEqual(sharer.problems, []);
 });
+
+test('a shared link reopens the playback at the step it was on', async () => {
+  const { page } = sharer;
+  await page.goto(`${env.origin}/lesson.html?lesson=course-playback&lang=es`);
+  await lessonReady(page);
+  await page.evaluate(() => { window.neuralpath.goto('overview'); window.neuralpath.step(1); window.neuralpath.step(1); window.neuralpath.step(1); });
+  await settled(page);
+  const board = (await state(page)).widgets.find(w => w.kind === 'playback');
+  assert.ok(board.step >= 3, `the board moved (${board.step})`);
+  const url = await page.evaluate(() => window.neuralpath.share());
+  assert.ok(url.length < 400, `short: ${url.length}`);
+
+  const fresh = await env.browser.newContext({ locale: 'es-ES' });
+  const other = await fresh.newPage();
+  await other.goto(url);
+  await lessonReady(other);
+  await other.waitForFunction(step => window.neuralpath.state().widgets.find(w => w.kind === 'playback').step === step,
+    board.step, { timeout: 20_000 });
+  await fresh.close();
+});

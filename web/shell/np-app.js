@@ -412,7 +412,7 @@ window.neuralpath = {
 // Filled in once by a feature module (np-share.js); calling one it did not provide says so.
 const features = { share: null, exportPng: null, exportCsv: null };
 function feature(name) {
-  if (!features[name]) throw new Error(`neuralpath.${name} is not available on this page`);
+  if (!features[name]) throw new Error(words('share.not_available', { name }));
   return features[name];
 }
 Object.freeze(window.neuralpath);

@@ -21,7 +21,7 @@ export async function shippedLanguages() {
         const list = await (await fetch('lessons/languages.json')).json();
         if (list && typeof list === 'object' && !Array.isArray(list) && typeof list.en === 'string') return list;
       } catch { /* a site without the list: English alone */ }
-      return { en: 'English' };
+      return { en: 'en' };   // the menu hides itself with one language, so its name never shows
     })();
   }
   return shipped;

@@ -23,6 +23,7 @@
 
 import { toolbar, noteSlot } from './np-mirror.js';
 import { languageSwitch } from './np-lang.js';
+import { words } from './np-strings.js';
 
 const np = window.neuralpath;
 const t = (key, args) => np.text(key, args);
@@ -67,14 +68,14 @@ export async function encodeState(payload) {
 
 export async function decodeState(text) {
   if (typeof text !== 'string' || text.length < 2 || text.length > MAX_LINK_STATE || !/^[jz][A-Za-z0-9_-]+$/.test(text))
-    throw new Error('not a NeuralPath shared state');
+    throw new Error(words('share.bad_state'));
   let bytes = fromBase64Url(text.slice(1));
   if (text[0] === 'z') {
-    if (typeof DecompressionStream !== 'function') throw new Error('this browser cannot unpack the link');
+    if (typeof DecompressionStream !== 'function') throw new Error(words('share.cannot_unpack'));
     bytes = await through(new DecompressionStream('deflate-raw'), bytes);
   }
   const payload = JSON.parse(new TextDecoder().decode(bytes));
-  if (!payload || typeof payload !== 'object' || payload.v !== PAYLOAD_VERSION) throw new Error('an unknown version of a shared state');
+  if (!payload || typeof payload !== 'object' || payload.v !== PAYLOAD_VERSION) throw new Error(words('share.bad_version'));
   return payload;
 }
 
@@ -86,7 +87,7 @@ function playbackOf(state) {
 
 async function share() {
   const state = np.state();
-  if (!state) throw new Error('the lesson engine is not ready yet (await neuralpath.ready)');
+  if (!state) throw new Error(words('share.not_ready'));
   const snap = np.command({ type: 'snapshot' });
   const payload = { v: PAYLOAD_VERSION, s: snap.section || '' };
   if (snap.widgets && Object.keys(snap.widgets).length) payload.w = snap.widgets;
@@ -228,15 +229,18 @@ async function exportPng(id) {
   return out.toDataURL('image/png');
 }
 
-// RFC 4180: commas between cells, '.' decimals whatever the page's language, quotes doubled.
+// RFC 4180: commas between cells, '.' decimals whatever the page's language, a cell holding a
+// comma, a line break or a double quote quoted, its quotes doubled.
+const QUOTE = String.fromCharCode(34);
 function csvCell(value) {
   const text = typeof value === 'number' ? String(value) : String(value ?? '');
-  return /[",\n\r]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+  if (!/[,\n\r]/.test(text) && !text.includes(QUOTE)) return text;
+  return QUOTE + text.split(QUOTE).join(QUOTE + QUOTE) + QUOTE;
 }
 
 function exportCsv(id) {
   const state = np.state();
-  if (!state) throw new Error('the lesson engine is not ready yet (await neuralpath.ready)');
+  if (!state) throw new Error(words('share.not_ready'));
   const widget = widgetOf(state, String(id));
   if (widget.kind !== 'heatmap' || !Array.isArray(widget.tokens) || !Array.isArray(widget.weights))
     throw new Error(t('share.no_csv'));
@@ -260,7 +264,7 @@ np.events.addEventListener('export', async event => {
   const base = `${np.params.lesson}-${widget}`.replace(/[^A-Za-z0-9_-]/g, '-');
   try {
     if (format === 'csv') {
-      const url = URL.createObjectURL(new Blob([exportCsv(widget)], { type: 'text/csv;charset=utf-8' }));
+      const url = URL.createObjectURL(new Blob([exportCsv(widget)], { type: 'text/csv' }));
       download(`${base}.csv`, url);
       setTimeout(() => URL.revokeObjectURL(url), 10000);
       np.announce(t('share.saved_csv'));
