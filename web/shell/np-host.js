@@ -302,7 +302,9 @@ function placeWindow() {
 function followEngine(state) {
   const scroll = Number(state?.layout?.scroll);
   if (!win || !Number.isFinite(scroll) || Math.abs(scroll - win.top) < 1) { lastEngineScroll = null; return; }
-  if (performance.now() - movedAt < 400) { scrollEngine(win.top); return; }
+  // ...unless the learner or the host asked the engine to go somewhere since the window moved:
+  // re-sending then would undo that goto's glide, and the host page would never follow it.
+  if (performance.now() - movedAt < 400 && lastAsked < movedAt) { scrollEngine(win.top); return; }
   if (lastEngineScroll === null || Math.abs(lastEngineScroll - scroll) >= 1) { lastEngineScroll = scroll; return; }
   lastEngineScroll = null;
   // Only the learner (a click or key in the lesson) or the host (goto) may move the host's
