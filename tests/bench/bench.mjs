@@ -68,9 +68,17 @@ try {
       delete env.OPENBLAS_L2_SIZE;
       const openblas = option('openblas', '');
       if (openblas) env.LD_LIBRARY_PATH = [openblas, env.LD_LIBRARY_PATH].filter(Boolean).join(':');
+      const args = [join(here, 'torch_attention.py'), '--t', ts, '--repeats', repeats, '--budget', budget,
+        '--threads', String(threads), ...(threads === 1 ? ['--dump', dumpDir] : [])];
       try {
-        torch.push(runJson('/usr/bin/python3', [join(here, 'torch_attention.py'), '--t', ts, '--repeats', repeats,
-          '--budget', budget, '--threads', String(threads), ...(threads === 1 ? ['--dump', dumpDir] : [])], env));
+        // --realtime: PyTorch's multi-thread run gets SCHED_FIFO too (from the start, so that
+        // OpenBLAS's threads inherit it), or the tiled/PyTorch ratio would favour the tiled kernel.
+        let run = null;
+        if (flag('realtime') && threads > 1) {
+          try { run = { ...runJson('chrt', ['-f', '1', '/usr/bin/python3', ...args], env), realtime: true }; }
+          catch { problems.push('PyTorch: SCHED_FIFO (chrt -f 1) not allowed here; normal scheduling'); }
+        }
+        torch.push(run || runJson('/usr/bin/python3', args, env));
       } catch (error) {
         problems.push(`PyTorch (${threads} threads) did not run: ${error.message.split('\n')[0]}`);
       }
@@ -181,7 +189,8 @@ try {
   const report = { cpu: cpus()[0].model.trim(), cores, d: native.d, block: native.block,
     load_average: { native: native.load_average, end: loadavg().map(x => Number(x.toFixed(2))) },
     realtime: native.realtime === true, peaks, isas,
-    torch: torch.map(t => ({ version: t.torch, blas: t.blas, threads: t.threads })), rows, memory: native.memory,
+    torch: torch.map(t => ({ version: t.torch, blas: t.blas, threads: t.threads, realtime: t.realtime === true })),
+    rows, memory: native.memory,
     page, targets, noise_median_over_best: noise, problems };
   if (json) {
     console.log(JSON.stringify(report, null, 2));
@@ -209,7 +218,8 @@ function printTable(report, { best, narrow }) {
   const loads = l => (l && l[0] >= 0 ? l.map(x => x.toFixed(2)).join(' ') : '?');
   out.push(`Load average (1, 5, 15 min): ${loads(report.load_average.native)} at the start, ` +
     `${loads(report.load_average.end)} at the end; the ${cores}-thread comparison ran under ` +
-    `${report.realtime ? 'SCHED_FIFO (--realtime)' : 'normal scheduling'}.`);
+    `${report.realtime ? 'SCHED_FIFO (--realtime)' : 'normal scheduling'}` +
+    `${report.torch.some(t => t.realtime) ? `, and so did PyTorch's ${cores}-thread run` : ''}.`);
   out.push(`GFLOP/s = 4·T²·d (half with the causal mask) / best time of >= ${repeats} runs; 1 thread: CPU time, ` +
     `${cores} threads: wall time. (%) = of that instruction set's peak. ${cores}thr/1 compares wall times ` +
     'of both runs (on a busy machine the CPU time of one thread says nothing about waiting for a core).');
