@@ -4,7 +4,7 @@
 // [SECTION] Dispatch       kind -> builder; "settings --- text" split
 // [SECTION] Interaction    check, reveal
 // [SECTION] Explanation    callout, equation, code
-// [SECTION] Widgets        spotlight, heatmap, mask-steps, cost-explorer, playback
+// [SECTION] Widgets        the kinds of widget_kinds.h (their folders parse them), playback
 #include "engine/lesson/parse_context.h"
 #include "engine/lesson/widget_kinds.h"
 
@@ -214,6 +214,21 @@ std::string WidgetFields::sentence(const std::string& query) {
     return s->text();
 }
 
+bool WidgetFields::causal_mask() {
+    auto s = fields.source("mask", false);
+    if (!s || s->text() == "causal") return true;
+    if (s->text() == "none") return false;
+    ctx.error(s->origin(0), "'mask' should be causal or none, not '" + s->text() + "'");
+    return true;
+}
+
+std::string WidgetFields::code_ref(std::string_view key) {
+    auto s = fields.source(key, false);
+    if (!s) return {};
+    ctx.code_refs.push_back({s->text(), s->origin(0)});
+    return s->text();
+}
+
 namespace {
 
 using WidgetParser = std::shared_ptr<const WidgetSettings> (*)(WidgetFields&);
@@ -240,19 +255,9 @@ bool valid_id(std::string_view id) {
     return true;
 }
 
-std::string mask_value(Fields& f, std::string_view fallback, bool& causal) {
-    auto s = f.source("mask", false);
-    const std::string v = s ? s->text() : std::string(fallback);
-    if (v == "causal") causal = true;
-    else if (v == "none") causal = false;
-    else if (s) f.ctx.error(s->origin(0), "'mask' should be causal or none, not '" + v + "'");
-    return v;
-}
-
 // [SECTION] Dispatch ----------------------------------------------------------------------------
 
-const char* const kKinds[] = {"check",  "reveal",   "callout",   "equation",      "code",
-                              "spotlight", "heatmap", "mask-steps", "playback",
+const char* const kKinds[] = {"check", "reveal", "callout", "equation", "code", "playback",
                               "vocabulary", "weights", "task"};
 
 bool takes_text(std::string_view kind) {
@@ -455,70 +460,6 @@ struct Builder {
 
     // [SECTION] Widgets ---------------------------------------------------------------------------
 
-    std::string sentence(Fields& f, const std::string& widget, const std::string& query = {}) {
-        auto s = f.source("sentence", true);
-        if (!s) return {};
-        ctx.add_sentence(*s, widget, query);
-        return s->text();
-    }
-
-    void spotlight() {
-        Fields f(ctx, settings, "spotlight", origin());
-        Spotlight s;
-        std::string block_id = id(f, false);
-        s.query = f.text("query", true).value_or("");
-        s.sentence = sentence(f, "spotlight", s.query);
-        if (const SettingsNode* alts = f.list("alternatives", false)) {
-            for (const auto& item : alts->items) {
-                if (item.kind != SettingsNode::Kind::Text) {
-                    ctx.error(item.origin, "each alternative is one sentence");
-                    continue;
-                }
-                ctx.add_sentence(item.text, "spotlight", s.query);
-                s.alternatives.push_back(item.text.text());
-            }
-        }
-        s.caption = f.rich("caption", false);
-        f.finish();
-        push(std::move(block_id), std::move(s));
-    }
-
-    void heatmap() {
-        Fields f(ctx, settings, "heatmap", origin());
-        Heatmap h;
-        std::string block_id = id(f, false);
-        h.sentence = sentence(f, "heatmap");
-        mask_value(f, "causal", h.causal);
-        h.bert_switch = f.flag("bert", false);
-        h.caption = f.rich("caption", false);
-        f.finish();
-        push(std::move(block_id), std::move(h));
-    }
-
-    void mask_steps() {
-        Fields f(ctx, settings, "mask-steps", origin());
-        MaskSteps m;
-        std::string block_id = id(f, false);
-        m.sentence = sentence(f, "mask-steps");
-        mask_value(f, "causal", m.causal);
-        if (const SettingsNode* stages = f.list("stages", false)) {
-            for (const auto& item : stages->items) {
-                auto st = item.kind == SettingsNode::Kind::Text ? parse_mask_stage(item.text.text())
-                                                                : std::nullopt;
-                if (!st) {
-                    ctx.error(item.origin, "a stage is raw, scaled, masked or softmax");
-                    continue;
-                }
-                m.stages.push_back(*st);
-            }
-        } else {
-            m.stages = {MaskStage::Raw, MaskStage::Scaled, MaskStage::Masked, MaskStage::Softmax};
-        }
-        m.caption = f.rich("caption", false);
-        f.finish();
-        push(std::move(block_id), std::move(m));
-    }
-
     // A kind from widget_kinds.h: its own parser reads its keys; id and caption are read here.
     void folder_widget(const FolderWidgetKind& kind) {
         Fields f(ctx, settings, kind.name, origin());
@@ -533,13 +474,16 @@ struct Builder {
         push(std::move(block_id), std::move(w));
     }
 
+    // The playback's keys read the way a folder kind's parser reads them (WidgetFields), so the
+    // block can move to engine/ui/playback/ as parse_playback_settings unchanged.
     void playback() {
         Fields f(ctx, settings, "playback", origin());
+        WidgetFields w{ctx, f, "playback"};
         Playback p;
         std::string block_id = id(f, false);
-        p.sentence = sentence(f, "playback");
+        p.sentence = w.sentence();
         p.heads = static_cast<int>(f.integer("heads", 0, 0, 64).value_or(0));
-        mask_value(f, "causal", p.causal);
+        p.causal = w.causal_mask();
         if (const SettingsNode* steps = f.list("steps", false)) {
             for (const auto& item : steps->items) {
                 if (item.kind != SettingsNode::Kind::Text || !is_playback_step(item.text.text())) {
@@ -549,10 +493,7 @@ struct Builder {
                 p.steps.push_back(item.text.text());
             }
         }
-        if (auto code = f.source("code", false)) {
-            p.code = code->text();
-            ctx.code_refs.push_back({p.code, code->origin(0)});
-        }
+        p.code = w.code_ref("code");
         p.caption = f.rich("caption", false);
         f.finish();
         push(std::move(block_id), std::move(p));
@@ -614,9 +555,6 @@ void build_fenced_block(ParseContext& ctx, const Fence& fence, Nesting nesting, 
     else if (kind == "callout") b.callout();
     else if (kind == "equation") b.equation();
     else if (kind == "code") b.code();
-    else if (kind == "spotlight") b.spotlight();
-    else if (kind == "heatmap") b.heatmap();
-    else if (kind == "mask-steps") b.mask_steps();
     else if (kind == "playback") b.playback();
     else if (const FolderWidgetKind* widget = folder_widget_kind(kind)) b.folder_widget(*widget);
 }

@@ -23,35 +23,13 @@ std::optional<Level> parse_level(std::string_view name) {
     return std::nullopt;
 }
 
-const char* mask_stage_name(MaskStage stage) {
-    switch (stage) {
-    case MaskStage::Raw: return "raw";
-    case MaskStage::Scaled: return "scaled";
-    case MaskStage::Masked: return "masked";
-    case MaskStage::Softmax: return "softmax";
-    }
-    return "";
-}
-
-std::optional<MaskStage> parse_mask_stage(std::string_view name) {
-    for (MaskStage s : {MaskStage::Raw, MaskStage::Scaled, MaskStage::Masked, MaskStage::Softmax})
-        if (name == mask_stage_name(s)) return s;
-    return std::nullopt;
-}
-
 std::string_view widget_kind_name(const BlockContent& content) {
-    if (std::holds_alternative<Spotlight>(content)) return "spotlight";
-    if (std::holds_alternative<Heatmap>(content)) return "heatmap";
-    if (std::holds_alternative<MaskSteps>(content)) return "mask-steps";
     if (std::holds_alternative<Playback>(content)) return "playback";
     if (const auto* w = std::get_if<WidgetBlock>(&content)) return w->kind;
     return {};
 }
 
 const Inline* widget_caption(const BlockContent& content) {
-    if (const auto* s = std::get_if<Spotlight>(&content)) return &s->caption;
-    if (const auto* h = std::get_if<Heatmap>(&content)) return &h->caption;
-    if (const auto* m = std::get_if<MaskSteps>(&content)) return &m->caption;
     if (const auto* p = std::get_if<Playback>(&content)) return &p->caption;
     if (const auto* w = std::get_if<WidgetBlock>(&content)) return &w->caption;
     return nullptr;

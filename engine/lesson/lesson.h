@@ -6,7 +6,8 @@
 //           prose          Paragraph, Heading, ListBlock, Quote, Rule, Table
 //           interaction    Check, Reveal
 //           explanation    Callout, EquationBlock, CodeBlock
-//           widgets        Spotlight, Heatmap, MaskSteps, Playback, WidgetBlock (widget_kinds.h)
+//           widgets        WidgetBlock (a kind of widget_kinds.h: spotlight, heatmap, ...),
+//                          Playback
 //   VocabularyData         named feature dimensions and word vectors   (```vocabulary)
 //   WeightsData            the matrices the engine runs the lesson with (```weights)
 //
@@ -27,7 +28,13 @@
 #include <variant>
 #include <vector>
 
+namespace neuralpath {
+struct ModelSpec;  // engine/core/model.h
+}
+
 namespace neuralpath::lesson {
+
+struct Lesson;
 
 enum class Level { None, Beginner, Medium, Advanced };
 const char*          level_name(Level level);                 // "Beginner", ... ("" for None)
@@ -129,36 +136,17 @@ struct CodeBlock {
 // [SECTION] Widgets -----------------------------------------------------------------------------
 // Widgets name sentences; the engine computes every number they show (never the lesson text).
 
-struct Spotlight {                     // where one word's attention goes, as beams
-    std::string              sentence;
-    std::string              query;    // the word whose attention is shown ("it")
-    std::vector<std::string> alternatives;  // other sentences the learner can switch to
-    Inline                   caption;
-};
-
-struct Heatmap {                       // the T×T weight grid
-    std::string sentence;
-    bool        causal = true;         // mask on (GPT) or off
-    bool        bert_switch = false;   // offer a switch that removes the mask (BERT)
-    Inline      caption;
-};
-
-enum class MaskStage { Raw, Scaled, Masked, Softmax };
-const char*              mask_stage_name(MaskStage stage);  // "raw", "scaled", "masked", "softmax"
-std::optional<MaskStage> parse_mask_stage(std::string_view name);
-
-struct MaskSteps {                     // one score matrix through raw -> scaled -> masked -> softmax
-    std::string            sentence;
-    bool                   causal = true;
-    std::vector<MaskStage> stages;     // in order; default all four
-    Inline                 caption;
-};
-
 // A widget whose kind lives wholly in its own folder (widget_kinds.h): the lesson keeps the
 // settings its kind's parser made without knowing their type; the kind's model reads them with
 // widget_settings<T>(block).
 struct WidgetSettings {
     virtual ~WidgetSettings() = default;
+    // Problems only the engine can find (a step this model's trace lacks, heads that do not
+    // divide d_model): the lesson checker (check_with_engine, model_spec.h) calls this with the
+    // lesson's resolved model once its sentences are known to run. Default: nothing to check.
+    using Report = std::function<void(SourcePos at, std::string message)>;
+    virtual void check(const Lesson& /*lesson*/, const ModelSpec& /*resolved*/, SourcePos /*block*/,
+                       const Report& /*error*/) const {}
 };
 
 struct WidgetBlock {
@@ -186,8 +174,7 @@ bool                            is_playback_step(std::string_view name);
 // [SECTION] Blocks ------------------------------------------------------------------------------
 
 using BlockContent = std::variant<Paragraph, Heading, ListBlock, Quote, Rule, Table, Check,
-                                  Reveal, Callout, EquationBlock, CodeBlock, Spotlight, Heatmap,
-                                  MaskSteps, Playback, WidgetBlock>;
+                                  Reveal, Callout, EquationBlock, CodeBlock, Playback, WidgetBlock>;
 
 struct Block {
     SourcePos    pos;                  // where the block starts in the lesson file
@@ -195,7 +182,7 @@ struct Block {
     BlockContent content;
 };
 
-// The widget kind of a block ("spotlight", ..., a WidgetBlock's kind), or "" for prose,
+// The widget kind of a block (a WidgetBlock's kind, "playback"), or "" for prose,
 // checks and the other blocks the page draws itself.
 std::string_view widget_kind_name(const BlockContent& content);
 const Inline*    widget_caption(const BlockContent& content);  // nullptr when not a widget

@@ -194,6 +194,12 @@ std::vector<Diagnostic> check_with_engine(const Lesson& lesson, const std::vecto
         }
     }
 
+    // Each folder kind checks what only the engine can find (WidgetSettings::check).
+    for_each_block(lesson, [&](const Block& b) {
+        if (const auto* w = std::get_if<WidgetBlock>(&b.content); w && w->settings)
+            w->settings->check(lesson, resolved, b.pos, error);
+    });
+
     for_each_block(lesson, [&](const Block& b) {
         auto* p = std::get_if<Playback>(&b.content);
         if (!p) return;

@@ -146,6 +146,11 @@ struct WidgetFields {
 
     // The required "sentence:", registered for the lesson checker (vocabulary, the engine run).
     std::string sentence(const std::string& query = {});
+    // "mask: causal|none" (default causal) -> causal; anything else is an error at the value.
+    bool causal_mask();
+    // An optional reference to a ```code block's id ("code: sdpa"), checked once the whole
+    // lesson is read (no such code block: an error at the value). "" when absent.
+    std::string code_ref(std::string_view key);
 };
 
 // Helpers shared by builders.

@@ -9,10 +9,13 @@
 // from <identifier>_widget_kind() (engine/ui/widgets/registry.h). Nothing else names the kind:
 // adding one is its folder plus a line here.
 //
-// The launch kinds spotlight, heatmap, mask-steps and playback still have typed blocks in
-// lesson.h (the lesson checker, model_spec.cpp, runs their sentences and steps); they share
-// the page's registry all the same.
+// A kind's parser registers its sentences (WidgetFields::sentence) for the lesson checker and
+// may override WidgetSettings::check for what only the engine can find. Only the course
+// playback still has a typed block in lesson.h; it shares the page's registry all the same.
 #pragma once
 
 #define NEURALPATH_WIDGET_KINDS(X) \
+    X(spotlight, "spotlight")          \
+    X(heatmap, "heatmap")              \
+    X(mask_steps, "mask-steps")        \
     X(cost_explorer, "cost-explorer")

@@ -7,7 +7,7 @@
 //   Callout                                      callout_view.h
 //   EquationBlock                                equation_view.h
 //   CodeBlock                                    code_view.h
-//   Spotlight, Heatmap, MaskSteps, CostExplorer, Playback   the Widget made for the block
+//   WidgetBlock, Playback                        the Widget made for the block
 #pragma once
 #include "engine/ui/page_context.h"
 

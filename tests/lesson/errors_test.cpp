@@ -3,6 +3,7 @@
 #include "helpers.h"
 
 #include "engine/lesson/load.h"
+#include "engine/lesson/model_spec.h"
 
 #include <random>
 
@@ -155,6 +156,53 @@ TEST_CASE("a playback step the model does not have is reported at the playback")
     const Diagnostic d = single(load_lesson_text(text, "test.md"));
     CHECK(d.pos == pos_of(text, "playback"));
     CHECK(d.message == "the playback step 'context' has nothing to show: this model has no such step");
+}
+
+TEST_CASE("bad settings of the folder widget kinds are reported at the value") {
+    struct Case { const char* block; const char* needle; const char* message; };
+    for (const Case& c : {
+             Case{"```heatmap\nsentence: The cat sat\nmask: sideways\n```\n", "sideways",
+                  "'mask' should be causal or none, not 'sideways'"},
+             Case{"```heatmap\nsentence: The cat sat\nbert: maybe\n```\n", "maybe",
+                  "'bert' should be yes or no, not 'maybe'"},
+             Case{"```mask-steps\nsentence: The cat sat\nstages: [raw, cooked]\n```\n", "cooked",
+                  "a stage is raw, scaled, masked or softmax"},
+             Case{"```spotlight\nsentence: The cat sat\nquery: cat\nalternatives:\n  - a: b\n```\n", "a: b",
+                  "each alternative is one sentence"},
+             Case{"```mask-steps\nmask: none\n```\n", "mask-steps", "the mask-steps block needs 'sentence:'"}}) {
+        CAPTURE(c.block);
+        const std::string text = doc(std::string(kVocabulary) + c.block);
+        const Diagnostic d = single(load_lesson_text(text, "test.md"));
+        CHECK(d.pos == pos_of(text, c.needle));
+        CHECK(d.message == c.message);
+    }
+}
+
+TEST_CASE("a folder widget kind's own engine check reports at its block, with the lesson's resolved model") {
+    // WidgetSettings::check is how a kind (the playback, once it moves to the registry) reports
+    // what only the engine knows; the checker calls it for every widget block, nested too.
+    struct HeadsSettings : WidgetSettings {
+        int heads = 1;
+        void check(const Lesson&, const neuralpath::ModelSpec& resolved, SourcePos at, const Report& error) const override {
+            if (resolved.d_model % heads != 0)
+                error(at, std::to_string(heads) + " heads do not divide d_model " + std::to_string(resolved.d_model));
+        }
+    };
+    Lesson lesson;
+    lesson.file = "test.md";
+    const int d_model = neuralpath::resolve_model(model_spec_for(lesson)).d_model;  // the default model's
+    auto heads = std::make_shared<HeadsSettings>();
+    heads->heads = d_model + 1;  // never divides d_model
+    Section section;
+    Callout callout;
+    callout.blocks.push_back({SourcePos{12, 1}, "", WidgetBlock{"heads", heads, {}}});
+    section.blocks.push_back({SourcePos{10, 1}, "", std::move(callout)});
+    lesson.sections.push_back(std::move(section));
+
+    const std::vector<Diagnostic> found = check_with_engine(lesson, {});
+    REQUIRE(found.size() == 1);
+    CHECK(found[0].pos == SourcePos{12, 1});
+    CHECK(found[0].message == std::to_string(d_model + 1) + " heads do not divide d_model " + std::to_string(d_model));
 }
 
 TEST_CASE("a duplicate id is reported at the second use") {

@@ -4,6 +4,9 @@
 
 #include "engine/lesson/load.h"
 #include "engine/lesson/model_spec.h"
+#include "engine/ui/widgets/heatmap/heatmap_settings.h"
+#include "engine/ui/widgets/mask_steps/mask_steps_settings.h"
+#include "engine/ui/widgets/spotlight/spotlight_settings.h"
 
 #include <fstream>
 #include <regex>
@@ -54,6 +57,20 @@ std::vector<const T*> blocks_of(const Lesson& lesson) {
     });
     return out;
 }
+
+// The settings of every block of one folder widget kind (widget_kinds.h), in reading order.
+template <class T>
+std::vector<const T*> settings_of(const Lesson& lesson) {
+    std::vector<const T*> out;
+    for_each_block(lesson, [&](const Block& b) {
+        if (auto* x = widget_settings<T>(b)) out.push_back(x);
+    });
+    return out;
+}
+
+using neuralpath::ui::HeatmapSettings;
+using neuralpath::ui::MaskStepsSettings;
+using neuralpath::ui::SpotlightSettings;
 
 }  // namespace
 
@@ -111,10 +128,10 @@ TEST_CASE("every widget sentence of both lessons is made of vocabulary words") {
         const Lesson lesson = load(name);
         REQUIRE(lesson.vocabulary);
         std::vector<std::string> sentences;
-        for (auto* h : blocks_of<Heatmap>(lesson)) sentences.push_back(h->sentence);
-        for (auto* m : blocks_of<MaskSteps>(lesson)) sentences.push_back(m->sentence);
+        for (auto* h : settings_of<HeatmapSettings>(lesson)) sentences.push_back(h->sentence);
+        for (auto* m : settings_of<MaskStepsSettings>(lesson)) sentences.push_back(m->sentence);
         for (auto* p : blocks_of<Playback>(lesson)) sentences.push_back(p->sentence);
-        for (auto* s : blocks_of<Spotlight>(lesson)) {
+        for (auto* s : settings_of<SpotlightSettings>(lesson)) {
             sentences.push_back(s->sentence);
             sentences.insert(sentences.end(), s->alternatives.begin(), s->alternatives.end());
         }
@@ -130,11 +147,11 @@ TEST_CASE("every widget sentence of both lessons is made of vocabulary words") {
 TEST_CASE("the self-attention lesson has its widgets, checks and sections") {
     const Lesson lesson = load("self-attention.md");
     CHECK(lesson.id == "self-attention");
-    const auto spots = blocks_of<Spotlight>(lesson);
+    const auto spots = settings_of<SpotlightSettings>(lesson);
     REQUIRE(spots.size() == 1);
     CHECK(spots[0]->sentence == kTired);
     CHECK(spots[0]->alternatives.at(0) == kWide);
-    const auto maps = blocks_of<Heatmap>(lesson);
+    const auto maps = settings_of<HeatmapSettings>(lesson);
     REQUIRE(maps.size() == 1);
     CHECK(maps[0]->sentence == "The cat sat down");
     CHECK(maps[0]->causal);

@@ -2,6 +2,9 @@
 #include "helpers.h"
 
 #include "engine/ui/widgets/cost_explorer/cost_explorer_settings.h"
+#include "engine/ui/widgets/heatmap/heatmap_settings.h"
+#include "engine/ui/widgets/mask_steps/mask_steps_settings.h"
+#include "engine/ui/widgets/spotlight/spotlight_settings.h"
 
 #include "engine/lesson/lesson.h"
 
@@ -18,6 +21,14 @@ T only(const ParseResult& r) {
     REQUIRE(blocks.size() == 1);
     REQUIRE(std::holds_alternative<T>(blocks[0].content));
     return std::get<T>(blocks[0].content);
+}
+
+// A folder kind's settings (widget_kinds.h) as their type (a copy, like only()).
+template <class T>
+T settings_of(const WidgetBlock& w) {
+    const auto* settings = dynamic_cast<const T*>(w.settings.get());
+    REQUIRE(settings);
+    return *settings;
 }
 
 }  // namespace
@@ -149,35 +160,45 @@ TEST_CASE("a spotlight names its sentence, query word and alternative sentences"
         "  - The animal didn't cross the street because it was too wide.\n"
         "caption: Thicker beams, more attention.\n"
         "```\n"));
-    const auto s = only<Spotlight>(r);
+    const auto w = only<WidgetBlock>(r);
+    CHECK(w.kind == "spotlight");
+    CHECK(plain_text(w.caption) == "Thicker beams, more attention.");
+    const auto& s = settings_of<neuralpath::ui::SpotlightSettings>(w);
     CHECK(s.sentence == "The animal didn't cross the street because it was too tired.");
     CHECK(s.query == "it");
     REQUIRE(s.alternatives.size() == 1);
     CHECK(s.alternatives[0] == "The animal didn't cross the street because it was too wide.");
-    CHECK(plain_text(s.caption) == "Thicker beams, more attention.");
     REQUIRE(r.sentences.size() == 2);
     CHECK(r.sentences[0].widget == "spotlight");
     CHECK(r.sentences[0].query == "it");
+    CHECK(r.sentences[1].query == "it");  // the checker looks for the query in each alternative too
 }
 
 TEST_CASE("a heatmap has a sentence, a mask switch and an optional BERT switch") {
-    const auto h = only<Heatmap>(parse(doc("```heatmap\nsentence: The cat sat down\nmask: causal\nbert: yes\n```\n")));
+    using neuralpath::ui::HeatmapSettings;
+    const auto r = parse(doc("```heatmap\nsentence: The cat sat down\nmask: causal\nbert: yes\n```\n"));
+    const auto& h = settings_of<HeatmapSettings>(only<WidgetBlock>(r));
     CHECK(h.sentence == "The cat sat down");
     CHECK(h.causal);
     CHECK(h.bert_switch);
-    const auto open = only<Heatmap>(parse(doc("```heatmap\nsentence: The cat sat down\nmask: none\n```\n")));
+    REQUIRE(r.sentences.size() == 1);
+    CHECK(r.sentences[0].widget == "heatmap");
+    const auto& open = settings_of<HeatmapSettings>(only<WidgetBlock>(parse(doc("```heatmap\nsentence: The cat sat down\nmask: none\n```\n"))));
     CHECK_FALSE(open.causal);
     CHECK_FALSE(open.bert_switch);
 }
 
 TEST_CASE("mask-steps lists its stages, all four by default") {
-    const auto all = only<MaskSteps>(parse(doc("```mask-steps\nsentence: The cat sat down\n```\n")));
+    using neuralpath::ui::MaskStage;
+    using neuralpath::ui::MaskStepsSettings;
+    const auto& all = settings_of<MaskStepsSettings>(only<WidgetBlock>(parse(doc("```mask-steps\nsentence: The cat sat down\n```\n"))));
     CHECK(all.stages.size() == 4);
     CHECK(all.causal);
-    const auto two = only<MaskSteps>(parse(doc("```mask-steps\nsentence: The cat sat down\nstages: [masked, softmax]\n```\n")));
+    const auto& two = settings_of<MaskStepsSettings>(only<WidgetBlock>(parse(doc("```mask-steps\nsentence: The cat sat down\nmask: none\nstages: [masked, softmax]\n```\n"))));
     REQUIRE(two.stages.size() == 2);
     CHECK(two.stages[0] == MaskStage::Masked);
     CHECK(two.stages[1] == MaskStage::Softmax);
+    CHECK_FALSE(two.causal);
 }
 
 TEST_CASE("a cost explorer has lengths, heads, bytes per score and a tile size") {

@@ -16,6 +16,9 @@
 #include "engine/lesson/lesson.h"
 #include "engine/lesson/load.h"
 #include "engine/lesson/model_spec.h"
+#include "engine/ui/widgets/heatmap/heatmap_settings.h"
+#include "engine/ui/widgets/mask_steps/mask_steps_settings.h"
+#include "engine/ui/widgets/spotlight/spotlight_settings.h"
 
 #include <nlohmann/json.hpp>
 
@@ -110,17 +113,18 @@ int main(int argc, char** argv) {
                         {{"id", b.id}, {"language", c.language}, {"lines", lines}, {"steps", steps}});
                 } else if constexpr (std::is_same_v<T, lesson::Playback>) {
                     out["playback"] = {{"sentence", c.sentence}, {"heads", c.heads}, {"causal", c.causal}, {"code", c.code}};
-                } else if constexpr (std::is_same_v<T, lesson::MaskSteps>) {
-                    out["sentences"]["mask_steps"].push_back({{"sentence", c.sentence}, {"causal", c.causal}});
-                } else if constexpr (std::is_same_v<T, lesson::Heatmap>) {
-                    out["sentences"]["heatmap"].push_back({{"sentence", c.sentence}, {"causal", c.causal}});
-                } else if constexpr (std::is_same_v<T, lesson::Spotlight>) {
-                    Json all = {c.sentence};
-                    for (const auto& a : c.alternatives) all.push_back(a);
-                    out["sentences"]["spotlight"].push_back({{"sentences", all}, {"query", c.query}});
                 }
             },
             b.content);
+        if (const auto* m = lesson::widget_settings<ui::MaskStepsSettings>(b)) {
+            out["sentences"]["mask_steps"].push_back({{"sentence", m->sentence}, {"causal", m->causal}});
+        } else if (const auto* h = lesson::widget_settings<ui::HeatmapSettings>(b)) {
+            out["sentences"]["heatmap"].push_back({{"sentence", h->sentence}, {"causal", h->causal}});
+        } else if (const auto* s = lesson::widget_settings<ui::SpotlightSettings>(b)) {
+            Json all = {s->sentence};
+            for (const auto& a : s->alternatives) all.push_back(a);
+            out["sentences"]["spotlight"].push_back({{"sentences", all}, {"query", s->query}});
+        }
     });
     try {
         out["model"] = model_json(lesson::model_spec_for(l));

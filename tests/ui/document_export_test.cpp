@@ -4,11 +4,14 @@
 
 #include "engine/lesson/parser.h"
 #include "engine/ui/app.h"
+#include "engine/ui/widgets/heatmap/heatmap_settings.h"
+#include "engine/ui/widgets/spotlight/spotlight_settings.h"
 
 #include <doctest/doctest.h>
 
 using nlohmann::json;
 namespace ls = neuralpath::lesson;
+namespace ui = neuralpath::ui;
 using neuralpath::ui::document_json;
 
 namespace {
@@ -74,11 +77,10 @@ ls::Lesson sample_lesson() {
   eq.root = *ls::parse_equation(eq.latex).root;
   eq.caption = {text("The whole layer.")};
   first.blocks.push_back(block(eq));
-  ls::Spotlight spot;
-  spot.sentence = "The animal didn't cross the street because it was too tired.";
-  spot.query = "it";
-  spot.caption = {text("Where ‘it’ looks.")};
-  first.blocks.push_back(block(spot, "spot"));
+  auto spot = std::make_shared<ui::SpotlightSettings>();
+  spot->sentence = "The animal didn't cross the street because it was too tired.";
+  spot->query = "it";
+  first.blocks.push_back(block(ls::WidgetBlock{"spotlight", spot, {text("Where ‘it’ looks.")}}, "spot"));
 
   ls::Section second;
   second.title = "Check yourself";
@@ -101,7 +103,10 @@ ls::Lesson sample_lesson() {
   ls::ListBlock list;
   list.items = {{block(ls::Paragraph{{text("one")}})}, {block(ls::Paragraph{{text("two")}})}};
   second.blocks.push_back(block(list));
-  second.blocks.push_back(block(ls::Heatmap{"the cat sat", true, true, {}}));
+  auto heatmap = std::make_shared<ui::HeatmapSettings>();
+  heatmap->sentence = "the cat sat";
+  heatmap->bert_switch = true;
+  second.blocks.push_back(block(ls::WidgetBlock{"heatmap", heatmap, {}}));
 
   lesson.sections = {first, second};
   return lesson;

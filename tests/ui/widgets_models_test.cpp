@@ -36,11 +36,14 @@ const ModelSpec& launch_spec() {
   return spec;
 }
 
+// The settings of a block of the launch lesson (a folder widget kind, widget_kinds.h).
 template <class T>
-const T& block(const char* id) {
+const T& settings(const char* id) {
   const lesson::Block* b = lesson::find_block(launch_lesson(), id);
   REQUIRE(b != nullptr);
-  return std::get<T>(b->content);
+  const T* s = lesson::widget_settings<T>(*b);
+  REQUIRE(s != nullptr);
+  return *s;
 }
 
 template <class Model>
@@ -54,13 +57,13 @@ CommandResult send(Model& model, const json& message) {
 
 TEST_CASE("models need no ImGui: no context exists while they run") {
   CHECK(ImGui::GetCurrentContext() == nullptr);
-  HeatmapModel heatmap(block<lesson::Heatmap>("causal-grid"), launch_spec());
+  HeatmapModel heatmap(settings<HeatmapSettings>("causal-grid"), {}, launch_spec());
   CHECK(heatmap.has_trace());
   CHECK(ImGui::GetCurrentContext() == nullptr);
 }
 
 TEST_CASE("the heatmap model hides exactly the future while causal and reports it in its table") {
-  HeatmapModel model(block<lesson::Heatmap>("causal-grid"), launch_spec());
+  HeatmapModel model(settings<HeatmapSettings>("causal-grid"), {}, launch_spec());
   REQUIRE(model.has_trace());
   const int t = static_cast<int>(model.trace().tokens.size());
   REQUIRE(t == 4);  // "The cat sat down"
@@ -79,7 +82,7 @@ TEST_CASE("the heatmap model hides exactly the future while causal and reports i
 }
 
 TEST_CASE("heatmap commands: typed results, refusals change nothing, unknown commands are not taken") {
-  HeatmapModel model(block<lesson::Heatmap>("causal-grid"), launch_spec());
+  HeatmapModel model(settings<HeatmapSettings>("causal-grid"), {}, launch_spec());
   const json before = model.state();
   CHECK(send(model, {{"type", "fly"}}).outcome() == Outcome::not_taken);
   const CommandResult head = send(model, {{"type", "setHead"}, {"head", 7}});
@@ -99,13 +102,13 @@ TEST_CASE("heatmap commands: typed results, refusals change nothing, unknown com
 }
 
 TEST_CASE("a heatmap snapshot restores into a fresh model: sentence, mask, selection") {
-  HeatmapModel first(block<lesson::Heatmap>("causal-grid"), launch_spec());
+  HeatmapModel first(settings<HeatmapSettings>("causal-grid"), {}, launch_spec());
   REQUIRE(send(first, {{"type", "setSentence"}, {"text", "the dog sat"}}).done());
   REQUIRE(send(first, {{"type", "setMask"}, {"mask", "none"}}).done());
   REQUIRE(send(first, {{"type", "selectCell"}, {"row", 1}, {"col", 2}}).done());
   const json snapshot = first.snapshot();
   CHECK(snapshot.dump().size() < 80);  // compact enough for a shared URL
-  HeatmapModel second(block<lesson::Heatmap>("causal-grid"), launch_spec());
+  HeatmapModel second(settings<HeatmapSettings>("causal-grid"), {}, launch_spec());
   REQUIRE(second.restore(snapshot).done());
   CHECK(second.state()["sentence"] == "the dog sat");
   CHECK(second.state()["causal"] == false);
@@ -114,9 +117,9 @@ TEST_CASE("a heatmap snapshot restores into a fresh model: sentence, mask, selec
 }
 
 TEST_CASE("the mask steps model: stages by name or index, the mistakes from the engine's core") {
-  MaskStepsModel model(block<lesson::MaskSteps>("mask-walkthrough"), launch_spec());
+  MaskStepsModel model(settings<MaskStepsSettings>("mask-walkthrough"), {}, launch_spec());
   REQUIRE(model.has_trace());
-  CHECK(model.stage() == lesson::MaskStage::Raw);
+  CHECK(model.stage() == MaskStage::Raw);
   CHECK(send(model, {{"type", "stage"}, {"stage", "softmax"}}).done());
   CHECK(model.stage_index() == 3);
   CHECK(send(model, {{"type", "stage"}, {"stage", 9}}).outcome() == Outcome::refused);
@@ -180,7 +183,7 @@ TEST_CASE("a cost explorer run goes on over updates, reports once, and refuses c
 }
 
 TEST_CASE("the spotlight model: the query's weights share one whole, the query moves by word or index") {
-  SpotlightModel model(block<lesson::Spotlight>("it-spotlight"), launch_spec());
+  SpotlightModel model(settings<SpotlightSettings>("it-spotlight"), {}, launch_spec());
   REQUIRE(model.has_trace());
   CHECK(model.trace().labels[static_cast<std::size_t>(model.query())] == "it");
   CHECK(model.weights().sum() == doctest::Approx(1.0f));
@@ -210,9 +213,9 @@ TEST_CASE("the spotlight model: the query's weights share one whole, the query m
 
 TEST_CASE("drawing words never miss the catalogue: every key the models used exists") {
   take_missing_keys();
-  HeatmapModel heatmap(block<lesson::Heatmap>("causal-grid"), launch_spec());
-  MaskStepsModel steps(block<lesson::MaskSteps>("mask-walkthrough"), launch_spec());
-  SpotlightModel spotlight(block<lesson::Spotlight>("it-spotlight"), launch_spec());
+  HeatmapModel heatmap(settings<HeatmapSettings>("causal-grid"), {}, launch_spec());
+  MaskStepsModel steps(settings<MaskStepsSettings>("mask-walkthrough"), {}, launch_spec());
+  SpotlightModel spotlight(settings<SpotlightSettings>("it-spotlight"), {}, launch_spec());
   CostExplorerModel cost(CostExplorerSettings{}, {});
   (void)heatmap.state();
   (void)steps.state();

@@ -2,6 +2,8 @@
 // the learner's own sentence (and what happens when it is bad), drawn at every page width.
 #include "widgets_support.h"
 
+#include "engine/ui/widgets/spotlight/spotlight_settings.h"
+
 #include "engine/core/format.h"
 #include "engine/lesson/model_spec.h"
 
@@ -36,7 +38,7 @@ TEST_CASE("the spotlight shows 'it' looking at 'animal' when tired and at 'stree
 }
 
 TEST_CASE("the spotlight's weights are the engine's, for every sentence the block offers") {
-  const auto& block = widgets_test::block<lesson::Spotlight>("it-spotlight");
+  const auto& block = widgets_test::settings<ui::SpotlightSettings>("it-spotlight");
   auto spotlight = widgets_test::widget("it-spotlight");
   std::vector<std::string> sentences = {block.sentence};
   sentences.insert(sentences.end(), block.alternatives.begin(), block.alternatives.end());

@@ -2,6 +2,9 @@
 
 #include "engine/lesson/load.h"
 #include "engine/lesson/model_spec.h"
+#include "engine/ui/widgets/heatmap/heatmap_settings.h"
+#include "engine/ui/widgets/mask_steps/mask_steps_settings.h"
+#include "engine/ui/widgets/spotlight/spotlight_settings.h"
 
 #include <doctest/doctest.h>
 
@@ -37,15 +40,24 @@ std::unique_ptr<ui::Widget> widget(const std::string& block_id, const std::strin
 }
 
 template <class T>
-const T& block(const std::string& block_id, const std::string& lesson_id) {
+const T& settings(const std::string& block_id, const std::string& lesson_id) {
   const lesson::Block* b = lesson::find_block(lesson(lesson_id), block_id);
   REQUIRE(b != nullptr);
-  REQUIRE(std::holds_alternative<T>(b->content));
-  return std::get<T>(b->content);
+  const T* s = lesson::widget_settings<T>(*b);
+  REQUIRE(s != nullptr);
+  return *s;
 }
-template const lesson::Spotlight& block<lesson::Spotlight>(const std::string&, const std::string&);
-template const lesson::Heatmap& block<lesson::Heatmap>(const std::string&, const std::string&);
-template const lesson::MaskSteps& block<lesson::MaskSteps>(const std::string&, const std::string&);
+template const ui::SpotlightSettings& settings<ui::SpotlightSettings>(const std::string&, const std::string&);
+template const ui::HeatmapSettings& settings<ui::HeatmapSettings>(const std::string&, const std::string&);
+template const ui::MaskStepsSettings& settings<ui::MaskStepsSettings>(const std::string&, const std::string&);
+
+const lesson::Inline& caption(const std::string& block_id, const std::string& lesson_id) {
+  const lesson::Block* b = lesson::find_block(lesson(lesson_id), block_id);
+  REQUIRE(b != nullptr);
+  const lesson::Inline* c = lesson::widget_caption(b->content);
+  REQUIRE(c != nullptr);
+  return *c;
+}
 
 bool draw_frames(Headless& page, ui::Widget& widget, int frames, float dt) {
   bool balanced = true;

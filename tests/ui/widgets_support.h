@@ -21,8 +21,11 @@ const neuralpath::ModelSpec&      spec(const std::string& id = "self-attention")
 // make_widget() for the block with this id in the lesson; REQUIREs one.
 std::unique_ptr<neuralpath::ui::Widget> widget(const std::string& block_id,
                                                const std::string& lesson_id = "self-attention");
+// The settings of a folder widget kind's block (widget_kinds.h) as their type, and its caption;
+// REQUIRE the block.
 template <class T>
-const T& block(const std::string& block_id, const std::string& lesson_id = "self-attention");
+const T& settings(const std::string& block_id, const std::string& lesson_id = "self-attention");
+const neuralpath::lesson::Inline& caption(const std::string& block_id, const std::string& lesson_id = "self-attention");
 
 // update() + draw() for `frames` frames; false if any frame left ImGui's stacks unbalanced.
 bool draw_frames(Headless& page, neuralpath::ui::Widget& widget, int frames = 30, float dt = 1.0f / 60);

@@ -1,6 +1,7 @@
 // grid.cpp: the token × token grid shared by the heatmap and the mask steps (see grid.h).
 #include "engine/ui/widgets/grid.h"
 
+#include "engine/core/catalogue.h"
 #include "engine/ui/widgets/kit.h"
 
 #include <imgui.h>
@@ -8,6 +9,30 @@
 #include <algorithm>
 
 namespace neuralpath::ui {
+
+GridSpec token_grid(const char* id, const Trace& trace, std::optional<Cell> selected) {
+  GridSpec grid;
+  grid.id = id;
+  grid.rows = grid.cols = trace.labels;
+  grid.selected = selected;
+  grid.corner = tr("widgets.grid_corner");
+  return grid;
+}
+
+void add_row_sums(GridSpec& grid, std::vector<std::string> sums, ImU32 color, std::function<Explanation(int)> explain) {
+  grid.row_end_title = tr("widgets.row_sum");
+  grid.row_end_color.assign(sums.size(), color);
+  grid.row_end = std::move(sums);
+  grid.explain_row_end = std::move(explain);
+}
+
+int pick_head(const UiContext& ui, int heads, int current, float width) {
+  if (heads <= 1) return -1;
+  std::vector<std::string> names;
+  for (int h = 0; h < heads; ++h) names.push_back(tr("widgets.head", {{"n", std::to_string(h + 1)}}));
+  const int picked = kit::segmented(ui, "head", names, current, width);
+  return picked != current ? picked : -1;
+}
 
 GridResult draw_grid(const UiContext& ui, const GridSpec& spec, float width, Explainer& explain) {
   const Palette& c = ui.colors();

@@ -43,4 +43,15 @@ struct GridResult {
 
 GridResult draw_grid(const UiContext& ui, const GridSpec& spec, float width, Explainer& explain);
 
+// The trace's tokens against themselves (query rows, key columns), with the corner label and
+// the selection; the caller adds what each cell shows.
+GridSpec token_grid(const char* id, const Trace& trace, std::optional<Cell> selected);
+
+// The "row sum" column: one printed number per row in `color`, each explained by `explain`.
+void add_row_sums(GridSpec& grid, std::vector<std::string> sums, ImU32 color, std::function<Explanation(int)> explain);
+
+// "Head 1", "Head 2", ... as buttons, only when the trace has several heads: the head the
+// learner picked this frame, or -1 (none, or the one already shown).
+int pick_head(const UiContext& ui, int heads, int current, float width);
+
 }  // namespace neuralpath::ui

@@ -1,7 +1,9 @@
 // readout.cpp: trace lookups and unit printing for the widgets (see readout.h).
 #include "engine/ui/widgets/readout.h"
 
+#include "engine/core/block.h"
 #include "engine/core/catalogue.h"
+#include "engine/core/error.h"
 #include "engine/core/format.h"
 
 #include <algorithm>
@@ -26,6 +28,26 @@ const CellTerms* find_terms(const Step& step, Cell cell) {
   for (const CellTerms& terms : step.cell_terms)
     if (terms.cell.row == cell.row && terms.cell.col == cell.col) return &terms;
   return nullptr;
+}
+
+std::variant<Trace, std::string> run_sentence(const ModelSpec& spec, const std::string& sentence, const Mask& mask,
+                                              int max_tokens, const std::string& kind) {
+  std::vector<Token> tokens;
+  try {
+    tokens = tokenize(sentence);
+  } catch (const InputError& e) {
+    return std::string(e.what());
+  }
+  if (tokens.empty()) return tr(kind + ".empty");
+  if (static_cast<int>(tokens.size()) > max_tokens)
+    return tr(kind + ".too_long", {{"n", std::to_string(tokens.size())}, {"max", std::to_string(max_tokens)}});
+  TraceOptions options;
+  options.mask = mask;
+  try {
+    return run_block(spec, tokens, options);
+  } catch (const InputError& e) {
+    return tr("widgets.engine_refused", {{"error", e.what()}});
+  }
 }
 
 std::string products_text(const CellTerms& terms, int max_shown) {

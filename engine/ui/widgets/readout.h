@@ -2,16 +2,25 @@
 // engine/core/format.h (format_number, format_count, format_bytes, ...), so a popup, a cell,
 // the narrator and the text version show identical strings.
 #pragma once
+#include "engine/core/attention.h"
 #include "engine/core/format.h"
+#include "engine/core/model.h"
 #include "engine/core/trace.h"
 
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
 #include <string>
+#include <variant>
 #include <vector>
 
 namespace neuralpath::ui {
+
+// One engine run of a widget's sentence (heatmap, mask steps, spotlight): the Trace, or why not
+// in the learner's words — the tokenizer's, "<kind>.empty", "<kind>.too_long" ({n}, {max}) or
+// widgets.engine_refused.
+std::variant<Trace, std::string> run_sentence(const ModelSpec& spec, const std::string& sentence, const Mask& mask,
+                                              int max_tokens, const std::string& kind);
 
 // The shown layer's step of `kind` for `head` (score, scale, mask, softmax, blend), or nullptr.
 const Step* find_step(const Trace& trace, StepKind kind, int head);

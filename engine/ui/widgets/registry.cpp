@@ -12,12 +12,11 @@ NEURALPATH_WIDGET_KINDS(NEURALPATH_DECLARE_WIDGET_KIND)
 #undef NEURALPATH_DECLARE_WIDGET_KIND
 
 const std::vector<const WidgetKind*>& widget_kinds() {
-  static const std::vector<const WidgetKind*> kinds = {&spotlight_widget_kind(), &heatmap_widget_kind(),
-                                                       &mask_steps_widget_kind(), &playback_widget_kind(),
+  static const std::vector<const WidgetKind*> kinds = {
 #define NEURALPATH_LIST_WIDGET_KIND(identifier, name) &identifier##_widget_kind(),
-                                                       NEURALPATH_WIDGET_KINDS(NEURALPATH_LIST_WIDGET_KIND)
+      NEURALPATH_WIDGET_KINDS(NEURALPATH_LIST_WIDGET_KIND)
 #undef NEURALPATH_LIST_WIDGET_KIND
-  };
+      &playback_widget_kind()};
   return kinds;
 }
 

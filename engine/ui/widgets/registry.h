@@ -7,8 +7,8 @@
 //              (document_export.h), so the text version can label and offer the widget's
 //              choices before the engine's first frame
 //
-// Adding a kind: its folder (settings, model, view, entry) plus one line in
-// engine/lesson/widget_kinds.h; CMake picks the folder's files up by themselves.
+// Adding a kind: its folder (settings, model, view, entry; folder_kind.h makes the entry) plus
+// one line in engine/lesson/widget_kinds.h; CMake picks the folder's files up by themselves.
 #pragma once
 #include "engine/ui/widget.h"
 
@@ -28,10 +28,8 @@ struct WidgetKind {
 const std::vector<const WidgetKind*>& widget_kinds();
 const WidgetKind* find_widget_kind(std::string_view name);  // nullptr when no kind has that name
 
-// Each kind's entry, defined in its folder.
-const WidgetKind& spotlight_widget_kind();
-const WidgetKind& heatmap_widget_kind();
-const WidgetKind& mask_steps_widget_kind();
+// The course playback's entry (engine/ui/playback/); the kinds of widget_kinds.h each define
+// <identifier>_widget_kind() in their folder.
 const WidgetKind& playback_widget_kind();
 
 }  // namespace neuralpath::ui

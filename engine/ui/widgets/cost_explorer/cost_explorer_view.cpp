@@ -6,6 +6,7 @@
 #include "engine/core/catalogue.h"
 #include "engine/core/format.h"
 #include "engine/ui/widgets/kit.h"
+#include "engine/ui/widgets/widget_card.h"
 
 #include <imgui.h>
 
@@ -17,22 +18,13 @@ namespace neuralpath::ui {
 using Model = CostExplorerModel;
 
 void CostExplorerView::draw(const UiContext& ui, const Model& model, Asked& asked) {
-  ImGui::PushID(this);
-  kit::Card card(ui, "cost-explorer");
-  const float width = card.inner_width();
-  draw_figures(ui, model, width, asked);
-  kit::gap(ui, 6);
-  draw_plot(ui, model, width);
-  kit::gap(ui, 8);
-  draw_run(ui, model, width, asked);
-  const std::string caption = lesson::plain_text(model.caption());
-  if (!caption.empty()) {
-    kit::gap(ui, 4);
-    kit::wrapped(ui, caption, ui.colors().muted, kit::Face::small);
-  }
-  card.end();
-  explain_.draw_popup(ui);
-  ImGui::PopID();
+  draw_widget_card(ui, this, model, explain_, [&](float width) {
+    draw_figures(ui, model, width, asked);
+    kit::gap(ui, 6);
+    draw_plot(ui, model, width);
+    kit::gap(ui, 8);
+    draw_run(ui, model, width, asked);
+  });
 }
 
 void CostExplorerView::draw_figures(const UiContext& ui, const Model& model, float width, Asked& asked) {

@@ -17,29 +17,15 @@ using nlohmann::json;
 
 // [SECTION] The engine run ---------------------------------------------------------------------
 
-HeatmapModel::HeatmapModel(const lesson::Heatmap& block, const ModelSpec& spec)
-    : block_(block), spec_(spec), causal_(block.causal) {
-  if (auto problem = run(block.sentence, block.causal)) error_ = *problem;
+HeatmapModel::HeatmapModel(const HeatmapSettings& settings, const lesson::Inline& caption, const ModelSpec& spec)
+    : settings_(settings), caption_(caption), spec_(spec), causal_(settings.causal) {
+  if (auto problem = run(settings.sentence, settings.causal)) error_ = *problem;
 }
 
 std::optional<std::string> HeatmapModel::run(const std::string& sentence, bool causal) {
-  std::vector<Token> tokens;
-  try {
-    tokens = tokenize(sentence);
-  } catch (const InputError& e) {
-    return std::string(e.what());
-  }
-  if (tokens.empty()) return tr("heatmap.empty");
-  if (static_cast<int>(tokens.size()) > kMaxTokens)
-    return tr("heatmap.too_long", {{"n", std::to_string(tokens.size())}, {"max", std::to_string(kMaxTokens)}});
-  TraceOptions options;
-  options.mask = causal ? Mask::causal_mask() : Mask::none();
-  try {
-    Trace trace = run_block(spec_, tokens, options);
-    trace_ = std::move(trace);
-  } catch (const InputError& e) {
-    return tr("widgets.engine_refused", {{"error", e.what()}});
-  }
+  auto ran = run_sentence(spec_, sentence, causal ? Mask::causal_mask() : Mask::none(), kMaxTokens, kKind);
+  if (auto* why = std::get_if<std::string>(&ran)) return *why;
+  trace_ = std::move(std::get<Trace>(ran));
   sentence_ = sentence;
   causal_ = causal;
   head_ = std::clamp(head_, 0, trace_->heads - 1);
@@ -83,8 +69,8 @@ std::variant<HeatmapModel::Command, CommandResult> HeatmapModel::parse(const jso
 CommandResult HeatmapModel::apply(const Command& command) {
   if (const auto* c = std::get_if<SetSentence>(&command)) return run(c->text, causal_);
   if (const auto* c = std::get_if<SetMask>(&command)) {
-    if (!block_.bert_switch && c->causal != block_.causal) return tr("heatmap.no_switch");
-    return run(trace_ ? sentence_ : block_.sentence, c->causal);
+    if (!settings_.bert_switch && c->causal != settings_.causal) return tr("heatmap.no_switch");
+    return run(trace_ ? sentence_ : settings_.sentence, c->causal);
   }
   if (!trace_) return tr("heatmap.no_sentence", {{"error", error_}});
   const int t = static_cast<int>(trace_->tokens.size());
@@ -163,7 +149,7 @@ Explanation HeatmapModel::explain_step(const Step& step, Cell cell) const {
 
 json HeatmapModel::state() const {
   json s = {
-      {"kind", kKind}, {"causal", causal_}, {"mask", causal_ ? "causal" : "none"}, {"bert_switch", block_.bert_switch}};
+      {"kind", kKind}, {"causal", causal_}, {"mask", causal_ ? "causal" : "none"}, {"bert_switch", settings_.bert_switch}};
   if (!error_.empty()) s["error"] = error_;
   if (!trace_) return s;
   s["sentence"] = sentence_;
@@ -186,7 +172,7 @@ json HeatmapModel::state() const {
 }
 
 json HeatmapModel::snapshot() const {
-  json s = {{"s", trace_ ? sentence_ : block_.sentence}, {"c", causal_}, {"h", head_}};
+  json s = {{"s", trace_ ? sentence_ : settings_.sentence}, {"c", causal_}, {"h", head_}};
   if (selected_) s["sel"] = {selected_->row, selected_->col};
   return s;
 }
@@ -194,8 +180,8 @@ json HeatmapModel::snapshot() const {
 CommandResult HeatmapModel::restore(const json& snapshot) {
   if (!snapshot.is_object() || !snapshot.contains("s") || !snapshot["s"].is_string())
     return tr("widgets.bad_snapshot", {{"kind", kKind}});
-  const bool causal = snapshot.value("c", block_.causal);
-  if (causal != block_.causal && !block_.bert_switch) return tr("heatmap.no_switch");
+  const bool causal = snapshot.value("c", settings_.causal);
+  if (causal != settings_.causal && !settings_.bert_switch) return tr("heatmap.no_switch");
   if (auto problem = run(snapshot["s"].get<std::string>(), causal)) return problem;
   if (snapshot.contains("h") && snapshot["h"].is_number_integer()) (void)apply(SetHead{snapshot["h"].get<int>()});
   if (snapshot.contains("sel") && snapshot["sel"].is_array() && snapshot["sel"].size() == 2 &&

@@ -12,6 +12,7 @@
 #include "engine/core/model.h"
 #include "engine/core/trace.h"
 #include "engine/lesson/lesson.h"
+#include "engine/ui/widgets/heatmap/heatmap_settings.h"
 #include "engine/ui/command_result.h"
 #include "engine/ui/widgets/explanation.h"
 #include "engine/ui/widgets/readout.h"
@@ -48,7 +49,7 @@ class HeatmapModel {
   using Command = std::variant<SetSentence, SetMask, SetHead, SelectCell, Explain>;
   static std::variant<Command, CommandResult> parse(const nlohmann::json& message);
 
-  HeatmapModel(const lesson::Heatmap& block, const ModelSpec& spec);
+  HeatmapModel(const HeatmapSettings& settings, const lesson::Inline& caption, const ModelSpec& spec);
 
   CommandResult apply(const Command& command);
   void update(float /*dt*/) {}
@@ -68,10 +69,10 @@ class HeatmapModel {
   const Matrix& weights() const { return weights_; }
   const Vector& row_sums() const { return row_sums_; }
   bool causal() const { return causal_; }
-  bool bert_switch() const { return block_.bert_switch; }
+  bool bert_switch() const { return settings_.bert_switch; }
   int head() const { return head_; }
   std::optional<Cell> selected() const { return selected_; }
-  const lesson::Inline& caption() const { return block_.caption; }
+  const lesson::Inline& caption() const { return caption_; }
 
   Explanation explain_cell(Cell cell) const;
   Explanation explain_row_sum(int row) const;
@@ -81,7 +82,8 @@ class HeatmapModel {
   std::optional<std::string> run(const std::string& sentence, bool causal);
   void refresh();
 
-  lesson::Heatmap block_;
+  HeatmapSettings settings_;
+  lesson::Inline caption_;
   ModelSpec spec_;
   std::string sentence_;
   bool causal_ = true;

@@ -7,41 +7,28 @@
 #include "engine/core/narration.h"
 #include "engine/ui/widgets/grid.h"
 #include "engine/ui/widgets/kit.h"
+#include "engine/ui/widgets/widget_card.h"
 
 #include <imgui.h>
 
 namespace neuralpath::ui {
 
 void HeatmapView::draw(const UiContext& ui, const HeatmapModel& model, std::vector<HeatmapModel::Command>& asked) {
-  ImGui::PushID(this);
-  kit::Card card(ui, "heatmap");
-  const float width = card.inner_width();
-  const Palette& c = ui.colors();
-  if (!model.has_trace()) {
-    kit::title(ui, tr("heatmap.title"));
-    kit::wrapped(ui, tr("heatmap.cannot_show", {{"error", model.error()}}), c.bad);
-  } else {
+  draw_widget_card(ui, this, model, explain_, [&](float width) {
+    const Palette& c = ui.colors();
     const Trace& t = model.trace();
     if (model.bert_switch()) {
       const int picked = kit::segmented(ui, "mask", {tr("heatmap.switch_causal"), tr("heatmap.switch_none")},
                                         model.causal() ? 0 : 1, width);
       if (picked >= 0 && (picked == 0) != model.causal()) asked.push_back(HeatmapModel::SetMask{picked == 0});
     }
-    if (t.heads > 1) {
-      std::vector<std::string> heads;
-      for (int h = 0; h < t.heads; ++h) heads.push_back(tr("widgets.head", {{"n", std::to_string(h + 1)}}));
-      const int picked = kit::segmented(ui, "head", heads, model.head(), width);
-      if (picked >= 0 && picked != model.head()) asked.push_back(HeatmapModel::SetHead{picked});
-    }
+    if (const int head = pick_head(ui, t.heads, model.head(), width); head >= 0)
+      asked.push_back(HeatmapModel::SetHead{head});
     kit::wrapped(ui, tr(model.causal() ? "heatmap.legend_causal" : "heatmap.legend_none"), c.muted, kit::Face::small);
     kit::gap(ui, 4);
 
     const Matrix& weights = model.weights();
-    GridSpec grid;
-    grid.id = "weights";
-    grid.rows = grid.cols = t.labels;
-    grid.selected = model.selected();
-    grid.corner = tr("widgets.grid_corner");
+    GridSpec grid = token_grid("weights", t, model.selected());
     grid.cell = [&](int r, int k) {
       GridCell cell;
       const float w = weights(r, k);
@@ -51,12 +38,9 @@ void HeatmapView::draw(const UiContext& ui, const HeatmapModel& model, std::vect
       cell.fill = heat_color(ui.theme, w);
       return cell;
     };
-    grid.row_end_title = tr("widgets.row_sum");
-    for (int r = 0; r < model.row_sums().size(); ++r) {
-      grid.row_end.push_back(format_percent(model.row_sums()[r]));
-      grid.row_end_color.push_back(c.good);
-    }
-    grid.explain_row_end = [&model](int r) { return model.explain_row_sum(r); };
+    std::vector<std::string> sums;
+    for (Index r = 0; r < model.row_sums().size(); ++r) sums.push_back(format_percent(model.row_sums()[r]));
+    add_row_sums(grid, std::move(sums), c.good, [&model](int r) { return model.explain_row_sum(r); });
     const GridResult result = draw_grid(ui, grid, width, explain_);
     hovered_ = result.hovered;
     if (result.picked) asked.push_back(HeatmapModel::SelectCell{*result.picked});
@@ -66,15 +50,7 @@ void HeatmapView::draw(const UiContext& ui, const HeatmapModel& model, std::vect
       draw_details(ui, model, *shown);
     else
       kit::wrapped(ui, tr("heatmap.hint"), c.muted, kit::Face::small);
-  }
-  const std::string caption = lesson::plain_text(model.caption());
-  if (!caption.empty()) {
-    kit::gap(ui, 4);
-    kit::wrapped(ui, caption, c.muted, kit::Face::small);
-  }
-  card.end();
-  explain_.draw_popup(ui);
-  ImGui::PopID();
+  });
 }
 
 void HeatmapView::draw_details(const UiContext& ui, const HeatmapModel& model, Cell cell) {

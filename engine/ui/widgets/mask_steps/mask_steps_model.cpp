@@ -15,7 +15,6 @@
 
 namespace neuralpath::ui {
 
-using lesson::MaskStage;
 using nlohmann::json;
 
 namespace {
@@ -45,30 +44,16 @@ const char* mistake_name(Mistake m) {
 
 // [SECTION] The engine run and the mistakes ----------------------------------------------------
 
-MaskStepsModel::MaskStepsModel(const lesson::MaskSteps& block, const ModelSpec& spec)
-    : block_(block), spec_(spec), stages_(block.stages) {
-  if (stages_.empty()) stages_ = {MaskStage::Raw, MaskStage::Scaled, MaskStage::Masked, MaskStage::Softmax};
-  if (auto problem = run(block.sentence)) error_ = *problem;
+MaskStepsModel::MaskStepsModel(const MaskStepsSettings& settings, const lesson::Inline& caption, const ModelSpec& spec)
+    : settings_(settings), caption_(caption), spec_(spec), stages_(settings.stages) {
+  if (stages_.empty()) stages_ = all_mask_stages();
+  if (auto problem = run(settings.sentence)) error_ = *problem;
 }
 
 std::optional<std::string> MaskStepsModel::run(const std::string& sentence) {
-  std::vector<Token> tokens;
-  try {
-    tokens = tokenize(sentence);
-  } catch (const InputError& e) {
-    return std::string(e.what());
-  }
-  if (tokens.empty()) return tr("mask-steps.empty");
-  if (static_cast<int>(tokens.size()) > kMaxTokens)
-    return tr("mask-steps.too_long", {{"n", std::to_string(tokens.size())}, {"max", std::to_string(kMaxTokens)}});
-  TraceOptions options;
-  options.mask = block_.causal ? Mask::causal_mask() : Mask::none();
-  try {
-    Trace trace = run_block(spec_, tokens, options);
-    trace_ = std::move(trace);
-  } catch (const InputError& e) {
-    return tr("widgets.engine_refused", {{"error", e.what()}});
-  }
+  auto ran = run_sentence(spec_, sentence, settings_.causal ? Mask::causal_mask() : Mask::none(), kMaxTokens, kKind);
+  if (auto* why = std::get_if<std::string>(&ran)) return *why;
+  trace_ = std::move(std::get<Trace>(ran));
   sentence_ = sentence;
   head_ = std::clamp(head_, 0, trace_->heads - 1);
   selected_.reset();
@@ -132,7 +117,7 @@ std::variant<MaskStepsModel::Command, CommandResult> MaskStepsModel::parse(const
     const json& v = message.contains("stage") ? message["stage"] : json();
     SetStage s;
     if (v.is_number_integer()) s.index = v.get<int>();
-    if (v.is_string()) s.stage = lesson::parse_mask_stage(v.get<std::string>());
+    if (v.is_string()) s.stage = parse_mask_stage(v.get<std::string>());
     return Command(s);
   }
   if (type == "setHead") return Command(SetHead{int_field(message, "head").value_or(-1)});
@@ -282,10 +267,10 @@ Explanation MaskStepsModel::explain_transpose_difference() const {
 
 json MaskStepsModel::state() const {
   json stages = json::array();
-  for (MaskStage s : stages_) stages.push_back(lesson::mask_stage_name(s));
+  for (MaskStage s : stages_) stages.push_back(mask_stage_name(s));
   json s = {{"kind", kKind},           {"stages", stages},
-            {"stage_index", stage_},   {"stage", lesson::mask_stage_name(stage())},
-            {"causal", block_.causal}, {"mistake", mistake_name(mistake_)}};
+            {"stage_index", stage_},   {"stage", mask_stage_name(stage())},
+            {"causal", settings_.causal}, {"mistake", mistake_name(mistake_)}};
   if (!error_.empty()) s["error"] = error_;
   const Step* step = stage_step();
   if (!trace_ || !step) return s;
@@ -328,7 +313,7 @@ json MaskStepsModel::state() const {
 }
 
 json MaskStepsModel::snapshot() const {
-  return {{"s", trace_ ? sentence_ : block_.sentence},
+  return {{"s", trace_ ? sentence_ : settings_.sentence},
           {"st", stage_},
           {"h", head_},
           {"m", mistake_name(mistake_)},
@@ -349,7 +334,7 @@ CommandResult MaskStepsModel::restore(const json& snapshot) {
 }
 
 std::string MaskStepsModel::summary() const {
-  const std::string name = lesson::mask_stage_name(stage());
+  const std::string name = mask_stage_name(stage());
   return tr("mask-steps.summary", {{"n", std::to_string(stage_ + 1)},
                                    {"total", std::to_string(stages_.size())},
                                    {"stage", tr("mask-steps.stage." + name)},
@@ -359,7 +344,7 @@ std::string MaskStepsModel::summary() const {
 TextTable MaskStepsModel::table(const Step& step) const {
   const Trace& t = *trace_;
   const bool weights = step.kind == StepKind::softmax;
-  const std::string name = lesson::mask_stage_name(stage());
+  const std::string name = mask_stage_name(stage());
   TextTable table;
   table.caption = weights ? tr("heatmap.table_caption", {{"rows", tr("widgets.table_rows")}})
                           : tr("mask-steps.table_caption",

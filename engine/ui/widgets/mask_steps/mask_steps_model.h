@@ -15,6 +15,7 @@
 #include "engine/core/model.h"
 #include "engine/core/trace.h"
 #include "engine/lesson/lesson.h"
+#include "engine/ui/widgets/mask_steps/mask_steps_settings.h"
 #include "engine/ui/command_result.h"
 #include "engine/ui/widgets/explanation.h"
 #include "engine/ui/widgets/readout.h"
@@ -42,7 +43,7 @@ class MaskStepsModel {
   };
   struct SetStage {
     int index = -1;
-    std::optional<lesson::MaskStage> stage;
+    std::optional<MaskStage> stage;
   };  // by index or by name
   struct SetHead {
     int head = 0;
@@ -60,7 +61,7 @@ class MaskStepsModel {
   using Command = std::variant<SetSentence, SetStage, SetHead, SelectCell, SetMistake, SetLogD>;
   static std::variant<Command, CommandResult> parse(const nlohmann::json& message);
 
-  MaskStepsModel(const lesson::MaskSteps& block, const ModelSpec& spec);
+  MaskStepsModel(const MaskStepsSettings& settings, const lesson::Inline& caption, const ModelSpec& spec);
 
   CommandResult apply(const Command& command);
   void update(float /*dt*/) {}
@@ -77,9 +78,9 @@ class MaskStepsModel {
   bool has_trace() const { return trace_.has_value(); }
   const Trace& trace() const { return *trace_; }
   const std::string& error() const { return error_; }
-  const std::vector<lesson::MaskStage>& stages() const { return stages_; }
+  const std::vector<MaskStage>& stages() const { return stages_; }
   int stage_index() const { return stage_; }
-  lesson::MaskStage stage() const { return stages_[static_cast<std::size_t>(stage_)]; }
+  MaskStage stage() const { return stages_[static_cast<std::size_t>(stage_)]; }
   const Step* stage_step() const;
   std::pair<float, float> stage_range() const;  // finite min and max of the stage (colours)
   int head() const { return head_; }
@@ -89,7 +90,7 @@ class MaskStepsModel {
   int log_d() const { return log_d_; }
   const ScaleDemo& scale_demo_now() const;  // at the slider's d_k
   const WrongTranspose& transpose() const { return transpose_; }
-  const lesson::Inline& caption() const { return block_.caption; }
+  const lesson::Inline& caption() const { return caption_; }
   bool row_sum_whole(Index row) const;  // prints as 1.00
 
   std::string stage_formula() const;  // the current stage's rule
@@ -104,9 +105,10 @@ class MaskStepsModel {
   std::optional<std::string> run(const std::string& sentence);
   void compute_mistakes();
 
-  lesson::MaskSteps block_;
+  MaskStepsSettings settings_;
+  lesson::Inline caption_;
   ModelSpec spec_;
-  std::vector<lesson::MaskStage> stages_;
+  std::vector<MaskStage> stages_;
   int stage_ = 0;  // index into stages_
   int head_ = 0;
   std::string sentence_;

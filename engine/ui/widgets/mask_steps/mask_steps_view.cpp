@@ -7,6 +7,7 @@
 #include "engine/core/narration.h"
 #include "engine/ui/widgets/grid.h"
 #include "engine/ui/widgets/kit.h"
+#include "engine/ui/widgets/widget_card.h"
 
 #include <imgui.h>
 
@@ -14,17 +15,8 @@
 
 namespace neuralpath::ui {
 
-using lesson::MaskStage;
-
 void MaskStepsView::draw(const UiContext& ui, const MaskStepsModel& model, Asked& asked) {
-  ImGui::PushID(this);
-  kit::Card card(ui, "mask-steps");
-  const float width = card.inner_width();
-  const Palette& c = ui.colors();
-  if (!model.has_trace()) {
-    kit::title(ui, tr("mask-steps.title"));
-    kit::wrapped(ui, tr("mask-steps.cannot_show", {{"error", model.error()}}), c.bad);
-  } else {
+  draw_widget_card(ui, this, model, explain_, [&](float width) {
     draw_stages(ui, model, width, asked);
     kit::gap(ui, 10);
     kit::rule(ui, width);
@@ -41,15 +33,7 @@ void MaskStepsView::draw(const UiContext& ui, const MaskStepsModel& model, Asked
       case Mistake::no_scale: draw_no_scale(ui, model, width, asked); break;
       case Mistake::transpose: draw_transpose(ui, model); break;
     }
-  }
-  const std::string caption = lesson::plain_text(model.caption());
-  if (!caption.empty()) {
-    kit::gap(ui, 4);
-    kit::wrapped(ui, caption, c.muted, kit::Face::small);
-  }
-  card.end();
-  explain_.draw_popup(ui);
-  ImGui::PopID();
+  });
 }
 
 // [SECTION] The four stages --------------------------------------------------------------------
@@ -61,15 +45,11 @@ void MaskStepsView::draw_stages(const UiContext& ui, const MaskStepsModel& model
   for (std::size_t i = 0; i < model.stages().size(); ++i)
     labels.push_back(tr("mask-steps.stage_button", {{"n", std::to_string(i + 1)},
                                                     {"name", tr(std::string("mask-steps.stage_short.") +
-                                                                lesson::mask_stage_name(model.stages()[i]))}}));
+                                                                mask_stage_name(model.stages()[i]))}}));
   const int picked = kit::segmented(ui, "stage", labels, model.stage_index(), width);
   if (picked >= 0) asked.push_back(MaskStepsModel::SetStage{picked, std::nullopt});
-  if (t.heads > 1) {
-    std::vector<std::string> heads;
-    for (int h = 0; h < t.heads; ++h) heads.push_back(tr("widgets.head", {{"n", std::to_string(h + 1)}}));
-    const int head = kit::segmented(ui, "head", heads, model.head(), width);
-    if (head >= 0 && head != model.head()) asked.push_back(MaskStepsModel::SetHead{head});
-  }
+  if (const int head = pick_head(ui, t.heads, model.head(), width); head >= 0)
+    asked.push_back(MaskStepsModel::SetHead{head});
   const Step* step = model.stage_step();
   if (!step) return;
   const MaskStage stage = model.stage();
@@ -79,11 +59,7 @@ void MaskStepsView::draw_stages(const UiContext& ui, const MaskStepsModel& model
   // Colours: the weights on their own 0..1 scale; scores on the stage's finite range.
   const Matrix& m = step->result.values;
   const auto [low, high] = model.stage_range();
-  GridSpec grid;
-  grid.id = "stage-grid";
-  grid.rows = grid.cols = t.labels;
-  grid.selected = model.selected();
-  grid.corner = tr("widgets.grid_corner");
+  GridSpec grid = token_grid("stage-grid", t, model.selected());
   grid.cell = [&, low = low, high = high](int r, int k) {
     GridCell cell;
     const float v = m(r, k);
@@ -97,12 +73,9 @@ void MaskStepsView::draw_stages(const UiContext& ui, const MaskStepsModel& model
   };
   if (stage == MaskStage::Softmax) {
     const Vector sums = m.rowwise().sum();  // the trace's weights, summed for the row-end column
-    grid.row_end_title = tr("widgets.row_sum");
-    for (Index r = 0; r < sums.size(); ++r) {
-      grid.row_end.push_back(format_number(sums[r]));
-      grid.row_end_color.push_back(c.good);
-    }
-    grid.explain_row_end = [&model](int r) { return model.explain_stage_row_sum(r); };
+    std::vector<std::string> printed;
+    for (Index r = 0; r < sums.size(); ++r) printed.push_back(format_number(sums[r]));
+    add_row_sums(grid, std::move(printed), c.good, [&model](int r) { return model.explain_stage_row_sum(r); });
   }
   const GridResult result = draw_grid(ui, grid, width, explain_);
   hovered_ = result.hovered;

@@ -34,11 +34,12 @@ std::string first_key(const std::string& word) {
 
 // [SECTION] Sentences and the engine run -------------------------------------------------------
 
-SpotlightModel::SpotlightModel(const lesson::Spotlight& block, const ModelSpec& spec) : block_(block), spec_(spec) {
-  sentences_.push_back(block.sentence);
-  for (const std::string& s : block.alternatives)
+SpotlightModel::SpotlightModel(const SpotlightSettings& settings, const lesson::Inline& caption, const ModelSpec& spec)
+    : settings_(settings), caption_(caption), spec_(spec) {
+  sentences_.push_back(settings.sentence);
+  for (const std::string& s : settings.alternatives)
     if (!s.empty() && std::find(sentences_.begin(), sentences_.end(), s) == sentences_.end()) sentences_.push_back(s);
-  query_key_ = first_key(block.query.empty() ? std::string("it") : block.query);
+  query_key_ = first_key(settings.query.empty() ? std::string("it") : settings.query);
 
   // Each sentence is named by the words that set it apart: A by those the first alternative
   // lacks, every alternative by those the block's sentence lacks ("A · tired", "C · dog, sleepy").
@@ -56,28 +57,14 @@ SpotlightModel::SpotlightModel(const lesson::Spotlight& block, const ModelSpec& 
     }
     labels_.push_back(label);
   }
-  if (auto problem = show(block.sentence)) error_ = *problem;
+  if (auto problem = show(settings.sentence)) error_ = *problem;
 }
 
 std::optional<std::string> SpotlightModel::show(const std::string& text) {
-  std::vector<Token> tokens;
-  try {
-    tokens = tokenize(text);
-  } catch (const InputError& e) {
-    return std::string(e.what());
-  }
-  if (tokens.empty()) return tr("spotlight.empty");
   const int limit = TraceOptions{}.max_term_tokens;  // beyond it the trace keeps no per-cell terms
-  if (static_cast<int>(tokens.size()) > limit)
-    return tr("spotlight.too_long", {{"n", std::to_string(tokens.size())}, {"max", std::to_string(limit)}});
-  TraceOptions options;
-  options.mask = Mask::none();
-  Trace trace;
-  try {
-    trace = run_block(spec_, tokens, options);
-  } catch (const InputError& e) {
-    return tr("widgets.engine_refused", {{"error", e.what()}});
-  }
+  auto ran = run_sentence(spec_, text, Mask::none(), limit, kKind);
+  if (auto* why = std::get_if<std::string>(&ran)) return *why;
+  Trace& trace = std::get<Trace>(ran);
   const std::string previous = trace_ ? trace_->tokens[static_cast<std::size_t>(query_)].key : query_key_;
   trace_ = std::move(trace);
   query_ = default_query(previous);
@@ -331,7 +318,7 @@ json SpotlightModel::state() const {
 }
 
 json SpotlightModel::snapshot() const {
-  return {{"s", trace_ ? sentence() : block_.sentence}, {"q", query_}, {"h", head_}};
+  return {{"s", trace_ ? sentence() : settings_.sentence}, {"q", query_}, {"h", head_}};
 }
 
 CommandResult SpotlightModel::restore(const json& snapshot) {

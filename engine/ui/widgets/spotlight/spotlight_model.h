@@ -13,6 +13,7 @@
 #include "engine/core/model.h"
 #include "engine/core/trace.h"
 #include "engine/lesson/lesson.h"
+#include "engine/ui/widgets/spotlight/spotlight_settings.h"
 #include "engine/ui/command_result.h"
 #include "engine/ui/widgets/explanation.h"
 #include "engine/ui/widgets/readout.h"
@@ -54,7 +55,7 @@ class SpotlightModel {
   using Command = std::variant<SetSentence, ChooseSentence, SetQuery, SetHead, Explain>;
   static std::variant<Command, CommandResult> parse(const nlohmann::json& message);
 
-  SpotlightModel(const lesson::Spotlight& block, const ModelSpec& spec);
+  SpotlightModel(const SpotlightSettings& settings, const lesson::Inline& caption, const ModelSpec& spec);
 
   CommandResult apply(const Command& command);
   void update(float /*dt*/) {}
@@ -82,7 +83,7 @@ class SpotlightModel {
   int top() const { return top_; }
   const Vector& weights() const { return weights_; }
   const std::vector<BlendTerm>& blend() const { return blend_; }
-  const lesson::Inline& caption() const { return block_.caption; }
+  const lesson::Inline& caption() const { return caption_; }
 
   Explanation explain_weight(int token) const;
   Explanation explain_others() const;
@@ -97,7 +98,8 @@ class SpotlightModel {
   int token_of(const std::variant<int, std::string>& token) const;
   int default_query(const std::string& key) const;
 
-  lesson::Spotlight block_;
+  SpotlightSettings settings_;
+  lesson::Inline caption_;
   ModelSpec spec_;
   std::vector<std::string> sentences_;  // the block's sentence, its alternatives, then the learner's
   std::vector<std::string> labels_;

@@ -6,6 +6,7 @@
 #include "engine/core/catalogue.h"
 #include "engine/core/format.h"
 #include "engine/ui/widgets/kit.h"
+#include "engine/ui/widgets/widget_card.h"
 
 #include <imgui.h>
 
@@ -34,27 +35,13 @@ void SpotlightView::update(const SpotlightModel& model, float dt) {
 
 void SpotlightView::draw(const UiContext& ui, const SpotlightModel& model, Asked& asked) {
   reduced_motion_ = ui.reduced_motion;
-  ImGui::PushID(this);
-  kit::Card card(ui, "spotlight");
-  const float width = card.inner_width();
-  if (!model.has_trace()) {
-    kit::title(ui, tr("spotlight.title"));
-    kit::wrapped(ui, tr("spotlight.cannot_show", {{"error", model.error()}}), ui.colors().bad);
-  } else {
+  draw_widget_card(ui, this, model, explain_, [&](float width) {
     draw_choices(ui, model, width, asked);
     draw_beams(ui, model, width, asked);
     draw_blend(ui, model, width);
     kit::gap(ui, 6);
     draw_input(ui, model, width, asked);
-  }
-  const std::string caption = lesson::plain_text(model.caption());
-  if (!caption.empty()) {
-    kit::gap(ui, 4);
-    kit::wrapped(ui, caption, ui.colors().muted, kit::Face::small);
-  }
-  card.end();
-  explain_.draw_popup(ui);
-  ImGui::PopID();
+  });
 }
 
 void SpotlightView::draw_choices(const UiContext& ui, const SpotlightModel& model, float width, Asked& asked) {

@@ -1,0 +1,24 @@
+// heatmap_settings.h: what a ```heatmap block sets up (no ImGui; the lesson parser builds it
+// with parse_heatmap_settings, listed in engine/lesson/widget_kinds.h).
+//
+//   ```heatmap
+//   sentence: The cat sat down
+//   mask: causal                     causal (GPT, the default) or none
+//   bert: yes                        offer a switch that removes the mask (default no)
+//   caption: ...
+//   ```
+#pragma once
+
+#include "engine/lesson/lesson.h"
+
+#include <string>
+
+namespace neuralpath::ui {
+
+struct HeatmapSettings : lesson::WidgetSettings {
+  std::string sentence;
+  bool causal = true;        // mask on (GPT) or off
+  bool bert_switch = false;  // the learner may switch the mask off (BERT) and on again
+};
+
+}  // namespace neuralpath::ui
