@@ -117,6 +117,17 @@ test('exportPng gives a real picture of the figure with a caption; the heatmap g
   await assert.rejects(page.evaluate(() => window.neuralpath.exportPng('no-such-figure')), /no hay ninguna figura/);
   await page.evaluate(() => window.neuralpath.exportCsv('cost')).then(
     () => assert.fail('the cost explorer has no CSV'), error => assert.match(error.message, /solo el mapa de calor/));
+
+  // The buttons the engine draws under the figure download the same files.
+  const now = widget(await state(page), 'causal-grid');
+  const box = await page.locator('#canvas').boundingBox();
+  const [gx, gy, gw, gh] = now.rect;
+  const [csvFile] = await Promise.all([page.waitForEvent('download'),
+    page.mouse.click(box.x + gx + gw - 8, box.y + gy + gh + 20)]);
+  assert.equal(csvFile.suggestedFilename(), 'self-attention-causal-grid.csv');
+  const [pngFile] = await Promise.all([page.waitForEvent('download'),
+    page.mouse.click(box.x + gx + gw - 160, box.y + gy + gh + 20)]);
+  assert.equal(pngFile.suggestedFilename(), 'self-attention-causal-grid.png');
   assert.deepEqual(sharer.problems, []);
 });
 
