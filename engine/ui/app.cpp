@@ -97,11 +97,11 @@ void App::load_lesson(std::string_view id, std::string_view markdown) {
     result = lesson::load_lesson_text(markdown, file);
   } catch (const std::exception& e) {  // the loader reports problems as diagnostics; this is a last guard
     result.lesson.reset();
-    result.diagnostics = {{file, {1, 1}, std::string("the lesson could not be read: ") + e.what()}};
+    result.diagnostics = {{file, {1, 1}, tr("commands.lesson_unreadable_because", {{"error", e.what()}})}};
   }
   if (!result.ok()) {
     for (const lesson::Diagnostic& d : result.diagnostics) m.errors.push_back(d.to_string());
-    if (m.errors.empty()) m.errors.push_back(file + ":1:1: error: the lesson could not be read");
+    if (m.errors.empty()) m.errors.push_back(lesson::Diagnostic{file, {1, 1}, tr("commands.lesson_unreadable")}.to_string());
     events_.push_back(json{{"type", "ready"}, {"lesson", m.lesson_id}, {"errors", m.errors.size()}}.dump());
     return;
   }
@@ -143,7 +143,7 @@ void App::load_lesson(std::string_view id, std::string_view markdown) {
     } else {
       try {
         entry.widget = make_widget(block, *m.lesson, *spec);
-        if (!entry.widget) entry.error = std::string("no view is available for ") + kind + " blocks";
+        if (!entry.widget) entry.error = tr("commands.no_view", {{"kind", kind}});
       } catch (const std::exception& e) {
         entry.error = e.what();
       }
@@ -259,11 +259,11 @@ std::optional<std::vector<int>> options_of(const json& value, std::string& error
   if (value.is_array()) {
     for (const json& v : value)
       if (!one(v)) {
-        error = "\"option\" holds something that is not a whole number";
+        error = tr("commands.option_not_whole");
         return std::nullopt;
       }
   } else if (!one(value)) {
-    error = "\"option\" is an option's index (0-based) or a list of them";
+    error = tr("commands.option_what");
     return std::nullopt;
   }
   return out;
@@ -271,7 +271,7 @@ std::optional<std::vector<int>> options_of(const json& value, std::string& error
 
 bool string_field(const json& message, const char* key, std::string& out, std::string& error) {
   if (!message.contains(key) || !message[key].is_string() || message[key].get<std::string>().empty()) {
-    error = std::string("this command needs \"") + key + "\" (a text)";
+    error = tr("commands.needs_text", {{"key", key}});
     return false;
   }
   out = message[key].get<std::string>();
@@ -283,7 +283,7 @@ bool string_field(const json& message, const char* key, std::string& out, std::s
 std::string App::command(std::string_view text) {
   const json message = json::parse(text, nullptr, /*allow_exceptions=*/false);
   if (!message.is_object() || !message.contains("type") || !message["type"].is_string())
-    return refused("a command is a JSON object with a string \"type\"").dump();
+    return refused(tr("commands.not_a_command")).dump();
   const std::string type = message["type"].get<std::string>();
   Impl& m = *impl_;
   std::string error;
@@ -292,34 +292,34 @@ std::string App::command(std::string_view text) {
 
   // Commands that work whether or not the lesson loaded.
   if (type == "theme") {
-    if (!message.contains("dark") || !message["dark"].is_boolean()) return refused("theme needs \"dark\": true or false").dump();
+    if (!message.contains("dark") || !message["dark"].is_boolean()) return refused(tr("commands.needs_flag", {{"command", "theme"}, {"key", "dark"}})).dump();
     set_theme(message["dark"].get<bool>() ? Theme::dark : Theme::light);
     events_.push_back(json{{"type", "theme"}, {"dark", theme_ == Theme::dark}}.dump());
     return ok().dump();
   }
   if (type == "reducedMotion") {
     if (!message.contains("reduce") || !message["reduce"].is_boolean())
-      return refused("reducedMotion needs \"reduce\": true or false").dump();
+      return refused(tr("commands.needs_flag", {{"command", "reducedMotion"}, {"key", "reduce"}})).dump();
     reduced_motion_ = message["reduce"].get<bool>();
     return ok().dump();
   }
   if (type == "scrollThumb") {   // an embedding host that scrolls the page itself hides the engine's thumb
-    if (!message.contains("shown") || !message["shown"].is_boolean()) return refused("scrollThumb needs \"shown\": true or false").dump();
+    if (!message.contains("shown") || !message["shown"].is_boolean()) return refused(tr("commands.needs_flag", {{"command", "scrollThumb"}, {"key", "shown"}})).dump();
     m.page.set_scroll_thumb(message["shown"].get<bool>());
     return ok().dump();
   }
   if (type == "scroll") {
     const bool by = message.contains("by"), to = message.contains("to");
     if (by == to || !message[by ? "by" : "to"].is_number())
-      return refused("scroll needs \"by\" or \"to\": a number of CSS pixels").dump();
+      return refused(tr("commands.scroll_needs")).dump();
     const float value = message[by ? "by" : "to"].get<float>() * scale();
     if (by) m.page.scroll_by(value);
     else m.page.scroll_to(value);
     return ok().dump();
   }
   if (!m.session) {
-    if (m.errors.empty()) return refused("no lesson is loaded yet").dump();
-    return refused("the lesson did not load (" + std::to_string(m.errors.size()) + " problems; see state().errors)").dump();
+    if (m.errors.empty()) return refused(tr("commands.no_lesson")).dump();
+    return refused(tr_n("commands.lesson_did_not_load", static_cast<long long>(m.errors.size()), {{"n", std::to_string(m.errors.size())}})).dump();
   }
   LessonSession& session = *m.session;
 
@@ -334,7 +334,7 @@ std::string App::command(std::string_view text) {
   if (type == "answer") {
     std::string check;
     if (!string_field(message, "check", check, error)) return refused(error).dump();
-    if (!message.contains("option")) return refused("answer needs \"option\" (an index, or a list for several)").dump();
+    if (!message.contains("option")) return refused(tr("commands.answer_needs")).dump();
     const auto options = options_of(message["option"], error);
     if (!options) return refused(error).dump();
     return reply(session.answer(check, *options));
@@ -342,7 +342,7 @@ std::string App::command(std::string_view text) {
   if (type == "reveal") {
     std::string id;
     if (!string_field(message, "id", id, error)) return refused(error).dump();
-    if (message.contains("open") && !message["open"].is_boolean()) return refused("\"open\" is true or false").dump();
+    if (message.contains("open") && !message["open"].is_boolean()) return refused(tr("commands.open_flag")).dump();
     if (lesson::find_check(*m.lesson, id)) return reply(session.reveal_answer(id));  // a check's answer
     return reply(session.set_reveal(id, message.value("open", true)));
   }
@@ -352,9 +352,9 @@ std::string App::command(std::string_view text) {
     return reply(type == "hint" ? session.show_hint(check) : session.retry(check));
   }
   if (type == "restore") {
-    if (!message.contains("progress")) return refused("restore needs \"progress\" (the saved text or object)").dump();
+    if (!message.contains("progress")) return refused(tr("commands.restore_needs")).dump();
     const json& saved = message["progress"];
-    if (!saved.is_string() && !saved.is_object()) return refused("\"progress\" is the saved text or object").dump();
+    if (!saved.is_string() && !saved.is_object()) return refused(tr("commands.progress_what")).dump();
     std::vector<std::string> dropped;   // parts of the record left out: the page keeps the original
     if (auto e = session.restore(saved.is_string() ? saved.get<std::string>() : saved.dump(), &dropped)) return reply(e);
     if (!session.section().empty()) m.page.goto_section(session.section(), false, reduced_motion_);
@@ -372,7 +372,7 @@ std::string App::command(std::string_view text) {
     return ok().dump();
   }
   if (type == "contents") {
-    if (!message.contains("open") || !message["open"].is_boolean()) return refused("contents needs \"open\": true or false").dump();
+    if (!message.contains("open") || !message["open"].is_boolean()) return refused(tr("commands.needs_flag", {{"command", "contents"}, {"key", "open"}})).dump();
     m.page.set_contents_open(message["open"].get<bool>());
     return ok().dump();
   }
@@ -406,10 +406,10 @@ std::string App::command(std::string_view text) {
   // Everything else is a widget's: the named one, else the current section's, else the lesson's.
   try {
     if (message.contains("widget")) {
-      if (!message["widget"].is_string()) return refused("\"widget\" is a block id").dump();
+      if (!message["widget"].is_string()) return refused(tr("commands.widget_what")).dump();
       WidgetEntry* w = m.find_widget(message["widget"].get<std::string>());
-      if (!w) return refused("no widget has the id '" + message["widget"].get<std::string>() + "'").dump();
-      if (!w->widget) return refused("the widget '" + w->id + "' is not available: " + w->error).dump();
+      if (!w) return refused(tr("commands.no_widget", {{"id", message["widget"].get<std::string>()}})).dump();
+      if (!w->widget) return refused(tr("commands.widget_unavailable", {{"id", w->id}, {"error", w->error}})).dump();
       return widget_reply(w->widget->command(message));
     }
     std::vector<WidgetEntry*> order;
@@ -417,7 +417,7 @@ std::string App::command(std::string_view text) {
       if (w.widget && w.section == session.section()) order.push_back(&w);
     for (WidgetEntry& w : m.widgets)
       if (w.widget && w.section != session.section()) order.push_back(&w);
-    if (order.empty()) return refused("unknown command '" + type + "'").dump();
+    if (order.empty()) return refused(tr("commands.unknown", {{"type", type}})).dump();
     std::optional<std::string> first_error;
     for (WidgetEntry* w : order) {
       const CommandResult r = w->widget->command(message);
@@ -425,9 +425,9 @@ std::string App::command(std::string_view text) {
       // A widget that knows the command but refuses its arguments has the useful message.
       if (!first_error && r.outcome() == CommandResult::Outcome::refused) first_error = r.reason();
     }
-    return refused(first_error ? *first_error : "unknown command '" + type + "'").dump();
+    return refused(first_error ? *first_error : tr("commands.unknown", {{"type", type}})).dump();
   } catch (const std::exception& e) {
-    return refused(std::string("the command failed: ") + e.what()).dump();
+    return refused(tr("commands.failed", {{"error", e.what()}})).dump();
   }
 }
 

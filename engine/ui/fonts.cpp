@@ -1,5 +1,7 @@
 #include "fonts.h"
 
+#include "engine/core/catalogue.h"
+
 #include <imgui.h>
 
 #include <fstream>
@@ -29,7 +31,7 @@ bool load_fonts(const std::string& font_dir, float pixel_scale, Fonts& fonts, st
   const std::string mono = font_dir + "/DejaVuSansMono.ttf";
   for (const std::string& path : {sans, bold, oblique, mono}) {
     if (!file_exists(path)) {
-      error = "font file missing: " + path;
+      error = tr("page.font_missing", {{"path", path}});
       ImFont* fallback = io.Fonts->AddFontDefault();
       fonts = {fallback, fallback, fallback, fallback, fallback, fallback};
       return false;

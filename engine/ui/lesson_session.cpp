@@ -6,6 +6,8 @@
 // [SECTION] State
 #include "lesson_session.h"
 
+#include "engine/core/catalogue.h"
+
 #include <algorithm>
 #include <variant>
 
@@ -23,7 +25,7 @@ LessonSession::LessonSession(const lesson::Lesson& lesson, std::string lesson_id
 
 const lesson::Check* LessonSession::find(std::string_view check, Error& error) const {
   const lesson::Check* found = lesson::find_check(lesson_, check);
-  if (!found) error = "no knowledge check has the id '" + std::string(check) + "'";
+  if (!found) error = tr("commands.no_check", {{"id", std::string(check)}});
   return found;
 }
 
@@ -32,17 +34,16 @@ LessonSession::Error LessonSession::answer(std::string_view id, std::vector<int>
   const lesson::Check* check = find(id, error);
   if (!check) return error;
   const int n = static_cast<int>(check->options.size());
-  if (options.empty()) return "choose at least one option";
+  if (options.empty()) return tr("commands.no_option");
   for (int option : options)
     if (option < 0 || option >= n)
-      return "option " + std::to_string(option) + " is out of range (the check has " + std::to_string(n) +
-             " options, numbered from 0)";
+      return tr("commands.option_range", {{"option", std::to_string(option)}, {"n", std::to_string(n)}});
   std::sort(options.begin(), options.end());
-  if (std::adjacent_find(options.begin(), options.end()) != options.end()) return "an option is chosen twice";
-  if (!check->multiple && options.size() > 1) return "this check takes one answer, not " + std::to_string(options.size());
+  if (std::adjacent_find(options.begin(), options.end()) != options.end()) return tr("commands.option_twice");
+  if (!check->multiple && options.size() > 1) return tr("commands.one_answer", {{"n", std::to_string(options.size())}});
 
   const std::optional<lesson::CheckGrade> grade = lesson::answer_check(progress_, lesson_, id, options);
-  if (!grade) return "the answer could not be recorded";
+  if (!grade) return tr("commands.not_recorded");
   CheckState& state = checks_[std::string(id)];
   state.chosen = options;
   state.pending = options;
@@ -60,7 +61,7 @@ LessonSession::Error LessonSession::toggle_pending(std::string_view id, int opti
   Error error;
   const lesson::Check* check = find(id, error);
   if (!check) return error;
-  if (option < 0 || option >= static_cast<int>(check->options.size())) return "option out of range";
+  if (option < 0 || option >= static_cast<int>(check->options.size())) return tr("commands.option_range", {{"option", std::to_string(option)}, {"n", std::to_string(check->options.size())}});
   CheckState& state = checks_[std::string(id)];
   auto it = std::find(state.pending.begin(), state.pending.end(), option);
   if (it == state.pending.end()) state.pending.push_back(option);
@@ -73,8 +74,8 @@ LessonSession::Error LessonSession::toggle_pending(std::string_view id, int opti
 
 LessonSession::Error LessonSession::submit_pending(std::string_view id) {
   const CheckState* state = check_state(id);
-  if (!state) return "no knowledge check has the id '" + std::string(id) + "'";
-  if (state->pending.empty()) return "tick at least one option first";
+  if (!state) return tr("commands.no_check", {{"id", std::string(id)}});
+  if (state->pending.empty()) return tr("commands.tick_first");
   return answer(id, state->pending);
 }
 
@@ -94,7 +95,7 @@ LessonSession::Error LessonSession::show_hint(std::string_view id) {
   Error error;
   const lesson::Check* check = find(id, error);
   if (!check) return error;
-  if (check->hint.empty()) return "the check '" + std::string(id) + "' has no hint";
+  if (check->hint.empty()) return tr("commands.no_hint", {{"id", std::string(id)}});
   checks_[std::string(id)].hint_shown = true;
   return std::nullopt;
 }
@@ -122,8 +123,7 @@ std::vector<FeedbackLine> LessonSession::feedback(std::string_view id) const {
   }
   const std::size_t missed = state->grade->missed.size();
   if (check->multiple && missed > 0 && !state->grade->correct)
-    lines.push_back({-1, false, missed == 1 ? "One more option is also correct."
-                                            : std::to_string(missed) + " more options are also correct."});
+    lines.push_back({-1, false, tr_n("page.more_correct", static_cast<long long>(missed), {{"n", std::to_string(missed)}})});
   return lines;
 }
 
@@ -158,7 +158,7 @@ double LessonSession::score(std::string_view id) const {
 LessonSession::Error LessonSession::set_reveal(std::string_view id, bool open) {
   const lesson::Block* block = lesson::find_block(lesson_, id);
   if (!block || !std::holds_alternative<lesson::Reveal>(block->content))
-    return "no reveal has the id '" + std::string(id) + "'";
+    return tr("commands.no_reveal", {{"id", std::string(id)}});
   if (open == reveal_open(id)) return std::nullopt;
   if (open) lesson::open_reveal(progress_, lesson_, id);
   else progress_.reveals.erase(std::string(id));
@@ -170,7 +170,7 @@ LessonSession::Error LessonSession::set_reveal(std::string_view id, bool open) {
 bool LessonSession::reveal_open(std::string_view id) const { return progress_.reveals.count(std::string(id)) > 0; }
 
 LessonSession::Error LessonSession::enter_section(std::string_view anchor) {
-  if (!lesson::find_section(lesson_, anchor)) return "no section has the anchor '" + std::string(anchor) + "'";
+  if (!lesson::find_section(lesson_, anchor)) return tr("commands.no_section", {{"anchor", std::string(anchor)}});
   if (section_ == anchor) return std::nullopt;
   lesson::go_to_section(progress_, lesson_, anchor);
   section_ = std::string(anchor);
@@ -200,9 +200,9 @@ void LessonSession::record_changed() {
 
 LessonSession::Error LessonSession::restore(std::string_view serialized, std::vector<std::string>* dropped) {
   lesson::ProgressParse parsed = lesson::parse_progress(serialized);
-  if (!parsed.progress) return "the saved progress could not be read: " + parsed.error;
+  if (!parsed.progress) return tr("commands.progress_unreadable", {{"error", parsed.error}});
   if (parsed.progress->lesson != lesson_.id)
-    return "the saved progress belongs to the lesson '" + parsed.progress->lesson + "', not '" + lesson_.id + "'";
+    return tr("commands.progress_other_lesson", {{"saved", parsed.progress->lesson}, {"lesson", lesson_.id}});
   if (dropped) *dropped = parsed.dropped;
   progress_ = lesson::reconcile(lesson_, *parsed.progress, dropped);
   completed_sent_ = summary().completed;  // a lesson finished on an earlier visit is not re-announced

@@ -69,7 +69,9 @@
     }
     var iframe = document.createElement('iframe');
     iframe.src = lessonUrl(host, id);
-    iframe.title = host.getAttribute('data-title') || 'Interactive lesson: ' + id;
+    // Until the lesson says its title (in the lesson's own words: 'ready' carries frameTitle),
+    // the frame is named by the lesson's id; this script, on the host's page, has no words.
+    iframe.title = host.getAttribute('data-title') || id;
     iframe.loading = 'lazy';
     iframe.setAttribute('allow', 'clipboard-write');
     // Full width, no border; a first height until the lesson reports its own.
@@ -142,7 +144,7 @@
       return;
     }
     if (data.type === 'ready') {
-      if (data.title && !embed.host.getAttribute('data-title')) embed.iframe.title = data.title + ' (interactive lesson)';
+      if (data.frameTitle && !embed.host.getAttribute('data-title')) embed.iframe.title = String(data.frameTitle);
       embed.ready = true;
       var queued = embed.queue.splice(0);
       for (var j = 0; j < queued.length; j++) embed.iframe.contentWindow.postMessage(queued[j], lessonOrigin);

@@ -27,7 +27,7 @@
 // [SECTION] Canvas size and WebGL context loss
 // [SECTION] window.neuralpath
 
-import { loadStrings, words } from './np-strings.js';
+import { fillPage, loadStrings, words } from './np-strings.js';
 import { chooseLanguage, lessonPath } from './np-lang.js';
 
 // [SECTION] Page parameters ---------------------------------------------------------------------
@@ -142,15 +142,16 @@ async function fetchLesson(id, request) {
 }
 
 // Calls an np_* export with `text` copied into a heap buffer as UTF-8 (pointer, byte length),
-// never onto the 4 MB stack as ccall's 'string' arguments are. `what` names the text in errors.
+// never onto the 4 MB stack as ccall's 'string' arguments are. `what` names the text in errors
+// (a catalogue key: app.what_lesson, ...).
 const utf8 = new TextEncoder();
 function withHeapText(text, limit, what, call) {
   const M = window.Module;
   const bytes = typeof text === 'string' ? utf8.encode(text) : text;
   if (bytes.length > limit)
-    throw new Error(`${what} is ${megabytes(bytes.length)}; the lesson engine takes at most ${megabytes(limit)}`);
+    throw new Error(words('app.text_too_large', { what: words(what), size: megabytes(bytes.length), limit: megabytes(limit) }));
   const pointer = M._np_alloc(bytes.length);
-  if (!pointer) throw new Error(`${what} (${megabytes(bytes.length)}) does not fit in the lesson engine's memory`);
+  if (!pointer) throw new Error(words('app.text_no_memory', { what: words(what), size: megabytes(bytes.length) }));
   try {
     M.HEAPU8.set(bytes, pointer);   // HEAPU8 is read after the allocation: growing the heap replaces it
     M.HEAPU8[pointer + bytes.length] = 0;
@@ -240,11 +241,11 @@ async function openLesson(lessonText) {
     setTheme: M.cwrap('np_set_theme', null, ['number']),
     // The id is a checked short name (fetchLesson), so it may go on the stack.
     useLanguage: M.cwrap('np_use_language', 'string', ['string', 'string']),
-    loadLesson: (id, bytes) => withHeapText(bytes, MAX_LESSON_BYTES, 'the lesson file',
+    loadLesson: (id, bytes) => withHeapText(bytes, MAX_LESSON_BYTES, 'app.what_lesson',
       (pointer, length) => loadLesson(id, pointer, length)),
     state: M.cwrap('np_state', 'string', []),
-    command: json => withHeapText(json, MAX_COMMAND_BYTES, 'the command', (pointer, length) => command(pointer, length)),
-    textInput: text => withHeapText(text, 64 * 1024, 'the typed text', pointer => textInput(pointer)),
+    command: json => withHeapText(json, MAX_COMMAND_BYTES, 'app.what_command', (pointer, length) => command(pointer, length)),
+    textInput: text => withHeapText(text, 64 * 1024, 'app.what_typed', pointer => textInput(pointer)),
     takeEvents: M.cwrap('np_take_events', 'string', []),
     contextLost: M.cwrap('np_gl_context_lost', null, []),
     contextRestored: M.cwrap('np_gl_context_restored', null, []),
@@ -271,7 +272,7 @@ async function openLesson(lessonText) {
   // never "Opening the lesson…" for good.
   let state;
   try {
-    if (engine.loadLesson(lessonId, text) !== 0) throw new Error('the lesson file is larger than the engine takes');
+    if (engine.loadLesson(lessonId, text) !== 0) throw new Error(words('app.lesson_larger_than_engine'));
     state = JSON.parse(engine.state());
   } catch (error) {
     console.warn(`the lesson did not open: ${error && error.message || error}`);
@@ -381,7 +382,7 @@ function announce(text) {
 }
 
 function run(command) {
-  if (!engine) throw new Error('the lesson engine is not ready yet (await neuralpath.ready)');
+  if (!engine) throw new Error(words('app.not_ready'));
   const reply = JSON.parse(engine.command(JSON.stringify(command)));
   if (!reply.ok) throw new Error(reply.error);
   return reply;
@@ -433,5 +434,5 @@ const requests = {
   lesson: lessonNamePattern.test(lessonId) ? chosen.then(async code => fetch((await lessonPath(lessonId, code)).path)) : null,
 };
 requests.lesson?.catch(() => {});  // a failed fetch is reported by fetchLesson, once the words are in
-chosen.then(code => loadStrings(code)).then(() => start(requests))
+chosen.then(code => loadStrings(code)).then(() => { fillPage(); return start(requests); })
   .catch(error => showFatal(words('app.start_failed'), String(error.message || error)));

@@ -1,7 +1,8 @@
 // The list comes from lessons/index.json, written at build time from each lesson's front
-// matter. Text is set as text, never as HTML.
+// matter. Text is set as text, never as HTML; the page's own words come from the catalogue
+// (lessons/strings/, np-strings.js).
 import { chooseLanguage } from './np-lang.js';
-import { loadStrings, words } from './np-strings.js';
+import { fillPage, loadStrings, words } from './np-strings.js';
 
 // In the page's language (np-lang.js): titles and summaries from lessons/<lang>/index.json
 // where a lesson is translated, the original's otherwise. An explicit ?lang= is passed on.
@@ -9,6 +10,7 @@ const params = new URLSearchParams(location.search);
 const lang = await chooseLanguage(params);
 document.documentElement.lang = lang;
 await loadStrings(lang);
+fillPage();
 async function translated() {
   if (lang === 'en') return new Map();
   try { return new Map((await (await fetch(`lessons/${lang}/index.json`)).json()).map(l => [l.id, l])); } catch { return new Map(); }
@@ -33,7 +35,7 @@ try {
     item.append(link);
     return item;
   }));
-  if (!lessons.length) list.textContent = 'No lessons are published yet.';
+  if (!lessons.length) list.textContent = words('home.none');
 } catch (error) {
-  list.textContent = `The lesson list could not be loaded (${error.message}).`;
+  list.textContent = words('home.list_failed', { error: error.message });
 }

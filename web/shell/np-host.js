@@ -395,7 +395,7 @@ np.ready.then(() => {
   if (reportedPercent === null) reportedPercent = Number(state?.progress?.summary?.percent ?? 0);
   if (embedded) fitStage(state);
   lastHeight = pageHeight();
-  post('ready', { title: state?.title || '', sections: (state?.sections || []).map(({ anchor, title, level }) => ({ anchor, title, level })),
+  post('ready', { title: state?.title || '', frameTitle: np.text('embed.frame_title', { title: state?.title || np.params.lesson }), sections: (state?.sections || []).map(({ anchor, title, level }) => ({ anchor, title, level })),
     section: state?.section || '', height: lastHeight });
   post('resize', { height: lastHeight });
   for (const [command, origin] of waiting.splice(0)) run(command, origin);

@@ -55,15 +55,21 @@ const t = (key, args) => np.text(key, args);
 
 // The chrome below exists before the engine runs (and so before the catalogue): its words are
 // filled in on 'engine-ready', and the visible controls stay hidden until then.
+// Other page modules made before the engine runs (np-storage.js's buttons) use it as chromeText.
 const chromeWords = [];
+let chromeFilled = false;
+const fillWords = ({ node, key, attribute }) => {
+  if (attribute) node.setAttribute(attribute, t(key)); else node.textContent = t(key);
+};
 function words(node, key, attribute = null) {
   chromeWords.push({ node, key, attribute });
+  if (chromeFilled) fillWords({ node, key, attribute });
   return node;
 }
+export { words as chromeText };
 function fillChromeWords() {
-  for (const { node, key, attribute } of chromeWords) {
-    if (attribute) node.setAttribute(attribute, t(key)); else node.textContent = t(key);
-  }
+  chromeFilled = true;
+  for (const entry of chromeWords) fillWords(entry);
   toggle.hidden = false;
   skip.hidden = false;
 }

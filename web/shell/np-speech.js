@@ -21,6 +21,7 @@
 import { toolbar } from './np-mirror.js';  // the page's tool bar (the chrome, or a bar above an embed)
 
 const np = window.neuralpath;
+const t = (key, args) => np.text(key, args);  // the engine's catalogue ([speech]): it runs by now
 const synth = 'speechSynthesis' in window ? window.speechSynthesis : null;
 
 // [SECTION] Preferences ---------------------------------------------------------------------------
@@ -124,18 +125,18 @@ function buildControl() {
   const box = document.createElement('div');
   box.className = 'np-narrator';
   box.setAttribute('role', 'group');
-  box.setAttribute('aria-label', 'Narrator');
+  box.setAttribute('aria-label', t('speech.narrator'));
   box.style.cssText = 'display:flex;gap:.4em;align-items:center;font-size:.9em;white-space:nowrap';
   const label = document.createElement('label');
-  label.title = 'Read the playback captions aloud';
+  label.title = t('speech.read_aloud');
   const toggle = document.createElement('input');
   toggle.type = 'checkbox';
   toggle.id = 'np-voice';
-  toggle.setAttribute('aria-label', 'Read the playback captions aloud');
-  label.append(toggle, ' Voice');
+  toggle.setAttribute('aria-label', t('speech.read_aloud'));
+  label.append(toggle, ` ${t('speech.voice')}`);
   const select = document.createElement('select');
   select.id = 'np-voice-name';
-  select.setAttribute('aria-label', 'Which voice reads the captions');
+  select.setAttribute('aria-label', t('speech.which_voice'));
   // On a phone the header has little room: the voice list shrinks rather than pushing it over.
   select.style.cssText = 'max-width:11em;min-width:0';
   box.append(label, select);
@@ -160,7 +161,7 @@ function refreshControl() {
   if (!control) return;
   control.toggle.checked = board.voice;
   control.toggle.disabled = !voices.length;
-  control.box.title = voices.length ? '' : 'This browser has no speech voice; captions are shown on the board.';
+  control.box.title = voices.length ? '' : t('speech.no_voice_title');
   control.select.hidden = !voices.length || narrow.matches;
   control.box.style.display = phone.matches ? 'none' : 'flex';
   if (control.select.options.length !== voices.length) {
@@ -175,7 +176,7 @@ function refreshControl() {
 function setVoice(on, chosen) {
   if (chosen) { prefs.voice = on; savePreferences(); }
   const possible = on && voices.length > 0;
-  if (on && !possible && chosen) np.announce('No speech voice is available in this browser; captions only.');
+  if (on && !possible && chosen) np.announce(t('speech.no_voice'));
   send({ type: 'voice', on: possible });
   board.voice = possible;
   if (!possible) stopSpeaking();
@@ -200,7 +201,7 @@ np.events.addEventListener('playback', ({ detail }) => {
   if (detail.voice !== board.voice) {
     // The learner pressed the board's Voice button.
     if (detail.voice && !voices.length) {
-      np.announce('No speech voice is available in this browser; captions only.');
+      np.announce(t('speech.no_voice'));
       send({ type: 'voice', on: false });
     } else {
       board.voice = !!detail.voice;

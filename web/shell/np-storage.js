@@ -14,9 +14,12 @@
 // If there is no room for the copy, this visit saves nothing until the learner decides.
 // Storage that is missing (blocked cookies, some private modes, sandboxed frames) or full never
 // stops the lesson either: a small visible note says progress is not being saved.
-import { toolbar, noteSlot } from './np-mirror.js';
+import { toolbar, noteSlot, chromeText } from './np-mirror.js';
 
 const np = window.neuralpath;
+// Words from the engine's catalogue ([storage]); the controls made before it runs get theirs
+// through chromeText once it does.
+const t = (key, args) => np.text(key, args);
 const VERSION = 1;
 const lesson = np.params.lesson;
 const key = `neuralpath:v${VERSION}:progress:${lesson}`;
@@ -43,15 +46,15 @@ function readRecord() {
   try { raw = s.getItem(key); } catch { return { status: 'unavailable' }; }
   if (raw === null) return { status: 'empty' };
   if (raw.length > MAX_RECORD_CHARS)
-    return { status: 'unreadable', raw, why: `it is ${(raw.length / 1048576).toFixed(1)} MB, more than a saved record may be` };
+    return { status: 'unreadable', raw, why: t('storage.why_too_large', { size: np.format('bytes', raw.length) }) };
   let record;
-  try { record = JSON.parse(raw); } catch { return { status: 'unreadable', raw, why: 'it is not JSON' }; }
-  if (!record || typeof record !== 'object' || Array.isArray(record)) return { status: 'unreadable', raw, why: 'it is not a record' };
-  if (record.version !== VERSION) return { status: 'unreadable', raw, why: `it has version ${JSON.stringify(record.version)}, not ${VERSION}` };
-  if (record.lesson !== lesson) return { status: 'unreadable', raw, why: 'it names another lesson' };
+  try { record = JSON.parse(raw); } catch { return { status: 'unreadable', raw, why: t('storage.why_not_json') }; }
+  if (!record || typeof record !== 'object' || Array.isArray(record)) return { status: 'unreadable', raw, why: t('storage.why_not_record') };
+  if (record.version !== VERSION) return { status: 'unreadable', raw, why: t('storage.why_version', { found: JSON.stringify(record.version), version: VERSION }) };
+  if (record.lesson !== lesson) return { status: 'unreadable', raw, why: t('storage.why_other_lesson') };
   const p = record.progress;
   if (!(typeof p === 'string' || (p && typeof p === 'object' && !Array.isArray(p))))
-    return { status: 'unreadable', raw, why: 'it holds no progress' };
+    return { status: 'unreadable', raw, why: t('storage.why_no_progress') };
   return { status: 'ok', raw, progress: p };
 }
 
@@ -106,7 +109,7 @@ function makeNote() {
   const dismiss = document.createElement('button');
   dismiss.type = 'button';
   dismiss.className = 'np-note-dismiss';
-  dismiss.setAttribute('aria-label', 'Dismiss this note');
+  chromeText(dismiss, 'storage.dismiss', 'aria-label');
   dismiss.textContent = '×';
   dismiss.addEventListener('click', () => { note.hidden = true; });
   note.append(text, dismiss);
@@ -114,17 +117,17 @@ function makeNote() {
   return { note, text, dismiss };
 }
 
-function button(label, onClick) {
+function button(key, onClick) {
   const b = document.createElement('button');
   b.type = 'button';
-  b.textContent = label;
+  chromeText(b, key);
   b.addEventListener('click', onClick);
   return b;
 }
 
 // Saving status: not saved / storage full / progress reset (with Undo).
 const status = makeNote();
-const undoButton = button('Undo reset', () => undo());
+const undoButton = button('storage.undo', () => undo());
 undoButton.hidden = true;
 status.note.insertBefore(undoButton, status.dismiss);
 status.dismiss.addEventListener('click', () => { undoButton.hidden = true; });
@@ -132,15 +135,11 @@ status.dismiss.addEventListener('click', () => { undoButton.hidden = true; });
 // A record that could not be fully used: what happened, and what the learner can do with it.
 const kept = makeNote();
 kept.note.classList.add('np-note-kept');
-const downloadButton = button('Download it', () => downloadKept());
-const deleteButton = button('Delete it', () => deleteKept());
+const downloadButton = button('storage.download', () => downloadKept());
+const deleteButton = button('storage.delete', () => deleteKept());
 kept.note.insertBefore(downloadButton, kept.dismiss);
 kept.note.insertBefore(deleteButton, kept.dismiss);
 
-const messages = {
-  unavailable: 'This browser is not letting the lesson save your progress; it will be lost when you leave.',
-  full: 'Your browser’s storage is full, so your progress is not being saved.',
-};
 let saveStatus = 'ok';
 function showStatus(kind) {
   if (kind === 'ok' || kind === 'empty') {
@@ -149,7 +148,7 @@ function showStatus(kind) {
     return;
   }
   status.note.classList.toggle('np-note-info', kind === 'reset');
-  status.text.textContent = kind === 'reset' ? 'Progress reset.' : messages[kind];
+  status.text.textContent = t(kind === 'reset' ? 'storage.reset_done' : kind === 'full' ? 'storage.full' : 'storage.unavailable');
   undoButton.hidden = kind !== 'reset';
   status.note.hidden = false;
 }
@@ -162,13 +161,13 @@ let lastProgress = null;   // what the engine last reported (for "Undo reset", a
 
 function showKept(message) {
   kept.text.textContent = message;
-  deleteButton.textContent = holdSaving ? 'Delete it and save from now on' : 'Delete it';
+  deleteButton.textContent = t(holdSaving ? 'storage.delete_and_save' : 'storage.delete');
   kept.note.hidden = false;
 }
 
 function describe(reasons) {
-  const shown = reasons.slice(0, 2).join('; ');
-  return reasons.length > 2 ? `${shown}; and ${reasons.length - 2} more` : shown;
+  const shown = reasons.slice(0, 2).join(t('storage.reasons_separator'));
+  return reasons.length > 2 ? t('storage.reasons_more', { reasons: shown, n: reasons.length - 2 }) : shown;
 }
 
 // The stored record at `key` could not be fully used (`reasons`, for the learner).
@@ -177,12 +176,8 @@ function setAside(raw, reasons, restored) {
   const keptKey = keepAside(raw);
   keptRecord = { raw, key: keptKey };
   holdSaving = !keptKey;
-  const what = restored ? 'Part of your saved progress could not be used' : 'Your saved progress could not be read';
-  const then = restored ? 'What could be used is back.' : 'The lesson starts fresh.';
-  showKept(keptKey
-    ? `${what} (${describe(reasons)}). ${then} The original is kept in this browser.`
-    : `${what} (${describe(reasons)}). ${then} There is no room to keep a copy, so this visit is not ` +
-      'saved, to leave the original as it is.');
+  const args = { reasons: describe(reasons) };
+  showKept(t(`storage.${restored ? 'partly_used' : 'unreadable'}_${keptKey ? 'kept' : 'no_room'}`, args));
 }
 
 function downloadKept() {
@@ -207,13 +202,13 @@ function deleteKept() {
     holdSaving = false;
     if (lastProgress !== null) save(lastProgress);
   }
-  np.announce('The old saved progress is deleted.');
+  np.announce(t('storage.deleted'));
 }
 
 const resetButton = document.createElement('button');
 resetButton.type = 'button';
 resetButton.className = 'np-tool';
-resetButton.textContent = 'Reset progress';
+chromeText(resetButton, 'storage.reset');
 toolbar().append(resetButton);
 
 let undoProgress = null;
@@ -221,11 +216,11 @@ resetButton.addEventListener('click', () => {
   undoProgress = lastProgress;
   if (!holdSaving) removeRecord();
   try { np.command({ type: 'reset' }); } catch (error) {
-    np.announce(`Could not reset: ${error.message}`);
+    np.announce(t('storage.reset_failed', { error: error.message }));
     return;
   }
   showStatus('reset');
-  np.announce('Progress reset. Every answer and reveal of this lesson is cleared.');
+  np.announce(t('storage.reset_announced'));
 });
 function undo() {
   const progress = undoProgress;
@@ -234,8 +229,8 @@ function undo() {
   if (!progress) return;
   try {
     np.command({ type: 'restore', progress });
-    np.announce('Your progress is back.');
-  } catch (error) { np.announce(`Could not undo: ${error.message}`); }
+    np.announce(t('storage.undone'));
+  } catch (error) { np.announce(t('storage.undo_failed', { error: error.message })); }
 }
 
 // [SECTION] Restore on load, save on every change -------------------------------------------------
@@ -248,7 +243,8 @@ np.events.addEventListener('lesson-loaded', () => {
       reply = np.command({ type: 'restore', progress: found.progress });
     } catch (error) {
       // The engine refused it whole (another lesson's, nothing readable): keep it, start fresh.
-      setAside(found.raw, [error.message.replace(/^the saved progress could not be read: /, '')], false);
+      const prefix = t('commands.progress_unreadable', { error: '' });  // the engine's words before the reason
+      setAside(found.raw, [error.message.startsWith(prefix) ? error.message.slice(prefix.length) : error.message], false);
       return;
     }
     if (Array.isArray(reply.dropped) && reply.dropped.length) setAside(found.raw, reply.dropped, true);
@@ -266,8 +262,7 @@ np.events.addEventListener('lesson-loaded', () => {
       try { raw = store().getItem(earlier[0]); } catch { /* listed but unreadable */ }
       if (raw !== null) {
         keptRecord = { raw, key: earlier[0] };
-        showKept(`Saved progress from an earlier visit that could not be fully used is kept in this browser` +
-          `${earlier.length > 1 ? ` (${earlier.length} copies)` : ''}.`);
+        showKept(t(earlier.length > 1 ? 'storage.kept_earlier_copies' : 'storage.kept_earlier', { n: earlier.length }));
       }
     }
   }

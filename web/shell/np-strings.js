@@ -40,6 +40,14 @@ export async function loadStrings(lang = 'en') {
   return entries;
 }
 
+// The page's HTML names its words by key, so the HTML holds no English of its own:
+// data-np-text="key" sets an element's text (the <title> too), data-np-label="key" its aria-label.
+// Called once the catalogue is loaded (np-app.js, np-home.js).
+export function fillPage(root = document) {
+  for (const node of root.querySelectorAll('[data-np-text]')) node.textContent = words(node.dataset.npText);
+  for (const node of root.querySelectorAll('[data-np-label]')) node.setAttribute('aria-label', words(node.dataset.npLabel));
+}
+
 // The words for `key` with {name} filled from `args`; {{ and }} are braces. A missing key
 // shows the key itself, never nothing.
 export function words(key, args = {}) {

@@ -61,7 +61,7 @@ std::string products_text(const CellTerms& terms, int max_shown) {
     const Term& t = order[static_cast<std::size_t>(k)];
     text += (k ? " + " : "") + format_number(t.a) + "×" + format_number(t.b);
   }
-  if (n > max_shown) text += " + … (" + std::to_string(n) + " terms, largest first)";
+  if (n > max_shown) text += tr_n("widgets.more_terms", n, {{"n", std::to_string(n)}});
   return text;
 }
 
