@@ -93,8 +93,9 @@ async function share() {
   if (snap.widgets && Object.keys(snap.widgets).length) payload.w = snap.widgets;
   const board = playbackOf(state);
   if (board) payload.p = [board.id, board.step];
-  const url = new URL(location.href);
-  for (const key of [...url.searchParams.keys()]) if (!['lesson', 'embed', 'theme'].includes(key)) url.searchParams.delete(key);
+  // The lesson page itself, whatever frame or theme this one has: the link is for a person.
+  const url = new URL('lesson.html', location.href);
+  url.search = '';
   url.searchParams.set('lesson', np.params.lesson);
   if (payload.s) url.searchParams.set('section', payload.s);
   if (payload.w || payload.p) url.searchParams.set('s', await encodeState(payload));
