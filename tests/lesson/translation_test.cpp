@@ -8,22 +8,12 @@
 #include <doctest/doctest.h>
 
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 
 using namespace neuralpath::lesson;
 
 namespace {
 
 const std::string kLessons = NEURALPATH_SOURCE_DIR "/lessons/";
-
-std::string read(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    REQUIRE_MESSAGE(in, "cannot read " << path);
-    std::ostringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
 
 // A small original with one of every kind of block the comparison treats differently.
 const std::string kOriginal = R"(---
