@@ -33,6 +33,10 @@ const englishPhrases = (() => {
   return [...phrases];
 })();
 
+// Whole English values that Spanish words differently ("Share", "Voice").
+const englishValues = new Set([...english].filter(([key, value]) => spanish.has(key) && spanish.get(key) !== value &&
+  /[A-Za-z]{3,}/.test(value)).map(([, value]) => value));
+
 // The original lessons' section titles: none may show in the Spanish page.
 function englishTitles(id) {
   return [...readFileSync(join(repo, `lessons/${id}.md`), 'utf8').matchAll(/^## (?:(?:Beginner|Medium|Advanced): )?(.*?)(?: \{#[a-z0-9-]+\})?$/gm)]
@@ -60,8 +64,13 @@ before(async () => {
 after(async () => { await env?.close(); });
 
 const state = page => page.evaluate(() => window.neuralpath.state());
+// The text version (np-mirror.js), and everything else the page shows in its DOM: the tool
+// bar, notes, labels (aria-label and title count: a screen reader speaks them).
 const mirrorText = page => page.evaluate(() => document.querySelector('.np-m-panel, #np-mirror, [data-np-mirror]')?.textContent
   ?? document.body.textContent);
+const pageText = page => page.evaluate(() => [document.body.innerText,
+  ...[...document.querySelectorAll('[aria-label], [title]')].flatMap(n => [n.getAttribute('aria-label') || '', n.getAttribute('title') || ''])]
+  .join('\n'));
 
 async function walk(page, id) {
   const s = await state(page);
@@ -82,11 +91,15 @@ async function walk(page, id) {
   await settled(page);
   const after = await state(page);
   seen.push(...strings(after));
-  const texts = [seen.join('\n'), await mirrorText(page), await page.evaluate(() => document.title)];
+  const texts = [seen.join('\n'), await mirrorText(page), await pageText(page), await page.evaluate(() => document.title)];
   const all = texts.join('\n');
   const found = englishIn(all);
   assert.deepEqual(found, [], `${id}: English phrases on the page`);
   for (const title of englishTitles(id)) assert.ok(!all.includes(title), `${id}: the English title "${title}" is on the page`);
+  // Short labels (one word: "Voice", "Share") are whole English catalogue values on a control.
+  const labels = await page.evaluate(() => [...document.querySelectorAll('button, label, summary, a, [role="button"]')]
+    .map(n => n.textContent.trim()).filter(Boolean));
+  assert.deepEqual(labels.filter(label => englishValues.has(label)), [], `${id}: English labels on the page`);
   return after;
 }
 
