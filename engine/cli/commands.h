@@ -21,4 +21,8 @@ int run_check(const std::vector<std::string>& args, std::string& stdout_text, st
 // train --lesson FILE [--task NAME] [--steps N] [--seed S] [--out FILE]: JSON lines per logged step.
 int run_train(const std::vector<std::string>& args, std::string& stdout_text);
 
+// heads --lesson FILE [--task NAME]: per-head attention mass per relation and the divergence
+// between heads, for the lesson's weights and for the untrained start (head_stats.h).
+int run_heads(const std::vector<std::string>& args, std::string& stdout_text);
+
 }  // namespace neuralpath::cli

@@ -4,6 +4,7 @@
 //   neuralpath-cli trace --sentence TEXT ...  the whole block, step by step, with narration
 //   neuralpath-cli check FILE...              validate lesson files
 //   neuralpath-cli train --lesson FILE ...    train the lesson's model on one of its tasks
+//   neuralpath-cli heads --lesson FILE ...    how its heads divide a task's relations
 //
 // Exit codes: 0 success; 1 `check` found problems; 2 bad input or usage (one line on stderr,
 // nothing on stdout); 3 an unexpected internal error.
@@ -24,7 +25,8 @@ constexpr const char* kUsage =
     "\"kernel\": \"naive\"|\"tiled\"}\n"
     "       neuralpath-cli trace --sentence TEXT [--mask causal|none] [--lesson FILE] [--lang CODE] [--focus N] [--terms] [--pretty]\n"
     "       neuralpath-cli check FILE...\n"
-    "       neuralpath-cli train --lesson FILE [--task NAME] [--steps N] [--seed S] [--out FILE]\n";
+    "       neuralpath-cli train --lesson FILE [--task NAME] [--steps N] [--seed S] [--out FILE]\n"
+    "       neuralpath-cli heads --lesson FILE [--task NAME]\n";
 
 // One line, whatever the message holds, so scripts can read it with `read`.
 std::string one_line(std::string text) {
@@ -65,6 +67,8 @@ int main(int argc, char** argv) {
             code = neuralpath::cli::run_trace(rest, out);
         } else if (command == "train") {
             code = neuralpath::cli::run_train(rest, out);
+        } else if (command == "heads") {
+            code = neuralpath::cli::run_heads(rest, out);
         } else if (command == "check") {
             code = neuralpath::cli::run_check(rest, out, err);
         } else if (command == "help" || command == "--help" || command == "-h") {

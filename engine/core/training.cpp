@@ -19,7 +19,12 @@ namespace neuralpath {
 // [SECTION] Tasks --------------------------------------------------------------------------------
 
 const char* objective_name(Objective objective) {
-    return objective == Objective::next_word ? "next-word" : "point";
+    switch (objective) {
+    case Objective::next_word: return "next-word";
+    case Objective::point: return "point";
+    case Objective::point_best_head: return "point-best-head";
+    }
+    return "point";
 }
 
 int vocabulary_index(const Vocabulary& vocabulary, const std::string& key) {
@@ -128,10 +133,13 @@ float example_loss(const ModelSpec& m, const Example& example, Objective objecti
         dout.noalias() = (scale * dlogits) * m.unembedding;  // logits = out·Uᵀ (U fixed: tied)
     } else {
         const std::vector<Matrix> w = shown_weights(f);
-        loss = pointer_forward(w, example.query, example.answer);
+        const bool best_head = objective == Objective::point_best_head;
+        loss = best_head ? best_head_pointer_forward(w, example.query, example.answer)
+                         : pointer_forward(w, example.query, example.answer);
         if (!grads) return loss;
         for (const Matrix& h : w) dweights.push_back(Matrix::Zero(h.rows(), h.cols()));
-        pointer_backward(dweights, w, example.query, example.answer);
+        if (best_head) best_head_pointer_backward(dweights, w, example.query, example.answer);
+        else pointer_backward(dweights, w, example.query, example.answer);
         for (Matrix& dw : dweights) dw *= scale;
     }
 
@@ -166,6 +174,16 @@ float example_loss(const ModelSpec& m, const Example& example, Objective objecti
 std::pair<int, int> example_score(const ModelSpec& m, const Example& example, Objective objective) {
     const bool next_word = objective == Objective::next_word;
     const BlockForward f = block_forward(m, example, mask_for(objective), next_word);
+    if (objective == Objective::point_best_head) {  // right when some head's row peaks on the answer
+        for (const AttentionResult& h : f.shown.heads) {
+            Vector row = h.weights.row(example.query).transpose();
+            row(example.query) = -1.0f;
+            Index best = 0;
+            row.maxCoeff(&best);
+            if (best == example.answer) return {1, 1};
+        }
+        return {0, 1};
+    }
     if (!next_word) {
         Vector spotlight = Vector::Zero(static_cast<Index>(example.tokens.size()));
         for (const AttentionResult& h : f.shown.heads) spotlight += h.weights.row(example.query).transpose();
@@ -184,6 +202,10 @@ std::pair<int, int> example_score(const ModelSpec& m, const Example& example, Ob
         ++counted;
     }
     return {right, counted};
+}
+
+std::vector<Matrix> shown_head_weights(const ModelSpec& m, const Example& example, Objective objective) {
+    return shown_weights(block_forward(m, example, mask_for(objective), false));
 }
 
 std::vector<ParameterRef> trainable_parameters(ModelSpec& m, const ModelGrads& g, TrainedParts parts) {
@@ -228,7 +250,7 @@ void check_example(const ModelSpec& m, const Example& e, Objective objective) {
     const auto T = static_cast<int>(e.tokens.size());
     if (T == 0) throw InputError("a training example has no tokens");
     if (T > kMaxTokens) throw InputError("a training example has more than " + std::to_string(kMaxTokens) + " tokens");
-    if (objective == Objective::point) {
+    if (is_point(objective)) {
         if (e.query < 0 || e.query >= T || e.answer < 0 || e.answer >= T || e.query == e.answer)
             throw InputError("a pointing example needs a query and a different answer inside the sentence");
         return;

@@ -13,6 +13,10 @@
 //              no mask, loss = −log of the shown layer's attention weight on the answer (mean
 //              over heads). Accuracy: share of examples whose spotlight (query's weights,
 //              itself excluded) peaks on the answer.
+//   point_best_head  the same examples, but any one head may do the pointing: loss = −log of a
+//              soft maximum over heads (best_head_pointer_forward, backward.h), so heads are
+//              rewarded for dividing the relations between them. Accuracy: share of examples
+//              where some head's row (itself excluded) peaks on the answer.
 //
 // One step = one minibatch of examples drawn in a seeded order (splitmix64), gradients averaged
 // over the batch, one AdamW update. No threads, no clock: same seed, same weights, bit for bit.
@@ -31,8 +35,9 @@ namespace neuralpath {
 
 // [SECTION] Tasks ------------------------------------------------------------------------------
 
-enum class Objective { next_word, point };
-const char* objective_name(Objective objective);  // "next-word", "point"
+enum class Objective { next_word, point, point_best_head };
+const char* objective_name(Objective objective);  // "next-word", "point", "point-best-head"
+inline bool is_point(Objective objective) { return objective != Objective::next_word; }
 
 struct Example {
     std::vector<Token> tokens;
@@ -40,12 +45,14 @@ struct Example {
                                      // word (map order), −1 where nothing follows
     int                query = -1;   // point: the token that must look...
     int                answer = -1;  //        ...and the token it must look at
+    int                relation = -1;  // point: which of the task's relations (for per-head figures)
 };
 
 struct TrainingSet {
     Objective            objective = Objective::next_word;
     std::vector<Example> train;
     std::vector<Example> held_out;   // never trained on; empty = evaluate on `train`
+    std::vector<std::string> relations;  // point: the names Example::relation indexes
 };
 
 // The vocabulary index (map order, as the next-token scores) of a word key; −1 if unknown.
@@ -75,6 +82,10 @@ float example_loss(const ModelSpec& model, const Example& example, Objective obj
 // Whether the model gets the example right, as counted by `accuracy` (see the top of the file):
 // returns {right, counted} (next_word counts every position with a target).
 std::pair<int, int> example_score(const ModelSpec& model, const Example& example, Objective objective);
+
+// The shown layer's attention weights for one example, one [T][T] per head (the same forward
+// pass and mask the objective trains with).
+std::vector<Matrix> shown_head_weights(const ModelSpec& model, const Example& example, Objective objective);
 
 // The trainable buffers of a model and of its gradients, in one fixed order.
 std::vector<ParameterRef> trainable_parameters(ModelSpec& model, const ModelGrads& grads,

@@ -27,6 +27,9 @@ enum class TaskObjective { point, next_word };
 struct TaskTemplate {
     std::string text;                  // "The ANIMAL didn't cross the PLACE because it was too TIRED."
     std::string answer;                // the slot the query must point at ("ANIMAL")
+    std::string query;                 // the word or slot that looks; empty: the task's `query`
+    std::string relation;              // a name for what the pointing means ("subject"); empty:
+                                       // the answer slot's name
     SourcePos   pos;
 };
 
@@ -44,7 +47,9 @@ struct CorpusLine {
 struct TaskData {
     std::string                id;
     TaskObjective              objective = TaskObjective::next_word;
-    std::string                query;        // point: the word that must look ("it")
+    std::string                query;        // point: the word that must look ("it"), unless a
+                                             // template names its own
+    bool                       best_head = false;  // `credit: best-head`: any one head may point
     std::vector<TaskTemplate>  templates;    // point
     std::vector<TaskSlot>      slots;        // point
     float                      held_out = 0.25f;  // point: share of word combinations held out

@@ -54,7 +54,7 @@ void build_task(ParseContext& ctx, const Fence& fence, Nesting nesting, const Se
     const bool point = t.objective == TaskObjective::point;
 
     if (point) {
-        t.query = f.text("query", true).value_or("");
+        t.query = f.text("query", false).value_or("");
         for (char& c : t.query) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
         if (const SettingsNode* words = f.map("words", true))
             for (const auto& e : words->entries) {
@@ -85,10 +85,23 @@ void build_task(ParseContext& ctx, const Fence& fence, Nesting nesting, const Se
                 tt.pos = ctx.pos(item.origin);
                 tt.text = tf.text("text", true).value_or("");
                 tt.answer = tf.text("answer", true).value_or("");
+                if (auto q = tf.source("query", false)) {
+                    tt.query = q->text();
+                    if (!valid_slot_name(tt.query))  // a word, not a slot: compared with tokens' keys
+                        for (char& c : tt.query) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+                }
+                tt.relation = tf.text("relation", false).value_or("");
+                if (tt.query.empty() && t.query.empty())
+                    ctx.error(item.origin, "the template needs a 'query:' (or the task one for every template)");
                 tf.finish();
                 t.templates.push_back(std::move(tt));
             }
         if (auto h = number_setting(ctx, f, "held-out", 0.0f, 0.9f)) t.held_out = *h;
+        if (auto credit = f.source("credit", false)) {
+            if (credit->text() == "best-head") t.best_head = true;
+            else if (credit->text() != "every-head")
+                ctx.error(credit->origin(0), "'credit' should be every-head or best-head, not '" + credit->text() + "'");
+        }
         if (!text.trimmed().empty())
             ctx.error(fence.kind_origin, "a point task has no corpus: remove the text after '---'");
     } else {

@@ -55,6 +55,15 @@ ParsedTemplate parse_template(const TaskData& task, const TaskTemplate& t) {
     return p;
 }
 
+// Where the template's query sits: the first token of its slot, or its first literal word; −1 if
+// it has none.
+int query_index(const TaskData& task, const TaskTemplate& t, const ParsedTemplate& p) {
+    const std::string& query = t.query.empty() ? task.query : t.query;
+    for (std::size_t i = 0; i < p.tokens.size(); ++i)
+        if (p.slot_of[i].empty() ? p.tokens[i].key == query : p.slot_of[i] == query) return static_cast<int>(i);
+    return -1;
+}
+
 std::size_t combinations(const TaskData& task, const ParsedTemplate& p) {
     std::size_t n = 1;
     for (const auto& name : p.slots) n = std::min(n * slot_words(task, name).size(), kMaxExamples + 1);
@@ -113,15 +122,17 @@ neuralpath::TrainingSet training_set(const Lesson& lesson, const TaskData& task)
             set.train.push_back(neuralpath::next_word_example(vocabulary, neuralpath::tokenize(line.text)));
         return set;
     }
-    set.objective = neuralpath::Objective::point;
+    set.objective = task.best_head ? neuralpath::Objective::point_best_head : neuralpath::Objective::point;
     for (const TaskTemplate& t : task.templates) {
         const ParsedTemplate p = parse_template(task, t);
         const auto answer = std::find(p.slot_of.begin(), p.slot_of.end(), t.answer);
-        int query = -1;
-        for (std::size_t i = 0; i < p.tokens.size(); ++i)
-            if (query < 0 && p.slot_of[i].empty() && p.tokens[i].key == task.query) query = static_cast<int>(i);
-        if (answer == p.slot_of.end() || query < 0)
+        const int query = query_index(task, t, p);
+        if (answer == p.slot_of.end() || query < 0 || p.slot_of[static_cast<std::size_t>(query)] == t.answer)
             throw neuralpath::InputError("the template '" + t.text + "' needs the query word and its answer slot");
+        const std::string relation = t.relation.empty() ? t.answer : t.relation;
+        auto known = std::find(set.relations.begin(), set.relations.end(), relation);
+        if (known == set.relations.end()) known = set.relations.insert(set.relations.end(), relation);
+        const int relation_index = static_cast<int>(known - set.relations.begin());
         fill_template(task, t, p, [&](const std::string& sentence, const std::map<std::string, std::string>& words) {
             neuralpath::Example e;
             e.tokens = neuralpath::tokenize(sentence);
@@ -129,6 +140,7 @@ neuralpath::TrainingSet training_set(const Lesson& lesson, const TaskData& task)
                 throw neuralpath::InputError("a slot word of '" + t.text + "' is not one token");
             e.query = query;
             e.answer = static_cast<int>(answer - p.slot_of.begin());
+            e.relation = relation_index;
             (held_out(task, words) ? set.held_out : set.train).push_back(std::move(e));
         });
         if (set.train.size() + set.held_out.size() > kMaxExamples)
@@ -201,10 +213,12 @@ std::vector<Diagnostic> check_tasks(const Lesson& lesson) {
                 error(t.pos, "the answer '" + t.answer + "' is not a slot of this template");
                 fillable = false;
             }
-            bool has_query = false;
-            for (std::size_t i = 0; i < p.tokens.size(); ++i) has_query = has_query || (p.slot_of[i].empty() && p.tokens[i].key == task.query);
-            if (!has_query) {
-                error(t.pos, "the query word '" + task.query + "' does not occur in this template");
+            const int query = query_index(task, t, p);
+            if (query < 0) {
+                error(t.pos, "the query word '" + (t.query.empty() ? task.query : t.query) + "' does not occur in this template");
+                fillable = false;
+            } else if (p.slot_of[static_cast<std::size_t>(query)] == t.answer) {
+                error(t.pos, "the query and the answer are the same slot: a word cannot point at itself");
                 fillable = false;
             }
             if (combinations(task, p) > kMaxExamples) {

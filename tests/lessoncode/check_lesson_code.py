@@ -278,7 +278,37 @@ def check_layer_norm_placement(lesson, dump, cli):
         raise Mismatch("pre-LN and post-LN gave the same output: the comparison would not notice a swap")
 
 
+# [SECTION] multi-head.md: multi-head-code -----------------------------------------------------
+
+def check_multi_head_code(lesson, dump, cli):
+    block = code_of(dump, "multi-head-code")
+    model, playback = dump["model"], dump["playback"]
+    if playback is None or playback["code"] != "multi-head-code":
+        raise Mismatch("multi-head-code must be the code of the lesson's playback")
+    check_step_lines(block, [s for s in block["steps"]])
+    if model["context"]:
+        raise Mismatch("multi_head_attention is the shown layer alone; the lesson has context layers")
+    layer = model["attention"]
+    heads = layer["heads"]
+    if heads < 2:
+        raise Mismatch("the lesson's layer should have several heads, it has " + str(heads))
+    namespace, _ = run_block(block)
+    W = [tensor(layer[k]) for k in ("W_Q", "W_K", "W_V", "W_O")]
+    cases = [playback["sentence"]] + [s["sentence"] for s in dump["sentences"]["heatmap"]]
+    for sentence in cases:
+        trace = engine_trace(cli, lesson, sentence, False)  # the lesson's widgets run without a mask
+        print(f"'{sentence}' (no mask, {heads} heads):")
+        x = tensor(steps_of(trace, "project_q")[0]["inputs"][0]["values"])  # what the layer reads
+        out, weights = namespace["multi_head_attention"](x, *W, heads)
+        compare("every head's weights (by hand)", weights, trace["attention"]["weights"])
+        compare("output after W_O (by hand)", out, steps_of(trace, "output_projection")[0]["result"]["values"])
+        out, weights = namespace["with_torch_module"](x, *W, heads)
+        compare("every head's weights (nn.MultiheadAttention)", weights, trace["attention"]["weights"])
+        compare("output (nn.MultiheadAttention)", out, steps_of(trace, "output_projection")[0]["result"]["values"])
+
+
 CHECKS = {
+    ("multi-head.md", "multi-head-code"): check_multi_head_code,
     ("self-attention.md", "pytorch-head"): check_self_attention_head,
     ("course-playback.md", "block-code"): check_block_code,
     ("course-playback.md", "layer-norm-placement"): check_layer_norm_placement,
