@@ -18,4 +18,5 @@
     X(spotlight, "spotlight")          \
     X(heatmap, "heatmap")              \
     X(mask_steps, "mask-steps")        \
-    X(cost_explorer, "cost-explorer")
+    X(cost_explorer, "cost-explorer")  \
+    X(head_view, "head-view")

@@ -1,0 +1,33 @@
+// head_view_view.h: draws a const HeadViewModel with Dear ImGui, the way BertViz's head view
+// does: the sentence twice, asking words on the left and looked-at words on the right, and a
+// line for each weight, one colour per head, as opaque as the weight is large. Head chips above
+// toggle heads; tapping a word on the left shows only its lines; the focus word's heaviest key
+// per head is listed below, and tapping one opens its derivation.
+#pragma once
+#include "engine/ui/widgets/explain.h"
+#include "engine/ui/widgets/head_view/head_view_model.h"
+
+#include <vector>
+
+namespace neuralpath::ui {
+
+class HeadViewView {
+ public:
+  using Asked = std::vector<HeadViewModel::Command>;
+  void draw(const UiContext& ui, const HeadViewModel& model, Asked& asked);
+  void update(const HeadViewModel& /*model*/, float /*dt*/) {}
+  Explainer& explainer() { return explain_; }
+  const Explainer& explainer() const { return explain_; }
+
+  // One colour per head (cycled past eight), the same in both themes.
+  static ImU32 head_color(int head);
+
+ private:
+  void draw_head_chips(const UiContext& ui, const HeadViewModel& model, float width, Asked& asked);
+  void draw_lines(const UiContext& ui, const HeadViewModel& model, float width, Asked& asked);
+  void draw_tops(const UiContext& ui, const HeadViewModel& model, float width);
+
+  Explainer explain_;
+};
+
+}  // namespace neuralpath::ui
