@@ -44,26 +44,26 @@ json rect_json(const ImRect& r, float scale) {
 }  // namespace
 
 struct WidgetEntry {
-  const lesson::Block*    block = nullptr;
-  std::string             id;        // the block's id, or "<kind>-<n>" when it has none
-  std::string             section;   // anchor of the section holding it ("" for the intro)
+  const lesson::Block* block = nullptr;
+  std::string id;       // the block's id, or "<kind>-<n>" when it has none
+  std::string section;  // anchor of the section holding it ("" for the intro)
   std::unique_ptr<Widget> widget;
-  std::string             error;     // why there is no widget
-  nlohmann::json          opened;    // its snapshot as the lesson opened it (a share leaves it out)
+  std::string error;      // why there is no widget
+  nlohmann::json opened;  // its snapshot as the lesson opened it (a share leaves it out)
 };
 
 struct App::Impl {
-  std::string                             lesson_id;
-  std::string                             title;
-  std::unique_ptr<lesson::Lesson>         lesson;    // stable address: the session and views point into it
-  std::unique_ptr<LessonSession>          session;
-  std::vector<std::string>                errors;    // "file:line:col: error: message"
-  std::vector<WidgetEntry>                widgets;
+  std::string lesson_id;
+  std::string title;
+  std::unique_ptr<lesson::Lesson> lesson;  // stable address: the session and views point into it
+  std::unique_ptr<LessonSession> session;
+  std::vector<std::string> errors;  // "file:line:col: error: message"
+  std::vector<WidgetEntry> widgets;
   std::map<const lesson::Block*, Widget*> widget_map;
   std::map<const lesson::Block*, std::string> section_of;  // block -> section anchor ("" in the intro)
-  LessonPage                              page;
-  float                                   time = 0;
-  int                                     playback_step = -1;
+  LessonPage page;
+  float time = 0;
+  int playback_step = -1;
 
   WidgetEntry* find_widget(std::string_view id) {
     for (WidgetEntry& w : widgets)
@@ -101,7 +101,8 @@ void App::load_lesson(std::string_view id, std::string_view markdown) {
   }
   if (!result.ok()) {
     for (const lesson::Diagnostic& d : result.diagnostics) m.errors.push_back(d.to_string());
-    if (m.errors.empty()) m.errors.push_back(lesson::Diagnostic{file, {1, 1}, tr("commands.lesson_unreadable")}.to_string());
+    if (m.errors.empty())
+      m.errors.push_back(lesson::Diagnostic{file, {1, 1}, tr("commands.lesson_unreadable")}.to_string());
     events_.push_back(json{{"type", "ready"}, {"lesson", m.lesson_id}, {"errors", m.errors.size()}}.dump());
     return;
   }
@@ -115,7 +116,8 @@ void App::load_lesson(std::string_view id, std::string_view markdown) {
     std::function<void(const lesson::Blocks&)> visit = [&](const lesson::Blocks& blocks) {
       for (const lesson::Block& b : blocks) {
         section_of[&b] = section.anchor;
-        if (auto* l = std::get_if<lesson::ListBlock>(&b.content)) for (const auto& item : l->items) visit(item);
+        if (auto* l = std::get_if<lesson::ListBlock>(&b.content))
+          for (const auto& item : l->items) visit(item);
         if (auto* q = std::get_if<lesson::Quote>(&b.content)) visit(q->blocks);
         if (auto* c = std::get_if<lesson::Callout>(&b.content)) visit(c->blocks);
         if (auto* r = std::get_if<lesson::Reveal>(&b.content)) visit(r->blocks);
@@ -201,7 +203,8 @@ void App::frame(float dt) {
   for (json& e : page_events) {
     // A widget's export button names its block (block_view.cpp); the page knows widgets by id.
     if (e.contains("block") && e["block"].is_number_unsigned()) {
-      const auto* block = reinterpret_cast<const lesson::Block*>(static_cast<std::uintptr_t>(e["block"].get<std::uint64_t>()));
+      const auto* block =
+          reinterpret_cast<const lesson::Block*>(static_cast<std::uintptr_t>(e["block"].get<std::uint64_t>()));
       e.erase("block");
       for (const WidgetEntry& w : m.widgets)
         if (w.block == block) e["widget"] = w.id;
@@ -292,7 +295,8 @@ std::string App::command(std::string_view text) {
 
   // Commands that work whether or not the lesson loaded.
   if (type == "theme") {
-    if (!message.contains("dark") || !message["dark"].is_boolean()) return refused(tr("commands.needs_flag", {{"command", "theme"}, {"key", "dark"}})).dump();
+    if (!message.contains("dark") || !message["dark"].is_boolean())
+      return refused(tr("commands.needs_flag", {{"command", "theme"}, {"key", "dark"}})).dump();
     set_theme(message["dark"].get<bool>() ? Theme::dark : Theme::light);
     events_.push_back(json{{"type", "theme"}, {"dark", theme_ == Theme::dark}}.dump());
     return ok().dump();
@@ -303,23 +307,27 @@ std::string App::command(std::string_view text) {
     reduced_motion_ = message["reduce"].get<bool>();
     return ok().dump();
   }
-  if (type == "scrollThumb") {   // an embedding host that scrolls the page itself hides the engine's thumb
-    if (!message.contains("shown") || !message["shown"].is_boolean()) return refused(tr("commands.needs_flag", {{"command", "scrollThumb"}, {"key", "shown"}})).dump();
+  if (type == "scrollThumb") {  // an embedding host that scrolls the page itself hides the engine's thumb
+    if (!message.contains("shown") || !message["shown"].is_boolean())
+      return refused(tr("commands.needs_flag", {{"command", "scrollThumb"}, {"key", "shown"}})).dump();
     m.page.set_scroll_thumb(message["shown"].get<bool>());
     return ok().dump();
   }
   if (type == "scroll") {
     const bool by = message.contains("by"), to = message.contains("to");
-    if (by == to || !message[by ? "by" : "to"].is_number())
-      return refused(tr("commands.scroll_needs")).dump();
+    if (by == to || !message[by ? "by" : "to"].is_number()) return refused(tr("commands.scroll_needs")).dump();
     const float value = message[by ? "by" : "to"].get<float>() * scale();
-    if (by) m.page.scroll_by(value);
-    else m.page.scroll_to(value);
+    if (by)
+      m.page.scroll_by(value);
+    else
+      m.page.scroll_to(value);
     return ok().dump();
   }
   if (!m.session) {
     if (m.errors.empty()) return refused(tr("commands.no_lesson")).dump();
-    return refused(tr_n("commands.lesson_did_not_load", static_cast<long long>(m.errors.size()), {{"n", std::to_string(m.errors.size())}})).dump();
+    return refused(tr_n("commands.lesson_did_not_load", static_cast<long long>(m.errors.size()),
+                        {{"n", std::to_string(m.errors.size())}}))
+        .dump();
   }
   LessonSession& session = *m.session;
 
@@ -355,8 +363,9 @@ std::string App::command(std::string_view text) {
     if (!message.contains("progress")) return refused(tr("commands.restore_needs")).dump();
     const json& saved = message["progress"];
     if (!saved.is_string() && !saved.is_object()) return refused(tr("commands.progress_what")).dump();
-    std::vector<std::string> dropped;   // parts of the record left out: the page keeps the original
-    if (auto e = session.restore(saved.is_string() ? saved.get<std::string>() : saved.dump(), &dropped)) return reply(e);
+    std::vector<std::string> dropped;  // parts of the record left out: the page keeps the original
+    if (auto e = session.restore(saved.is_string() ? saved.get<std::string>() : saved.dump(), &dropped))
+      return reply(e);
     if (!session.section().empty()) m.page.goto_section(session.section(), false, reduced_motion_);
     if (WidgetEntry* playback = m.first_playback(); playback && session.progress().step > 0) {
       m.playback_step = session.progress().step;
@@ -372,7 +381,8 @@ std::string App::command(std::string_view text) {
     return ok().dump();
   }
   if (type == "contents") {
-    if (!message.contains("open") || !message["open"].is_boolean()) return refused(tr("commands.needs_flag", {{"command", "contents"}, {"key", "open"}})).dump();
+    if (!message.contains("open") || !message["open"].is_boolean())
+      return refused(tr("commands.needs_flag", {{"command", "contents"}, {"key", "open"}})).dump();
     m.page.set_contents_open(message["open"].get<bool>());
     return ok().dump();
   }
@@ -395,7 +405,8 @@ std::string App::command(std::string_view text) {
     json dropped = json::array();
     for (const auto& [id, snap] : message["widgets"].items()) {
       WidgetEntry* w = m.find_widget(id);
-      const CommandResult r = w && w->widget ? w->widget->restore(snap) : CommandResult(tr("share.no_widget", {{"id", id}}));
+      const CommandResult r =
+          w && w->widget ? w->widget->restore(snap) : CommandResult(tr("share.no_widget", {{"id", id}}));
       if (!r.done()) dropped.push_back(json{{"widget", id}, {"error", r.reason()}});
     }
     json done = ok();
@@ -446,7 +457,9 @@ std::string App::state_json() const {
   const Impl& m = *impl_;
   const float s = scale();
   const PageGeometry& geometry = m.page.geometry();
-  json state = {{"lesson", m.lesson_id}, {"title", m.title}, {"errors", m.errors},
+  json state = {{"lesson", m.lesson_id},
+                {"title", m.title},
+                {"errors", m.errors},
                 {"theme", theme_ == Theme::dark ? "dark" : "light"}};
   const ImRect column = m.page.column();
   state["layout"] = {{"narrow", m.page.narrow()},
@@ -481,7 +494,8 @@ std::string App::state_json() const {
     const std::string id = check["id"].get<std::string>();
     if (const lesson::Block* block = lesson::find_block(*m.lesson, id); block && m.section_of.count(block))
       check["section"] = m.section_of.at(block);
-    if (auto it = geometry.check_rect.find(id); it != geometry.check_rect.end()) check["rect"] = rect_json(it->second, s);
+    if (auto it = geometry.check_rect.find(id); it != geometry.check_rect.end())
+      check["rect"] = rect_json(it->second, s);
     json rects = json::array();
     if (auto it = geometry.option_rect.find(id); it != geometry.option_rect.end())
       for (const ImRect& r : it->second) rects.push_back(rect_json(r, s));
@@ -500,7 +514,8 @@ std::string App::state_json() const {
     if (!item.is_object()) item = json{{"value", item}};
     item["id"] = w.id;
     item["section"] = w.section;
-    if (auto it = geometry.widget_rect.find(w.block); it != geometry.widget_rect.end()) item["rect"] = rect_json(it->second, s);
+    if (auto it = geometry.widget_rect.find(w.block); it != geometry.widget_rect.end())
+      item["rect"] = rect_json(it->second, s);
     widgets.push_back(std::move(item));
   }
   state["widgets"] = widgets;

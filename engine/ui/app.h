@@ -31,9 +31,9 @@
 namespace neuralpath::ui {
 
 struct ViewportInfo {
-  float css_width = 0;     // canvas size in CSS pixels
+  float css_width = 0;  // canvas size in CSS pixels
   float css_height = 0;
-  float pixel_scale = 1;   // device pixels per CSS pixel; ImGui works in device pixels
+  float pixel_scale = 1;  // device pixels per CSS pixel; ImGui works in device pixels
 };
 
 class App {
@@ -82,15 +82,15 @@ class App {
   void apply_style();
   float scale() const;
 
-  Fonts                 fonts_;
-  std::string           font_error_;
-  Theme                 theme_ = Theme::light;
-  ViewportInfo          viewport_;
-  bool                  reduced_motion_ = false;
-  float                 styled_scale_ = 0;      // the scale and theme style_ was made for
-  Theme                 styled_theme_ = Theme::light;
-  bool                  style_built_ = false;
-  std::unique_ptr<ImGuiStyle> style_;           // ImGui's global style, set every frame
+  Fonts fonts_;
+  std::string font_error_;
+  Theme theme_ = Theme::light;
+  ViewportInfo viewport_;
+  bool reduced_motion_ = false;
+  float styled_scale_ = 0;  // the scale and theme style_ was made for
+  Theme styled_theme_ = Theme::light;
+  bool style_built_ = false;
+  std::unique_ptr<ImGuiStyle> style_;  // ImGui's global style, set every frame
   std::unique_ptr<Impl> impl_;
   std::vector<std::string> events_;
 };

@@ -35,7 +35,8 @@ void draw_export_row(PageContext& page, const lesson::Block& block, const Widget
     if (i > 0) ImGui::SameLine(0, spacing);
     ImGui::PushID(actions[i].second);
     if (kit::button(page.ui, actions[i].first.c_str()))
-      page.events.push_back({{"type", "export"}, {"format", actions[i].second},
+      page.events.push_back({{"type", "export"},
+                             {"format", actions[i].second},
                              {"block", static_cast<std::uint64_t>(reinterpret_cast<std::uintptr_t>(&block))}});
     ImGui::PopID();
   }
@@ -89,18 +90,30 @@ void draw_block(PageContext& page, const lesson::Block& block, float width) {
   std::visit(
       [&](const auto& content) {
         using T = std::decay_t<decltype(content)>;
-        if constexpr (std::is_same_v<T, lesson::Paragraph>) draw_paragraph(page, block, content, width);
-        else if constexpr (std::is_same_v<T, lesson::Heading>) draw_heading(page, block, content, width);
-        else if constexpr (std::is_same_v<T, lesson::ListBlock>) draw_list(page, content, width);
-        else if constexpr (std::is_same_v<T, lesson::Quote>) draw_quote(page, content, width);
-        else if constexpr (std::is_same_v<T, lesson::Rule>) draw_rule(page, width);
-        else if constexpr (std::is_same_v<T, lesson::Table>) draw_table(page, block, content, width);
-        else if constexpr (std::is_same_v<T, lesson::Check>) draw_check(page, block, content, width);
-        else if constexpr (std::is_same_v<T, lesson::Reveal>) draw_reveal(page, block, content, width);
-        else if constexpr (std::is_same_v<T, lesson::Callout>) draw_callout(page, content, width);
-        else if constexpr (std::is_same_v<T, lesson::EquationBlock>) draw_equation_block(page, content, width);
-        else if constexpr (std::is_same_v<T, lesson::CodeBlock>) draw_code(page, block, content, width);
-        else draw_widget(page, block, width);
+        if constexpr (std::is_same_v<T, lesson::Paragraph>)
+          draw_paragraph(page, block, content, width);
+        else if constexpr (std::is_same_v<T, lesson::Heading>)
+          draw_heading(page, block, content, width);
+        else if constexpr (std::is_same_v<T, lesson::ListBlock>)
+          draw_list(page, content, width);
+        else if constexpr (std::is_same_v<T, lesson::Quote>)
+          draw_quote(page, content, width);
+        else if constexpr (std::is_same_v<T, lesson::Rule>)
+          draw_rule(page, width);
+        else if constexpr (std::is_same_v<T, lesson::Table>)
+          draw_table(page, block, content, width);
+        else if constexpr (std::is_same_v<T, lesson::Check>)
+          draw_check(page, block, content, width);
+        else if constexpr (std::is_same_v<T, lesson::Reveal>)
+          draw_reveal(page, block, content, width);
+        else if constexpr (std::is_same_v<T, lesson::Callout>)
+          draw_callout(page, content, width);
+        else if constexpr (std::is_same_v<T, lesson::EquationBlock>)
+          draw_equation_block(page, content, width);
+        else if constexpr (std::is_same_v<T, lesson::CodeBlock>)
+          draw_code(page, block, content, width);
+        else
+          draw_widget(page, block, width);
       },
       block.content);
   ImGui::PopID();

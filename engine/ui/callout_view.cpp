@@ -35,8 +35,10 @@ void draw_callout(PageContext& page, const lesson::Callout& callout, float width
     InlineStyle title;
     title.face = bold;
     title.color = tone;
-    if (callout.title.empty()) draw_text(page, name, inner - icon_w, title);
-    else draw_inline(page, callout.title, inner - icon_w, title, ImGui::GetID("title"));
+    if (callout.title.empty())
+      draw_text(page, name, inner - icon_w, title);
+    else
+      draw_inline(page, callout.title, inner - icon_w, title, ImGui::GetID("title"));
     ImGui::SetCursorScreenPos(ImVec2(x, ImGui::GetCursorScreenPos().y + page.px(4)));
     draw_blocks(page, callout.blocks, inner, page.px(10));
     const float bottom = ImGui::GetCursorScreenPos().y - page.px(10) + pad;

@@ -65,8 +65,10 @@ void draw_options(PageContext& page, const lesson::Block& block, const lesson::C
     ImGui::PushID(option);
     bool hovered = false, held = false;
     if (page_button(page, ImGui::GetID("option"), rect, &hovered, &held) && !locked) {
-      if (check.multiple) page.session.toggle_pending(block.id, option);
-      else page.session.answer(block.id, {option});
+      if (check.multiple)
+        page.session.toggle_pending(block.id, option);
+      else
+        page.session.answer(block.id, {option});
     }
     const bool chosen = graded ? contains(state.chosen, option) : contains(state.pending, option);
     Mark mark = Mark::none;
@@ -89,9 +91,11 @@ void draw_options(PageContext& page, const lesson::Block& block, const lesson::C
     }
     if (hovered && !locked) fill = mix(fill, c.accent, 0.08f);
     dl->AddRectFilled(rect.Min, rect.Max, fill, rounding);
-    dl->AddRect(rect.Min, rect.Max, border, rounding, 0, page.px(mark != Mark::none || (held && !locked) ? 2.0f : 1.0f));
+    dl->AddRect(rect.Min, rect.Max, border, rounding, 0,
+                page.px(mark != Mark::none || (held && !locked) ? 2.0f : 1.0f));
     const float line = page.body_size() * InlineStyle{}.line_height;
-    draw_marker(page, ImVec2(rect.Min.x + pad + page.px(9), rect.Min.y + (rect.GetHeight() - text_h) * 0.5f + line * 0.5f),
+    draw_marker(page,
+                ImVec2(rect.Min.x + pad + page.px(9), rect.Min.y + (rect.GetHeight() - text_h) * 0.5f + line * 0.5f),
                 check.multiple, mark, tone);
     ImGui::SetCursorScreenPos(ImVec2(top.x + marker_w + pad * 0.5f, rect.Min.y + (rect.GetHeight() - text_h) * 0.5f));
     draw_inline(page, o.text, width - marker_w - 2 * pad, InlineStyle{}, ImGui::GetID("text"));
@@ -125,7 +129,8 @@ void draw_feedback(PageContext& page, const lesson::Block& block, const lesson::
   if (state.grade) {
     const bool right = state.grade->correct;
     std::string heading = tr(right ? "page.correct" : "page.not_quite");
-    if (!right && state.attempts > 1) heading = tr("page.attempt", {{"verdict", heading}, {"n", std::to_string(state.attempts)}});
+    if (!right && state.attempts > 1)
+      heading = tr("page.attempt", {{"verdict", heading}, {"n", std::to_string(state.attempts)}});
     const std::vector<FeedbackLine> lines = page.session.feedback(block.id);
     // Single answer: the chosen option's own feedback. Several: one line per chosen option.
     lesson::Inline text;
@@ -142,7 +147,10 @@ void draw_feedback(PageContext& page, const lesson::Block& block, const lesson::
           lead.text = std::string(o.correct ? "✓ " : "✕ ");
           lead.bold = true;
           text.push_back(lead);
-          for (lesson::Span s : o.text) { s.bold = true; text.push_back(s); }
+          for (lesson::Span s : o.text) {
+            s.bold = true;
+            text.push_back(s);
+          }
           lesson::Span colon;
           colon.text = ": ";
           text.push_back(colon);
@@ -171,7 +179,10 @@ void draw_feedback(PageContext& page, const lesson::Block& block, const lesson::
         br.kind = lesson::Span::Kind::Break;
         text.push_back(br);
       }
-      for (lesson::Span s : o.text) { s.bold = true; text.push_back(s); }
+      for (lesson::Span s : o.text) {
+        s.bold = true;
+        text.push_back(s);
+      }
       lesson::Span dash;
       dash.text = " — ";
       text.push_back(dash);
@@ -186,10 +197,16 @@ void draw_feedback(PageContext& page, const lesson::Block& block, const lesson::
 
 void draw_buttons(PageContext& page, const lesson::Block& block, const lesson::Check& check, const CheckState& state,
                   float width) {
-  struct Action { const char* id; std::string label; bool primary; int what; };
+  struct Action {
+    const char* id;
+    std::string label;
+    bool primary;
+    int what;
+  };
   std::vector<Action> actions;
   const bool graded = state.grade.has_value();
-  if (check.multiple && !state.pending.empty() && !graded) actions.push_back({"submit", tr("page.check_answer"), true, 0});
+  if (check.multiple && !state.pending.empty() && !graded)
+    actions.push_back({"submit", tr("page.check_answer"), true, 0});
   if (graded && !state.grade->correct) actions.push_back({"retry", tr("page.try_again"), false, 1});
   if (!check.hint.empty() && !state.hint_shown && !(graded && state.grade->correct))
     actions.push_back({"hint", tr("page.show_hint"), false, 2});
@@ -207,10 +224,14 @@ void draw_buttons(PageContext& page, const lesson::Block& block, const lesson::C
       row_h = 0;
     }
     if (text_button(page, a.id, a.label, ImVec2(x, y), a.primary)) {
-      if (a.what == 0) page.session.submit_pending(block.id);
-      else if (a.what == 1) page.session.retry(block.id);
-      else if (a.what == 2) page.session.show_hint(block.id);
-      else page.session.reveal_answer(block.id);
+      if (a.what == 0)
+        page.session.submit_pending(block.id);
+      else if (a.what == 1)
+        page.session.retry(block.id);
+      else if (a.what == 2)
+        page.session.show_hint(block.id);
+      else
+        page.session.reveal_answer(block.id);
     }
     x += size.x + gap;
     row_h = std::max(row_h, size.y);

@@ -96,8 +96,8 @@ void draw_code(PageContext& page, const lesson::Block& block, const lesson::Code
     const float offset = side_scroll_offset(page, id, view, widest + pad * 2);
     for (std::size_t i = 0; i < code.lines.size(); ++i) {
       const float y = body_top + line_h * static_cast<float>(i);
-      const bool lit = std::find(code.highlight.begin(), code.highlight.end(), static_cast<int>(i) + 1) !=
-                       code.highlight.end();
+      const bool lit =
+          std::find(code.highlight.begin(), code.highlight.end(), static_cast<int>(i) + 1) != code.highlight.end();
       if (lit) {
         dl->AddRectFilled(ImVec2(top.x + page.px(1), y), ImVec2(top.x + width - page.px(1), y + line_h),
                           with_alpha(c.accent, 0.12f));
@@ -120,7 +120,9 @@ void draw_code(PageContext& page, const lesson::Block& block, const lesson::Code
       for (const lesson::CodeToken& token : line.tokens) {
         const auto begin = static_cast<std::size_t>(std::clamp(token.begin, 0, static_cast<int>(line.text.size())));
         const auto end = static_cast<std::size_t>(std::clamp(token.end, 0, static_cast<int>(line.text.size())));
-        if (begin > done) x = draw_run(dl, mono, size, x, y, c.text, std::string_view(line.text).substr(done, begin - done), column_w, start);
+        if (begin > done)
+          x = draw_run(dl, mono, size, x, y, c.text, std::string_view(line.text).substr(done, begin - done), column_w,
+                       start);
         if (end > begin)
           x = draw_run(dl, mono, size, x, y, token_color(c, token.kind),
                        std::string_view(line.text).substr(begin, end - begin), column_w, start);

@@ -61,9 +61,7 @@ std::string blocks_text(const json& blocks) {
   return text;
 }
 
-json cell_json(const ls::Inline& text) {
-  return json{{"text", runs_plain_text(text)}, {"runs", inline_runs(text)}};
-}
+json cell_json(const ls::Inline& text) { return json{{"text", runs_plain_text(text)}, {"runs", inline_runs(text)}}; }
 
 const char* align_name(ls::Table::Align align) {
   switch (align) {
@@ -96,8 +94,7 @@ struct BlockFields {
   json operator()(const ls::Heading& h) const {
     // Section titles are the mirror's h2, so a heading inside a section is h3 at the least.
     const int level = h.level < 3 ? 3 : (h.level > 6 ? 6 : h.level);
-    return {{"kind", "heading"}, {"level", level}, {"text", runs_plain_text(h.text)},
-            {"runs", inline_runs(h.text)}};
+    return {{"kind", "heading"}, {"level", level}, {"text", runs_plain_text(h.text)}, {"runs", inline_runs(h.text)}};
   }
   json operator()(const ls::ListBlock& list) const {
     json items = json::array();
@@ -108,8 +105,11 @@ struct BlockFields {
       text += blocks_text(blocks);
       items.push_back(std::move(blocks));
     }
-    return {{"kind", "list"}, {"ordered", list.ordered}, {"start", list.start},
-            {"items", std::move(items)}, {"text", text}};
+    return {{"kind", "list"},
+            {"ordered", list.ordered},
+            {"start", list.start},
+            {"items", std::move(items)},
+            {"text", text}};
   }
   json operator()(const ls::Quote& quote) const {
     json blocks = blocks_json(quote.blocks, widget_index);
@@ -126,32 +126,45 @@ struct BlockFields {
       rows.push_back(std::move(cells));
     }
     for (ls::Table::Align a : table.align) align.push_back(align_name(a));
-    return {{"kind", "table"}, {"header", std::move(header)}, {"rows", std::move(rows)},
-            {"align", std::move(align)}, {"text", ""}};
+    return {{"kind", "table"},
+            {"header", std::move(header)},
+            {"rows", std::move(rows)},
+            {"align", std::move(align)},
+            {"text", ""}};
   }
   json operator()(const ls::Check& check) const {
     json options = json::array();
     for (const ls::CheckOption& option : check.options)
-      options.push_back(cell_json(option.text));   // text only: correctness stays in the engine
-    return {{"kind", "check"}, {"question", runs_plain_text(check.question)},
-            {"text", runs_plain_text(check.question)}, {"runs", inline_runs(check.question)},
-            {"multiple", check.multiple}, {"options", std::move(options)},
-            {"hint", runs_plain_text(check.hint)}, {"hint_runs", inline_runs(check.hint)}};
+      options.push_back(cell_json(option.text));  // text only: correctness stays in the engine
+    return {{"kind", "check"},
+            {"question", runs_plain_text(check.question)},
+            {"text", runs_plain_text(check.question)},
+            {"runs", inline_runs(check.question)},
+            {"multiple", check.multiple},
+            {"options", std::move(options)},
+            {"hint", runs_plain_text(check.hint)},
+            {"hint_runs", inline_runs(check.hint)}};
   }
   json operator()(const ls::Reveal& reveal) const {
-    return {{"kind", "reveal"}, {"label", runs_plain_text(reveal.label)},
-            {"text", runs_plain_text(reveal.label)}, {"runs", inline_runs(reveal.label)},
+    return {{"kind", "reveal"},
+            {"label", runs_plain_text(reveal.label)},
+            {"text", runs_plain_text(reveal.label)},
+            {"runs", inline_runs(reveal.label)},
             {"blocks", blocks_json(reveal.blocks, widget_index)}};
   }
   json operator()(const ls::Callout& callout) const {
-    return {{"kind", "callout"}, {"callout", callout_name(callout.kind)},
-            {"title", runs_plain_text(callout.title)}, {"text", runs_plain_text(callout.title)},
+    return {{"kind", "callout"},
+            {"callout", callout_name(callout.kind)},
+            {"title", runs_plain_text(callout.title)},
+            {"text", runs_plain_text(callout.title)},
             {"title_runs", inline_runs(callout.title)},
             {"blocks", blocks_json(callout.blocks, widget_index)}};
   }
   json operator()(const ls::EquationBlock& eq) const {
-    return {{"kind", "equation"}, {"text", eq.root.empty() ? eq.latex : eq.root.plain()},
-            {"latex", eq.latex}, {"caption", runs_plain_text(eq.caption)},
+    return {{"kind", "equation"},
+            {"text", eq.root.empty() ? eq.latex : eq.root.plain()},
+            {"latex", eq.latex},
+            {"caption", runs_plain_text(eq.caption)},
             {"caption_runs", inline_runs(eq.caption)}};
   }
   json operator()(const ls::CodeBlock& code) const {
@@ -162,8 +175,9 @@ struct BlockFields {
       if (!text.empty()) text += '\n';
       text += line.text;
     }
-    return {{"kind", "code"}, {"language", code.language}, {"file", code.file},
-            {"lines", std::move(lines)}, {"text", text}, {"caption", runs_plain_text(code.caption)}};
+    return {{"kind", "code"},    {"language", code.language},
+            {"file", code.file}, {"lines", std::move(lines)},
+            {"text", text},      {"caption", runs_plain_text(code.caption)}};
   }
 
   // [SECTION] Widgets ---------------------------------------------------------------------------
@@ -210,9 +224,13 @@ std::string runs_plain_text(const ls::Inline& text) {
 json widget_json(const ls::Block& block, const WidgetKind& kind, int& widget_index) {
   const ls::Inline* caption = ls::widget_caption(block.content);
   const std::string caption_text = caption ? runs_plain_text(*caption) : std::string();
-  json out = {{"kind", "widget"}, {"widget", kind.name}, {"widget_index", widget_index++},
+  json out = {{"kind", "widget"},
+              {"widget", kind.name},
+              {"widget_index", widget_index++},
               {"title", tr("widgets." + std::string(kind.name) + ".title")},
-              {"caption", caption_text}, {"text", caption_text}, {"summary", ""}};
+              {"caption", caption_text},
+              {"text", caption_text},
+              {"summary", ""}};
   kind.describe(block, out);
   return out;
 }
@@ -227,17 +245,17 @@ json block_json(const ls::Block& block, int& widget_index) {
 // [SECTION] The document ------------------------------------------------------------------------
 
 json document_json(const ls::Lesson& lesson) {
-  int widget_index = 0;   // counts across sections, in reading order
+  int widget_index = 0;  // counts across sections, in reading order
   json sections = json::array();
   json intro = blocks_json(lesson.intro, widget_index);
   for (const ls::Section& section : lesson.sections) {
-    sections.push_back({{"anchor", section.anchor}, {"title", section.title},
+    sections.push_back({{"anchor", section.anchor},
+                        {"title", section.title},
                         {"level", ls::level_name(section.level)},
                         {"blocks", blocks_json(section.blocks, widget_index)}});
   }
-  return {{"lesson", lesson.id}, {"title", lesson.title}, {"level", ls::level_name(lesson.level)},
-          {"summary", lesson.summary}, {"intro", std::move(intro)},
-          {"sections", std::move(sections)}};
+  return {{"lesson", lesson.id},       {"title", lesson.title},     {"level", ls::level_name(lesson.level)},
+          {"summary", lesson.summary}, {"intro", std::move(intro)}, {"sections", std::move(sections)}};
 }
 
 }  // namespace neuralpath::ui

@@ -47,8 +47,8 @@ namespace neuralpath::ui {
 nlohmann::json document_json(const lesson::Lesson& lesson);
 
 // The pieces, for callers that mirror one thing (and for tests).
-nlohmann::json inline_runs(const lesson::Inline& text);       // [run...], adjacent equal styles merged
-std::string    runs_plain_text(const lesson::Inline& text);   // what the runs read as, joined
+nlohmann::json inline_runs(const lesson::Inline& text);   // [run...], adjacent equal styles merged
+std::string runs_plain_text(const lesson::Inline& text);  // what the runs read as, joined
 nlohmann::json block_json(const lesson::Block& block, int& widget_index);
 
 }  // namespace neuralpath::ui

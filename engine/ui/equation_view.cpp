@@ -37,8 +37,10 @@ Cls classify(const EqNode& node) {
   const std::string& t = node.text;
   static const char* rel[] = {"=", "<", ">", "≤", "≥", "≠", "≈", "∼", "∈", "→", "←", "⇒", "↦", "∝", ":"};
   static const char* bin[] = {"+", "−", "×", "·", "÷", "±", "⊙", "⊗", "*"};
-  for (const char* r : rel) if (t == r) return Cls::rel;
-  for (const char* b : bin) if (t == b) return Cls::bin;
+  for (const char* r : rel)
+    if (t == r) return Cls::rel;
+  for (const char* b : bin)
+    if (t == b) return Cls::bin;
   if (t == "," || t == ";") return Cls::punct;
   if (t == "(" || t == "[" || t == "⟨") return Cls::open;
   if (t == ")" || t == "]" || t == "⟩" || t == "!") return Cls::close;
@@ -123,8 +125,9 @@ EqBox EquationTypesetter::glyphs(const std::string& text, ImFont* font, const En
   }
   box.ascent = std::max((font->Ascent - ink_top) * k, 0.5f * size);
   box.descent = std::max((ink_bottom - font->Ascent) * k, 0.0f);
-  if (dl) dl->AddText(font, size, ImVec2(origin.x, origin.y - font->Ascent * k), color_, text.c_str(),
-                      text.c_str() + text.size());
+  if (dl)
+    dl->AddText(font, size, ImVec2(origin.x, origin.y - font->Ascent * k), color_, text.c_str(),
+                text.c_str() + text.size());
   return box;
 }
 
@@ -181,7 +184,10 @@ EqBox EquationTypesetter::row(const EqNode& node, const Env& env, ImDrawList* dl
   cls.reserve(node.children.size());
   Cls previous = Cls::none;
   for (const EqNode& child : node.children) {
-    if (child.kind == EqKind::Space) { cls.push_back(Cls::none); continue; }
+    if (child.kind == EqKind::Space) {
+      cls.push_back(Cls::none);
+      continue;
+    }
     Cls c = child.kind == EqKind::Scripts && !child.children.empty() ? classify(child.children[0]) : classify(child);
     if (c == Cls::bin && (previous == Cls::none || previous == Cls::bin || previous == Cls::rel ||
                           previous == Cls::open || previous == Cls::punct))
@@ -243,7 +249,7 @@ EqBox EquationTypesetter::root(const EqNode& node, const Env& env, ImDrawList* d
   const float gap = 0.12f * s;
   const float top = origin.y - body.ascent - gap - t;  // the overbar's top edge
   const float bottom = origin.y + std::max(body.descent, 0.08f * s);
-  const float small = std::min(bottom - top, s);       // the tick's size does not grow with height
+  const float small = std::min(bottom - top, s);  // the tick's size does not grow with height
   Env index_env = env;
   index_env.size = std::max(s * 0.55f, ui_.px(7));
   index_env.depth = env.depth + 2;
@@ -286,7 +292,8 @@ EqBox EquationTypesetter::scripts(const EqNode& node, const Env& env, ImDrawList
   const EqBox up = sup.empty() ? EqBox{} : layout(sup, small, nullptr, origin);
   const EqBox down = sub.empty() ? EqBox{} : layout(sub, small, nullptr, origin);
   // Italic letters lean right: the superscript starts a little further out.
-  const bool italic_base = base.kind == EqKind::Identifier && face(base, env) == (ui_.fonts ? ui_.fonts->italic : nullptr);
+  const bool italic_base =
+      base.kind == EqKind::Identifier && face(base, env) == (ui_.fonts ? ui_.fonts->italic : nullptr);
   const float italic_correction = italic_base ? 0.05f * s : 0.0f;
   float up_shift = std::max(0.36f * s, b.ascent - 0.5f * up.ascent);
   float down_shift = std::max(sup.empty() ? 0.18f * s : 0.24f * s, b.descent + 0.1f * s - 0.3f * down.ascent);
@@ -336,8 +343,8 @@ void EquationTypesetter::delimiter(ImDrawList* dl, const std::string& glyph, flo
   } else if (glyph == "{" || glyph == "}") {
     dl->AddBezierCubic(ImVec2(X(0.85f), top), ImVec2(X(0.4f), top), ImVec2(X(0.55f), mid), ImVec2(X(0.15f), mid),
                        color_, t, 16);
-    dl->AddBezierCubic(ImVec2(X(0.15f), mid), ImVec2(X(0.55f), mid), ImVec2(X(0.4f), bottom),
-                       ImVec2(X(0.85f), bottom), color_, t, 16);
+    dl->AddBezierCubic(ImVec2(X(0.15f), mid), ImVec2(X(0.55f), mid), ImVec2(X(0.4f), bottom), ImVec2(X(0.85f), bottom),
+                       color_, t, 16);
   } else if (glyph == "⟨" || glyph == "⟩") {
     const ImVec2 points[] = {ImVec2(X(0.8f), top), ImVec2(X(0.2f), mid), ImVec2(X(0.8f), bottom)};
     dl->AddPolyline(points, 3, color_, 0, t);
@@ -362,8 +369,9 @@ EqBox EquationTypesetter::fenced(const EqNode& node, const Env& env, ImDrawList*
     // Measuring (no draw list) reuses `body`: laying the body out twice per level would make
     // nested \left( … \right) cost 2^depth (hardening, issue #11).
     const EqBox m = dl ? layout(node.children[0], env, dl, ImVec2(origin.x + l.width, origin.y)) : body;
-    const EqBox r = node.close.empty() ? EqBox{}
-                                       : glyphs(node.close, font, env, dl, ImVec2(origin.x + l.width + m.width, origin.y));
+    const EqBox r = node.close.empty()
+                        ? EqBox{}
+                        : glyphs(node.close, font, env, dl, ImVec2(origin.x + l.width + m.width, origin.y));
     box.width = l.width + m.width + r.width;
     box.ascent = std::max({l.ascent, m.ascent, r.ascent});
     box.descent = std::max({l.descent, m.descent, r.descent});

@@ -27,11 +27,11 @@ class EquationTypesetter {
   void draw(ImDrawList* dl, const lesson::EqNode& node, ImVec2 origin, float size) const;
 
  private:
-  struct Env {                  // what a node inherits from its parents
-    float             size;
-    lesson::EqStyle   style;
-    int               depth;    // fraction / script nesting: deeper is smaller
-    bool              script = false;  // inside a sub/superscript: no spaces around = + ...
+  struct Env {  // what a node inherits from its parents
+    float size;
+    lesson::EqStyle style;
+    int depth;            // fraction / script nesting: deeper is smaller
+    bool script = false;  // inside a sub/superscript: no spaces around = + ...
   };
   EqBox layout(const lesson::EqNode& node, const Env& env, ImDrawList* dl, ImVec2 origin) const;
   EqBox row(const lesson::EqNode& node, const Env& env, ImDrawList* dl, ImVec2 origin) const;
@@ -40,16 +40,16 @@ class EquationTypesetter {
   EqBox root(const lesson::EqNode& node, const Env& env, ImDrawList* dl, ImVec2 origin) const;
   EqBox scripts(const lesson::EqNode& node, const Env& env, ImDrawList* dl, ImVec2 origin) const;
   EqBox fenced(const lesson::EqNode& node, const Env& env, ImDrawList* dl, ImVec2 origin) const;
-  void  delimiter(ImDrawList* dl, const std::string& glyph, float x, float top, float bottom, float width,
-                  const Env& env) const;
+  void delimiter(ImDrawList* dl, const std::string& glyph, float x, float top, float bottom, float width,
+                 const Env& env) const;
   float delimiter_width(const std::string& glyph, float size, bool tall) const;
   ImFont* face(const lesson::EqNode& node, const Env& env) const;
-  float axis(float size) const;   // height of the maths axis above the baseline
-  float rule(float size) const;   // thickness of fraction bars and radical overbars
+  float axis(float size) const;  // height of the maths axis above the baseline
+  float rule(float size) const;  // thickness of fraction bars and radical overbars
 
   UiContext ui_;
-  ImU32     color_;
-  bool      display_;
+  ImU32 color_;
+  bool display_;
 };
 
 // A block equation: centred in `width`, scaled down to fit a narrow screen, caption below.

@@ -38,7 +38,8 @@ void draw_error_panel(const UiContext& ui, const std::string& lesson_id, const s
   ImGui::SetCursorScreenPos(ImVec2(top.x + bar + pad, top.y + pad));
   wrapped(heading, heading->FontSize, c.bad, tr("page.error_title"), inner);
   ImGui::SetCursorScreenPos(ImVec2(top.x + bar + pad, ImGui::GetCursorScreenPos().y + ui.px(8)));
-  const std::string count = tr_n("page.problems", static_cast<long long>(errors.size()), {{"n", std::to_string(errors.size())}});
+  const std::string count =
+      tr_n("page.problems", static_cast<long long>(errors.size()), {{"n", std::to_string(errors.size())}});
   wrapped(body, body->FontSize, c.text, tr("page.error_text", {{"id", lesson_id}, {"count", count}}), inner);
   for (const std::string& error : errors) {
     ImGui::SetCursorScreenPos(ImVec2(top.x + bar + pad, ImGui::GetCursorScreenPos().y + ui.px(10)));

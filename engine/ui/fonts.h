@@ -7,12 +7,12 @@ struct ImFont;
 namespace neuralpath::ui {
 
 struct Fonts {
-  ImFont* body    = nullptr;  // DejaVu Sans, prose
-  ImFont* bold    = nullptr;  // DejaVu Sans Bold, **strong** and labels
-  ImFont* italic  = nullptr;  // DejaVu Sans Oblique, *emphasis*
-  ImFont* mono    = nullptr;  // DejaVu Sans Mono, code and numbers in grids
+  ImFont* body = nullptr;     // DejaVu Sans, prose
+  ImFont* bold = nullptr;     // DejaVu Sans Bold, **strong** and labels
+  ImFont* italic = nullptr;   // DejaVu Sans Oblique, *emphasis*
+  ImFont* mono = nullptr;     // DejaVu Sans Mono, code and numbers in grids
   ImFont* heading = nullptr;  // DejaVu Sans Bold at 1.5x, section headings
-  ImFont* small   = nullptr;  // DejaVu Sans at 0.8x, captions, sub/superscripts
+  ImFont* small = nullptr;    // DejaVu Sans at 0.8x, captions, sub/superscripts
 };
 
 // Adds the faces to ImGui's font atlas (the caller rebuilds the texture). `font_dir` holds the

@@ -17,24 +17,24 @@ namespace {
 
 struct Atom {
   enum class Kind { word, code, math, line_break };
-  Kind                  kind = Kind::word;
-  std::string_view      text;
-  ImFont*               font = nullptr;
-  float                 size = 0;
-  ImU32                 color = 0;
-  bool                  space_before = false;  // a line may break here
-  bool                  strike = false;
-  int                   link = -1;             // index of the link run, -1 for none
-  std::string_view      url;
+  Kind kind = Kind::word;
+  std::string_view text;
+  ImFont* font = nullptr;
+  float size = 0;
+  ImU32 color = 0;
+  bool space_before = false;  // a line may break here
+  bool strike = false;
+  int link = -1;  // index of the link run, -1 for none
+  std::string_view url;
   const lesson::EqNode* math = nullptr;
-  float                 width = 0, ascent = 0, descent = 0;
+  float width = 0, ascent = 0, descent = 0;
 };
 
-struct Piece {              // an atom (or part of one) placed on a line
-  int              atom = 0;
+struct Piece {  // an atom (or part of one) placed on a line
+  int atom = 0;
   std::string_view text;
-  float            x = 0, width = 0;
-  int              line = 0;
+  float x = 0, width = 0;
+  int line = 0;
 };
 
 struct Line {
@@ -43,15 +43,15 @@ struct Line {
 };
 
 struct Layout {
-  std::vector<Atom>  atoms;
+  std::vector<Atom> atoms;
   std::vector<Piece> pieces;
-  std::vector<Line>  lines;
-  float              height = 0;
+  std::vector<Line> lines;
+  float height = 0;
 };
 
 struct Faces {
   ImFont *regular, *bold, *italic, *mono;
-  float   size;   // the regular text size in device pixels
+  float size;  // the regular text size in device pixels
 };
 
 Faces faces_for(const PageContext& page, const InlineStyle& style) {
@@ -96,8 +96,12 @@ std::vector<Atom> build_atoms(const PageContext& page, const lesson::Inline& tex
   int link = -1;
   std::string_view previous_url;
   for (const lesson::Span& span : text) {
-    if (span.link.empty()) previous_url = {};
-    else if (span.link != previous_url) { ++link; previous_url = span.link; }
+    if (span.link.empty())
+      previous_url = {};
+    else if (span.link != previous_url) {
+      ++link;
+      previous_url = span.link;
+    }
     Atom proto;
     proto.color = span.link.empty() ? color : page.colors().accent;
     proto.strike = span.strike;
@@ -132,7 +136,11 @@ std::vector<Atom> build_atoms(const PageContext& page, const lesson::Inline& tex
         const std::string_view s = span.text;
         std::size_t i = 0;
         while (i < s.size()) {
-          if (is_space(s[i])) { pending_space = true; ++i; continue; }
+          if (is_space(s[i])) {
+            pending_space = true;
+            ++i;
+            continue;
+          }
           std::size_t j = i;
           while (j < s.size() && !is_space(s[j])) ++j;
           Atom a = proto;
@@ -188,15 +196,21 @@ Layout layout_text(const PageContext& page, const lesson::Inline& text, float wi
   const std::size_t n = out.atoms.size();
   for (std::size_t i = 0; i < n;) {
     const Atom& first = out.atoms[i];
-    if (first.kind == Atom::Kind::line_break) { new_line(); ++i; continue; }
+    if (first.kind == Atom::Kind::line_break) {
+      new_line();
+      ++i;
+      continue;
+    }
     // A cluster: atoms with no space between them ("**bold**," or "x$^2$") wrap together.
     std::size_t j = i + 1;
     float cluster = first.width;
     while (j < n && !out.atoms[j].space_before && out.atoms[j].kind != Atom::Kind::line_break)
       cluster += out.atoms[j++].width;
     const float space = first.space_before && x > 0 ? text_width(first.font, first.size, " ") : 0;
-    if (x > 0 && x + space + cluster > width) new_line();
-    else x += space;
+    if (x > 0 && x + space + cluster > width)
+      new_line();
+    else
+      x += space;
     for (std::size_t k = i; k < j; ++k) {
       const Atom& atom = out.atoms[k];
       if (x + atom.width <= width || atom.kind == Atom::Kind::math) {
@@ -269,12 +283,13 @@ void draw_layout(PageContext& page, const Layout& layout, ImVec2 origin, float w
     float text_x = x;
     if (atom.kind == Atom::Kind::code) {
       const float ascent = atom.font->Ascent * k, descent = -atom.font->Descent * k;
-      dl->AddRectFilled(ImVec2(x, baseline - ascent - page.px(1)), ImVec2(x + piece.width, baseline + descent + page.px(1)),
-                        mix(c.panel, c.border, 0.35f), page.px(4));
+      dl->AddRectFilled(ImVec2(x, baseline - ascent - page.px(1)),
+                        ImVec2(x + piece.width, baseline + descent + page.px(1)), mix(c.panel, c.border, 0.35f),
+                        page.px(4));
       text_x += page.px(3);
     }
-    dl->AddText(atom.font, atom.size, ImVec2(text_x, baseline - atom.font->Ascent * k), atom.color,
-                piece.text.data(), piece.text.data() + piece.text.size());
+    dl->AddText(atom.font, atom.size, ImVec2(text_x, baseline - atom.font->Ascent * k), atom.color, piece.text.data(),
+                piece.text.data() + piece.text.size());
     if (atom.strike) {
       const float y = baseline - atom.size * 0.3f;
       dl->AddLine(ImVec2(x, y), ImVec2(x + piece.width, y), atom.color, page.px(1));

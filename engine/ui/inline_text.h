@@ -15,17 +15,16 @@ namespace neuralpath::ui {
 struct InlineStyle {
   ImFont* face = nullptr;       // the regular face (nullptr: body); bold/italic spans switch
   ImFont* bold_face = nullptr;  // face for **bold** (nullptr: fonts.bold)
-  float   scale = 1;            // text size relative to the face's own size
-  ImU32   color = 0;            // 0: the palette's text colour
-  float   line_height = 1.5f;   // in multiples of the text size
-  bool    center = false;       // centre each line (captions)
-  bool    right = false;        // push each line to the right edge (numbers in tables)
+  float scale = 1;              // text size relative to the face's own size
+  ImU32 color = 0;              // 0: the palette's text colour
+  float line_height = 1.5f;     // in multiples of the text size
+  bool center = false;          // centre each line (captions)
+  bool right = false;           // push each line to the right edge (numbers in tables)
 };
 
 // Draws `text` wrapped to `width` at the cursor and moves the cursor below it. `id` keeps
 // link buttons apart between paragraphs. Returns the height drawn.
-float draw_inline(PageContext& page, const lesson::Inline& text, float width, const InlineStyle& style,
-                  ImGuiID id);
+float draw_inline(PageContext& page, const lesson::Inline& text, float width, const InlineStyle& style, ImGuiID id);
 // The height draw_inline would take, without drawing.
 float measure_inline(PageContext& page, const lesson::Inline& text, float width, const InlineStyle& style);
 // The width of `text` on one line (no wrapping).

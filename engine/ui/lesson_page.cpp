@@ -151,9 +151,10 @@ void LessonPage::draw_header(PageContext& page, float width) {
   std::string facts = tr_n("page.sections", s.sections, {{"n", std::to_string(s.sections)}});
   if (s.checks > 0) facts += " · " + tr_n("page.checks", s.checks, {{"n", std::to_string(s.checks)}});
   ImFont* small = f && f->small ? f->small : ImGui::GetFont();
-  page.draw_list()->AddText(small, small->FontSize,
-                            ImVec2(at.x + badge.x + (badge.x > 0 ? ui.px(10) : 0), at.y + (badge.y - small->FontSize) * 0.5f),
-                            page.colors().muted, facts.c_str());
+  page.draw_list()->AddText(
+      small, small->FontSize,
+      ImVec2(at.x + badge.x + (badge.x > 0 ? ui.px(10) : 0), at.y + (badge.y - small->FontSize) * 0.5f),
+      page.colors().muted, facts.c_str());
   vertical_gap(std::max(badge.y, small->FontSize) + ui.px(14));
   if (!lesson.summary.empty()) {
     InlineStyle summary;
@@ -233,7 +234,8 @@ void LessonPage::draw_top_bar(Frame& frame, const ImRect& bar) {
   if (hovered) dl->AddRectFilled(button.Min, button.Max, with_alpha(c.accent, 0.1f), ui.px(6));
   const float cx = button.Min.x + ui.px(10), cy = button.GetCenter().y;
   for (int i = -1; i <= 1; ++i)
-    dl->AddRectFilled(ImVec2(cx, cy + ui.px(5.0f * i - 1)), ImVec2(cx + ui.px(16), cy + ui.px(5.0f * i + 1)), c.text, ui.px(1));
+    dl->AddRectFilled(ImVec2(cx, cy + ui.px(5.0f * i - 1)), ImVec2(cx + ui.px(16), cy + ui.px(5.0f * i + 1)), c.text,
+                      ui.px(1));
   dl->AddText(bold, size, ImVec2(cx + ui.px(24), cy - size * 0.5f), c.text, contents.c_str());
   // The current section, shortened with an ellipsis to fit.
   const lesson::Section* current = lesson::find_section(frame.session->lesson(), frame.session->section());
@@ -296,7 +298,8 @@ void LessonPage::draw_contents_drawer(Frame& frame) {
   ImGui::EndChild();
   // A tap on the dimmed page, Escape, or ✕ closes the drawer.
   const ImVec2 mouse = ImGui::GetIO().MousePos;
-  const bool outside = ImGui::IsMouseClicked(0) && mouse.x > panel.Max.x && ImGui::IsWindowHovered(ImGuiHoveredFlags_ChildWindows);
+  const bool outside =
+      ImGui::IsMouseClicked(0) && mouse.x > panel.Max.x && ImGui::IsWindowHovered(ImGuiHoveredFlags_ChildWindows);
   if (closed || outside || ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape))) contents_open_ = false;
   ImGui::End();
   pick_section(frame, picked);
@@ -312,7 +315,8 @@ void LessonPage::draw_scroll_indicator(const UiContext& ui) {
   const float travel = view - thumb_h;
   const float y = area_.Min.y + travel * scroller_.offset() / scroller_.max();
   const ImRect grip(ImVec2(area_.Max.x - ui.px(12), y), ImVec2(area_.Max.x, y + thumb_h));
-  const ImRect thumb(ImVec2(area_.Max.x - ui.px(8), y + ui.px(2)), ImVec2(area_.Max.x - ui.px(3), y + thumb_h - ui.px(2)));
+  const ImRect thumb(ImVec2(area_.Max.x - ui.px(8), y + ui.px(2)),
+                     ImVec2(area_.Max.x - ui.px(3), y + thumb_h - ui.px(2)));
   indicator_id_ = ImGui::GetID("##scroll-thumb");
   bool hovered = false, held = false;
   // On a phone the finger scrolls the page itself; a thumb there would only be in its way.
@@ -327,7 +331,10 @@ void LessonPage::draw_scroll_indicator(const UiContext& ui) {
   }
   const float wide = hovered || held ? ui.px(3) : 0;
   ImGui::GetWindowDrawList()->AddRectFilled(ImVec2(thumb.Min.x - wide, thumb.Min.y), thumb.Max,
-                                            with_alpha(c.muted, held ? 0.8f : hovered ? 0.6f : 0.35f), ui.px(4));
+                                            with_alpha(c.muted, held      ? 0.8f
+                                                                : hovered ? 0.6f
+                                                                          : 0.35f),
+                                            ui.px(4));
 }
 
 // [SECTION] Input -------------------------------------------------------------------------------
@@ -387,7 +394,8 @@ void LessonPage::handle_input(const Frame& frame) {
   // a scroll once it has moved far enough to be sure it is not a tap.
   if (ImGui::IsMouseClicked(0) && over_page && g.ActiveId != indicator_id_) {
     const ImGuiID hovered_id = g.HoveredId ? g.HoveredId : g.ActiveId;
-    const bool on_tap = hovered_id && std::find(geometry_.taps.begin(), geometry_.taps.end(), hovered_id) != geometry_.taps.end();
+    const bool on_tap =
+        hovered_id && std::find(geometry_.taps.begin(), geometry_.taps.end(), hovered_id) != geometry_.taps.end();
     if (!hovered_id || on_tap) {
       drag_ = Drag{};
       drag_.pending = true;
@@ -438,8 +446,10 @@ void LessonPage::goto_section(const std::string& anchor, bool glide, bool reduce
     return;
   }
   const float target = it->second;
-  if (glide) scroller_.glide_to(target, reduced_motion);
-  else scroller_.jump_to(target);
+  if (glide)
+    scroller_.glide_to(target, reduced_motion);
+  else
+    scroller_.jump_to(target);
 }
 
 void LessonPage::track_section(LessonSession& session) {

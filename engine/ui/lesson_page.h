@@ -27,15 +27,15 @@ namespace neuralpath::ui {
 class LessonPage {
  public:
   struct Frame {
-    UiContext                                      ui;
-    LessonSession*                                 session = nullptr;   // null: the lesson failed to load
+    UiContext ui;
+    LessonSession* session = nullptr;  // null: the lesson failed to load
     const std::map<const lesson::Block*, Widget*>* widgets = nullptr;
-    std::vector<nlohmann::json>*                   events = nullptr;
-    const std::vector<std::string>*                errors = nullptr;
-    std::string                                    lesson_id;
-    std::string                                    notice;   // a line shown above the page (font problems)
-    float                                          time = 0;
-    float                                          dt = 0;
+    std::vector<nlohmann::json>* events = nullptr;
+    const std::vector<std::string>* errors = nullptr;
+    std::string lesson_id;
+    std::string notice;  // a line shown above the page (font problems)
+    float time = 0;
+    float dt = 0;
   };
 
   void draw(Frame& frame);
@@ -43,11 +43,20 @@ class LessonPage {
   // Scrolls to a section's heading: at once, or gliding (a click in the contents). Before
   // the first frame the page is not laid out yet; the jump then happens after it.
   void goto_section(const std::string& anchor, bool glide, bool reduced_motion);
-  void scroll_by(float dy) { scroller_.scroll_by(dy); release_section_lock(); }
-  void scroll_to(float y) { scroller_.jump_to(y); release_section_lock(); }
+  void scroll_by(float dy) {
+    scroller_.scroll_by(dy);
+    release_section_lock();
+  }
+  void scroll_to(float y) {
+    scroller_.jump_to(y);
+    release_section_lock();
+  }
   void set_contents_open(bool open) { contents_open_ = open && narrow_; }
-  void reset_scroll() { scroller_.jump_to(0); locked_section_.reset(); }
-  void set_scroll_thumb(bool shown) { scroll_thumb_ = shown; }   // off when an embedding host scrolls
+  void reset_scroll() {
+    scroller_.jump_to(0);
+    locked_section_.reset();
+  }
+  void set_scroll_thumb(bool shown) { scroll_thumb_ = shown; }  // off when an embedding host scrolls
 
   // Where things are, for state(): rectangles in device pixels (the App converts to CSS).
   const PageGeometry& geometry() const { return geometry_; }
@@ -56,18 +65,18 @@ class LessonPage {
   // The height everything on the page needs (top bar included), without the room added so
   // the last heading can reach the top: an embedding frame shows exactly this much (device px).
   float natural_height() const { return natural_height_; }
-  bool  narrow() const { return narrow_; }
-  bool  contents_open() const { return contents_open_; }
+  bool narrow() const { return narrow_; }
+  bool contents_open() const { return contents_open_; }
   ImRect column() const { return column_; }
 
  private:
-  struct Drag {                 // a press on the page that may become a scroll
-    bool         pending = false;
-    bool         decided = false;
-    bool         sideways = false;
-    ImVec2       start;
-    ImGuiID      tap = 0;       // the page button under the press (its click is cancelled)
-    ImGuiID      side = 0;      // the sideways-scrolling region under the press
+  struct Drag {  // a press on the page that may become a scroll
+    bool pending = false;
+    bool decided = false;
+    bool sideways = false;
+    ImVec2 start;
+    ImGuiID tap = 0;              // the page button under the press (its click is cancelled)
+    ImGuiID side = 0;             // the sideways-scrolling region under the press
     ImGuiWindow* list = nullptr;  // the contents list under the press (scrolls itself)
   };
 
@@ -80,28 +89,30 @@ class LessonPage {
   void draw_scroll_indicator(const UiContext& ui);
   void handle_input(const Frame& frame);
   void track_section(LessonSession& session);
-  void release_section_lock() { if (!pending_goto_) locked_section_.reset(); }
+  void release_section_lock() {
+    if (!pending_goto_) locked_section_.reset();
+  }
   void pick_section(Frame& frame, const std::string& anchor);
 
-  PageScroller               scroller_;
-  PageGeometry               geometry_;
-  PageMemory                 memory_;
-  Drag                       drag_;
-  ImRect                     area_;            // where the page scrolls (device pixels)
-  ImRect                     column_;          // the reading column inside it
-  ImRect                     contents_rect_;   // the side column or the drawer's list
-  ImGuiWindow*               contents_window_ = nullptr;
-  float                      content_height_ = 0;   // what scrolls (with room to bring the last section up)
-  float                      natural_height_ = 0;
-  bool                       narrow_ = false;
-  bool                       contents_open_ = false;
-  bool                       scroll_thumb_ = true;
-  bool                       laid_out_ = false;   // section tops are known
-  bool                       reduced_motion_ = false;
+  PageScroller scroller_;
+  PageGeometry geometry_;
+  PageMemory memory_;
+  Drag drag_;
+  ImRect area_;           // where the page scrolls (device pixels)
+  ImRect column_;         // the reading column inside it
+  ImRect contents_rect_;  // the side column or the drawer's list
+  ImGuiWindow* contents_window_ = nullptr;
+  float content_height_ = 0;  // what scrolls (with room to bring the last section up)
+  float natural_height_ = 0;
+  bool narrow_ = false;
+  bool contents_open_ = false;
+  bool scroll_thumb_ = true;
+  bool laid_out_ = false;  // section tops are known
+  bool reduced_motion_ = false;
   std::optional<std::string> pending_goto_;
-  std::optional<std::string> locked_section_;     // set by goto until the learner scrolls
-  ImGuiID                    indicator_id_ = 0;
-  float                      indicator_grab_ = 0;
+  std::optional<std::string> locked_section_;  // set by goto until the learner scrolls
+  ImGuiID indicator_id_ = 0;
+  float indicator_grab_ = 0;
 };
 
 }  // namespace neuralpath::ui

@@ -51,8 +51,12 @@ LessonSession::Error LessonSession::answer(std::string_view id, std::vector<int>
   ++state.attempts;
 
   json option = check->multiple ? json(options) : json(options.front());
-  events_.push_back({{"type", "answered"}, {"check", id}, {"option", option}, {"correct", grade->correct},
-                     {"score", score(id)}, {"attempts", state.attempts}});
+  events_.push_back({{"type", "answered"},
+                     {"check", id},
+                     {"option", option},
+                     {"correct", grade->correct},
+                     {"score", score(id)},
+                     {"attempts", state.attempts}});
   record_changed();
   return std::nullopt;
 }
@@ -61,11 +65,15 @@ LessonSession::Error LessonSession::toggle_pending(std::string_view id, int opti
   Error error;
   const lesson::Check* check = find(id, error);
   if (!check) return error;
-  if (option < 0 || option >= static_cast<int>(check->options.size())) return tr("commands.option_range", {{"option", std::to_string(option)}, {"n", std::to_string(check->options.size())}});
+  if (option < 0 || option >= static_cast<int>(check->options.size()))
+    return tr("commands.option_range",
+              {{"option", std::to_string(option)}, {"n", std::to_string(check->options.size())}});
   CheckState& state = checks_[std::string(id)];
   auto it = std::find(state.pending.begin(), state.pending.end(), option);
-  if (it == state.pending.end()) state.pending.push_back(option);
-  else state.pending.erase(it);
+  if (it == state.pending.end())
+    state.pending.push_back(option);
+  else
+    state.pending.erase(it);
   std::sort(state.pending.begin(), state.pending.end());
   state.chosen.clear();  // a changed selection is no longer the graded one
   state.grade.reset();
@@ -123,7 +131,8 @@ std::vector<FeedbackLine> LessonSession::feedback(std::string_view id) const {
   }
   const std::size_t missed = state->grade->missed.size();
   if (check->multiple && missed > 0 && !state->grade->correct)
-    lines.push_back({-1, false, tr_n("page.more_correct", static_cast<long long>(missed), {{"n", std::to_string(missed)}})});
+    lines.push_back(
+        {-1, false, tr_n("page.more_correct", static_cast<long long>(missed), {{"n", std::to_string(missed)}})});
   return lines;
 }
 
@@ -160,8 +169,10 @@ LessonSession::Error LessonSession::set_reveal(std::string_view id, bool open) {
   if (!block || !std::holds_alternative<lesson::Reveal>(block->content))
     return tr("commands.no_reveal", {{"id", std::string(id)}});
   if (open == reveal_open(id)) return std::nullopt;
-  if (open) lesson::open_reveal(progress_, lesson_, id);
-  else progress_.reveals.erase(std::string(id));
+  if (open)
+    lesson::open_reveal(progress_, lesson_, id);
+  else
+    progress_.reveals.erase(std::string(id));
   events_.push_back({{"type", "reveal"}, {"id", id}, {"open", open}});
   record_changed();
   return std::nullopt;
@@ -189,9 +200,13 @@ void LessonSession::set_step(int step) {
 
 void LessonSession::record_changed() {
   const lesson::ProgressSummary s = summary();
-  events_.push_back({{"type", "progress"}, {"progress", lesson::serialize_progress(progress_)},
-                     {"completed_checks", s.correct}, {"total_checks", s.checks}, {"score", s.score},
-                     {"completed", s.completed}, {"percent", s.percent}});
+  events_.push_back({{"type", "progress"},
+                     {"progress", lesson::serialize_progress(progress_)},
+                     {"completed_checks", s.correct},
+                     {"total_checks", s.checks},
+                     {"score", s.score},
+                     {"completed", s.completed},
+                     {"percent", s.percent}});
   if (s.completed && !completed_sent_) {
     completed_sent_ = true;
     events_.push_back({{"type", "completed"}, {"score", s.score}, {"success", s.success}});
@@ -246,9 +261,14 @@ json LessonSession::checks_json() const {
     const CheckState& state = checks_.at(block->id);
     json options = json::array();
     for (const auto& o : check.options) options.push_back(lesson::plain_text(o.text));
-    json item = {{"id", block->id}, {"question", lesson::plain_text(check.question)},
-                 {"multiple", check.multiple}, {"options", options}, {"chosen", state.chosen},
-                 {"pending", state.pending}, {"attempts", state.attempts}, {"revealed", state.revealed},
+    json item = {{"id", block->id},
+                 {"question", lesson::plain_text(check.question)},
+                 {"multiple", check.multiple},
+                 {"options", options},
+                 {"chosen", state.chosen},
+                 {"pending", state.pending},
+                 {"attempts", state.attempts},
+                 {"revealed", state.revealed},
                  {"hint", state.hint_shown ? json(lesson::plain_text(check.hint)) : json(nullptr)},
                  {"has_hint", !check.hint.empty()}};
     item["correct"] = state.grade ? json(state.grade->correct) : json(nullptr);
@@ -279,7 +299,7 @@ json LessonSession::progress_json() const {
   const lesson::ProgressSummary s = summary();
   out["summary"] = {{"checks", s.checks},       {"answered", s.answered}, {"correct", s.correct},
                     {"sections", s.sections},   {"visited", s.visited},   {"score", s.score},
-                    {"completed", s.completed}, {"success", s.success}, {"percent", s.percent}};
+                    {"completed", s.completed}, {"success", s.success},   {"percent", s.percent}};
   return out;
 }
 

@@ -24,19 +24,19 @@ namespace neuralpath::ui {
 
 // What one knowledge check shows right now.
 struct CheckState {
-  std::vector<int>                  chosen;     // the graded choice, sorted (empty: none yet)
-  std::vector<int>                  pending;    // multiple answers: ticked, not yet checked
-  std::optional<lesson::CheckGrade> grade;      // set once `chosen` is graded
-  int                               attempts = 0;
-  bool                              hint_shown = false;
-  bool                              revealed = false;  // the answer was shown
+  std::vector<int> chosen;                  // the graded choice, sorted (empty: none yet)
+  std::vector<int> pending;                 // multiple answers: ticked, not yet checked
+  std::optional<lesson::CheckGrade> grade;  // set once `chosen` is graded
+  int attempts = 0;
+  bool hint_shown = false;
+  bool revealed = false;  // the answer was shown
 };
 
 // The feedback lines a graded check shows: one per chosen option, then a note on missed ones.
 struct FeedbackLine {
-  int         option = -1;   // -1: the "you missed ..." note
-  bool        correct = false;
-  std::string text;          // plain text of the option's feedback (or the note)
+  int option = -1;  // -1: the "you missed ..." note
+  bool correct = false;
+  std::string text;  // plain text of the option's feedback (or the note)
 };
 
 class LessonSession {
@@ -56,23 +56,23 @@ class LessonSession {
   Error reveal_answer(std::string_view check);
   const CheckState* check_state(std::string_view check) const;
   std::vector<FeedbackLine> feedback(std::string_view check) const;
-  std::string feedback_text(std::string_view check) const;         // the lines joined, as shown
+  std::string feedback_text(std::string_view check) const;  // the lines joined, as shown
   // Per-check score in 0..1: 1 correct; multiple answers earn (right picks - wrong picks) /
   // correct options; a wrong single answer 0.
   double score(std::string_view check) const;
 
   // [SECTION] Reveals and sections
   Error set_reveal(std::string_view id, bool open);
-  bool  reveal_open(std::string_view id) const;
-  Error enter_section(std::string_view anchor);   // the reader is now in this section
+  bool reveal_open(std::string_view id) const;
+  Error enter_section(std::string_view anchor);  // the reader is now in this section
   const std::string& section() const { return section_; }
-  void  set_step(int step);                       // playback position, kept in the progress
+  void set_step(int step);  // playback position, kept in the progress
 
   // [SECTION] Progress
   // A stored progress string; unreadable -> error. What was readable is restored, and each
   // part left out (bad field, gone from the lesson) is described in *dropped.
   Error restore(std::string_view serialized, std::vector<std::string>* dropped = nullptr);
-  void  reset();                                  // forget every answer, reveal and visit
+  void reset();  // forget every answer, reveal and visit
   const lesson::Progress& progress() const { return progress_; }
   lesson::ProgressSummary summary() const { return lesson::summarize(lesson_, progress_); }
 
@@ -85,16 +85,16 @@ class LessonSession {
 
  private:
   const lesson::Check* find(std::string_view check, Error& error) const;
-  void record_changed();                 // queue 'progress' (and 'completed' the first time)
-  void rebuild_from_progress();          // checks and reveals as the record says
+  void record_changed();         // queue 'progress' (and 'completed' the first time)
+  void rebuild_from_progress();  // checks and reveals as the record says
 
-  const lesson::Lesson&             lesson_;
-  std::string                       lesson_id_;
+  const lesson::Lesson& lesson_;
+  std::string lesson_id_;
   std::map<std::string, CheckState> checks_;
-  std::string                       section_;
-  lesson::Progress                  progress_;
-  bool                              completed_sent_ = false;
-  std::vector<nlohmann::json>       events_;
+  std::string section_;
+  lesson::Progress progress_;
+  bool completed_sent_ = false;
+  std::vector<nlohmann::json> events_;
 };
 
 }  // namespace neuralpath::ui

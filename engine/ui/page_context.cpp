@@ -52,14 +52,12 @@ bool text_button(PageContext& page, const char* id, std::string_view label, ImVe
 
 void vertical_gap(float height) { move_cursor_to_y(ImGui::GetCursorScreenPos().y + height); }
 
-void move_cursor_to_y(float screen_y) {
-  ImGui::SetCursorScreenPos(ImVec2(ImGui::GetCursorScreenPos().x, screen_y));
-}
+void move_cursor_to_y(float screen_y) { ImGui::SetCursorScreenPos(ImVec2(ImGui::GetCursorScreenPos().x, screen_y)); }
 
 ImU32 mix(ImU32 a, ImU32 b, float t) {
   const ImVec4 x = ImGui::ColorConvertU32ToFloat4(a), y = ImGui::ColorConvertU32ToFloat4(b);
-  return ImGui::ColorConvertFloat4ToU32(ImVec4(x.x + (y.x - x.x) * t, x.y + (y.y - x.y) * t,
-                                               x.z + (y.z - x.z) * t, x.w + (y.w - x.w) * t));
+  return ImGui::ColorConvertFloat4ToU32(
+      ImVec4(x.x + (y.x - x.x) * t, x.y + (y.y - x.y) * t, x.z + (y.z - x.z) * t, x.w + (y.w - x.w) * t));
 }
 
 ImU32 with_alpha(ImU32 color, float alpha) {

@@ -6,9 +6,9 @@
 namespace neuralpath::ui {
 namespace {
 
-constexpr float coast_time = 0.35f;    // seconds for a coast to slow to 1/e of its speed
-constexpr float glide_time = 0.3f;     // seconds a glide (section jump, Page Down) takes
-constexpr float stop_speed = 25.0f;    // pixels per second below which a coast ends
+constexpr float coast_time = 0.35f;  // seconds for a coast to slow to 1/e of its speed
+constexpr float glide_time = 0.3f;   // seconds a glide (section jump, Page Down) takes
+constexpr float stop_speed = 25.0f;  // pixels per second below which a coast ends
 
 }  // namespace
 

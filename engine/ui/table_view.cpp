@@ -72,8 +72,10 @@ void draw_table(PageContext& page, const lesson::Block& block, const lesson::Tab
   for (std::size_t r = 0; r < heights.size(); ++r) {
     const auto& cells = r == 0 ? table.header : table.rows[r - 1];
     const ImVec2 row_min(top.x - offset, y), row_max(top.x - offset + table_width, y + heights[r]);
-    if (r == 0) dl->AddRectFilled(row_min, row_max, c.panel);
-    else if (r % 2 == 0) dl->AddRectFilled(row_min, row_max, with_alpha(c.panel, 0.55f));
+    if (r == 0)
+      dl->AddRectFilled(row_min, row_max, c.panel);
+    else if (r % 2 == 0)
+      dl->AddRectFilled(row_min, row_max, with_alpha(c.panel, 0.55f));
     dl->AddLine(ImVec2(row_min.x, row_max.y), ImVec2(row_max.x, row_max.y), c.border, page.px(r == 0 ? 1.5f : 1.0f));
     float x = top.x - offset;
     for (std::size_t col = 0; col < columns; ++col) {

@@ -9,21 +9,37 @@ namespace {
 constexpr ImU32 rgb(unsigned r, unsigned g, unsigned b) { return IM_COL32(r, g, b, 255); }
 
 const Palette light_palette = {
-    .page = rgb(250, 250, 247), .text = rgb(29, 29, 31), .muted = rgb(96, 98, 108),
-    .accent = rgb(53, 89, 199), .good = rgb(24, 128, 56), .bad = rgb(192, 57, 43),
-    .tip = rgb(30, 120, 160), .panel = rgb(240, 240, 236), .border = rgb(210, 210, 204),
+    .page = rgb(250, 250, 247),
+    .text = rgb(29, 29, 31),
+    .muted = rgb(96, 98, 108),
+    .accent = rgb(53, 89, 199),
+    .good = rgb(24, 128, 56),
+    .bad = rgb(192, 57, 43),
+    .tip = rgb(30, 120, 160),
+    .panel = rgb(240, 240, 236),
+    .border = rgb(210, 210, 204),
     .masked = rgb(222, 222, 218),
-    .code_keyword = rgb(150, 40, 140), .code_builtin = rgb(30, 100, 170),
-    .code_string = rgb(20, 120, 60), .code_number = rgb(170, 90, 0),
+    .code_keyword = rgb(150, 40, 140),
+    .code_builtin = rgb(30, 100, 170),
+    .code_string = rgb(20, 120, 60),
+    .code_number = rgb(170, 90, 0),
     .code_comment = rgb(120, 120, 120),
 };
 const Palette dark_palette = {
-    .page = rgb(21, 23, 28), .text = rgb(232, 232, 234), .muted = rgb(160, 164, 176),
-    .accent = rgb(138, 166, 255), .good = rgb(90, 200, 120), .bad = rgb(240, 110, 95),
-    .tip = rgb(100, 190, 230), .panel = rgb(32, 35, 42), .border = rgb(60, 64, 74),
+    .page = rgb(21, 23, 28),
+    .text = rgb(232, 232, 234),
+    .muted = rgb(160, 164, 176),
+    .accent = rgb(138, 166, 255),
+    .good = rgb(90, 200, 120),
+    .bad = rgb(240, 110, 95),
+    .tip = rgb(100, 190, 230),
+    .panel = rgb(32, 35, 42),
+    .border = rgb(60, 64, 74),
     .masked = rgb(44, 46, 52),
-    .code_keyword = rgb(220, 130, 220), .code_builtin = rgb(120, 180, 250),
-    .code_string = rgb(140, 210, 140), .code_number = rgb(240, 170, 90),
+    .code_keyword = rgb(220, 130, 220),
+    .code_builtin = rgb(120, 180, 250),
+    .code_string = rgb(140, 210, 140),
+    .code_number = rgb(240, 170, 90),
     .code_comment = rgb(140, 144, 150),
 };
 
@@ -39,8 +55,8 @@ ImU32 heat_color(Theme theme, float weight) {
   const float t = std::sqrt(std::clamp(std::isfinite(weight) ? weight : 0.0f, 0.0f, 1.0f));
   const ImVec4 low = to_vec4(palette(theme).panel);
   const ImVec4 high = theme == Theme::dark ? ImVec4(0.98f, 0.45f, 0.20f, 1) : ImVec4(0.86f, 0.28f, 0.08f, 1);
-  return ImGui::ColorConvertFloat4ToU32(ImVec4(low.x + (high.x - low.x) * t, low.y + (high.y - low.y) * t,
-                                               low.z + (high.z - low.z) * t, 1));
+  return ImGui::ColorConvertFloat4ToU32(
+      ImVec4(low.x + (high.x - low.x) * t, low.y + (high.y - low.y) * t, low.z + (high.z - low.z) * t, 1));
 }
 
 ImU32 text_on(ImU32 background) {
@@ -50,8 +66,10 @@ ImU32 text_on(ImU32 background) {
 }
 
 void apply_imgui_style(Theme theme) {
-  if (theme == Theme::dark) ImGui::StyleColorsDark();
-  else ImGui::StyleColorsLight();
+  if (theme == Theme::dark)
+    ImGui::StyleColorsDark();
+  else
+    ImGui::StyleColorsLight();
   const Palette& p = palette(theme);
   ImGuiStyle& style = ImGui::GetStyle();
   style.Colors[ImGuiCol_WindowBg] = to_vec4(p.page);

@@ -9,16 +9,16 @@ namespace neuralpath::ui {
 enum class Theme { light, dark };
 
 struct Palette {
-  ImU32 page;        // canvas background
-  ImU32 text;        // body text
-  ImU32 muted;       // captions, axis labels
-  ImU32 accent;      // links, the current step, focus rings
-  ImU32 good;        // correct answers
-  ImU32 bad;         // incorrect answers, the "mistake" callout
-  ImU32 tip;         // the "tip" callout
-  ImU32 panel;       // cards behind widgets, code and callouts
-  ImU32 border;      // card outlines, grid lines
-  ImU32 masked;      // masked (blocked) attention cells
+  ImU32 page;    // canvas background
+  ImU32 text;    // body text
+  ImU32 muted;   // captions, axis labels
+  ImU32 accent;  // links, the current step, focus rings
+  ImU32 good;    // correct answers
+  ImU32 bad;     // incorrect answers, the "mistake" callout
+  ImU32 tip;     // the "tip" callout
+  ImU32 panel;   // cards behind widgets, code and callouts
+  ImU32 border;  // card outlines, grid lines
+  ImU32 masked;  // masked (blocked) attention cells
   ImU32 code_keyword, code_builtin, code_string, code_number, code_comment;
 };
 

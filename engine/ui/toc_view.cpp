@@ -10,7 +10,9 @@
 namespace neuralpath::ui {
 namespace {
 
-struct SectionChecks { int total = 0, correct = 0; };
+struct SectionChecks {
+  int total = 0, correct = 0;
+};
 
 SectionChecks checks_in(const PageContext& page, const lesson::Section& section) {
   SectionChecks out;
@@ -21,7 +23,8 @@ SectionChecks checks_in(const PageContext& page, const lesson::Section& section)
         const CheckState* s = page.session.check_state(b.id);
         if (s && s->grade && s->grade->correct) ++out.correct;
       }
-      if (auto* l = std::get_if<lesson::ListBlock>(&b.content)) for (const auto& item : l->items) visit(item);
+      if (auto* l = std::get_if<lesson::ListBlock>(&b.content))
+        for (const auto& item : l->items) visit(item);
       if (auto* q = std::get_if<lesson::Quote>(&b.content)) visit(q->blocks);
       if (auto* c = std::get_if<lesson::Callout>(&b.content)) visit(c->blocks);
       if (auto* r = std::get_if<lesson::Reveal>(&b.content)) visit(r->blocks);
@@ -107,11 +110,13 @@ std::string draw_toc(PageContext& page, float width) {
     InlineStyle small;
     small.scale = 0.82f;
     small.color = c.muted;
-    draw_text(page, tr("page.checks_correct", {{"n", std::to_string(s.correct)}, {"total", std::to_string(s.checks)}}), width, small);
+    draw_text(page, tr("page.checks_correct", {{"n", std::to_string(s.correct)}, {"total", std::to_string(s.checks)}}),
+              width, small);
     const ImVec2 bar = ImGui::GetCursorScreenPos();
     const float h = page.px(6);
     dl->AddRectFilled(bar, ImVec2(bar.x + width, bar.y + h), c.border, h * 0.5f);
-    dl->AddRectFilled(bar, ImVec2(bar.x + width * static_cast<float>(s.correct) / static_cast<float>(s.checks), bar.y + h),
+    dl->AddRectFilled(bar,
+                      ImVec2(bar.x + width * static_cast<float>(s.correct) / static_cast<float>(s.checks), bar.y + h),
                       c.good, h * 0.5f);
     vertical_gap(h + page.px(8));
   }

@@ -28,7 +28,7 @@ namespace neuralpath::ui {
 struct UiContext {
   const Fonts* fonts = nullptr;
   Theme theme = Theme::light;
-  float scale = 1;          // device pixels per CSS pixel; multiply fixed sizes by it
+  float scale = 1;  // device pixels per CSS pixel; multiply fixed sizes by it
   bool reduced_motion = false;
   const Palette& colors() const { return palette(theme); }
   float px(float css_pixels) const { return css_pixels * scale; }
@@ -38,13 +38,13 @@ class Widget {
  public:
   virtual ~Widget() = default;
 
-  virtual const char* kind() const = 0;           // "spotlight", "heatmap", ... (state()'s "kind")
+  virtual const char* kind() const = 0;  // "spotlight", "heatmap", ... (state()'s "kind")
   virtual void update(float /*dt*/) {}
   // True while the widget changes with time alone (work done in update(), a timed advance), so
   // the page must keep running frames although nothing is touched (App::wants_another_frame).
   virtual bool wants_another_frame() const { return false; }
   virtual void draw(const UiContext& ui) = 0;
-  virtual nlohmann::json state() const = 0;       // the numbers on screen, as the learner sees them
+  virtual nlohmann::json state() const = 0;  // the numbers on screen, as the learner sees them
 
   // A command addressed to this widget ({"type": "setSentence", "text": ...}).
   // Default: the widget takes no commands.
@@ -55,7 +55,7 @@ class Widget {
   // The learner's changes (sentence, mask, selection, ...) as compact JSON, so a shared link can
   // reopen them, and back: restore() takes what snapshot() gave. Default: nothing to keep.
   virtual nlohmann::json snapshot() const { return nullptr; }
-  virtual CommandResult  restore(const nlohmann::json& /*snapshot*/) { return CommandResult::not_taken("restore"); }
+  virtual CommandResult restore(const nlohmann::json& /*snapshot*/) { return CommandResult::not_taken("restore"); }
 
   // Events for the page's host since the last call ({"type": "caption", ...}); the App adds
   // them to its own queue (App::take_events).
@@ -65,7 +65,6 @@ class Widget {
 // A widget for `block` if it is a widget block, made by its kind's registry entry
 // (engine/ui/widgets/registry.h), else nullptr. `spec` is the lesson's model
 // (lesson::model_spec_for).
-std::unique_ptr<Widget> make_widget(const lesson::Block& block, const lesson::Lesson& lesson,
-                                    const ModelSpec& spec);
+std::unique_ptr<Widget> make_widget(const lesson::Block& block, const lesson::Lesson& lesson, const ModelSpec& spec);
 
 }  // namespace neuralpath::ui

@@ -61,8 +61,7 @@ bool Explainer::area(const UiContext& ui, const char* id, ImVec2 min, ImVec2 max
   }
   const bool hovered = ImGui::IsItemHovered();
   const bool focused = ImGui::IsItemFocused();
-  if (focused)
-    ImGui::GetWindowDrawList()->AddRect(min, max, ui.colors().accent, ui.px(2), 0, ui.px(2));
+  if (focused) ImGui::GetWindowDrawList()->AddRect(min, max, ui.colors().accent, ui.px(2), 0, ui.px(2));
   if (hovered) ImGui::SetMouseCursor(ImGuiMouseCursor_Hand);
   return hovered || focused;
 }
@@ -86,8 +85,9 @@ void Explainer::draw_popup(const UiContext& ui) {
   const float max_w = std::max(ui.px(160), std::min(ui.px(440), viewport_w - ui.px(24)));
   if (centred_) {
     const ImGuiViewport* viewport = ImGui::GetMainViewport();
-    ImGui::SetNextWindowPos(ImVec2(viewport->Pos.x + viewport->Size.x * 0.5f, viewport->Pos.y + viewport->Size.y * 0.4f),
-                            ImGuiCond_Always, ImVec2(0.5f, 0.5f));
+    ImGui::SetNextWindowPos(
+        ImVec2(viewport->Pos.x + viewport->Size.x * 0.5f, viewport->Pos.y + viewport->Size.y * 0.4f), ImGuiCond_Always,
+        ImVec2(0.5f, 0.5f));
   }
   ImGui::SetNextWindowSizeConstraints(ImVec2(std::min(ui.px(260), max_w), 0), ImVec2(max_w, FLT_MAX));
   ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(ui.px(14), ui.px(12)));

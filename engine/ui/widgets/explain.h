@@ -27,10 +27,10 @@
 namespace neuralpath::ui {
 
 struct NumberStyle {
-  ImU32 color = 0;        // 0 = the theme's text colour
-  bool  bold = false;
-  bool  mono = false;
-  bool  small = false;
+  ImU32 color = 0;  // 0 = the theme's text colour
+  bool bold = false;
+  bool mono = false;
+  bool small = false;
 };
 
 class Explainer {
@@ -44,7 +44,7 @@ class Explainer {
   // Returns true when it is hovered or focused (for highlights).
   bool area(const UiContext& ui, const char* id, ImVec2 min, ImVec2 max, const Make& make);
 
-  void open(Explanation explanation);         // programmatic (commands, tests): centred on screen
+  void open(Explanation explanation);  // programmatic (commands, tests): centred on screen
   void close() { current_.reset(); }
   bool is_open() const { return current_.has_value(); }
   const std::optional<Explanation>& current() const { return current_; }
@@ -54,12 +54,12 @@ class Explainer {
   std::vector<nlohmann::json> take_events();  // {"type": "explain", "text": ...} when opened
 
  private:
-  bool activated();                           // clicked, or Enter while focused
+  bool activated();  // clicked, or Enter while focused
 
-  std::optional<Explanation>  current_;
-  bool                        open_requested_ = false;
-  bool                        shown_ = false;
-  bool                        centred_ = false;  // opened by a command, not at the pointer
+  std::optional<Explanation> current_;
+  bool open_requested_ = false;
+  bool shown_ = false;
+  bool centred_ = false;  // opened by a command, not at the pointer
   std::vector<nlohmann::json> events_;
 };
 

@@ -158,14 +158,15 @@ GridResult draw_grid(const UiContext& ui, const GridSpec& spec, float width, Exp
     draw->AddText(small, small->FontSize, ImVec2(x, grid_y - small->FontSize - pad * 0.5f), c.muted,
                   spec.row_end_title.c_str());
     for (int r = 0; r < rows && r < static_cast<int>(spec.row_end.size()); ++r) {
-      ImGui::SetCursorScreenPos(
-          ImVec2(x, grid_y + cell_h * static_cast<float>(r) + (cell_h - small->FontSize) * 0.5f));
+      ImGui::SetCursorScreenPos(ImVec2(x, grid_y + cell_h * static_cast<float>(r) + (cell_h - small->FontSize) * 0.5f));
       ImGui::PushID(10000 + r);
       NumberStyle style;
       style.small = true;
-      style.color = r < static_cast<int>(spec.row_end_color.size()) ? spec.row_end_color[static_cast<std::size_t>(r)] : 0;
-      explain.number(ui, "##end", spec.row_end[static_cast<std::size_t>(r)],
-                     [&spec, r] { return spec.explain_row_end ? spec.explain_row_end(r) : Explanation{}; }, style);
+      style.color =
+          r < static_cast<int>(spec.row_end_color.size()) ? spec.row_end_color[static_cast<std::size_t>(r)] : 0;
+      explain.number(
+          ui, "##end", spec.row_end[static_cast<std::size_t>(r)],
+          [&spec, r] { return spec.explain_row_end ? spec.explain_row_end(r) : Explanation{}; }, style);
       ImGui::PopID();
     }
   }

@@ -18,27 +18,27 @@
 namespace neuralpath::ui {
 
 struct GridCell {
-  std::string text;       // e.g. "41.2%"; drawn when it fits the cell
-  std::string fallback;   // drawn when `text` does not fit (e.g. "⊘"); may be empty
-  ImU32       fill = 0;
-  bool        blocked = false;
+  std::string text;      // e.g. "41.2%"; drawn when it fits the cell
+  std::string fallback;  // drawn when `text` does not fit (e.g. "⊘"); may be empty
+  ImU32 fill = 0;
+  bool blocked = false;
 };
 
 struct GridSpec {
-  const char*                         id = "grid";
-  std::vector<std::string>            rows, cols;          // token texts
-  std::function<GridCell(int, int)>   cell;                // (row, col) -> what to draw
-  std::vector<std::string>            row_end;             // optional last column, one per row
-  std::vector<ImU32>                  row_end_color;       // 0 = the theme's text
-  std::string                         row_end_title;       // e.g. "row sum" (widgets.row_sum)
-  std::function<Explanation(int)>     explain_row_end;     // row -> its explanation
-  std::optional<Cell>                 selected;
-  std::string                         corner;              // e.g. "query ↓  key →" (widgets.grid_corner)
+  const char* id = "grid";
+  std::vector<std::string> rows, cols;              // token texts
+  std::function<GridCell(int, int)> cell;           // (row, col) -> what to draw
+  std::vector<std::string> row_end;                 // optional last column, one per row
+  std::vector<ImU32> row_end_color;                 // 0 = the theme's text
+  std::string row_end_title;                        // e.g. "row sum" (widgets.row_sum)
+  std::function<Explanation(int)> explain_row_end;  // row -> its explanation
+  std::optional<Cell> selected;
+  std::string corner;  // e.g. "query ↓  key →" (widgets.grid_corner)
 };
 
 struct GridResult {
-  std::optional<Cell> hovered;   // under the pointer (or focused) this frame
-  std::optional<Cell> picked;    // clicked or Enter this frame
+  std::optional<Cell> hovered;  // under the pointer (or focused) this frame
+  std::optional<Cell> picked;   // clicked or Enter this frame
 };
 
 GridResult draw_grid(const UiContext& ui, const GridSpec& spec, float width, Explainer& explain);

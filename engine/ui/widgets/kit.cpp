@@ -20,11 +20,11 @@ ImFont* font(const UiContext& ui, Face face) {
   ImFont* chosen = nullptr;
   if (ui.fonts) {
     switch (face) {
-      case Face::body:   chosen = ui.fonts->body; break;
-      case Face::bold:   chosen = ui.fonts->bold; break;
+      case Face::body: chosen = ui.fonts->body; break;
+      case Face::bold: chosen = ui.fonts->bold; break;
       case Face::italic: chosen = ui.fonts->italic; break;
-      case Face::mono:   chosen = ui.fonts->mono; break;
-      case Face::small:  chosen = ui.fonts->small; break;
+      case Face::mono: chosen = ui.fonts->mono; break;
+      case Face::small: chosen = ui.fonts->small; break;
     }
   }
   return chosen ? chosen : ImGui::GetFont();  // headless tests without faces: ImGui's own
@@ -114,8 +114,7 @@ bool enter_on_focused() {
 
 }  // namespace
 
-int segmented(const UiContext& ui, const char* id, const std::vector<std::string>& labels,
-              int selected, float width) {
+int segmented(const UiContext& ui, const char* id, const std::vector<std::string>& labels, int selected, float width) {
   const Palette& c = ui.colors();
   ImFont* face = font(ui, Face::body);
   ImDrawList* draw = ImGui::GetWindowDrawList();
@@ -136,8 +135,8 @@ int segmented(const UiContext& ui, const char* id, const std::vector<std::string
     draw->AddRectFilled(pos, max, fill, size.y * 0.5f);
     draw->AddRect(pos, max, on ? c.accent : c.border, size.y * 0.5f, 0, ui.px(1));
     if (ImGui::IsItemFocused())
-      draw->AddRect(ImVec2(pos.x - ui.px(2), pos.y - ui.px(2)), ImVec2(max.x + ui.px(2), max.y + ui.px(2)),
-                    c.accent, size.y * 0.5f + ui.px(2), 0, ui.px(2));
+      draw->AddRect(ImVec2(pos.x - ui.px(2), pos.y - ui.px(2)), ImVec2(max.x + ui.px(2), max.y + ui.px(2)), c.accent,
+                    size.y * 0.5f + ui.px(2), 0, ui.px(2));
     draw->AddText(face, face->FontSize, ImVec2(pos.x + pad.x, pos.y + pad.y), on ? text_on(c.accent) : c.text,
                   labels[i].c_str());
     ImGui::PopID();
@@ -259,8 +258,8 @@ void text_up(ImDrawList* draw, ImFont* face, ImVec2 bottom_left, ImU32 color, co
 }
 
 ImU32 fade(ImU32 color, float alpha) {
-  const auto a = static_cast<ImU32>(static_cast<float>((color >> IM_COL32_A_SHIFT) & 0xFF) *
-                                    std::clamp(alpha, 0.0f, 1.0f));
+  const auto a =
+      static_cast<ImU32>(static_cast<float>((color >> IM_COL32_A_SHIFT) & 0xFF) * std::clamp(alpha, 0.0f, 1.0f));
   return (color & ~IM_COL32_A_MASK) | (a << IM_COL32_A_SHIFT);
 }
 

@@ -21,7 +21,7 @@ namespace neuralpath::ui::kit {
 
 enum class Face { body, bold, italic, mono, small };
 ImFont* font(const UiContext& ui, Face face);
-ImVec2  text_size(ImFont* face, const std::string& text);  // at the face's own size, unwrapped
+ImVec2 text_size(ImFont* face, const std::string& text);  // at the face's own size, unwrapped
 // `text` cut (at a UTF-8 character boundary) with "…" so it is at most `max_width` wide.
 std::string fit_text(ImFont* face, const std::string& text, float max_width);
 
@@ -44,23 +44,22 @@ class Card {
   Card(const Card&) = delete;
   Card& operator=(const Card&) = delete;
   float inner_width() const { return inner_width_; }
-  void  end();
+  void end();
 
  private:
-  const UiContext&   ui_;
+  const UiContext& ui_;
   ImDrawListSplitter splitter_;
-  ImDrawList*        draw_ = nullptr;
-  ImVec2             start_;
-  float              width_ = 0, inner_width_ = 0, pad_ = 0;
-  bool               open_ = true;
+  ImDrawList* draw_ = nullptr;
+  ImVec2 start_;
+  float width_ = 0, inner_width_ = 0, pad_ = 0;
+  bool open_ = true;
 };
 
 // [SECTION] Controls ---------------------------------------------------------------------------
 
 // Exclusive choices drawn as joined buttons, the selected one filled with the accent colour;
 // wraps onto more lines when `width` is too narrow. Returns the index clicked, or -1.
-int segmented(const UiContext& ui, const char* id, const std::vector<std::string>& labels,
-              int selected, float width);
+int segmented(const UiContext& ui, const char* id, const std::vector<std::string>& labels, int selected, float width);
 // A plain button sized to its label (scaled padding); true when clicked.
 bool button(const UiContext& ui, const char* label, bool primary = false);
 // Text fields and sliders drawn on a card need their own frame: page-coloured, outlined, with
@@ -78,9 +77,9 @@ class Flow {
  public:
   Flow(float width, float spacing_x, float spacing_y);
   ImVec2 place(ImVec2 size);
-  void   newline();
-  void   end();  // leaves the cursor below the last line
-  float  bottom() const { return y_ + line_h_; }
+  void newline();
+  void end();  // leaves the cursor below the last line
+  float bottom() const { return y_ + line_h_; }
 
  private:
   float x0_, right_, x_, y_, line_h_ = 0, sx_, sy_;

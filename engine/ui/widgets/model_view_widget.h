@@ -41,8 +41,10 @@ class ModelViewWidget final : public Widget {
   // A model that works with time alone (a run in update()) says so; the others never need a
   // frame without input (their animations move pixels, which the platform sees).
   bool wants_another_frame() const override {
-    if constexpr (requires(const Model& m) { m.wants_another_frame(); }) return model_.wants_another_frame();
-    else return false;
+    if constexpr (requires(const Model& m) { m.wants_another_frame(); })
+      return model_.wants_another_frame();
+    else
+      return false;
   }
 
   void draw(const UiContext& ui) override {

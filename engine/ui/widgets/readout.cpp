@@ -22,8 +22,8 @@ const CellTerms* find_terms(const Step& step, Cell cell) {
   // block.cpp records square steps row by row, so the cell usually sits at row·cols + col.
   const auto cols = static_cast<std::size_t>(step.result.values.cols());
   const std::size_t guess = static_cast<std::size_t>(cell.row) * cols + static_cast<std::size_t>(cell.col);
-  if (cell.row >= 0 && cell.col >= 0 && guess < step.cell_terms.size() &&
-      step.cell_terms[guess].cell.row == cell.row && step.cell_terms[guess].cell.col == cell.col)
+  if (cell.row >= 0 && cell.col >= 0 && guess < step.cell_terms.size() && step.cell_terms[guess].cell.row == cell.row &&
+      step.cell_terms[guess].cell.col == cell.col)
     return &step.cell_terms[guess];
   for (const CellTerms& terms : step.cell_terms)
     if (terms.cell.row == cell.row && terms.cell.col == cell.col) return &terms;

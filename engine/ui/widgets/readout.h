@@ -36,15 +36,14 @@ std::string quoted(const std::string& token);
 // web/shell/np-mirror.js draws): every cell already printed.
 struct TextTable {
   struct Row {
-    std::string              header;
+    std::string header;
     std::vector<std::string> cells;
   };
-  std::string              caption;
+  std::string caption;
   std::vector<std::string> columns;  // the first heads the row headers ("" for none)
-  std::vector<Row>         rows;
+  std::vector<Row> rows;
 
-  nlohmann::json to_json() const;    // {"caption", "columns", "rows": [{"header", "cells"}]}
+  nlohmann::json to_json() const;  // {"caption", "columns", "rows": [{"header", "cells"}]}
 };
-
 
 }  // namespace neuralpath::ui

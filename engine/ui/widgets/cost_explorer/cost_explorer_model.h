@@ -60,7 +60,7 @@ class CostExplorerModel {
   CostExplorerModel(const CostExplorerSettings& settings, const lesson::Inline& caption);
 
   CommandResult apply(const Command& command);
-  void update(float dt);  // advances a running race by kFrameBudget seconds of work
+  void update(float dt);                                 // advances a running race by kFrameBudget seconds of work
   bool wants_another_frame() const { return running_; }  // the race works in update()
   std::optional<Explanation> take_explanation() { return std::nullopt; }
   std::vector<nlohmann::json> take_events();

@@ -148,8 +148,10 @@ Explanation HeatmapModel::explain_step(const Step& step, Cell cell) const {
 // [SECTION] State, snapshot and the text version -----------------------------------------------
 
 json HeatmapModel::state() const {
-  json s = {
-      {"kind", kKind}, {"causal", causal_}, {"mask", causal_ ? "causal" : "none"}, {"bert_switch", settings_.bert_switch}};
+  json s = {{"kind", kKind},
+            {"causal", causal_},
+            {"mask", causal_ ? "causal" : "none"},
+            {"bert_switch", settings_.bert_switch}};
   if (!error_.empty()) s["error"] = error_;
   if (!trace_) return s;
   s["sentence"] = sentence_;

@@ -268,9 +268,12 @@ Explanation MaskStepsModel::explain_transpose_difference() const {
 json MaskStepsModel::state() const {
   json stages = json::array();
   for (MaskStage s : stages_) stages.push_back(mask_stage_name(s));
-  json s = {{"kind", kKind},           {"stages", stages},
-            {"stage_index", stage_},   {"stage", mask_stage_name(stage())},
-            {"causal", settings_.causal}, {"mistake", mistake_name(mistake_)}};
+  json s = {{"kind", kKind},
+            {"stages", stages},
+            {"stage_index", stage_},
+            {"stage", mask_stage_name(stage())},
+            {"causal", settings_.causal},
+            {"mistake", mistake_name(mistake_)}};
   if (!error_.empty()) s["error"] = error_;
   const Step* step = stage_step();
   if (!trace_ || !step) return s;
