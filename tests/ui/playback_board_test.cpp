@@ -30,17 +30,17 @@ TEST_CASE("the board draws every step for many frames at phone and tablet and de
     Headless page(width, 900);
     REQUIRE(page.font_error.empty());
     auto board = playback_test::example_board();
-    REQUIRE(board->error().empty());
+    REQUIRE(board->model().error().empty());
     REQUIRE(board->command({{"type", "play"}}).done());
     REQUIRE(board->command({{"type", "speed"}, {"rate", 2.0}}).done());
     int frames = 0;
-    while (frames < 6000 && board->controller().playing()) {  // ~100 s at 60 fps covers every step at 2x
+    while (frames < 6000 && board->model().controller().playing()) {  // ~100 s at 60 fps covers every step at 2x
       board->update(1.0f / 60);
       CHECK(page.frame([&](const ui::UiContext& ui) { board->draw(ui); }));
       ++frames;
     }
-    CHECK(board->controller().finished());
-    CHECK(board->controller().index() == board->controller().count() - 1);
+    CHECK(board->model().controller().finished());
+    CHECK(board->model().controller().index() == board->model().controller().count() - 1);
     // And once more in the dark theme at a HiDPI scale.
     page.ui.theme = ui::Theme::dark;
     page.ui.scale = 2;
@@ -54,13 +54,13 @@ TEST_CASE("every number a caption says is drawn on the board at phone and deskto
     Headless page(width, 900);
     page.ui.reduced_motion = true;  // each step complete at once
     auto board = playback_test::example_board();
-    for (int k = 0; k < board->controller().count(); ++k) {
+    for (int k = 0; k < board->model().controller().count(); ++k) {
       REQUIRE(board->command({{"type", "seek"}, {"step", k}}).done());
       page.frame([&](const ui::UiContext& ui) { board->draw(ui); });
       std::set<std::string> shown;
-      for (const std::string& s : board->drawn_strings())
+      for (const std::string& s : board->view().drawn_strings())
         for (const std::string& n : playback_test::numbers_in(s)) shown.insert(n);
-      const std::string& caption = board->controller().current()->caption;
+      const std::string& caption = board->model().controller().current()->caption;
       CAPTURE(caption);
       for (const std::string& n : playback_test::numbers_in(caption))
         CHECK_MESSAGE(shown.count(n) == 1, n << " is said but not shown");
@@ -73,16 +73,16 @@ TEST_CASE("cells fill in as the step runs and at once with reduced motion") {
   auto board = playback_test::example_board();
   REQUIRE(board->command({{"type", "seek"}, {"step", 4}}).done());  // Q = X·W_Q
   page.frame([&](const ui::UiContext& ui) { board->draw(ui); });
-  const std::size_t at_start = board->drawn_strings().size();
+  const std::size_t at_start = board->view().drawn_strings().size();
   for (int i = 0; i < 120; ++i) board->update(1.0f / 60);
   page.frame([&](const ui::UiContext& ui) { board->draw(ui); });
-  const std::size_t later = board->drawn_strings().size();
+  const std::size_t later = board->view().drawn_strings().size();
   CHECK(later > at_start);
 
   REQUIRE(board->command({{"type", "seek"}, {"step", 5}}).done());
   page.ui.reduced_motion = true;
   page.frame([&](const ui::UiContext& ui) { board->draw(ui); });
-  CHECK(board->drawn_strings().size() >= later);
+  CHECK(board->view().drawn_strings().size() >= later);
 }
 
 TEST_CASE("commands drive the board and state() reports it as the learner sees it") {
@@ -90,14 +90,14 @@ TEST_CASE("commands drive the board and state() reports it as the learner sees i
   json s = board->state();
   CHECK(s["kind"] == "playback");
   CHECK(s["step"] == 0);
-  CHECK(s["steps"] == static_cast<int>(board->trace()->steps.size()));
+  CHECK(s["steps"] == static_cast<int>(board->model().trace()->steps.size()));
   CHECK(s["step_kind"] == "tokens");
   CHECK(s["sentence"] == "AI Agents Build Future");
   CHECK(s["tokens"] == json::array({"AI", "Agents", "Build", "Future"}));
   CHECK(s["playing"] == false);
   CHECK(s["voice"] == false);
   CHECK(s["speed"] == doctest::Approx(1.0));
-  CHECK(s["caption"] == board->trace()->steps[0].narration);
+  CHECK(s["caption"] == board->model().trace()->steps[0].narration);
 
   CHECK(board->command({{"type", "play"}}).done());
   CHECK(board->state()["playing"] == true);
@@ -120,7 +120,7 @@ TEST_CASE("commands drive the board and state() reports it as the learner sees i
 
   const auto events = board->take_events();
   CHECK(of_type(events, "caption").size() == 5);  // steps 3, 2, 3, 9 and 0, each with its text
-  CHECK(of_type(events, "caption").back()["text"] == board->trace()->steps[0].narration);
+  CHECK(of_type(events, "caption").back()["text"] == board->model().trace()->steps[0].narration);
 }
 
 TEST_CASE("speechEnded moves a playing board on only when the voice is on") {
@@ -157,10 +157,10 @@ TEST_CASE("setSentence runs the block on the learner's sentence and a bad one ke
   CHECK(board->command({{"type", "setSentence"}, {"text", "the cat sat"}}).done());
   CHECK(board->state()["tokens"] == json::array({"the", "cat", "sat"}));
   CHECK(board->state()["step"] == 5);  // the same point in the block, on the new sentence
-  CHECK(board->state()["caption"] == board->trace()->steps[5].narration);
+  CHECK(board->state()["caption"] == board->model().trace()->steps[5].narration);
   const auto captions = of_type(board->take_events(), "caption");
   REQUIRE_FALSE(captions.empty());
-  CHECK(captions.back()["text"] == board->trace()->steps[5].narration);
+  CHECK(captions.back()["text"] == board->model().trace()->steps[5].narration);
 
   const auto empty = board->command({{"type", "setSentence"}, {"text", "   "}});
   REQUIRE(empty.outcome() == ui::CommandResult::Outcome::refused);
@@ -179,8 +179,8 @@ TEST_CASE("setSentence runs the block on the learner's sentence and a bad one ke
 
 TEST_CASE("a lesson sentence the engine refuses shows why instead of a board") {
   auto board = playback_test::example_board("");
-  CHECK(board->trace() == nullptr);
-  CHECK_FALSE(board->error().empty());
+  CHECK(board->model().trace() == nullptr);
+  CHECK_FALSE(board->model().error().empty());
   CHECK(board->state()["steps"] == 0);
   CHECK(board->command({{"type", "play"}}).done());  // nothing to play: a no-op, not a crash
   Headless page(600, 800);
@@ -191,17 +191,17 @@ TEST_CASE("a lesson sentence the engine refuses shows why instead of a board") {
 
 TEST_CASE("the head selector shows the same calculation in the chosen head") {
   auto board = playback_test::example_board();
-  REQUIRE(board->trace()->heads == 2);
+  REQUIRE(board->model().trace()->heads == 2);
   int score_head_1 = -1;
-  for (int k = 0; k < static_cast<int>(board->step_indices().size()); ++k)
-    if (board->trace()->steps[static_cast<std::size_t>(k)].kind == StepKind::score) { score_head_1 = k; break; }
+  for (int k = 0; k < static_cast<int>(board->model().step_indices().size()); ++k)
+    if (board->model().trace()->steps[static_cast<std::size_t>(k)].kind == StepKind::score) { score_head_1 = k; break; }
   REQUIRE(score_head_1 >= 0);
   REQUIRE(board->command({{"type", "seek"}, {"step", score_head_1}}).done());
   CHECK(board->state()["head"] == 0);
   REQUIRE(board->command({{"type", "head"}, {"head", 1}}).done());
   CHECK(board->state()["head"] == 1);
   CHECK(board->state()["step_kind"] == "score");
-  CHECK(board->current_step()->head == 1);
+  CHECK(board->model().current_step()->head == 1);
 }
 
 TEST_CASE("once clicked the board takes space and the arrows but not while a text field takes the keys") {
@@ -215,22 +215,22 @@ TEST_CASE("once clicked the board takes space and the arrows but not while a tex
   };
   draw();
   tap(ImGuiKey_Space);  // not clicked yet: space is the page's (it scrolls)
-  CHECK_FALSE(board->controller().playing());
+  CHECK_FALSE(board->model().controller().playing());
   tap(ImGuiKey_RightArrow);
-  CHECK(board->controller().index() == 0);
+  CHECK(board->model().controller().index() == 0);
 
   page.click(ImVec2(400, 200));  // on the board's step view
   draw();
   draw();
   tap(ImGuiKey_Space);
-  CHECK(board->controller().playing());
+  CHECK(board->model().controller().playing());
   tap(ImGuiKey_Space);
-  CHECK_FALSE(board->controller().playing());
+  CHECK_FALSE(board->model().controller().playing());
   tap(ImGuiKey_RightArrow);
   tap(ImGuiKey_RightArrow);
-  CHECK(board->controller().index() == 2);
+  CHECK(board->model().controller().index() == 2);
   tap(ImGuiKey_LeftArrow);
-  CHECK(board->controller().index() == 1);
+  CHECK(board->model().controller().index() == 1);
 
   ImGui::GetIO().WantTextInput = true;  // as when the sentence field has focus (set by the previous frame)
   ImGuiIO& io = ImGui::GetIO();
@@ -241,13 +241,13 @@ TEST_CASE("once clicked the board takes space and the arrows but not while a tex
   board->draw(page.ui);
   ImGui::End();
   ImGui::Render();
-  CHECK(board->controller().index() == 1);
+  CHECK(board->model().controller().index() == 1);
 
   page.click(ImVec2(400, 1990));  // below the board: the page has the keys again
   draw();
   draw();
   tap(ImGuiKey_RightArrow);
-  CHECK(board->controller().index() == 1);
+  CHECK(board->model().controller().index() == 1);
 }
 
 TEST_CASE("clicking the play button starts the board and clicking a flow stage jumps to it") {
@@ -274,19 +274,19 @@ TEST_CASE("a wide model on the longest sentence the board takes still draws with
   std::string sentence;
   for (int i = 0; i < ui::kPlaybackMaxTokens; ++i) sentence += "word" + std::to_string(i) + " ";
   p.sentence = sentence;
-  ui::PlaybackWidget board(p, playback_test::example_lesson(), spec);
-  REQUIRE(board.error().empty());
-  REQUIRE(board.trace()->d_model == 24);
+  ui::PlaybackWidget board(ui::PlaybackModel(p, playback_test::example_lesson(), spec));
+  REQUIRE(board.model().error().empty());
+  REQUIRE(board.model().trace()->d_model == 24);
   for (const float width : {320.0f, 1400.0f}) {
     Headless page(width, 1200);
     page.ui.reduced_motion = true;
-    for (int k = 0; k < board.controller().count(); ++k) {
+    for (int k = 0; k < board.model().controller().count(); ++k) {
       REQUIRE(board.command({{"type", "seek"}, {"step", k}}).done());
       CHECK(page.frame([&](const ui::UiContext& ui) { board.draw(ui); }));
       std::set<std::string> shown;
-      for (const std::string& s : board.drawn_strings())
+      for (const std::string& s : board.view().drawn_strings())
         for (const std::string& n : playback_test::numbers_in(s)) shown.insert(n);
-      const std::string& caption = board.controller().current()->caption;
+      const std::string& caption = board.model().controller().current()->caption;
       CAPTURE(caption);
       for (const std::string& n : playback_test::numbers_in(caption)) CHECK(shown.count(n) == 1);
     }
@@ -305,6 +305,6 @@ TEST_CASE("a key the focused board takes does not also reach the page drawn afte
     board->draw(ui);
     page_saw_space = ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Space));  // what the page's scrolling reads next
   });
-  CHECK(board->controller().playing());
+  CHECK(board->model().controller().playing());
   CHECK_FALSE(page_saw_space);
 }

@@ -113,7 +113,7 @@ lesson::Lesson example_lesson() {
 std::unique_ptr<ui::PlaybackWidget> example_board(const std::string& sentence) {
   lesson::Playback p = example_playback();
   p.sentence = sentence;
-  return std::make_unique<ui::PlaybackWidget>(p, example_lesson(), default_model_spec());
+  return std::make_unique<ui::PlaybackWidget>(ui::PlaybackModel(p, example_lesson(), default_model_spec()));
 }
 
 std::vector<std::string> numbers_in(const std::string& text) {

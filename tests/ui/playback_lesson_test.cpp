@@ -50,7 +50,7 @@ TEST_CASE("the course-playback lesson's board runs AI Agents Build Future throug
 TEST_CASE("the lesson's code lines light up with the steps they compute") {
   LessonBoard b = course_playback();
   std::set<std::string> lit_kinds;
-  for (int k = 0; k < b.board->controller().count(); ++k) {
+  for (int k = 0; k < b.board->model().controller().count(); ++k) {
     REQUIRE(b.board->command({{"type", "seek"}, {"step", k}}).done());
     const nlohmann::json s = b.board->state();
     if (!s["code_lines"].empty()) lit_kinds.insert(s["step_kind"].get<std::string>());
@@ -71,13 +71,13 @@ TEST_CASE("the lesson's board draws every step at phone and desktop widths with 
   for (const float width : {360.0f, 1280.0f}) {
     playback_test::Headless page(width, 1000);
     page.ui.reduced_motion = true;
-    for (int k = 0; k < b.board->controller().count(); ++k) {
+    for (int k = 0; k < b.board->model().controller().count(); ++k) {
       REQUIRE(b.board->command({{"type", "seek"}, {"step", k}}).done());
       CHECK(page.frame([&](const ui::UiContext& ui) { b.board->draw(ui); }));
       std::set<std::string> shown;
-      for (const std::string& str : b.board->drawn_strings())
+      for (const std::string& str : b.board->view().drawn_strings())
         for (const std::string& n : playback_test::numbers_in(str)) shown.insert(n);
-      const std::string& caption = b.board->controller().current()->caption;
+      const std::string& caption = b.board->model().controller().current()->caption;
       CAPTURE(caption);
       for (const std::string& n : playback_test::numbers_in(caption)) CHECK(shown.count(n) == 1);
     }

@@ -16,7 +16,7 @@ using nlohmann::json;
 namespace {
 
 int seek_kind(ui::PlaybackWidget& board, const std::string& kind) {
-  for (int k = 0; k < board.controller().count(); ++k) {
+  for (int k = 0; k < board.model().controller().count(); ++k) {
     REQUIRE(board.command({{"type", "seek"}, {"step", k}}).done());
     if (board.state()["step_kind"] == kind) return k;
   }
@@ -29,7 +29,7 @@ int seek_kind(ui::PlaybackWidget& board, const std::string& kind) {
 TEST_CASE("the mask step narrates a row that has masked cells, even when the last word is followed") {
   auto board = playback_test::example_board();
   seek_kind(*board, "mask");
-  const Step& s = *board->current_step();
+  const Step& s = *board->model().current_step();
   CHECK(board->state()["focus"] == 3);                   // the captions follow 'Future'...
   CHECK(s.focus.row == 2);                               // ...but the mask teaches on 'Build''s row
   CHECK(s.focus.col == 3);
@@ -51,7 +51,7 @@ TEST_CASE("the learner picks the word the captions follow; the step stays where 
   const std::string caption = state["caption"];
   CHECK(caption.find("'Agents'") != std::string::npos);
   CHECK(caption.find("'Future'") == std::string::npos);  // 'Agents' cannot see 'Future' (causal)
-  CHECK(caption == board->current_step()->narration);
+  CHECK(caption == board->model().current_step()->narration);
   bool announced = false;
   for (const json& e : board->take_events()) announced = announced || (e["type"] == "caption" && e["text"] == caption);
   CHECK(announced);  // the page's voice reads the new sentence
@@ -66,10 +66,10 @@ TEST_CASE("the learner picks the word the captions follow; the step stays where 
 TEST_CASE("the temperature slider re-computes the next-word probabilities and their caption") {
   auto board = playback_test::example_board();
   seek_kind(*board, "next_token");
-  const Step before = *board->current_step();
+  const Step before = *board->model().current_step();
   CHECK(board->state()["temperature"] == doctest::Approx(1.0));
   REQUIRE(board->command({{"type", "temperature"}, {"value", 0.5}}).done());
-  const Step& after = *board->current_step();
+  const Step& after = *board->model().current_step();
   CHECK(board->state()["temperature"] == doctest::Approx(0.5));
   const int top = before.focus.col;
   REQUIRE(after.focus.col == top);                       // the ranking does not change...

@@ -43,9 +43,9 @@ std::vector<std::string> kinds_of(const Trace& t, const std::vector<int>& steps)
 
 TEST_CASE("the playback covers the whole block in order from the tokens to the next-token probabilities") {
   auto board = playback_test::example_board();
-  const Trace& trace = *board->trace();
-  REQUIRE(board->step_indices().size() == trace.steps.size());
-  for (std::size_t k = 0; k < trace.steps.size(); ++k) CHECK(board->step_indices()[k] == static_cast<int>(k));
+  const Trace& trace = *board->model().trace();
+  REQUIRE(board->model().step_indices().size() == trace.steps.size());
+  for (std::size_t k = 0; k < trace.steps.size(); ++k) CHECK(board->model().step_indices()[k] == static_cast<int>(k));
 
   std::vector<std::string> expected = {"tokens", "embedding", "positions"};
   for (std::size_t c = 0; c < trace.context.size(); ++c) expected.push_back("context_layer");
@@ -55,11 +55,11 @@ TEST_CASE("the playback covers the whole block in order from the tokens to the n
   for (const char* k : {"concat_heads", "output_projection", "residual", "layer_norm", "feed_forward", "residual",
                         "layer_norm", "next_token"})
     expected.push_back(k);
-  CHECK(kinds_of(trace, board->step_indices()) == expected);
+  CHECK(kinds_of(trace, board->model().step_indices()) == expected);
 
   // The flow diagram's stages never go backwards, except to start the next head's pass.
   int last = -1, last_head = -1;
-  for (int i : board->step_indices()) {
+  for (int i : board->model().step_indices()) {
     const Step& s = trace.steps[static_cast<std::size_t>(i)];
     const int stage = static_cast<int>(stage_of(s.kind));
     if (stage < last) {
@@ -73,8 +73,8 @@ TEST_CASE("the playback covers the whole block in order from the tokens to the n
 
 TEST_CASE("each caption is its step's narration from the trace") {
   auto board = playback_test::example_board();
-  const Trace& trace = *board->trace();
-  const PlaybackController& c = board->controller();
+  const Trace& trace = *board->model().trace();
+  const PlaybackController& c = board->model().controller();
   for (int k = 0; k < c.count(); ++k) {
     REQUIRE(board->command({{"type", "seek"}, {"step", k}}).done());
     CHECK(c.current()->caption == trace.steps[static_cast<std::size_t>(k)].narration);
@@ -126,7 +126,7 @@ TEST_CASE("the code panel's lines follow the code block's step table") {
   CHECK(code_lines_for(code, StepKind::next_token).empty());
 
   auto board = playback_test::example_board();
-  const PlaybackController& c = board->controller();
+  const PlaybackController& c = board->model().controller();
   for (int k = 0; k < c.count(); ++k) {
     REQUIRE(board->command({{"type", "seek"}, {"step", k}}).done());
     if (c.current()->kind == "softmax") {

@@ -35,6 +35,9 @@ struct Painter {
   // Lines of at most `width`, broken at spaces only (ImGui's own wrap also breaks after '.',
   // which would split "13.8%" across two lines). A word wider than `width` gets a line alone.
   std::vector<std::string> wrap(ImFont* font, float size, std::string_view text, float width) const;
+  // A tap (press and release without moving) inside [min, max]. No ImGui item is made, so a
+  // finger that drags from there still scrolls the page (lesson_page.cpp's drag rule).
+  bool   tapped(ImVec2 min, ImVec2 max) const;
   // Text centred in a box (clipped to it).
   void   centered(ImVec2 min, ImVec2 max, std::string_view text, ImU32 color, ImFont* font, float size) const;
 };

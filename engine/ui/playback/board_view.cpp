@@ -1,14 +1,16 @@
-// board_view.cpp: the board's pictures — the flow diagram of the block, the current step's
-// operands and result, and the caption.
+// board_view.cpp: the board's pictures — the flow diagram of the block, the step header, the
+// stage with the current step's operands and result (shrunk to fit the frame, or one matrix
+// zoomed to its numbers), and the caption.
 //
 // [SECTION] Flow diagram
 // [SECTION] The step: which matrices, coloured how, joined by which operator
-// [SECTION] The step view
+// [SECTION] Arranging a step's matrices in the stage
+// [SECTION] Header, stage and zoom
 // [SECTION] Caption
 #include "board_paint.h"
 #include "matrix_view.h"
 #include "playback_steps.h"
-#include "playback_widget.h"
+#include "playback_view.h"
 
 #include "engine/core/catalogue.h"
 #include "engine/core/format.h"
@@ -23,16 +25,47 @@ namespace neuralpath::ui {
 
 using namespace playback;
 
+namespace {
+
+// Under this width the flow diagram is a row of stage dots and the current stage's name.
+bool compact(const Painter& p, float width) { return width < p.px(560); }
+
+}  // namespace
+
 // [SECTION] Flow diagram -----------------------------------------------------------------------
 
-float PlaybackWidget::draw_flow(const Painter& p, ImVec2 pos, float width) {
+float PlaybackView::draw_flow(const Painter& p, const PlaybackModel& m, ImVec2 pos, float width, Asked& asked) {
   const Palette& c = p.colors();
-  const Step* now = current_step();
+  const Trace& trace = *m.trace();
+  const Step* now = m.current_step();
   const int current = now ? static_cast<int>(stage_of(now->kind)) : -1;
   bool present[kStageCount] = {};
-  for (int i : steps_) present[static_cast<int>(stage_of(trace_->steps[static_cast<std::size_t>(i)].kind))] = true;
+  for (int i : m.step_indices()) present[static_cast<int>(stage_of(trace.steps[static_cast<std::size_t>(i)].kind))] = true;
 
   const float h = p.small_size() + p.px(14), gap = p.px(6);
+  if (compact(p, width)) {
+    // A phone: one dot per stage (each a 24 px target) and the lit stage's name after them.
+    const float dot = p.px(24);
+    float x = pos.x;
+    for (int stage = 0; stage < kStageCount; ++stage) {
+      if (!present[stage]) continue;
+      const ImVec2 a(x, pos.y + (h - dot) * 0.5f), centre(x + dot * 0.5f, pos.y + h * 0.5f);
+      const bool lit = stage == current, done = stage < current;
+      p.draw->AddCircleFilled(centre, p.px(lit ? 6 : 4.5f), lit ? c.accent : done ? mix(c.border, c.accent, 0.5f) : c.border);
+      ImGui::SetCursorScreenPos(a);
+      ImGui::PushID(stage);
+      if (ImGui::InvisibleButton("stage", ImVec2(dot, dot))) asked.push_back(PlaybackModel::SeekStage{stage});
+      if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("%s", tr("playback.jump_to", {{"stage", stage_label(static_cast<Stage>(stage))}}).c_str());
+      ImGui::PopID();
+      x += dot;
+    }
+    if (current >= 0) {
+      const std::string label = stage_label(static_cast<Stage>(current));
+      p.centered(ImVec2(x + gap, pos.y), ImVec2(pos.x + width, pos.y + h), label, c.accent, p.bold(), p.small_size());
+    }
+    return h;
+  }
   const float arrow_w = p.measure(p.small(), 0, "→").x + 2 * gap;
   float x = pos.x, y = pos.y;
   bool first = true;
@@ -53,7 +86,7 @@ float PlaybackWidget::draw_flow(const Painter& p, ImVec2 pos, float width) {
     p.centered(a, b, label, lit ? text_on(c.accent) : c.text, lit ? p.bold() : p.small(), p.small_size());
     ImGui::SetCursorScreenPos(a);
     ImGui::PushID(stage);
-    if (ImGui::InvisibleButton("stage", ImVec2(w, h))) seek_stage(stage);
+    if (ImGui::InvisibleButton("stage", ImVec2(w, h))) asked.push_back(PlaybackModel::SeekStage{stage});
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr("playback.jump_to", {{"stage", label}}).c_str());
     ImGui::PopID();
     x += w;
@@ -105,114 +138,275 @@ bool sums_terms(StepKind kind) {
          kind == StepKind::project_v || kind == StepKind::blend || kind == StepKind::output_projection;
 }
 
-}  // namespace
-
-// [SECTION] The step view ----------------------------------------------------------------------
-
-float PlaybackWidget::draw_step_view(const Painter& p, ImVec2 pos, float width) {
-  const Step* s = current_step();
-  if (!s) return 0;
-  const Palette& c = p.colors();
-  const float t = fill();
-  float y = pos.y;
-  const std::string header = tr("playback.step_header", {{"n", std::to_string(controller_.index() + 1)},
-                                                         {"total", std::to_string(controller_.count())}, {"title", s->title}});
-  y += p.text(ImVec2(pos.x, y), header, c.text, p.bold(), 0, width, false).y + p.px(8);
-
-  if (s->kind == StepKind::tokens) {
-    const int shown = static_cast<int>(std::ceil(t * static_cast<float>(trace_->labels.size())));
-    return y + draw_tokens(p, ImVec2(pos.x, y), width, *trace_, std::max(shown, 1)) - pos.y;
-  }
-  if (s->kind == StepKind::next_token)
-    return y + draw_next_token_bars(p, ImVec2(pos.x, y), width, *s, t) - pos.y;
-
-  // The result fills row by row while the cell the caption speaks about (the step's focus)
-  // shows its running sum, with its operands lit: what is lit is what is said.
-  const Matrix& r = s->result.values;
+// The matrices of step `s` in drawing order (inputs, then the result), styled for fill `t`.
+std::vector<MatrixStyle> step_items(const Step& s, float t) {
+  const Matrix& r = s.result.values;
   const int total = static_cast<int>(r.size());
   const int revealed = t >= 1.0f ? total : static_cast<int>(std::floor(t * static_cast<float>(total)));
   const bool done = revealed >= total;
-  const Cell computing = s->focus;
+  // The result fills row by row while the cell the caption speaks about (the step's focus)
+  // shows its running sum, with its operands lit: what is lit is what is said.
+  const Cell computing = s.focus;
   float partial = NAN;
   const auto cell_index = static_cast<std::size_t>(computing.row * r.cols() + computing.col);
-  if (!done && sums_terms(s->kind) && computing.row >= 0 && cell_index < s->cell_terms.size()) {
-    const CellTerms& cell = s->cell_terms[cell_index];
+  if (!done && sums_terms(s.kind) && computing.row >= 0 && cell_index < s.cell_terms.size()) {
+    const CellTerms& cell = s.cell_terms[cell_index];
     const auto n = static_cast<std::size_t>(std::ceil(t * static_cast<float>(cell.terms.size())));
     partial = 0;
     for (std::size_t k = 0; k < n && k < cell.terms.size(); ++k) partial += cell.terms[k].a * cell.terms[k].b;
   }
-
   std::vector<MatrixStyle> items;
-  for (std::size_t k = 0; k < s->inputs.size(); ++k) {
+  for (std::size_t k = 0; k < s.inputs.size(); ++k) {
     MatrixStyle m;
-    m.matrix = &s->inputs[k];
-    m.heat = heat_of(*s, static_cast<int>(k));
-    const InputFocus f = input_focus(*s, k, computing);
+    m.matrix = &s.inputs[k];
+    m.heat = heat_of(s, static_cast<int>(k));
+    const InputFocus f = input_focus(s, k, computing);
     m.lit_row = f.row;
     m.lit_col = f.col;
-    m.spoken = input_focus(*s, k, s->focus).spoken;
+    m.spoken = input_focus(s, k, s.focus).spoken;
     items.push_back(std::move(m));
   }
   MatrixStyle result;
-  result.matrix = &s->result;
-  result.heat = heat_of(*s, -1);
+  result.matrix = &s.result;
+  result.heat = heat_of(s, -1);
   result.revealed = revealed;
   if (!done) { result.current = computing; result.partial = partial; }
-  result.spoken = {s->focus};
-  if (!s->masked_cells.empty() && (s->kind == StepKind::mask || s->kind == StepKind::softmax)) result.masked = &s->masked_cells;
+  result.spoken = {s.focus};
+  if (!s.masked_cells.empty() && (s.kind == StepKind::mask || s.kind == StepKind::softmax)) result.masked = &s.masked_cells;
   items.push_back(std::move(result));
+  return items;
+}
 
-  // Lay the matrices out left to right with their operators, wrapping onto new rows.
+// [SECTION] Arranging a step's matrices in the stage --------------------------------------------
+
+// Where each matrix and operator of a step goes, left to right, wrapping onto new rows; offsets
+// from the stage's top left.
+struct Arrangement {
+  std::vector<MatrixLayout> layouts;
+  std::vector<ImVec2>       at;           // each matrix
+  std::vector<ImVec2>       op_at;        // the operator after matrix k (x < 0: none)
+  float                     height = 0;
+  bool                      all_numbers = true;
+};
+
+Arrangement arrange(const Painter& p, const Step& s, const std::vector<MatrixStyle>& items, float width, float max_cell) {
+  Arrangement a;
   const float gap = p.px(10);
-  float x = pos.x, row_h = 0;
+  float x = 0, y = 0, row_h = 0;
   for (std::size_t k = 0; k < items.size(); ++k) {
-    const MatrixLayout l = layout_matrix(p, items[k], width);
-    if (x > pos.x && x + l.size.x > pos.x + width) { x = pos.x; y += row_h + gap; row_h = 0; }
-    const ImVec2 at(x, y);
-    const Cell hovered = draw_matrix(p, at, items[k], l);
-    if (hovered.row >= 0) {
-      const bool is_result = k + 1 == items.size();
-      const NamedMatrix& m = *items[k].matrix;
-      ImGui::SetTooltip("%s", is_result ? narrate(*trace_, *s, hovered).c_str()
-                                        : (m.name + " = " + format_number(m.values(hovered.row, hovered.col))).c_str());
-    }
+    const MatrixLayout l = layout_matrix(p, items[k], width, max_cell);
+    a.all_numbers = a.all_numbers && l.numbers;
+    if (x > 0 && x + l.size.x > width) { x = 0; y += row_h + gap; row_h = 0; }
+    a.layouts.push_back(l);
+    a.at.emplace_back(x, y);
     x += l.size.x + gap;
     row_h = std::max(row_h, l.size.y);
-    if (k + 1 < items.size()) {
-      const std::string op = operator_after(*s, k);
-      if (op.empty()) continue;
-      const ImVec2 size = p.measure(p.bold(), 0, op);
-      if (x + size.x > pos.x + width) {  // no room after the matrix: the operator gets a line of its own
-        x = pos.x;
-        y += row_h + gap * 0.5f;
-        p.text(ImVec2(x, y), op, c.muted, p.bold());
-        y += size.y + gap * 0.5f;
-        row_h = 0;
-        continue;
+    a.op_at.emplace_back(-1, 0);
+    if (k + 1 == items.size()) continue;
+    const std::string op = operator_after(s, k);
+    if (op.empty()) continue;
+    const ImVec2 size = p.measure(p.bold(), 0, op);
+    if (x + size.x > width) {  // no room after the matrix: the operator gets a line of its own
+      x = 0;
+      y += row_h + gap * 0.5f;
+      a.op_at.back() = ImVec2(0, y);
+      y += size.y + gap * 0.5f;
+      row_h = 0;
+      continue;
+    }
+    a.op_at.back() = ImVec2(x, y + std::max(row_h, size.y * 2) * 0.5f);
+    x += size.x + gap;
+  }
+  a.height = y + row_h;
+  return a;
+}
+
+// The largest cells (numbers printed, if they fit) with which the step fits `height`.
+Arrangement fit(const Painter& p, const Step& s, const std::vector<MatrixStyle>& items, float width, float height) {
+  float cell = number_cell_width(p);
+  Arrangement a = arrange(p, s, items, width, cell);
+  while (a.height > height && cell > p.px(4)) {
+    cell = std::max(cell * 0.85f, p.px(3));
+    a = arrange(p, s, items, width, cell);
+  }
+  return a;
+}
+
+// The stage's room for the matrices: its height less the line that says a tap shows numbers.
+float hint_height(const Painter& p) { return p.small_size() + p.px(6); }
+
+}  // namespace
+
+float PlaybackView::stage_natural_height(const Painter& p, const PlaybackModel& m, float width) const {
+  const Trace& trace = *m.trace();
+  float tallest = 0;
+  for (int i : m.step_indices()) {
+    const Step& s = trace.steps[static_cast<std::size_t>(i)];
+    float h = 0;
+    if (s.kind == StepKind::tokens) h = tokens_height(p, width, trace);
+    else if (s.kind == StepKind::next_token) h = next_token_bars_height(p, s) + p.px(8) + ImGui::GetFrameHeight();
+    else h = arrange(p, s, step_items(s, 1.0f), width, number_cell_width(p)).height;
+    tallest = std::max(tallest, h);
+  }
+  return tallest + hint_height(p);
+}
+
+// [SECTION] Header, stage and zoom ---------------------------------------------------------------
+
+namespace {
+std::string header_text(const PlaybackModel& m, int k) {
+  const Step& s = m.trace()->steps[static_cast<std::size_t>(m.step_indices()[static_cast<std::size_t>(k)])];
+  return tr("playback.step_header", {{"n", std::to_string(k + 1)}, {"total", std::to_string(m.controller().count())},
+                                     {"title", s.title}});
+}
+}  // namespace
+
+float PlaybackView::header_height(const Painter& p, const PlaybackModel& m, float width) const {
+  std::size_t lines = 1;
+  for (int k = 0; k < m.controller().count(); ++k) lines = std::max(lines, p.wrap(p.bold(), 0, header_text(m, k), width).size());
+  return static_cast<float>(lines) * p.body_size() * 1.2f;
+}
+
+float PlaybackView::draw_header(const Painter& p, const PlaybackModel& m, ImVec2 pos, float width, float height) {
+  const std::vector<std::string> lines = p.wrap(p.bold(), 0, header_text(m, m.controller().index()), width);
+  for (std::size_t i = 0; i < lines.size(); ++i)
+    p.text(ImVec2(pos.x, pos.y + static_cast<float>(i) * p.body_size() * 1.2f), lines[i], p.colors().text, p.bold());
+  return height;
+}
+
+void PlaybackView::draw_stage(const Painter& p, const PlaybackModel& m, ImRect stage, Asked& asked) {
+  const Step* s = m.current_step();
+  if (!s) return;
+  const Trace& trace = *m.trace();
+  const Palette& c = p.colors();
+  const float t = fill(m);
+  const float width = stage.GetWidth();
+  p.draw->PushClipRect(stage.Min, stage.Max, true);
+  if (s->kind == StepKind::tokens) {
+    const int shown = static_cast<int>(std::ceil(t * static_cast<float>(trace.labels.size())));
+    draw_tokens(p, stage.Min, width, trace, std::max(shown, 1));
+    zoom_.clear();
+  } else if (s->kind == StepKind::next_token) {
+    const float bars = draw_next_token_bars(p, stage.Min, width, *s, t);
+    draw_temperature(p, m, ImVec2(stage.Min.x, stage.Min.y + bars + p.px(8)), width, asked);
+    zoom_.clear();
+  } else {
+    const std::vector<MatrixStyle> items = step_items(*s, t);
+    // A zoom stays open while the steps that follow show the same matrix (X through Q, K, V).
+    const auto zoomed = std::find_if(items.begin(), items.end(), [&](const MatrixStyle& i) { return i.matrix->name == zoom_; });
+    if (zoomed == items.end()) zoom_.clear();
+    if (!zoom_.empty()) {
+      draw_zoom(p, m, *zoomed, stage);
+    } else {
+      const Arrangement a = fit(p, *s, items, width, stage.GetHeight() - hint_height(p));
+      nlohmann::json matrices = nlohmann::json::array();
+      for (std::size_t k = 0; k < items.size(); ++k) {
+        const ImVec2 at = stage.Min + a.at[k];
+        matrices.push_back({{"name", items[k].matrix->name}, {"rect", css_rect(at, at + a.layouts[k].size)},
+                            {"numbers", a.layouts[k].numbers}});
+        const Cell hovered = draw_matrix(p, at, items[k], a.layouts[k]);
+        if (hovered.row >= 0) {
+          const bool is_result = k + 1 == items.size();
+          const NamedMatrix& mat = *items[k].matrix;
+          ImGui::SetTooltip("%s", is_result ? narrate(trace, *s, hovered).c_str()
+                                            : (mat.name + " = " + format_number(mat.values(hovered.row, hovered.col))).c_str());
+        }
+        // A tap on a matrix shows it alone with its numbers and labels (a phone has no hover).
+        if (p.tapped(at, at + a.layouts[k].size)) zoom_ = items[k].matrix->name;
+        if (a.op_at[k].x >= 0) p.text(stage.Min + a.op_at[k], operator_after(*s, k), c.muted, p.bold());
       }
-      p.text(ImVec2(x, y + std::max(row_h, size.y * 2) * 0.5f), op, c.muted, p.bold());
-      x += size.x + gap;
+      layout_["matrices"] = std::move(matrices);
+      const std::string hint = tr(a.all_numbers ? "playback-ui.zoom_hint_numbers" : "playback-ui.zoom_hint");
+      p.text(ImVec2(stage.Min.x, stage.Max.y - hint_height(p) + p.px(4)), hint, c.muted, p.small(), 0, 0, false);
     }
   }
-  return y + row_h - pos.y;
+  p.draw->PopClipRect();
+}
+
+// One matrix alone: every number printed, with its row and column labels. Columns that do not
+// fit the width go on under the first ones, in blocks, each with its own labels.
+void PlaybackView::draw_zoom(const Painter& p, const PlaybackModel& m, const MatrixStyle& item, ImRect stage) {
+  const Palette& c = p.colors();
+  const Step& s = *m.current_step();
+  const NamedMatrix& whole = *item.matrix;
+  const float width = stage.GetWidth();
+  float y = stage.Min.y;
+  // "← all matrices": back to the step.
+  const std::string back = tr("playback-ui.zoom_back");
+  const ImVec2 back_size = p.measure(p.small(), 0, back) + ImVec2(p.px(16), p.px(10));
+  ImGui::SetCursorScreenPos(ImVec2(stage.Min.x, y));
+  if (ImGui::InvisibleButton("unzoom", ImVec2(std::max(back_size.x, p.px(44)), std::max(back_size.y, p.px(28))))) zoom_.clear();
+  p.draw->AddRectFilled(ImVec2(stage.Min.x, y), ImVec2(stage.Min.x, y) + back_size, ImGui::IsItemHovered() ? mix(c.panel, c.accent, 0.18f) : c.panel, p.px(5));
+  p.draw->AddRect(ImVec2(stage.Min.x, y), ImVec2(stage.Min.x, y) + back_size, c.border, p.px(5));
+  p.text(ImVec2(stage.Min.x + p.px(8), y + p.px(5)), back, c.text, p.small(), 0, 0, false);
+  layout_["unzoom"] = css_rect(ImVec2(stage.Min.x, y), ImVec2(stage.Min.x, y) + back_size);
+  y += std::max(back_size.y, p.px(28)) + p.px(6);
+
+  const int cols = static_cast<int>(whole.values.cols());
+  MatrixStyle probe = item;
+  const float label_w = layout_matrix(p, probe, width).label_w;  // the row labels' column
+  const int per_block = std::clamp(static_cast<int>((width - label_w) / number_cell_width(p)), 1, std::max(cols, 1));
+  const bool is_result = &whole == &s.result;
+  for (int first = 0; first < cols; first += per_block) {
+    const int n = std::min(per_block, cols - first);
+    NamedMatrix block{whole.name, whole.values.middleCols(first, n), whole.row_labels, {}};
+    for (int j = first; j < first + n; ++j)
+      block.col_labels.push_back(j < static_cast<int>(whole.col_labels.size()) ? whole.col_labels[static_cast<std::size_t>(j)]
+                                                                              : std::to_string(j));
+    MatrixStyle style = item;
+    style.matrix = &block;
+    style.revealed = -1;  // numbers on demand show the finished values
+    style.current = {};
+    style.partial = NAN;
+    style.lit_col = item.lit_col >= first && item.lit_col < first + n ? item.lit_col - first : -1;
+    style.spoken.clear();
+    for (const Cell& cell : item.spoken)
+      if (cell.col >= first && cell.col < first + n) style.spoken.push_back({cell.row, cell.col - first});
+    style.masked = nullptr;
+    if (cols > per_block)  // which columns this block holds
+      block.name += " · " + tr("playback-ui.zoom_columns", {{"first", block.col_labels.front()}, {"last", block.col_labels.back()}});
+    // Wide enough for every number of the block, even where the labels took a little more.
+    const MatrixLayout l = layout_matrix(p, style, std::max(width, label_w + number_cell_width(p) * static_cast<float>(n) + p.px(1)));
+    const Cell hovered = draw_matrix(p, ImVec2(stage.Min.x, y), style, l);
+    if (hovered.row >= 0) {
+      const Cell original{hovered.row, hovered.col + first};
+      ImGui::SetTooltip("%s", is_result ? narrate(*m.trace(), s, original).c_str()
+                                        : (whole.name + " = " + format_number(whole.values(original.row, original.col))).c_str());
+    }
+    y += l.size.y + p.px(10);
+  }
 }
 
 // [SECTION] Caption ----------------------------------------------------------------------------
 
-float PlaybackWidget::draw_caption(const Painter& p, ImVec2 pos, float width) {
-  const CaptionStep* caption = controller_.current();
+namespace {
+float caption_box_height(const Painter& p, const std::string& caption, float width) {
+  const std::size_t lines = p.wrap(p.body(), 0, caption, width - 2 * p.px(12) - p.px(4)).size();
+  return p.body_size() * 1.25f * static_cast<float>(lines) + 2 * p.px(12);
+}
+}  // namespace
+
+float PlaybackView::caption_height(const Painter& p, const PlaybackModel& m, float width) const {
+  float tallest = 0;
+  for (int i : m.step_indices())
+    tallest = std::max(tallest, caption_box_height(p, m.trace()->steps[static_cast<std::size_t>(i)].narration, width));
+  return tallest;
+}
+
+float PlaybackView::draw_caption(const Painter& p, const PlaybackModel& m, ImVec2 pos, float width, float height) {
+  const playback::CaptionStep* caption = m.controller().current();
   if (!caption) return 0;
   const Palette& c = p.colors();
   const float pad = p.px(12);
   const std::vector<std::string> lines = p.wrap(p.body(), 0, caption->caption, width - 2 * pad - p.px(4));
   const float line_h = p.body_size() * 1.25f;
-  const ImVec2 end(pos.x + width, pos.y + line_h * static_cast<float>(lines.size()) + 2 * pad);
+  const ImVec2 end(pos.x + width, pos.y + height);
   p.draw->AddRectFilled(pos, end, c.panel, p.px(6));
   p.draw->AddRectFilled(pos, ImVec2(pos.x + p.px(4), end.y), c.accent, p.px(2));
   // The caption is what the narrator says; not recorded, so tests see what the rest of the board shows.
   for (std::size_t i = 0; i < lines.size(); ++i)
     p.text(ImVec2(pos.x + pad + p.px(4), pos.y + pad + line_h * static_cast<float>(i)), lines[i], c.text, p.body(), 0, 0, false);
-  return end.y - pos.y;
+  return height;
 }
 
 }  // namespace neuralpath::ui

@@ -84,19 +84,21 @@ ImU32 cell_color(const Painter& p, Heat heat, const Scale& s, float v) {
 
 // [SECTION] Matrix layout ----------------------------------------------------------------------
 
-MatrixLayout layout_matrix(const Painter& p, const MatrixStyle& style, float max_width) {
+float number_cell_width(const Painter& p) { return p.measure(p.mono(), p.cell_text_size(), "-0.00").x + p.px(5); }
+
+MatrixLayout layout_matrix(const Painter& p, const MatrixStyle& style, float max_width, float max_cell) {
   MatrixLayout l;
   const NamedMatrix& m = *style.matrix;
   const int rows = static_cast<int>(m.values.rows()), cols = static_cast<int>(m.values.cols());
   const float text_size = p.cell_text_size();
-  const float number_w = p.measure(p.mono(), text_size, "-0.00").x + p.px(5);
+  const float number_w = number_cell_width(p);
   l.title_h = p.small_size() + p.px(4);
   float label_w = 0;
   for (const std::string& label : m.row_labels)
     label_w = std::max(label_w, p.measure(p.small(), 0, short_label(label, 8)).x);
   l.label_w = rows > 0 && !m.row_labels.empty() ? label_w + p.px(6) : 0;
   const float room = std::max(max_width - l.label_w, p.px(40));
-  l.cell_w = std::clamp(room / std::max(cols, 1), p.px(3), number_w);
+  l.cell_w = std::clamp(room / std::max(cols, 1), p.px(3), max_cell > 0 ? std::min(max_cell, number_w) : number_w);
   l.numbers = l.cell_w >= number_w;
   l.cell_h = l.numbers ? text_size + p.px(8) : std::clamp(l.cell_w, p.px(3), p.px(22));
   l.header_h = l.numbers && !m.col_labels.empty() ? p.small_size() * 0.9f + p.px(3) : 0;
@@ -179,22 +181,48 @@ Cell draw_matrix(const Painter& p, ImVec2 pos, const MatrixStyle& style, const M
 
 // [SECTION] Tokens and next-token bars ---------------------------------------------------------
 
+namespace {
+// Token chip t: as wide as the wider of its two lines, so "pos 0" under "AI" stays inside the card (#15).
+float chip_width(const Painter& p, const std::string& label, const std::string& position) {
+  return std::max({p.measure(p.bold(), 0, label).x, p.measure(p.small(), 0, position).x, p.px(18)}) + 2 * p.px(8);
+}
+std::string position_label(std::size_t t) { return tr("playback.position", {{"n", std::to_string(t)}}); }
+}  // namespace
+
+float tokens_height(const Painter& p, float width, const Trace& trace) {
+  const float gap = p.px(8), h = p.body_size() + p.small_size() + p.px(14);
+  float x = 0, y = 0;
+  for (std::size_t t = 0; t < trace.labels.size(); ++t) {
+    const float w = chip_width(p, trace.labels[t], position_label(t));
+    if (x > 0 && x + w > width) { x = 0; y += h + gap; }
+    x += w + gap;
+  }
+  return y + h;
+}
+
 float draw_tokens(const Painter& p, ImVec2 pos, float width, const Trace& trace, int shown) {
   const Palette& c = p.colors();
   const float pad = p.px(8), gap = p.px(8), h = p.body_size() + p.small_size() + p.px(14);
   float x = pos.x, y = pos.y;
   for (std::size_t t = 0; t < trace.labels.size() && static_cast<int>(t) < shown; ++t) {
     const std::string& label = trace.labels[t];
-    const float w = std::max(p.measure(p.bold(), 0, label).x, p.px(18)) + 2 * pad;
+    const std::string position = position_label(t);
+    const float w = chip_width(p, label, position);
     if (x > pos.x && x + w > pos.x + width) { x = pos.x; y += h + gap; }
     const ImVec2 a(x, y), b(x + w, y + h);
     p.draw->AddRectFilled(a, b, trace.known[t] ? c.panel : mix(c.panel, c.tip, 0.25f), p.px(6));
     p.draw->AddRect(a, b, c.border, p.px(6));
     p.text(ImVec2(x + pad, y + p.px(4)), label, c.text, p.bold());
-    p.text(ImVec2(x + pad, y + p.px(6) + p.body_size()), tr("playback.position", {{"n", std::to_string(t)}}), c.muted, p.small());
+    p.text(ImVec2(x + pad, y + p.px(6) + p.body_size()), position, c.muted, p.small());
     x += w + gap;
   }
   return y + h - pos.y;
+}
+
+float next_token_bars_height(const Painter& p, const Step& step) {
+  const Index shown = std::min<Index>(step.result.values.cols(), 8);
+  if (shown == 0) return p.body_size();
+  return p.small_size() + p.px(6) + static_cast<float>(shown) * (p.body_size() + p.px(8));
 }
 
 float draw_next_token_bars(const Painter& p, ImVec2 pos, float width, const Step& step, float fill) {

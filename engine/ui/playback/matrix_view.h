@@ -38,16 +38,21 @@ struct MatrixLayout {
   ImVec2 size;
 };
 
-// The layout of `style.matrix` in at most `max_width` (cells shrink to fit, text goes first).
-MatrixLayout layout_matrix(const Painter& p, const MatrixStyle& style, float max_width);
+// The layout of `style.matrix` in at most `max_width` (cells shrink to fit, text goes first);
+// cells are at most `max_cell` wide (0: as wide as a printed number needs).
+MatrixLayout layout_matrix(const Painter& p, const MatrixStyle& style, float max_width, float max_cell = 0);
+// The width a cell needs to print its number.
+float number_cell_width(const Painter& p);
 // Draws at `pos`; returns the cell under the mouse ({-1, -1} if none).
 Cell draw_matrix(const Painter& p, ImVec2 pos, const MatrixStyle& style, const MatrixLayout& layout);
 
 // The sentence as token chips with their positions; `shown` chips are drawn (animation).
 float draw_tokens(const Painter& p, ImVec2 pos, float width, const Trace& trace, int shown);
+float tokens_height(const Painter& p, float width, const Trace& trace);  // all chips, drawn or not
 
 // The next-token step: the most probable words as bars (probability with format_percent and
 // logit with format_number); bars grow with `fill` in [0, 1]. Returns the height used.
 float draw_next_token_bars(const Painter& p, ImVec2 pos, float width, const Step& step, float fill);
+float next_token_bars_height(const Painter& p, const Step& step);
 
 }  // namespace neuralpath::ui::playback

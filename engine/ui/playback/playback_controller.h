@@ -1,6 +1,6 @@
 // playback_controller.h: the clock of a course playback, with no drawing in it. It knows the
 // captions in order, which one is current, whether the board is playing, at what speed, and
-// whether a voice is reading the captions aloud. The board (playback_widget.h) draws from it;
+// whether a voice is reading the captions aloud. The board's model (playback_model.h) owns it;
 // the tests drive it directly.
 //
 //   play / pause / toggle     start or stop advancing (play at the finished end restarts)

@@ -1,14 +1,16 @@
-// playback_controls.cpp: the board's controls — transport buttons, speed, voice, the timeline
-// to scrub, the head selector with each head's pattern, and the sentence field.
+// playback_controls.cpp: the board's controls — transport buttons, the timeline to scrub, speed
+// and voice, the head selector with each head's pattern, and the sentence field. Each click
+// becomes one of the model's commands.
 //
 // [SECTION] Transport icons
-// [SECTION] Controls row
+// [SECTION] Transport row
 // [SECTION] Timeline
+// [SECTION] Speed and voice
 // [SECTION] Heads
 // [SECTION] Sentence
 #include "board_paint.h"
 #include "playback_steps.h"
-#include "playback_widget.h"
+#include "playback_view.h"
 
 #include "engine/core/catalogue.h"
 #include "engine/core/format.h"
@@ -86,99 +88,131 @@ bool text_button(const Painter& p, const char* id, const std::string& label, ImV
 
 }  // namespace
 
-// [SECTION] Controls row -----------------------------------------------------------------------
+// [SECTION] Transport row ----------------------------------------------------------------------
 
-float PlaybackWidget::draw_controls(const Painter& p, ImVec2 pos, float width) {
-  const ImVec2 button(p.px(42), p.px(36));
+float PlaybackView::draw_transport(const Painter& p, const PlaybackModel& m, ImVec2 pos, float /*width*/, Asked& asked) {
+  const ImVec2 button(p.px(44), p.px(40));
   const float gap = p.px(6);
-  float x = pos.x, y = pos.y;
-  const int before = controller_.index();
-  if (icon_button(p, "restart", tr("playback.restart").c_str(), Icon::restart, ImVec2(x, y), button, false)) controller_.restart();
-  x += button.x + gap;
-  if (icon_button(p, "back", tr("playback.back").c_str(), Icon::back, ImVec2(x, y), button, false)) controller_.step(-1);
-  x += button.x + gap;
-  const bool playing = controller_.playing();
-  if (icon_button(p, "play", tr(playing ? "playback.pause" : "playback.play").c_str(), playing ? Icon::pause : Icon::play,
-                  ImVec2(x, y), ImVec2(button.x * 1.3f, button.y), true))
-    controller_.toggle();
-  x += button.x * 1.3f + gap;
-  if (icon_button(p, "next", tr("playback.next").c_str(), Icon::next, ImVec2(x, y), button, false)) controller_.step(1);
-  x += button.x + gap * 3;
-  if (controller_.index() != before)
-    if (const Step* s = current_step(); s && s->head >= 0) head_ = s->head;
+  float x = pos.x;
+  auto place = [&](const char* id, const char* key, Icon icon, float w, bool primary, PlaybackModel::Command command) {
+    const ImVec2 at(x, pos.y), size(w, button.y);
+    if (icon_button(p, id, tr(key).c_str(), icon, at, size, primary)) asked.push_back(std::move(command));
+    layout_["controls"][id] = css_rect(at, at + size);
+    x += w + gap;
+  };
+  place("restart", "playback.restart", Icon::restart, button.x, false, PlaybackModel::Restart{});
+  place("back", "playback.back", Icon::back, button.x, false, PlaybackModel::StepBy{-1});
+  const bool playing = m.controller().playing();
+  place("play", playing ? "playback.pause" : "playback.play", playing ? Icon::pause : Icon::play, button.x * 1.3f, true,
+        PlaybackModel::Toggle{});
+  place("next", "playback.next", Icon::next, button.x, false, PlaybackModel::StepBy{1});
+  return button.y;
+}
 
+// [SECTION] Timeline ---------------------------------------------------------------------------
+// One segment per step, at least 24 px wide so a finger can pick one: as many rows as that takes.
+
+namespace {
+struct TimelineGrid {
+  int per_row = 1, rows = 1;
+  float seg_w = 0, seg_h = 0, row_gap = 0;
+  float height() const { return static_cast<float>(rows) * seg_h + static_cast<float>(rows - 1) * row_gap; }
+};
+TimelineGrid timeline_grid(const Painter& p, int n, float width) {
+  TimelineGrid g;
+  const int fit = std::max(1, static_cast<int>(width / p.px(24)));
+  g.rows = std::max(1, (n + fit - 1) / fit);
+  g.per_row = std::max(1, (n + g.rows - 1) / g.rows);  // balanced rows
+  g.seg_w = width / static_cast<float>(g.per_row);
+  g.seg_h = p.px(24);
+  g.row_gap = p.px(4);
+  return g;
+}
+}  // namespace
+
+float PlaybackView::draw_timeline(const Painter& p, const PlaybackModel& m, ImVec2 pos, float width, Asked& asked) {
+  const int n = m.controller().count();
+  if (n == 0) return 0;
+  const Palette& c = p.colors();
+  const Trace& trace = *m.trace();
+  const TimelineGrid g = timeline_grid(p, n, width);
+  ImGui::SetCursorScreenPos(pos);
+  ImGui::InvisibleButton("timeline", ImVec2(width, g.height()));
+  const ImVec2 mouse = ImGui::GetIO().MousePos - pos;
+  const int row = std::clamp(static_cast<int>(mouse.y / (g.seg_h + g.row_gap)), 0, g.rows - 1);
+  const int at_mouse = std::clamp(row * g.per_row + std::clamp(static_cast<int>(mouse.x / g.seg_w), 0, g.per_row - 1), 0, n - 1);
+  if (ImGui::IsItemActive() && at_mouse != m.controller().index()) asked.push_back(PlaybackModel::Seek{at_mouse});  // click or drag
+  const std::vector<int>& steps = m.step_indices();
+  if (ImGui::IsItemHovered()) {
+    const Step& s = trace.steps[static_cast<std::size_t>(steps[static_cast<std::size_t>(at_mouse)])];
+    ImGui::SetTooltip("%s", tr("playback.step_tip", {{"n", std::to_string(at_mouse + 1)}, {"title", s.title}}).c_str());
+  }
+  nlohmann::json segments = nlohmann::json::array();
+  const int now = m.controller().index();
+  for (int k = 0; k < n; ++k) {
+    const Step& s = trace.steps[static_cast<std::size_t>(steps[static_cast<std::size_t>(k)])];
+    const bool even_stage = static_cast<int>(stage_of(s.kind)) % 2 == 0;
+    const ImVec2 cell(pos.x + g.seg_w * static_cast<float>(k % g.per_row), pos.y + (g.seg_h + g.row_gap) * static_cast<float>(k / g.per_row));
+    const ImVec2 a(cell.x + p.px(1), cell.y + p.px(6)), b(cell.x + g.seg_w - p.px(1), cell.y + g.seg_h - p.px(6));
+    ImU32 color = even_stage ? c.border : mix(c.border, c.muted, 0.35f);
+    if (k < now) color = mix(color, c.accent, 0.45f);
+    if (k == now) color = c.accent;
+    p.draw->AddRectFilled(a, b, color, p.px(2));
+    segments.push_back(css_rect(cell, cell + ImVec2(g.seg_w, g.seg_h)));
+  }
+  layout_["segments"] = std::move(segments);
+  // The playhead: how far the current step has played.
+  const playback::PlaybackController& ctl = m.controller();
+  const float within = ctl.playing() ? std::clamp(ctl.play_time() / std::max(ctl.duration(), 0.01f), 0.0f, 1.0f) : 0;
+  const ImVec2 cell(pos.x + g.seg_w * static_cast<float>(now % g.per_row), pos.y + (g.seg_h + g.row_gap) * static_cast<float>(now / g.per_row));
+  const float head_x = cell.x + g.seg_w * within;
+  p.draw->AddRectFilled(ImVec2(head_x - p.px(1.5f), cell.y + p.px(2)), ImVec2(head_x + p.px(1.5f), cell.y + g.seg_h - p.px(2)), c.text, p.px(1));
+  return g.height();
+}
+
+// [SECTION] Speed and voice --------------------------------------------------------------------
+
+float PlaybackView::draw_speed_voice(const Painter& p, const PlaybackModel& m, ImVec2 pos, float width, Asked& asked) {
+  const float button_h = p.px(36), gap = p.px(6);
+  float x = pos.x, y = pos.y;
   // Speed: five fixed rates (a slider is hard to hit exactly on a phone).
   static constexpr float rates[] = {0.5f, 0.75f, 1.0f, 1.5f, 2.0f};
-  const float rate_w = p.measure(p.small(), 0, "0.75×").x + p.px(12);
+  const float rate_w = std::max(p.measure(p.small(), 0, "0.75×").x + p.px(12), p.px(40));
   const std::string speed = tr("playback.speed");
-  const float speed_w = p.measure(p.small(), 0, speed).x + p.px(8) + 5 * (rate_w + p.px(2));
-  if (x + speed_w > pos.x + width) { x = pos.x; y += button.y + gap; }
-  p.text(ImVec2(x, y + (button.y - p.small_size()) * 0.5f), speed, p.colors().muted, p.small(), 0, 0, false);
+  p.text(ImVec2(x, y + (button_h - p.small_size()) * 0.5f), speed, p.colors().muted, p.small(), 0, 0, false);
   x += p.measure(p.small(), 0, speed).x + p.px(8);
   for (float rate : rates) {
     char label[16];
     std::snprintf(label, sizeof label, "%g×", static_cast<double>(rate));
-    if (text_button(p, label, label, ImVec2(x, y), ImVec2(rate_w, button.y), std::abs(controller_.speed() - rate) < 0.01f))
-      controller_.set_speed(rate);
+    if (x + rate_w > pos.x + width) { x = pos.x; y += button_h + gap; }
+    if (text_button(p, label, label, ImVec2(x, y), ImVec2(rate_w, button_h), std::abs(m.controller().speed() - rate) < 0.01f))
+      asked.push_back(PlaybackModel::Speed{rate});
     x += rate_w + p.px(2);
   }
   x += gap * 2;
-
-  const std::string voice_label = tr(controller_.voice() ? "playback.voice_on" : "playback.voice_off");
+  const bool voice = m.controller().voice();
+  const std::string voice_label = tr(voice ? "playback.voice_on" : "playback.voice_off");
   const float voice_w = std::max(p.measure(p.small(), 0, tr("playback.voice_off")).x,
                                  p.measure(p.small(), 0, tr("playback.voice_on")).x) + p.px(20);
-  if (x + voice_w > pos.x + width) { x = pos.x; y += button.y + gap; }
-  if (text_button(p, "voice", voice_label, ImVec2(x, y), ImVec2(voice_w, button.y), controller_.voice()))
-    controller_.set_voice(!controller_.voice());
+  if (x + voice_w > pos.x + width) { x = pos.x; y += button_h + gap; }
+  if (text_button(p, "voice", voice_label, ImVec2(x, y), ImVec2(voice_w, button_h), voice))
+    asked.push_back(PlaybackModel::Voice{!voice});
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr("playback.voice_tip").c_str());
-  return y + button.y - pos.y;
-}
-
-// [SECTION] Timeline ---------------------------------------------------------------------------
-
-float PlaybackWidget::draw_timeline(const Painter& p, ImVec2 pos, float width) {
-  const int n = controller_.count();
-  if (n == 0) return 0;
-  const Palette& c = p.colors();
-  const float h = p.px(20), seg = width / static_cast<float>(n);
-  ImGui::SetCursorScreenPos(pos);
-  ImGui::InvisibleButton("timeline", ImVec2(width, h));
-  const int at_mouse = std::clamp(static_cast<int>((ImGui::GetIO().MousePos.x - pos.x) / seg), 0, n - 1);
-  if (ImGui::IsItemActive() && at_mouse != controller_.index()) {  // click or drag to scrub
-    controller_.seek(at_mouse);
-    if (const Step* s = current_step(); s && s->head >= 0) head_ = s->head;
-  }
-  if (ImGui::IsItemHovered() && !steps_.empty()) {
-    const Step& s = trace_->steps[static_cast<std::size_t>(steps_[static_cast<std::size_t>(at_mouse)])];
-    ImGui::SetTooltip("%s", tr("playback.step_tip", {{"n", std::to_string(at_mouse + 1)}, {"title", s.title}}).c_str());
-  }
-  for (int k = 0; k < n; ++k) {
-    const Step& s = trace_->steps[static_cast<std::size_t>(steps_[static_cast<std::size_t>(k)])];
-    const bool even_stage = static_cast<int>(stage_of(s.kind)) % 2 == 0;
-    const ImVec2 a(pos.x + seg * k + (seg > p.px(4) ? p.px(1) : 0), pos.y + p.px(4));
-    const ImVec2 b(pos.x + seg * (k + 1), pos.y + h - p.px(4));
-    ImU32 color = even_stage ? c.border : mix(c.border, c.muted, 0.35f);
-    if (k < controller_.index()) color = mix(color, c.accent, 0.45f);
-    if (k == controller_.index()) color = c.accent;
-    p.draw->AddRectFilled(a, b, color, p.px(2));
-  }
-  // The playhead: how far the current step has played.
-  const float within = controller_.playing() ? std::clamp(controller_.play_time() / std::max(controller_.duration(), 0.01f), 0.0f, 1.0f) : 0;
-  const float head_x = pos.x + seg * (static_cast<float>(controller_.index()) + within);
-  p.draw->AddRectFilled(ImVec2(head_x - p.px(1.5f), pos.y), ImVec2(head_x + p.px(1.5f), pos.y + h), c.text, p.px(1));
-  return h;
+  return y + button_h - pos.y;
 }
 
 // [SECTION] Heads ------------------------------------------------------------------------------
 
-float PlaybackWidget::draw_heads(const Painter& p, ImVec2 pos, float width) {
-  if (!trace_ || trace_->heads < 1) return 0;
+float PlaybackView::draw_heads(const Painter& p, const PlaybackModel& m, ImVec2 pos, float width, Asked& asked) {
+  const Trace* trace = m.trace();
+  if (!trace || trace->heads < 1) return 0;
   const Palette& c = p.colors();
-  const int heads = trace_->heads;
-  const int t = static_cast<int>(trace_->labels.size());
-  p.text(pos, tr(heads > 1 ? "playback.heads_title" : "playback.pattern_title"),
-         c.muted, p.small(), 0, width, false);
-  const float top = pos.y + p.small_size() + p.px(6);
+  const int heads = trace->heads;
+  const int t = static_cast<int>(trace->labels.size());
+  // The title wraps: on a phone it is longer than the row (#15: the thumbnails covered it).
+  const float title_h = p.text(pos, tr(heads > 1 ? "playback.heads_title" : "playback.pattern_title"),
+                               c.muted, p.small(), 0, width, false).y;
+  const float top = pos.y + title_h + p.px(8);
   const float cell = std::clamp(p.px(88) / static_cast<float>(t), p.px(3), p.px(18));
   const float box = cell * static_cast<float>(t);
   const float label_h = p.small_size() + p.px(4);
@@ -186,14 +220,14 @@ float PlaybackWidget::draw_heads(const Painter& p, ImVec2 pos, float width) {
   float x = pos.x, y = top;
   for (int h = 0; h < heads; ++h) {
     if (x > pos.x && x + box > pos.x + width) { x = pos.x; y += box + label_h + gap; }
-    const Matrix w = trace_->weights(h);
+    const Matrix w = trace->weights(h);
     for (int i = 0; i < t; ++i)
       for (int j = 0; j < t; ++j) {
         const ImVec2 a(x + cell * j, y + cell * i);
-        const bool hidden = trace_->mask.hides(i, j);
+        const bool hidden = trace->mask.hides(i, j);
         p.draw->AddRectFilled(a, a + ImVec2(cell, cell), hidden ? c.masked : heat_color(p.ui.theme, w(i, j)));
       }
-    const bool selected = h == head_;
+    const bool selected = h == m.head();
     p.draw->AddRect(ImVec2(x - p.px(2), y - p.px(2)), ImVec2(x + box + p.px(2), y + box + p.px(2)),
                     selected ? c.accent : c.border, p.px(3), 0, selected ? p.px(2.5f) : p.px(1));
     const std::string label = tr("widgets.head", {{"n", std::to_string(h + 1)}});
@@ -201,7 +235,7 @@ float PlaybackWidget::draw_heads(const Painter& p, ImVec2 pos, float width) {
            p.small_size(), 0, false);
     ImGui::SetCursorScreenPos(ImVec2(x - p.px(2), y - p.px(2)));
     ImGui::PushID(h);
-    if (ImGui::InvisibleButton("head", ImVec2(box + p.px(4), box + label_h + p.px(4)))) select_head(h);
+    if (ImGui::InvisibleButton("head", ImVec2(box + p.px(4), box + label_h + p.px(4)))) asked.push_back(PlaybackModel::Head{h});
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr("playback.show_head", {{"n", std::to_string(h + 1)}}).c_str());
     ImGui::PopID();
     x += std::max(box, p.measure(p.small(), 0, label).x) + gap;
@@ -212,12 +246,13 @@ float PlaybackWidget::draw_heads(const Painter& p, ImVec2 pos, float width) {
 // [SECTION] Sentence ---------------------------------------------------------------------------
 
 // "Follow: [AI] [Agents] [Build] [Future]": the word the captions speak about (#15).
-float PlaybackWidget::draw_focus_picker(const Painter& p, ImVec2 pos, float width) {
-  if (!trace_) return 0;
+float PlaybackView::draw_focus_picker(const Painter& p, const PlaybackModel& m, ImVec2 pos, float width, Asked& asked) {
+  const Trace* trace = m.trace();
+  if (!trace) return 0;
   const Palette& c = p.colors();
-  const std::vector<std::string> words = trace_->labels;  // copied: a click re-runs the block
-  const int chosen = trace_->focus_token;
-  const float h = ImGui::GetFrameHeight(), gap = p.px(4);
+  const std::vector<std::string>& words = trace->labels;
+  const int chosen = trace->focus_token;
+  const float h = std::max(ImGui::GetFrameHeight(), p.px(32)), gap = p.px(4);
   const std::string label = tr("playback.follow");
   p.text(ImVec2(pos.x, pos.y + (h - p.small_size()) * 0.5f), label, c.muted, p.small(), 0, 0, false);
   float x = pos.x + p.measure(p.small(), 0, label).x + p.px(8), y = pos.y;
@@ -227,7 +262,7 @@ float PlaybackWidget::draw_focus_picker(const Painter& p, ImVec2 pos, float widt
     ImGui::SetCursorScreenPos(ImVec2(x, y));
     ImGui::PushID(t);
     if (t == chosen) ImGui::PushStyleColor(ImGuiCol_Button, ImGui::GetColorU32(ImGuiCol_ButtonActive));
-    if (ImGui::Button((words[static_cast<std::size_t>(t)] + "##follow").c_str(), ImVec2(w, h))) set_focus(t);
+    if (ImGui::Button((words[static_cast<std::size_t>(t)] + "##follow").c_str(), ImVec2(w, h))) asked.push_back(PlaybackModel::Focus{t});
     if (t == chosen) ImGui::PopStyleColor();
     if (ImGui::IsItemHovered())
       ImGui::SetTooltip("%s", tr("playback.follow_tip", {{"token", quote_token(words[static_cast<std::size_t>(t)])}}).c_str());
@@ -238,8 +273,9 @@ float PlaybackWidget::draw_focus_picker(const Painter& p, ImVec2 pos, float widt
 }
 
 // The next-token step's temperature: the bars and the caption follow the slider live.
-float PlaybackWidget::draw_temperature(const Painter& p, ImVec2 pos, float width) {
-  if (!trace_) return 0;
+float PlaybackView::draw_temperature(const Painter& p, const PlaybackModel& m, ImVec2 pos, float width, Asked& asked) {
+  const Trace* trace = m.trace();
+  if (!trace) return 0;
   const Palette& c = p.colors();
   const float h = ImGui::GetFrameHeight();
   const std::string label = tr("playback.temperature");
@@ -247,16 +283,21 @@ float PlaybackWidget::draw_temperature(const Painter& p, ImVec2 pos, float width
   const float x = pos.x + p.measure(p.small(), 0, label).x + p.px(8);
   ImGui::SetCursorScreenPos(ImVec2(x, pos.y));
   ImGui::SetNextItemWidth(std::min(pos.x + width - x, p.px(320)));
-  float tau = trace_->next.temperature;
+  float tau = trace->next.temperature;
   if (ImGui::SliderFloat("##temperature", &tau, kMinTemperature, kMaxTemperature, "τ = %.2f",
                          ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp))
-    set_temperature(tau);
+    asked.push_back(PlaybackModel::Temperature{tau});
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr("playback.temperature_tip").c_str());
   return h;
 }
 
-float PlaybackWidget::draw_sentence_input(const Painter& p, ImVec2 pos, float width) {
+float PlaybackView::draw_sentence_input(const Painter& p, const PlaybackModel& m, ImVec2 pos, float width, Asked& asked) {
   const Palette& c = p.colors();
+  // The field shows the model's sentence whenever that changes (a command, a shared link).
+  if (input_for_ != m.sentence()) {
+    input_for_ = m.sentence();
+    std::snprintf(input_, sizeof input_, "%s", input_for_.c_str());
+  }
   const std::string label = tr("playback.your_sentence");
   const std::string run_label = tr("playback.run");
   const float label_w = p.measure(p.small(), 0, label).x + p.px(8);
@@ -273,11 +314,11 @@ float PlaybackWidget::draw_sentence_input(const Painter& p, ImVec2 pos, float wi
   const float field_h = ImGui::GetItemRectSize().y;
   ImGui::SetCursorScreenPos(ImVec2(field_x + field_w + p.px(6), y));
   run |= ImGui::Button((run_label + "##run").c_str(), ImVec2(run_w, field_h));
-  if (run) set_sentence(input_);
+  if (run) asked.push_back(PlaybackModel::SetSentence{input_});
   y += field_h;
-  if (!error_.empty() && trace_) {
+  if (!m.error().empty() && m.trace()) {
     y += p.px(4);
-    y += p.text(ImVec2(pos.x, y), error_, c.bad, p.small(), 0, width, false).y;
+    y += p.text(ImVec2(pos.x, y), m.error(), c.bad, p.small(), 0, width, false).y;
   }
   return y - pos.y;
 }

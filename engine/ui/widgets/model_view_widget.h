@@ -30,6 +30,7 @@ class ModelViewWidget final : public Widget {
   explicit ModelViewWidget(Model model) : model_(std::move(model)) {}
 
   const Model& model() const { return model_; }
+  const View&  view() const { return view_; }
 
   const char* kind() const override { return Model::kKind; }
 
@@ -56,6 +57,8 @@ class ModelViewWidget final : public Widget {
   nlohmann::json state() const override {
     nlohmann::json s = model_.state();
     s["explained"] = view_.explainer().state();
+    // A view that records where it drew its parts (CSS pixels) reports them too.
+    if constexpr (requires(const View& v) { v.layout(); }) s["layout"] = view_.layout();
     return s;
   }
 

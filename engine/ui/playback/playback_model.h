@@ -1,0 +1,108 @@
+// playback_model.h: the course-playback board's model (widget kind "playback"; no ImGui). It runs
+// the whole transformer block on a sentence once (run_block -> Trace) and walks through the
+// trace's steps with a PlaybackController. The view (playback_view.h) draws it; what the
+// learner does there comes back as the commands below.
+//
+//   commands   play, pause, toggle, step{n}, restart, seek{step}, seekStage (view only),
+//              speed{rate}, voice{on}, speechEnded{step?}, setSentence{text},
+//              head{head (0-based)}, focus{token (0-based): the word the captions follow},
+//              temperature{value 0.1..5: next-token softmax(z/τ)}
+//   events     caption{text, step, index, kind, title, ...} on every step change;
+//              playback{playing, finished, step, speed, voice, caption} on play/pause/speed/voice
+//   state()    {kind, step, steps, step_kind, title, index (trace step), stage, playing,
+//               finished, caption, speed, voice, head, heads, sentence, tokens, focus,
+//               temperature, code, code_lines (1-based, lit now), summary,
+//               error (last refused sentence, or why it cannot run)}
+//   snapshot   {"sentence"?, "step", "head", "focus"?, "temperature"?}: what the learner changed
+#pragma once
+#include "engine/core/trace.h"
+#include "engine/lesson/lesson.h"
+#include "engine/ui/command_result.h"
+#include "engine/ui/playback/playback_controller.h"
+#include "engine/ui/widgets/explanation.h"
+
+#include <nlohmann/json.hpp>
+
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+namespace neuralpath::ui {
+
+// The longest sentence the board shows (its grids are T×T; more tokens would not be legible).
+inline constexpr int kPlaybackMaxTokens = 16;
+// The temperature slider's range on the next-token step.
+inline constexpr float kMinTemperature = 0.1f, kMaxTemperature = 5.0f;
+
+class PlaybackModel {
+ public:
+  static constexpr const char* kKind = "playback";
+
+  struct Play {};
+  struct Pause {};
+  struct Toggle {};
+  struct Restart {};
+  struct StepBy { int n = 1; };
+  struct Seek { int step = 0; };
+  struct SeekStage { int stage = 0; };        // the flow diagram's box: the stage's step in this head
+  struct Speed { float rate = 1; };
+  struct Voice { bool on = false; };
+  struct SpeechEnded { std::optional<int> step; };
+  struct SetSentence { std::string text; };
+  struct Focus { int token = 0; };
+  struct Temperature { float value = 1; };
+  struct Head { int head = 0; };
+  using Command = std::variant<Play, Pause, Toggle, Restart, StepBy, Seek, SeekStage, Speed, Voice, SpeechEnded,
+                               SetSentence, Focus, Temperature, Head>;
+  static std::variant<Command, CommandResult> parse(const nlohmann::json& message);
+
+  PlaybackModel(const lesson::Playback& config, const lesson::Lesson& lesson, const ModelSpec& spec);
+
+  CommandResult apply(const Command& command);
+  void update(float dt);
+  bool wants_another_frame() const { return controller_.animating(); }  // advance, fill
+  std::optional<Explanation> take_explanation() { return std::nullopt; }
+  std::vector<nlohmann::json> take_events() { return controller_.take_events(); }
+
+  nlohmann::json state() const;
+  nlohmann::json snapshot() const;
+  CommandResult  restore(const nlohmann::json& snapshot);
+  std::string    summary() const;  // the text version's line: step n of N, its title and caption
+
+  // For the view and the tests.
+  const lesson::Playback&             config() const { return config_; }
+  const lesson::CodeBlock*            code() const { return code_ ? &*code_ : nullptr; }
+  const Trace*                        trace() const { return trace_ ? &*trace_ : nullptr; }
+  const Step*                         current_step() const;
+  const playback::PlaybackController& controller() const { return controller_; }
+  const std::vector<int>&             step_indices() const { return steps_; }  // trace indices shown, in order
+  const std::string&                  sentence() const { return sentence_; }
+  const std::string&                  error() const { return error_; }
+  int                                 head() const { return head_; }
+
+  // Runs the block on `sentence`; on bad input returns the message and keeps the old sentence.
+  std::optional<std::string> set_sentence(const std::string& sentence);
+
+ private:
+  std::optional<std::string> run(const std::string& sentence, bool announce);  // set_sentence's work
+  void set_focus(int token);          // re-runs the block so the narration follows `token`
+  void set_temperature(float value);  // re-runs the block at this next-token temperature
+  void select_head(int head);
+  void seek_stage(int stage);
+  void follow_step_head();            // the head selector follows a step that belongs to one head
+
+  lesson::Playback                 config_;
+  std::optional<lesson::CodeBlock> code_;
+  ModelSpec                        spec_;
+  std::optional<Trace>             trace_;
+  std::vector<int>                 steps_;
+  playback::PlaybackController     controller_;
+  std::string                      sentence_;
+  std::string                      error_;               // why the board is empty, or the last rejected sentence
+  int                              head_ = 0;
+  int                              focus_token_ = -1;    // -1 = the last word
+  float                            temperature_ = 0.0f;  // 0 = the model's own
+};
+
+}  // namespace neuralpath::ui

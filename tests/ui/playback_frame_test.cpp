@@ -1,0 +1,137 @@
+// playback_frame_test.cpp: the board as a fixed frame (#15 item 1): the same height at every
+// step, its caption and transport inside a phone's screen, seek segments a finger can hit,
+// numbers on demand (a tap zooms a matrix), and the model's snapshot and refusals.
+#include "playback_harness.h"
+
+#include "engine/core/format.h"
+
+#include <doctest/doctest.h>
+
+#include <set>
+
+using namespace neuralpath;
+using nlohmann::json;
+using playback_test::Headless;
+
+namespace {
+
+float bottom(const json& rect) { return rect[1].get<float>() + rect[3].get<float>(); }
+ImVec2 centre(const json& rect) {
+  return ImVec2(rect[0].get<float>() + rect[2].get<float>() / 2, rect[1].get<float>() + rect[3].get<float>() / 2);
+}
+
+json draw(Headless& page, ui::PlaybackWidget& board) {
+  page.frame([&](const ui::UiContext& ui) { board.draw(ui); });
+  return board.view().layout();
+}
+
+}  // namespace
+
+TEST_CASE("the board keeps one height at every step and its caption and transport fit a phone's screen") {
+  for (const auto& [width, height] : {std::pair{375.0f, 740.0f}, std::pair{1440.0f, 900.0f}}) {
+    CAPTURE(width);
+    Headless page(width, height);
+    page.ui.reduced_motion = true;
+    auto board = playback_test::example_board();
+    std::set<int> heights;
+    for (int k = 0; k < board->model().controller().count(); ++k) {
+      CAPTURE(k);
+      REQUIRE(board->command({{"type", "seek"}, {"step", k}}).done());
+      const json layout = draw(page, *board);
+      REQUIRE(layout.contains("frame"));
+      heights.insert(static_cast<int>(std::lround(layout["board"][3].get<float>())));
+      // The frame (flow, step, caption, transport, timeline) fits the screen from its top.
+      const float top = layout["frame"][1].get<float>();
+      CHECK(layout["frame"][3].get<float>() <= height);
+      CHECK(bottom(layout["caption"]) <= top + height);
+      for (const char* button : {"restart", "back", "play", "next"}) CHECK(bottom(layout["controls"][button]) <= top + height);
+      for (const json& segment : layout["segments"]) CHECK(bottom(segment) <= top + height);
+    }
+    CHECK(heights.size() == 1);
+  }
+}
+
+TEST_CASE("every seek segment is at least 24 px wide and a tap on one goes to its step") {
+  for (const float width : {320.0f, 375.0f, 768.0f, 1440.0f}) {
+    CAPTURE(width);
+    Headless page(width, 800);
+    auto board = playback_test::example_board();
+    const json layout = draw(page, *board);
+    REQUIRE(layout["segments"].size() == static_cast<std::size_t>(board->model().controller().count()));
+    for (const json& segment : layout["segments"]) CHECK(segment[2].get<float>() >= 24.0f);
+    const int target = board->model().controller().count() - 3;
+    page.click(centre(layout["segments"][static_cast<std::size_t>(target)]));
+    draw(page, *board);
+    draw(page, *board);
+    CHECK(board->state()["step"] == target);
+  }
+}
+
+TEST_CASE("a tap on a matrix too small for its numbers shows them with their labels, and a tap goes back") {
+  Headless page(375, 740);
+  page.ui.reduced_motion = true;
+  auto board = playback_test::example_board();
+  int k = 0;
+  while (board->state()["step_kind"] != "project_q") REQUIRE(board->command({{"type", "seek"}, {"step", ++k}}).done());
+  json layout = draw(page, *board);
+  json small;
+  for (const json& m : layout["matrices"])
+    if (!m["numbers"].get<bool>()) small = m;
+  REQUIRE_MESSAGE(small.is_object(), "at 375 px some matrix of Q = X·W_Q is drawn without its numbers");
+  const std::string name = small["name"];
+  const NamedMatrix* matrix = nullptr;
+  const Step& step = *board->model().current_step();
+  for (const NamedMatrix& m : step.inputs)
+    if (m.name == name) matrix = &m;
+  if (step.result.name == name) matrix = &step.result;
+  REQUIRE(matrix != nullptr);
+
+  page.click(centre(small["rect"]));
+  draw(page, *board);
+  draw(page, *board);
+  layout = draw(page, *board);
+  CHECK(board->view().zoomed() == name);
+  const std::vector<std::string>& drawn = board->view().drawn_strings();
+  const std::multiset<std::string> shown(drawn.begin(), drawn.end());
+  for (Index i = 0; i < matrix->values.rows(); ++i)
+    for (Index j = 0; j < matrix->values.cols(); ++j) CHECK(shown.count(format_number(matrix->values(i, j))) > 0);
+  for (const std::string& label : matrix->col_labels) {
+    const bool found = std::any_of(drawn.begin(), drawn.end(), [&](const std::string& s) { return s == label; });
+    CHECK_MESSAGE(found, "column label " << label);
+  }
+  REQUIRE(layout.contains("unzoom"));
+  page.click(centre(layout["unzoom"]));
+  draw(page, *board);
+  draw(page, *board);
+  CHECK(board->view().zoomed().empty());
+}
+
+TEST_CASE("a snapshot of the learner's board reopens the same board, and a bad one changes nothing") {
+  auto board = playback_test::example_board();
+  REQUIRE(board->command({{"type", "setSentence"}, {"text", "The robot fixed the road"}}).done());
+  REQUIRE(board->command({{"type", "focus"}, {"token", 1}}).done());
+  REQUIRE(board->command({{"type", "temperature"}, {"value", 2.0}}).done());
+  REQUIRE(board->command({{"type", "seek"}, {"step", 7}}).done());
+  const json snapshot = board->model().snapshot();
+  auto again = playback_test::example_board();
+  REQUIRE(again->model().state()["sentence"] != board->model().state()["sentence"]);
+  ui::PlaybackModel copy = again->model();
+  CHECK(copy.restore(snapshot).done());
+  for (const char* key : {"sentence", "step", "head", "focus", "temperature", "caption"}) {
+    CAPTURE(key);
+    CHECK(copy.state()[key] == board->model().state()[key]);
+  }
+  const json before = copy.state();
+  CHECK_FALSE(copy.restore(json{{"step", "three"}}).done());
+  CHECK_FALSE(copy.restore(json::array()).done());
+  CHECK(copy.state() == before);
+}
+
+TEST_CASE("an empty sentence is refused with 'type a sentence first' and the board keeps its sentence") {
+  auto board = playback_test::example_board();
+  const ui::CommandResult result = board->command({{"type", "setSentence"}, {"text", "   "}});
+  REQUIRE_FALSE(result.done());
+  CHECK(result.reason().find("Type a sentence first") != std::string::npos);
+  CHECK(board->state()["sentence"] == "AI Agents Build Future");
+  CHECK(board->state()["error"].get<std::string>().find("Type a sentence first") != std::string::npos);
+}
