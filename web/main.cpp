@@ -5,6 +5,7 @@
 //
 // [SECTION] Platform state
 // [SECTION] Idle: no engine frames while nothing changes
+// [SECTION] Typing from the page's stand-in field
 // [SECTION] Frame loop
 // [SECTION] Exports to JS
 #include "engine/core/format.h"
@@ -17,6 +18,7 @@
 #include <GLES3/gl3.h>
 #include <emscripten/emscripten.h>
 #include <imgui.h>
+#include <imgui_internal.h>  // ImTextCharFromUtf8
 #include <imgui_impl_glfw.h>
 #include <imgui_impl_opengl3.h>
 
@@ -25,6 +27,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <deque>
 #include <string>
 #include <string_view>
 
@@ -40,7 +43,6 @@ struct Platform {
   bool context_lost = false;  // WebGL context gone: skip drawing until it is restored
   double last_time = 0;
   bool wanted_text_input = false;  // ImGui's text field focus, as last reported to JS
-  int key_to_release = -1;         // a key pressed for the on-screen keyboard, released next frame
   std::string reply;        // keeps strings returned to JS alive until the next call
 };
 Platform platform;
@@ -150,6 +152,68 @@ void wake_on_input(GLFWwindow* window) {
   glfwSetCursorPosCallback(window, wake_on_cursor_move);
 }
 
+// [SECTION] Typing from the page's stand-in field ------------------------------------------------
+// A phone's on-screen keyboard types into a DOM field (web/shell/np-input.js), which passes the
+// text and the editing keys here. ImGui 1.86 reads each key's state once per frame, so a key
+// pressed and released between two frames is never seen, and two presses of one key before a
+// frame count once (#15: 70 Backspaces deleted nothing). So each key is held down for exactly
+// one frame and released on the next, and what was typed after it waits its turn, in order.
+struct Typed {
+  std::string text;  // characters, or
+  int key = -1;      // a GLFW key, with
+  int mods = 0;      // GLFW_MOD_CONTROL / GLFW_MOD_SHIFT
+};
+std::deque<Typed> typed;
+Typed held;  // the key down since the last frame (key -1: none)
+
+void modifier_keys(int mods, int action) {
+  if (mods & GLFW_MOD_CONTROL) ImGui_ImplGlfw_KeyCallback(platform.window, GLFW_KEY_LEFT_CONTROL, 0, action, 0);
+  if (mods & GLFW_MOD_SHIFT) ImGui_ImplGlfw_KeyCallback(platform.window, GLFW_KEY_LEFT_SHIFT, 0, action, 0);
+}
+
+// Before each ImGui frame: release the key of the last frame, else pass on text up to the next
+// key and press that key (ImGui handles a frame's characters before its keys, so the order holds).
+void deliver_typing() {
+  if (held.key >= 0) {
+    ImGui_ImplGlfw_KeyCallback(platform.window, held.key, 0, GLFW_RELEASE, 0);
+    modifier_keys(held.mods, GLFW_RELEASE);
+    held = Typed{};
+  }
+  else {
+    while (!typed.empty()) {
+      Typed next = std::move(typed.front());
+      typed.pop_front();
+      if (next.key < 0) {
+        ImGui::GetIO().AddInputCharactersUTF8(next.text.c_str());
+        continue;
+      }
+      modifier_keys(next.mods, GLFW_PRESS);
+      ImGui_ImplGlfw_KeyCallback(platform.window, next.key, 0, GLFW_PRESS, 0);
+      held = std::move(next);
+      break;
+    }
+  }
+  if (held.key >= 0 || !typed.empty()) idle.wake();  // the rest needs frames of its own
+}
+
+// Characters ImGui 1.86 cannot hold (outside the Basic Multilingual Plane: emoji, ...) or the
+// page's fonts cannot draw would show as "?": they are left out, and the page is told which.
+std::string drawable_text(const char* utf8, std::string& refused) {
+  std::string kept;
+  const char* at = utf8;
+  const ImFont* font = ImGui::GetIO().Fonts->Fonts.empty() ? nullptr : ImGui::GetIO().Fonts->Fonts[0];
+  while (*at) {
+    unsigned int c = 0;
+    const int length = ImTextCharFromUtf8(&c, at, nullptr);
+    if (length <= 0) break;
+    const bool drawable = c != IM_UNICODE_CODEPOINT_INVALID && c <= IM_UNICODE_CODEPOINT_MAX &&
+                          (c < 0x20 || !font || font->FindGlyphNoFallback(static_cast<ImWchar>(c)));
+    (drawable ? kept : refused).append(at, static_cast<std::size_t>(length));
+    at += length;
+  }
+  return kept;
+}
+
 // [SECTION] Frame loop --------------------------------------------------------------------------
 
 void frame() {
@@ -158,10 +222,7 @@ void frame() {
     return;
   }
   ++idle.engine_frames;
-  if (platform.key_to_release >= 0) {
-    ImGui_ImplGlfw_KeyCallback(platform.window, platform.key_to_release, 0, GLFW_RELEASE, 0);
-    platform.key_to_release = -1;
-  }
+  deliver_typing();
   if (platform.viewport.pixel_scale != platform.font_scale) rebuild_fonts(platform.viewport.pixel_scale);
 
   // Time asleep is time in which nothing changed: the first frame after it is a normal step.
@@ -288,19 +349,30 @@ EMSCRIPTEN_KEEPALIVE const char* np_use_language(const char* code, const char* f
 }
 
 // Text typed on a phone's on-screen keyboard (through the page's stand-in text field),
-// NUL-terminated in a heap buffer.
-EMSCRIPTEN_KEEPALIVE void np_text_input(const char* utf8) {
-  ImGui::GetIO().AddInputCharactersUTF8(utf8);
+// NUL-terminated in a heap buffer. Returns the characters left out because the page cannot
+// draw them (empty when all were kept), for the page to say so.
+EMSCRIPTEN_KEEPALIVE const char* np_text_input(const char* utf8) {
+  std::string refused;
+  std::string kept = drawable_text(utf8, refused);
+  if (!kept.empty()) typed.push_back({std::move(kept)});
   idle.wake();
+  platform.reply = refused;
+  return platform.reply.c_str();
 }
 
-// One key press from the stand-in field: Backspace (259) or Enter (257); released next frame,
-// because ImGui 1.86 reads key state once per frame.
-EMSCRIPTEN_KEEPALIVE void np_key_press(int glfw_key) {
-  if (glfw_key != GLFW_KEY_BACKSPACE && glfw_key != GLFW_KEY_ENTER) return;
-  ImGui_ImplGlfw_KeyCallback(platform.window, glfw_key, 0, GLFW_PRESS, 0);
-  platform.key_to_release = glfw_key;
+// One editing key from the stand-in field, held for one frame in its turn (deliver_typing):
+// Backspace, Delete, Enter, Escape, ←, →, Home, End, or A (with Control: select all);
+// mods: GLFW_MOD_CONTROL (2) and/or GLFW_MOD_SHIFT (1). Returns 0 for a key it does not take.
+EMSCRIPTEN_KEEPALIVE int np_key_press(int glfw_key, int mods) {
+  switch (glfw_key) {
+    case GLFW_KEY_BACKSPACE: case GLFW_KEY_DELETE: case GLFW_KEY_ENTER: case GLFW_KEY_ESCAPE:
+    case GLFW_KEY_LEFT: case GLFW_KEY_RIGHT: case GLFW_KEY_HOME: case GLFW_KEY_END: break;
+    case GLFW_KEY_A: if (mods & GLFW_MOD_CONTROL) break; return 0;
+    default: return 0;
+  }
+  typed.push_back({{}, glfw_key, mods & (GLFW_MOD_CONTROL | GLFW_MOD_SHIFT)});
   idle.wake();
+  return 1;
 }
 
 // WebGL context loss: stop drawing; on restore, recreate every GL object ImGui owned.

@@ -217,7 +217,8 @@ async function start(requests) {
     printErr: text => console.warn(text),
     onAbort: what => showFatal(words('app.engine_stopped'), String(what)),
     onEngineReady: () => engineReady(lessonText),
-    onTextInput: wanted => standInKeyboard(wanted),
+    // A text field in the canvas took or left the keyboard: np-input.js stands a DOM field in.
+    onTextInput: wanted => emit('text-field', { wanted }),
   };
   restoreListeners = routeKeysToCanvasOnly();
   const script = document.createElement('script');
@@ -235,7 +236,6 @@ async function openLesson(lessonText) {
   const M = window.Module;
   const loadLesson = M.cwrap('np_load_lesson', 'number', ['string', 'number', 'number']);
   const command = M.cwrap('np_command', 'string', ['number', 'number']);
-  const textInput = M.cwrap('np_text_input', null, ['number']);
   engine = {
     setViewport: M.cwrap('np_set_viewport', null, ['number', 'number', 'number']),
     setTheme: M.cwrap('np_set_theme', null, ['number']),
@@ -245,7 +245,6 @@ async function openLesson(lessonText) {
       (pointer, length) => loadLesson(id, pointer, length)),
     state: M.cwrap('np_state', 'string', []),
     command: json => withHeapText(json, MAX_COMMAND_BYTES, 'app.what_command', (pointer, length) => command(pointer, length)),
-    textInput: text => withHeapText(text, 64 * 1024, 'app.what_typed', pointer => textInput(pointer)),
     takeEvents: M.cwrap('np_take_events', 'string', []),
     contextLost: M.cwrap('np_gl_context_lost', null, []),
     contextRestored: M.cwrap('np_gl_context_restored', null, []),
@@ -296,36 +295,6 @@ async function openLesson(lessonText) {
     overlay.hidden = true;
     readyResolve();
   }));
-}
-
-// A phone opens its on-screen keyboard only for a focused DOM text field, never for a canvas.
-// While a text field inside the canvas is active on a touch screen, a transparent stand-in
-// field takes the focus and passes what is typed to the engine.
-let standIn = null;
-function standInKeyboard(wanted) {
-  if (!matchMedia('(pointer: coarse)').matches) return;
-  if (!standIn) {
-    standIn = document.createElement('input');
-    standIn.className = 'np-keyboard-stand-in';
-    // Out of the tab order (the canvas is the control) but named, since it takes focus.
-    standIn.tabIndex = -1;
-    standIn.setAttribute('aria-label', words('app.typing'));
-    standIn.autocapitalize = 'off';
-    standIn.autocomplete = 'off';
-    standIn.addEventListener('input', () => {
-      if (standIn.value) {
-        try { engine.textInput(standIn.value); } catch (error) { console.warn(`typing: ${error.message}`); }
-      }
-      standIn.value = '';
-    });
-    standIn.addEventListener('keydown', event => {
-      const key = { Backspace: 259, Enter: 257 }[event.key];
-      if (key) { event.preventDefault(); window.Module.ccall('np_key_press', null, ['number'], [key]); }
-    });
-    document.getElementById('np-stage').append(standIn);
-  }
-  if (wanted) standIn.focus({ preventScroll: true });
-  else if (document.activeElement === standIn) canvas.focus({ preventScroll: true });
 }
 
 // [SECTION] Canvas size and WebGL context loss -----------------------------------------------------

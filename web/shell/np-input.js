@@ -12,6 +12,9 @@
 //           100 pixels, positive for up, fractions kept so trackpads scroll smoothly.
 //   motion  prefers-reduced-motion -> the engine's reducedMotion command (no coasting after
 //           a flick, no glides to a section).
+//   typing  a phone opens its keyboard only for a focused DOM text field: while a text field in
+//           the canvas is active on a touch screen, a hidden stand-in field takes the focus and
+//           passes text and editing keys to the engine (see [SECTION] Typing on a phone).
 //
 // Our listeners are registered on the canvas before GLFW's (this module runs before the engine
 // downloads), in the same capture group, so stopImmediatePropagation() keeps GLFW from also
@@ -90,6 +93,131 @@ canvas.addEventListener('wheel', event => {
 // The legacy event would be counted a second time.
 canvas.addEventListener('mousewheel', event => { if (event.isTrusted) event.stopImmediatePropagation(); },
   { capture: true });
+
+// [SECTION] Typing on a phone -----------------------------------------------------------------------
+// What a phone's keyboard sends, and what the engine gets (web/main.cpp holds each key one frame):
+//   beforeinput insertText, insertReplacementText, insertFromPaste  -> the text
+//   beforeinput deleteContentBackward / deleteWordBackward          -> Backspace / Ctrl+Backspace
+//   beforeinput deleteContentForward / deleteWordForward            -> Delete / Ctrl+Delete
+//   beforeinput insertLineBreak / insertParagraph, keydown Enter    -> Enter (submits the field)
+//   keydown Backspace, Delete, ←, →, Home, End (Shift selects), Ctrl/⌘+A, Escape -> the same key
+//   a word the keyboard is still composing                          -> its text once committed
+// Android keyboards send no key and no event for Backspace in an empty field, so the stand-in
+// always holds a little padding for them to delete; every edit is taken over (preventDefault)
+// and the padding put back. Characters the page cannot draw (emoji) are refused, with a note.
+const GLFW = { Backspace: 259, Delete: 261, Enter: 257, Escape: 256, ArrowLeft: 263, ArrowRight: 262,
+  Home: 268, End: 269, a: 65, A: 65 };
+const MOD_SHIFT = 1, MOD_CONTROL = 2;
+const PADDING = '\u00a0'.repeat(8);
+let standIn = null, note = null, noteTimer = 0;
+
+const engineCall = (name, returns, types, args) => {
+  try { return window.Module.ccall(name, returns, types, args); } catch (error) {
+    console.warn(`typing: ${error.message}`);
+    return null;
+  }
+};
+const pressKey = (key, mods = 0) => engineCall('np_key_press', 'number', ['number', 'number'], [key, mods]);
+
+function typeText(text) {
+  if (!text) return;
+  for (let at = 0; at < text.length; at += 1024) {  // the stack ccall copies a string onto is small
+    const refused = engineCall('np_text_input', 'string', ['string'], [text.slice(at, at + 1024)]);
+    if (refused) showNote(refused);
+  }
+}
+
+// "🙂 cannot be typed here": said where the keyboard is, and to screen readers.
+function showNote(refused) {
+  if (!note) {
+    note = document.createElement('div');
+    note.className = 'np-typing-note';
+    note.setAttribute('role', 'status');
+    document.getElementById('np-stage').append(note);
+  }
+  const chars = [...new Set(Array.from(refused))].join(' ');
+  note.textContent = window.neuralpath?.text?.('playback-ui.cannot_type', { chars }) ?? chars;
+  note.hidden = false;
+  clearTimeout(noteTimer);
+  noteTimer = setTimeout(() => { note.hidden = true; }, 4000);
+}
+
+function resetPadding() {
+  standIn.value = PADDING;
+  standIn.setSelectionRange(PADDING.length, PADDING.length);
+}
+
+function onBeforeInput(event) {
+  if (event.isComposing || event.inputType === 'insertCompositionText') return;  // committed at compositionend
+  const type = event.inputType;
+  let handled = true;
+  if (type === 'insertText' || type === 'insertReplacementText' || type === 'insertFromPaste' || type === 'insertFromDrop') {
+    typeText(event.data ?? event.dataTransfer?.getData('text/plain') ?? '');
+  } else if (type === 'deleteContentBackward') pressKey(GLFW.Backspace);
+  else if (type === 'deleteWordBackward' || type === 'deleteSoftLineBackward') pressKey(GLFW.Backspace, MOD_CONTROL);
+  else if (type === 'deleteContentForward') pressKey(GLFW.Delete);
+  else if (type === 'deleteWordForward') pressKey(GLFW.Delete, MOD_CONTROL);
+  else if (type === 'insertLineBreak' || type === 'insertParagraph') pressKey(GLFW.Enter);
+  else handled = false;
+  if (handled && event.cancelable) event.preventDefault();
+  if (handled && !event.cancelable) queueMicrotask(resetPadding);
+}
+
+function onKeyDown(event) {
+  if (event.isComposing || event.keyCode === 229) return;  // the keyboard is composing: beforeinput follows
+  const command = event.ctrlKey || event.metaKey;
+  if ((event.key === 'a' || event.key === 'A') && command) {
+    pressKey(GLFW.a, MOD_CONTROL);  // select all
+  } else if (event.key in GLFW && event.key.length > 1) {
+    const mods = (event.shiftKey ? MOD_SHIFT : 0) | (command ? MOD_CONTROL : 0);
+    pressKey(GLFW[event.key], mods);
+  } else {
+    return;  // a character: its beforeinput brings the text
+  }
+  event.preventDefault();
+}
+
+// Browsers that let an edit through anyway (no beforeinput): what changed against the padding.
+function onInput() {
+  if (standIn.value === PADDING) return;
+  const value = standIn.value;
+  if (value.startsWith(PADDING)) typeText(value.slice(PADDING.length));
+  else for (let n = PADDING.length - value.length; n > 0; n--) pressKey(GLFW.Backspace);
+  resetPadding();
+}
+
+function standInKeyboard(wanted) {
+  if (!matchMedia('(pointer: coarse)').matches) return;
+  if (!standIn) {
+    standIn = document.createElement('input');
+    standIn.className = 'np-keyboard-stand-in';
+    // Out of the tab order (the canvas is the control) but named, since it takes focus.
+    standIn.tabIndex = -1;
+    standIn.setAttribute('aria-label', window.neuralpath?.text?.('app.typing') ?? 'Typing');
+    standIn.setAttribute('enterkeyhint', 'go');
+    standIn.autocapitalize = 'off';
+    standIn.autocomplete = 'off';
+    standIn.spellcheck = false;
+    standIn.addEventListener('beforeinput', onBeforeInput);
+    standIn.addEventListener('keydown', onKeyDown);
+    standIn.addEventListener('input', () => { if (!standIn.__composing) onInput(); });
+    standIn.addEventListener('compositionstart', () => { standIn.__composing = true; });
+    standIn.addEventListener('compositionend', event => {
+      standIn.__composing = false;
+      typeText(event.data);
+      queueMicrotask(resetPadding);
+    });
+    document.getElementById('np-stage').append(standIn);
+  }
+  if (wanted) {
+    resetPadding();
+    standIn.focus({ preventScroll: true });
+  } else if (document.activeElement === standIn) canvas.focus({ preventScroll: true });
+}
+
+// The engine says when a text field inside the canvas gains or loses the keyboard (np-app.js
+// passes web/main.cpp's report on as the 'text-field' event).
+window.neuralpath?.events?.addEventListener('text-field', event => standInKeyboard(event.detail.wanted));
 
 // [SECTION] Reduced motion ------------------------------------------------------------------------
 const np = window.neuralpath;
