@@ -74,6 +74,8 @@ std::optional<std::string> SpotlightModel::show(const std::string& text) {
   return std::nullopt;
 }
 
+bool SpotlightModel::has_query_word() const { return trace_ && find_token(query_key_) >= 0; }
+
 int SpotlightModel::find_token(const std::string& key) const {
   for (std::size_t i = 0; i < trace_->tokens.size(); ++i)
     if (trace_->tokens[i].key == key) return static_cast<int>(i);

@@ -84,6 +84,10 @@ class SpotlightModel {
   const Vector& weights() const { return weights_; }
   const std::vector<BlendTerm>& blend() const { return blend_; }
   const lesson::Inline& caption() const { return caption_; }
+  // The lesson's query word ("it") and whether the shown sentence has it: a sentence without it
+  // is queried at another word, which the view names (#15).
+  std::string query_word() const { return settings_.query.empty() ? std::string("it") : settings_.query; }
+  bool has_query_word() const;
 
   Explanation explain_weight(int token) const;
   Explanation explain_others() const;

@@ -48,6 +48,7 @@ void SpotlightView::draw_choices(const UiContext& ui, const SpotlightModel& mode
   if (model.sentences().size() > 1) {
     const int picked = kit::segmented(ui, "sentence", model.labels(), model.sentence_index(), width);
     if (picked >= 0 && picked != model.sentence_index()) asked.push_back(SpotlightModel::ChooseSentence{picked});
+    if (picked >= 0) input_for_.clear();  // the box shows the chosen sentence, even over unsent typing (#15)
   }
   const int count = model.trace().heads;
   if (count > 1) {
@@ -268,6 +269,10 @@ void SpotlightView::draw_input(const UiContext& ui, const SpotlightModel& model,
     kit::wrapped(ui, model.input_error(), c.bad, kit::Face::small);
   } else if (model.custom()) {
     const Trace& t = model.trace();
+    if (!model.has_query_word())  // "Your sentence has no 'it': the spotlight asks about 'mat'."
+      kit::wrapped(ui, tr("playback-ui.spotlight_no_query_word", {{"word", quote_token(model.query_word())},
+                                                     {"query", quote_token(t.labels[static_cast<std::size_t>(model.query())])}}),
+                   c.text, kit::Face::small);
     std::string seeded;
     for (std::size_t i = 0; i < t.tokens.size(); ++i)
       if (!t.known[i]) seeded += (seeded.empty() ? "" : ", ") + quote_token(t.labels[i]);
