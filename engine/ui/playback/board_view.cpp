@@ -60,9 +60,18 @@ float PlaybackView::draw_flow(const Painter& p, const PlaybackModel& m, ImVec2 p
       ImGui::PopID();
       x += dot;
     }
-    if (current >= 0) {
-      const std::string label = stage_label(static_cast<Stage>(current));
-      p.centered(ImVec2(x + gap, pos.y), ImVec2(pos.x + width, pos.y + h), label, c.accent, p.bold(), p.small_size());
+    if (current >= 0) {  // the lit stage's name, cut with "…" where the row ends
+      std::string label = stage_label(static_cast<Stage>(current));
+      const float room = pos.x + width - x - gap;
+      while (label.size() > 1 && p.measure(p.bold(), p.small_size(), label).x > room) {
+        label.pop_back();
+        while (!label.empty() && (static_cast<unsigned char>(label.back()) & 0xC0) == 0x80) label.pop_back();  // whole characters
+        while (!label.empty() && (static_cast<unsigned char>(label.back()) & 0xC0) == 0xC0) label.pop_back();
+        label += "…";
+        if (p.measure(p.bold(), p.small_size(), label).x <= room) break;
+        label.erase(label.size() - std::string("…").size());
+      }
+      p.text(ImVec2(x + gap, pos.y + (h - p.small_size()) * 0.5f), label, c.accent, p.bold(), p.small_size(), 0, false);
     }
     return h;
   }

@@ -312,6 +312,7 @@ float PlaybackView::draw_sentence_input(const Painter& p, const PlaybackModel& m
   ImGui::SetNextItemWidth(field_w);
   bool run = ImGui::InputText("##sentence", input_, sizeof input_, ImGuiInputTextFlags_EnterReturnsTrue);
   const float field_h = ImGui::GetItemRectSize().y;
+  layout_["sentence"] = css_rect(ImGui::GetItemRectMin(), ImGui::GetItemRectMax());
   ImGui::SetCursorScreenPos(ImVec2(field_x + field_w + p.px(6), y));
   run |= ImGui::Button((run_label + "##run").c_str(), ImVec2(run_w, field_h));
   if (run) asked.push_back(PlaybackModel::SetSentence{input_});

@@ -72,16 +72,21 @@ void PlaybackView::draw(const UiContext& ui, const PlaybackModel& m, Asked& aske
     const float flow_h = draw_flow(p, m, at, inner, asked);
     const float header_h = header_height(p, m, stage_w);
     const float caption_h = caption_height(p, m, inner);
-    const float transport_h = p.px(40), transport_w = 4.3f * p.px(44) + 4 * p.px(6);
-    // The timeline goes beside the buttons when every segment still gets 24 px there.
-    const bool timeline_beside = inner - transport_w >= p.px(24) * static_cast<float>(m.controller().count());
+    // The timeline's rows for a width (segments >= 24 px; the same at every step).
+    const auto timeline_height = [&](float w) {
+      const int fit = std::max(1, static_cast<int>(w / p.px(24)));
+      const int rows = std::max(1, (m.controller().count() + fit - 1) / fit);
+      return static_cast<float>(rows) * p.px(24) + static_cast<float>(rows - 1) * p.px(4);
+    };
+    const float transport_w = 4.3f * p.px(44) + 4 * p.px(6) + p.px(6);
+    // Beside the buttons when it needs at most two rows there (a desk); under them on a phone.
+    const bool timeline_beside = inner - transport_w > p.px(120) && timeline_height(inner - transport_w) <= p.px(52);
     const float timeline_w = timeline_beside ? inner - transport_w : inner;
-    const float chrome = flow_h + header_h + caption_h + transport_h + 4 * gap + 2 * pad + p.px(16);
-    // Timeline height for its width (its rows do not change from step to step).
-    const int fit = std::max(1, static_cast<int>(timeline_w / p.px(24)));
-    const int rows = std::max(1, (m.controller().count() + fit - 1) / fit);
-    const float timeline_h = static_cast<float>(rows) * p.px(24) + static_cast<float>(rows - 1) * p.px(4);
+    const float timeline_h = timeline_height(timeline_w);
+    const float transport_h = timeline_beside ? std::max(p.px(40), timeline_h) : p.px(40);
     const float below = timeline_beside ? 0 : timeline_h + gap;
+    // Everything in the frame but the stage: pads, flow, header, caption, transport, gaps.
+    const float chrome = pad + flow_h + gap + header_h + p.px(6) + gap + caption_h + gap + transport_h + p.px(8) + p.px(12);
     const float natural = stage_natural_height(p, m, stage_w);
     const float stage_h = std::clamp(screen - chrome - below, std::min(p.px(160), natural), natural);
     at.y = flow_probe + flow_h + gap;
@@ -99,7 +104,7 @@ void PlaybackView::draw(const UiContext& ui, const PlaybackModel& m, Asked& aske
     draw_caption(p, m, at, inner, caption_h);
     layout_["caption"] = css_rect(at, ImVec2(at.x + inner, at.y + caption_h));
     at.y += caption_h + gap;
-    draw_transport(p, m, at, inner, asked);
+    draw_transport(p, m, ImVec2(at.x, at.y + (transport_h - p.px(40)) * 0.5f), inner, asked);
     if (timeline_beside) {
       draw_timeline(p, m, ImVec2(at.x + transport_w, at.y + (transport_h - timeline_h) * 0.5f), timeline_w, asked);
       at.y += transport_h;

@@ -1,0 +1,167 @@
+// The course playback on a phone (#15 items 1 and 3), as a learner's thumb uses it: 375×740 with
+// touch. The board is a fixed frame whose caption, buttons and timeline stay on screen at every
+// step; seek segments are wide enough for a finger; a tap on a matrix shows its numbers; the
+// sentence field takes a phone keyboard's Backspace, select-all, cursor keys and Enter, refuses
+// emoji with a note, and an empty sentence says so. One shared page; reduced motion, so a step
+// is complete in the frame that shows it.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { launch, lessonReady, engineFrames, screenshotPath, settled } from './harness.mjs';
+
+let env, page, context;
+const problems = [];
+
+before(async () => {
+  env = await launch();
+  context = await env.browser.newContext({ viewport: { width: 375, height: 740 }, hasTouch: true, isMobile: true,
+    reducedMotion: 'reduce' });
+  page = await context.newPage();
+  page.on('pageerror', e => problems.push(`page error: ${e.message}`));
+  page.on('console', m => { if (m.type() === 'error') problems.push(`console: ${m.text()}`); });
+  await page.goto(`${env.origin}/lesson.html?lesson=course-playback&voice=off`);
+  await lessonReady(page);
+});
+after(async () => { await env?.close(); });
+
+const board = () => page.evaluate(() => window.neuralpath.state().widgets.find(w => w.kind === 'playback'));
+const canvasBox = () => page.locator('#canvas').boundingBox();
+// Waits until the engine has run `n` more frames (what a command changed is then drawn).
+async function frames(n = 2) {
+  const start = await engineFrames(page);
+  await page.waitForFunction(([s, k]) => window.Module._np_engine_frames() >= s + k, [start, n], { timeout: 10_000 });
+}
+async function command(c) {
+  await page.evaluate(c => window.neuralpath.command(c), c);
+  await frames();
+}
+// The centre of a layout rectangle ([x, y, w, h], CSS px from the canvas's top left), on the page.
+async function centre(rect) {
+  const box = await canvasBox();
+  return { x: box.x + rect[0] + rect[2] / 2, y: box.y + rect[1] + rect[3] / 2 };
+}
+async function tap(rect) {
+  const { x, y } = await centre(rect);
+  await page.touchscreen.tap(x, y);
+  await settled(page);
+}
+// Scrolls so the board's frame starts at the top of the canvas.
+async function showBoard() {
+  const state = await page.evaluate(() => window.neuralpath.state());
+  const rect = state.widgets.find(w => w.kind === 'playback').rect;
+  await command({ type: 'scroll', to: state.layout.scroll + rect[1] - 8 });
+}
+
+test('at 375 px the board keeps one height and its caption, buttons and timeline stay on screen at every step', async () => {
+  await showBoard();
+  const { height } = await canvasBox();
+  const steps = (await board()).steps;
+  const heights = new Set();
+  for (let k = 0; k < steps; k++) {
+    await command({ type: 'seek', step: k });
+    const b = await board();
+    assert.equal(b.step, k);
+    heights.add(Math.round(b.rect[3]));
+    const { frame, caption, controls, segments } = b.layout;
+    const top = frame[1];
+    const onScreen = r => r[1] >= top && r[1] + r[3] <= top + height;
+    assert.ok(frame[3] <= height, `step ${k}: the frame (${frame[3]} px) fits the ${height} px canvas`);
+    assert.ok(onScreen(caption), `step ${k}: the caption is on screen`);
+    for (const name of ['restart', 'back', 'play', 'next']) assert.ok(onScreen(controls[name]), `step ${k}: ${name}`);
+    assert.ok(segments.every(onScreen), `step ${k}: the timeline`);
+    if (k === 4) await page.screenshot({ path: screenshotPath('phone-board-step-4') });
+  }
+  assert.equal(heights.size, 1, `one board height at every step (saw ${[...heights].join(', ')} px)`);
+  assert.deepEqual(problems, []);
+});
+
+test('every seek segment is at least 24 px wide and a tap on one goes to that step', async () => {
+  const b = await board();
+  assert.equal(b.layout.segments.length, b.steps);
+  for (const s of b.layout.segments) assert.ok(s[2] >= 24, `segment ${s[2].toFixed(1)} px wide`);
+  await tap(b.layout.segments[b.steps - 2]);
+  assert.equal((await board()).step, b.steps - 2);
+  await tap(b.layout.controls.back);
+  assert.equal((await board()).step, b.steps - 3, 'the back button steps back');
+});
+
+test('a tap on a matrix without numbers shows it alone with its numbers, and a tap goes back', async () => {
+  let b = await board();
+  let k = 0;
+  while (b.step_kind !== 'project_q') { await command({ type: 'seek', step: ++k }); b = await board(); }
+  const small = b.layout.matrices.find(m => !m.numbers);
+  assert.ok(small, 'at 375 px some matrix of Q = X·W_Q is too small for its numbers');
+  await tap(small.rect);
+  b = await board();
+  assert.ok(b.layout.unzoom, `${small.name} is shown alone`);
+  assert.equal(b.layout.matrices, undefined);
+  await page.screenshot({ path: screenshotPath('phone-board-zoom') });
+  await tap(b.layout.unzoom);
+  assert.ok((await board()).layout.matrices, 'back to the whole step');
+});
+
+test('the sentence field takes a phone keyboard: Backspace, select-all, cursor keys, Enter, and refuses emoji', async () => {
+  await command({ type: 'seek', step: 0 });
+  // The field is under the frame: scroll it to the middle of the screen.
+  const scroll = await page.evaluate(() => window.neuralpath.state().layout.scroll);
+  await command({ type: 'scroll', to: scroll + (await board()).layout.sentence[1] - 300 });
+  let b = await board();
+  await tap(b.layout.sentence);
+  assert.equal(await page.evaluate(() => document.activeElement?.className), 'np-keyboard-stand-in',
+    'a tap on the field gives the keyboard a DOM field');
+  // Backspace as a hardware key and as the input events an on-screen keyboard sends.
+  await page.keyboard.press('End');
+  for (let i = 0; i < 'Future'.length - 1; i++) await page.keyboard.press('Backspace');
+  await page.evaluate(() => {
+    const field = document.activeElement;
+    field.dispatchEvent(new InputEvent('beforeinput', { inputType: 'deleteContentBackward', cancelable: true, bubbles: true }));
+  });
+  await page.keyboard.type('Tomorrow');
+  await page.keyboard.press('Home');
+  await page.keyboard.type('The ');
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(() => window.neuralpath.state().widgets.find(w => w.kind === 'playback').sentence !== 'AI Agents Build Future',
+    null, { timeout: 10_000 });
+  b = await board();
+  assert.equal(b.sentence, 'The AI Agents Build Tomorrow');
+  assert.equal(b.error, '');
+
+  // Enter ran the sentence and closed the keyboard, as a phone's "Go" does: tap the field again.
+  await tap(b.layout.sentence);
+  assert.equal(await page.evaluate(() => document.activeElement?.className), 'np-keyboard-stand-in');
+  // Emoji cannot be drawn: left out, with a note, never a "?".
+  await page.keyboard.press('End');
+  await page.keyboard.insertText(' 🙂');
+  await page.waitForFunction(() => { const n = document.querySelector('.np-typing-note'); return n && !n.hidden; });
+  assert.match(await page.locator('.np-typing-note').textContent(), /🙂/);
+
+  // Select all, delete, Enter: the board says to type a sentence first and keeps its own.
+  await page.keyboard.press('Control+a');
+  await page.keyboard.press('Backspace');
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(() => window.neuralpath.state().widgets.find(w => w.kind === 'playback').error !== '',
+    null, { timeout: 10_000 });
+  b = await board();
+  assert.match(b.error, /Type a sentence first/);
+  assert.equal(b.sentence, 'The AI Agents Build Tomorrow');
+  assert.deepEqual(problems, []);
+});
+
+test('at 1440 px the board keeps one height and its controls stay on screen', async () => {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await settled(page);
+  await command({ type: 'setSentence', text: 'AI Agents Build Future' });
+  await showBoard();
+  const { height } = await canvasBox();
+  const heights = new Set();
+  const steps = (await board()).steps;
+  for (let k = 0; k < steps; k += 3) {
+    await command({ type: 'seek', step: k });
+    const b = await board();
+    heights.add(Math.round(b.rect[3]));
+    const { frame, controls } = b.layout;
+    assert.ok(controls.play[1] + controls.play[3] <= frame[1] + height, `step ${k}: play is on screen`);
+    for (const s of b.layout.segments) assert.ok(s[2] >= 24);
+  }
+  assert.equal(heights.size, 1, `one board height (saw ${[...heights].join(', ')} px)`);
+  assert.deepEqual(problems, []);
+});
