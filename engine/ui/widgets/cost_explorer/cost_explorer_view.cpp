@@ -32,10 +32,12 @@ void CostExplorerView::draw_figures(const UiContext& ui, const Model& model, flo
   const Model::Figures& figures = model.figures();
   const CostExplorerSettings& settings = model.settings();
   int t = static_cast<int>(model.t());
+  const std::string label = tr("cost-explorer.slider", {{"T", format_count(static_cast<std::uint64_t>(model.t()))}});
+  // The value above the slider, not inside it: on a phone the grab covered its digits (#15).
+  kit::wrapped(ui, label, 0, kit::Face::bold);
   ImGui::SetNextItemWidth(std::min(width, ui.px(560)));
   kit::push_field_style(ui);
-  const std::string label = tr("cost-explorer.slider", {{"T", format_count(static_cast<std::uint64_t>(model.t()))}});
-  if (ImGui::SliderInt("##T", &t, static_cast<int>(Model::kMinT), static_cast<int>(Model::kMaxT), label.c_str(),
+  if (ImGui::SliderInt("##T", &t, static_cast<int>(Model::kMinT), static_cast<int>(Model::kMaxT), "",
                        ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp))
     asked.push_back(Model::SetLength{t});
   kit::pop_field_style();
