@@ -289,20 +289,19 @@ json PlaybackModel::snapshot() const {
 
 CommandResult PlaybackModel::restore(const json& snapshot) {
   if (!snapshot.is_object()) return refused("snapshot_bad");
-  // Checked whole before anything changes: a bad snapshot loses nothing.
+  // Each key as the command that sets it, all parsed before anything changes: a snapshot with a
+  // field of the wrong kind changes nothing.
+  static const std::pair<const char*, std::pair<const char*, const char*>> fields[] = {
+      {"sentence", {"setSentence", "text"}}, {"temperature", {"temperature", "value"}},
+      {"focus", {"focus", "token"}},         {"step", {"seek", "step"}},
+      {"head", {"head", "head"}}};
   std::vector<Command> plan;
-  auto add = [&](const char* key, json message) -> bool {
-    if (!snapshot.contains(key)) return true;
-    message[key == std::string("sentence") ? "text" : key == std::string("temperature") ? "value" :
-            key == std::string("focus") ? "token" : key] = snapshot[key];
-    auto parsed = parse(message);
-    if (std::holds_alternative<CommandResult>(parsed)) return false;
+  for (const auto& [key, command] : fields) {
+    if (!snapshot.contains(key)) continue;
+    auto parsed = parse({{"type", command.first}, {command.second, snapshot[key]}});
+    if (std::holds_alternative<CommandResult>(parsed)) return refused("snapshot_bad");
     plan.push_back(std::get<Command>(parsed));
-    return true;
-  };
-  if (!add("sentence", {{"type", "setSentence"}}) || !add("temperature", {{"type", "temperature"}}) ||
-      !add("focus", {{"type", "focus"}}) || !add("step", {{"type", "seek"}}) || !add("head", {{"type", "head"}}))
-    return refused("snapshot_bad");
+  }
   for (const Command& c : plan)
     if (CommandResult r = apply(c); !r.done()) return r;  // e.g. a step past this sentence's end
   return std::nullopt;

@@ -68,7 +68,6 @@ void PlaybackView::draw(const UiContext& ui, const PlaybackModel& m, Asked& aske
     const float code_w = side_by_side ? std::min(inner * 0.4f, p.px(560)) : inner;
     const float stage_w = side_by_side ? inner - code_w - gap : inner;
     const float screen = std::min(ImGui::GetWindowHeight(), p.px(900));
-    const float flow_probe = at.y;
     const float flow_h = draw_flow(p, m, at, inner, asked);
     const float header_h = header_height(p, m, stage_w);
     const float caption_h = caption_height(p, m, inner);
@@ -89,7 +88,7 @@ void PlaybackView::draw(const UiContext& ui, const PlaybackModel& m, Asked& aske
     const float chrome = pad + flow_h + gap + header_h + p.px(6) + gap + caption_h + gap + transport_h + p.px(8) + p.px(12);
     const float natural = stage_natural_height(p, m, stage_w);
     const float stage_h = std::clamp(screen - chrome - below, std::min(p.px(160), natural), natural);
-    at.y = flow_probe + flow_h + gap;
+    at.y += flow_h + gap;
 
     const std::vector<int> lit = code && s ? code_lines_for(*code, s->kind) : std::vector<int>{};
     at.y += draw_header(p, m, at, stage_w, header_h) + p.px(6);

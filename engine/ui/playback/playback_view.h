@@ -66,8 +66,8 @@ class PlaybackView {
   bool                     reduced_motion_ = false;
   float                    scale_ = 1;
   bool                     focused_ = false;   // clicked on last: space and arrows are the board's
-  std::string              zoom_;              // name of the matrix shown alone with its numbers
-  int                      zoom_step_ = -1;    // the step it was opened on (another step closes it)
+  std::string              zoom_;              // the matrix shown alone with its numbers (kept while
+                                               // the steps that follow show it too)
   char                     input_[512] = {};   // the sentence field
   std::string              input_for_;         // the model sentence input_ was last filled from
   std::vector<std::string> drawn_;
