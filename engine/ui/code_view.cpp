@@ -137,7 +137,17 @@ void draw_code(PageContext& page, const lesson::Block& block, const lesson::Code
       dl->AddRectFilledMultiColor(ImVec2(view.Max.x - fade, view.Min.y), view.Max, with_alpha(c.panel, 0), c.panel,
                                   c.panel, with_alpha(c.panel, 0));
     }
-    ImGui::SetCursorScreenPos(ImVec2(top.x, view.Max.y + page.px(8)));
+    // Code wider than the card: a scroll bar under it shows there is more and where the view is
+    // (#15: on a phone the cut lines gave no sign that they scroll sideways).
+    const float content_w = widest + pad * 2, extra = content_w - view.GetWidth();
+    if (extra > 0) {
+      const float track_y = view.Max.y + page.px(3), bar_h = page.px(4);
+      const float thumb_w = std::max(view.GetWidth() * view.GetWidth() / content_w, page.px(24));
+      const float thumb_x = view.Min.x + (view.GetWidth() - thumb_w) * std::clamp(offset / extra, 0.0f, 1.0f);
+      dl->AddRectFilled(ImVec2(view.Min.x, track_y), ImVec2(view.Max.x, track_y + bar_h), with_alpha(c.muted, 0.18f), bar_h);
+      dl->AddRectFilled(ImVec2(thumb_x, track_y), ImVec2(thumb_x + thumb_w, track_y + bar_h), with_alpha(c.muted, 0.7f), bar_h);
+    }
+    ImGui::SetCursorScreenPos(ImVec2(top.x, view.Max.y + page.px(extra > 0 ? 12 : 8)));
   });
   if (!code.caption.empty()) {
     vertical_gap(page.px(6));
