@@ -136,7 +136,7 @@ function showNote(refused) {
     document.getElementById('np-stage').append(note);
   }
   const chars = [...new Set(Array.from(refused))].join(' ');
-  note.textContent = window.neuralpath?.text?.('playback-ui.cannot_type', { chars }) ?? chars;
+  note.textContent = window.neuralpath.text('playback-ui.cannot_type', { chars });
   note.hidden = false;
   clearTimeout(noteTimer);
   noteTimer = setTimeout(() => { note.hidden = true; }, 4000);
@@ -193,7 +193,7 @@ function standInKeyboard(wanted) {
     standIn.className = 'np-keyboard-stand-in';
     // Out of the tab order (the canvas is the control) but named, since it takes focus.
     standIn.tabIndex = -1;
-    standIn.setAttribute('aria-label', window.neuralpath?.text?.('app.typing') ?? 'Typing');
+    standIn.setAttribute('aria-label', window.neuralpath.text('app.typing'));  // the engine runs by now
     standIn.setAttribute('enterkeyhint', 'go');
     standIn.autocapitalize = 'off';
     standIn.autocomplete = 'off';
