@@ -234,7 +234,8 @@ Arrangement arrange(const Painter& p, const Step& s, const std::vector<MatrixSty
 Arrangement fit(const Painter& p, const Step& s, const std::vector<MatrixStyle>& items, float width, float height) {
   float cell = number_cell_width(p);
   Arrangement a = arrange(p, s, items, width, cell);
-  while (a.height > height && cell > p.px(4)) {
+  const float slack = p.px(1);  // the tallest step measured for the frame must fit it, rounding aside
+  while (a.height > height + slack && cell > p.px(4)) {
     cell = std::max(cell * 0.85f, p.px(3));
     a = arrange(p, s, items, width, cell);
   }
@@ -396,9 +397,11 @@ float caption_box_height(const Painter& p, const std::string& caption, float wid
 }  // namespace
 
 float PlaybackView::caption_height(const Painter& p, const PlaybackModel& m, float width) const {
+  const Trace* trace = m.trace();
+  if (!trace) return 0;
   float tallest = 0;
   for (int i : m.step_indices())
-    tallest = std::max(tallest, caption_box_height(p, m.trace()->steps[static_cast<std::size_t>(i)].narration, width));
+    tallest = std::max(tallest, caption_box_height(p, trace->steps[static_cast<std::size_t>(i)].narration, width));
   return tallest;
 }
 
