@@ -19,4 +19,5 @@
     X(heatmap, "heatmap")              \
     X(mask_steps, "mask-steps")        \
     X(cost_explorer, "cost-explorer")  \
-    X(head_view, "head-view")
+    X(head_view, "head-view")          \
+    X(train, "train")

@@ -25,7 +25,7 @@ TEST_CASE("the registry has one entry per kind, each named once, and finds each 
     CHECK(names.insert(kind->name).second);
     CHECK(ui::find_widget_kind(kind->name) == kind);
   }
-  CHECK(names == std::set<std::string>{"spotlight", "heatmap", "mask-steps", "cost-explorer", "playback", "head-view"});
+  CHECK(names == std::set<std::string>{"spotlight", "heatmap", "mask-steps", "cost-explorer", "playback", "head-view", "train"});
   CHECK(ui::find_widget_kind("paragraph") == nullptr);
   CHECK(ui::find_widget_kind("") == nullptr);
 }
@@ -52,7 +52,7 @@ TEST_CASE("a widget's snapshot reopens its state in a fresh widget of the same b
 TEST_CASE("make_widget builds every widget block of the launch lessons and nothing else") {
   // What to expect is read from the lesson files themselves: one widget per ```kind fence of a
   // widget kind, in reading order; prose, checks, code and the rest make none.
-  const std::regex fence("^```(spotlight|heatmap|mask-steps|cost-explorer|playback)\\s*$");
+  const std::regex fence("^```(spotlight|heatmap|mask-steps|cost-explorer|playback|train)\\s*$");
   for (const char* id : {"self-attention", "course-playback"}) {
     CAPTURE(id);
     std::vector<std::string> expected, made;

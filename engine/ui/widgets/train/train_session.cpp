@@ -30,6 +30,7 @@ const ModelSpec& TrainSession::model() const { return use_trained_ ? trainer_.mo
 void TrainSession::reset() {
     trainer_ = Trainer(hand_set_, set_, options_);
     running_ = false;
+    longest_slice_ms_ = 0.0;
     curve_.clear();
     record(0.0f);
 }
@@ -50,6 +51,17 @@ int TrainSession::advance(double budget_ms, int max_steps) {
     } while (!trainer_.finished() && steps < max_steps && now_ms_() - start < budget_ms);
     const double spent = now_ms_() - start;
     if (spent > 0.0) steps_per_second_ = 1000.0 * steps / spent;
+    longest_slice_ms_ = std::max(longest_slice_ms_, spent);
+    if (trainer_.finished()) running_ = false;
+    return steps;
+}
+
+int TrainSession::run_steps(int n) {
+    int steps = 0;
+    for (; steps < n && !trainer_.finished(); ++steps) {
+        const float loss = trainer_.step();
+        if (trainer_.steps_done() % kRecordEvery == 0 || trainer_.finished()) record(loss);
+    }
     if (trainer_.finished()) running_ = false;
     return steps;
 }
@@ -79,8 +91,8 @@ SpotlightNow TrainSession::spotlight_of(const ModelSpec& m, const std::string& s
     return s;
 }
 
-std::optional<SpotlightNow> TrainSession::try_sentence(const std::string& sentence) const {
-    SpotlightNow s = spotlight_of(model(), sentence);
+std::optional<SpotlightNow> TrainSession::spotlight_in(const std::string& sentence, bool trained) const {
+    SpotlightNow s = spotlight_of(trained ? trainer_.model() : hand_set_, sentence);
     if (s.query < 0) return std::nullopt;
     return s;
 }

@@ -52,6 +52,9 @@ public:
     // Runs steps while running, until budget_ms has passed or max_steps were taken (always at
     // least one step so a slow machine still progresses). Returns the steps taken this call.
     int advance(double budget_ms, int max_steps = 1 << 30);
+    // Runs n steps now, running or not, without a budget (a command asked for them); returns
+    // the steps taken (fewer at the end of training).
+    int run_steps(int n);
 
     bool                 running() const { return running_; }
     bool                 finished() const { return trainer_.finished(); }
@@ -64,10 +67,20 @@ public:
     const SpotlightNow&  spotlight() const { return spotlight_; }
     const ModelSpec&     model() const;          // trained or hand-set, per the switch
     double               steps_per_second() const { return steps_per_second_; }
+    double               longest_slice_ms() const { return longest_slice_ms_; }  // of advance(), since the last reset
+    std::size_t          held_out_count() const {   // the examples accuracy is measured on
+        return set_.held_out.empty() ? set_.train.size() : set_.held_out.size();
+    }
 
     // The query word's spotlight in any sentence, with the weights the switch selects.
     // nullopt when the sentence has no such word; throws InputError for sentences the engine refuses.
-    std::optional<SpotlightNow> try_sentence(const std::string& sentence) const;
+    std::optional<SpotlightNow> try_sentence(const std::string& sentence) const {
+        return spotlight_in(sentence, use_trained_);
+    }
+    // The same with the weights named here, whatever the switch says.
+    std::optional<SpotlightNow> spotlight_in(const std::string& sentence, bool trained) const;
+    const std::string&          probe() const { return probe_; }
+    const std::string&          query() const { return query_; }
 
     struct Snapshot {
         std::uint64_t seed = 0;
@@ -93,6 +106,7 @@ private:
     std::vector<CurvePoint> curve_;
     SpotlightNow           spotlight_;
     double                 steps_per_second_ = 0.0;
+    double                 longest_slice_ms_ = 0.0;
 };
 
 }  // namespace neuralpath::ui

@@ -1,0 +1,100 @@
+// train_model.h: the train widget's model (no ImGui). The learner trains the lesson's model on
+// one of its ```task blocks and watches attention form: a TrainSession (train_session.h) that
+// update() advances a few steps a frame within a time budget, the held-out loss and accuracy
+// curves, where the query word of the block's sentence looks (trained or hand-set weights), and
+// the learner's own sentence.
+//
+//   commands   train (start or resume)  pause  resetTraining  setSeed{seed}
+//              useTrained{trained: bool}  setSentence{text}  trainSteps{n}  explain{what}
+//              ("reset" is the App's: it clears the learner's progress; "step" is the playback's)
+//   state()    {kind, task, sentence, query, step, total_steps, running, finished, seed,
+//               learning_rate, trained, steps_per_second, longest_slice_ms, loss, accuracy,
+//               curve[{step, loss, accuracy}], spotlight{tokens, weights, query, top},
+//               custom{sentence, tokens, weights, query, top}|null, summary, table,
+//               error?, input_error?}
+//   snapshot   {"seed", "steps", "trained", "sentence"?}: training is deterministic, so restore
+//              replays the steps and lands on the same weights
+#pragma once
+#include "engine/lesson/lesson.h"
+#include "engine/ui/command_result.h"
+#include "engine/ui/widgets/explanation.h"
+#include "engine/ui/widgets/readout.h"
+#include "engine/ui/widgets/train/train_session.h"
+#include "engine/ui/widgets/train/train_settings.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+namespace neuralpath::ui {
+
+class TrainModel {
+ public:
+  static constexpr const char* kKind = "train";
+  // Per frame: at most kStepsPerFrame steps (slow enough to watch the curves and the spotlight
+  // move: the default 300 steps take about 2.5 s at 60 frames a second), and never more than
+  // kFrameBudgetMs of work (a slow phone takes fewer steps, never a longer frame).
+  static constexpr double       kFrameBudgetMs = 8.0;
+  static constexpr int          kStepsPerFrame = 2;
+  static constexpr int          kMaxStepsAtOnce = 100000;
+  static constexpr std::int64_t kMaxSeed = 2147483647;  // the seed field holds an int
+
+  struct Train {};
+  struct Pause {};
+  struct ResetTraining {};
+  struct SetSeed { std::int64_t seed = 0; };
+  struct UseTrained { bool trained = true; };
+  struct SetSentence { std::string text; };
+  struct TrainSteps { int n = 1; };
+  struct Explain { std::string what; };  // "loss", "accuracy", "learning_rate"
+  using Command = std::variant<Train, Pause, ResetTraining, SetSeed, UseTrained, SetSentence, TrainSteps, Explain>;
+  static std::variant<Command, CommandResult> parse(const nlohmann::json& message);
+
+  // `session` is nullopt when the widget cannot train (`error` says why, for the learner).
+  TrainModel(const TrainSettings& settings, const lesson::Inline& caption, std::optional<TrainSession> session,
+             std::string error = {});
+
+  CommandResult apply(const Command& command);
+  void          update(float dt);  // a running session trains one slice
+  bool          wants_another_frame() const { return session_ && session_->running(); }
+  std::optional<Explanation> take_explanation();
+  std::vector<nlohmann::json> take_events() { return {}; }
+
+  nlohmann::json state() const;
+  nlohmann::json snapshot() const;
+  CommandResult  restore(const nlohmann::json& snapshot);
+  std::string    summary() const;
+  TextTable      table() const;
+
+  // For the view (session() only when has_session()).
+  bool                        has_session() const { return session_.has_value(); }
+  const TrainSession&         session() const { return *session_; }
+  const std::string&          error() const { return error_; }
+  const std::string&          input_error() const { return input_error_; }
+  const TrainSettings&        settings() const { return settings_; }
+  const lesson::Inline&       caption() const { return caption_; }
+  const SpotlightNow&         shown() const { return shown_; }   // the block's sentence, weights per the switch
+  const std::optional<SpotlightNow>& custom() const { return custom_; }
+  const std::string&          custom_sentence() const { return custom_sentence_; }
+
+  Explanation explain(const std::string& what) const;
+
+ private:
+  void follow();  // recomputes the spotlights after the weights or the switch changed
+
+  TrainSettings               settings_;
+  lesson::Inline              caption_;
+  std::optional<TrainSession> session_;
+  std::string                 error_, input_error_;
+  SpotlightNow                shown_, hand_set_;
+  std::optional<SpotlightNow> custom_;
+  std::string                 custom_sentence_;
+  std::size_t                 followed_points_ = 0;  // curve points the spotlights reflect
+  std::optional<Explanation>  explanation_;
+};
+
+}  // namespace neuralpath::ui

@@ -1,0 +1,200 @@
+// train_view.cpp: the train widget drawn from its model (train_view.h). It trains nothing and
+// runs no engine: the curves, the spotlights and every number are the model's.
+#include "engine/ui/widgets/train/train_view.h"
+
+#include "engine/core/catalogue.h"
+#include "engine/core/format.h"
+#include "engine/ui/widgets/kit.h"
+
+#include <imgui.h>
+
+#include <algorithm>
+
+namespace neuralpath::ui {
+
+using Model = TrainModel;
+
+void TrainView::draw(const UiContext& ui, const Model& model, Asked& asked) {
+  ImGui::PushID(this);
+  kit::Card card(ui, "train");
+  const float width = card.inner_width();
+  kit::title(ui, tr("train.title"));
+  if (!model.has_session()) {
+    kit::wrapped(ui, tr("train.cannot_train", {{"error", model.error()}}), ui.colors().bad);
+  } else {
+    draw_controls(ui, model, width, asked);
+    kit::gap(ui, 6);
+    draw_curves(ui, model, width);
+    kit::gap(ui, 8);
+    const TrainSession& s = model.session();
+    kit::wrapped(ui,
+                 tr(s.showing_trained() ? "train.looks_trained" : "train.looks_hand_set",
+                    {{"query", ui::quoted(model.settings().query)}, {"step", format_count(static_cast<std::uint64_t>(s.step()))}}),
+                 ui.colors().muted, kit::Face::small);
+    draw_chips(ui, model.shown(), width);
+    kit::gap(ui, 8);
+    draw_try(ui, model, width, asked);
+  }
+  const std::string caption = lesson::plain_text(model.caption());
+  if (!caption.empty()) {
+    kit::gap(ui, 4);
+    kit::wrapped(ui, caption, ui.colors().muted, kit::Face::small);
+  }
+  card.end();
+  explain_.draw_popup(ui);
+  ImGui::PopID();
+}
+
+void TrainView::draw_controls(const UiContext& ui, const Model& model, float width, Asked& asked) {
+  const TrainSession& s = model.session();
+  const char* go = s.running() ? "train.pause" : s.step() == 0 ? "train.train" : s.finished() ? "train.trained" : "train.resume";
+  ImGui::BeginDisabled(s.finished());
+  if (kit::button(ui, tr(go).c_str(), true)) {
+    if (s.running()) asked.push_back(Model::Pause{});
+    else asked.push_back(Model::Train{});
+  }
+  ImGui::EndDisabled();
+  ImGui::SameLine(0, ui.px(8));
+  if (kit::button(ui, tr("train.reset").c_str())) asked.push_back(Model::ResetTraining{});
+
+  // The seed field follows the model (a command may change it) except while the learner edits it.
+  ImGui::SameLine(0, ui.px(12));
+  ImGui::AlignTextToFramePadding();
+  ImGui::TextUnformatted(tr("train.seed").c_str());
+  ImGui::SameLine(0, ui.px(6));
+  if (s.seed() != seed_shown_) {
+    seed_shown_ = s.seed();
+    seed_field_ = static_cast<int>(std::min<std::uint64_t>(s.seed(), Model::kMaxSeed));
+  }
+  kit::push_field_style(ui);
+  ImGui::SetNextItemWidth(ui.px(110));
+  // Enter, the +/- buttons, or leaving the field after an edit: a new seed (a reset).
+  const bool entered = ImGui::InputInt("##seed", &seed_field_, 1, 10, ImGuiInputTextFlags_EnterReturnsTrue);
+  const bool left = ImGui::IsItemDeactivatedAfterEdit();
+  const bool editing = ImGui::IsItemActive();
+  kit::pop_field_style();
+  if ((entered || left) && seed_field_ >= 0 && static_cast<std::uint64_t>(seed_field_) != s.seed())
+    asked.push_back(Model::SetSeed{seed_field_});
+  else if (seed_field_ < 0 && !editing)
+    seed_field_ = static_cast<int>(s.seed());  // a negative number is not a seed: back to the model's
+
+  // Step, learning rate, speed; the loss and accuracy are in the plots' corners.
+  kit::gap(ui, 2);
+  ImGui::PushFont(kit::font(ui, kit::Face::small));
+  ImGui::TextUnformatted(tr("train.step_of", {{"step", format_count(static_cast<std::uint64_t>(s.step()))},
+                                              {"total", format_count(static_cast<std::uint64_t>(s.total_steps()))}})
+                             .c_str());
+  ImGui::SameLine(0, ui.px(12));
+  ImGui::TextUnformatted(tr("train.learning_rate").c_str());
+  ImGui::SameLine(0, ui.px(4));
+  NumberStyle style;
+  style.small = true;
+  explain_.number(ui, "##rate", format_setting(s.learning_rate()), [&model] { return model.explain("learning_rate"); },
+                  style);
+  ImGui::PopFont();
+
+  const int picked = kit::segmented(ui, "weights", {tr("train.weights_trained"), tr("train.weights_hand_set")},
+                                    s.showing_trained() ? 0 : 1, width);
+  if (picked >= 0) asked.push_back(Model::UseTrained{picked == 0});
+}
+
+// Two plots (side by side when there is room): held-out loss (scaled to its own highest point)
+// and held-out accuracy (0 to 100%), across the steps the task trains for.
+void TrainView::draw_curves(const UiContext& ui, const Model& model, float width) {
+  const TrainSession& s = model.session();
+  const Palette& c = ui.colors();
+  ImDrawList* draw = ImGui::GetWindowDrawList();
+  ImFont* small = kit::font(ui, kit::Face::small);
+  const bool side_by_side = width >= ui.px(520);
+  const float gap = ui.px(16);
+  const float plot_w = side_by_side ? (width - gap) / 2 : width;
+  const float plot_h = ui.px(side_by_side ? 110 : 90);
+  const float label_h = small->FontSize + ui.px(4);
+  const auto& curve = s.curve();
+  float max_loss = 1e-3f;
+  for (const CurvePoint& p : curve) max_loss = std::max(max_loss, p.held_out_loss);
+
+  const ImVec2 origin = ImGui::GetCursorScreenPos();
+  for (int k = 0; k < 2; ++k) {
+    const bool loss = k == 0;
+    const ImVec2 at = side_by_side ? ImVec2(origin.x + k * (plot_w + gap), origin.y)
+                                   : ImVec2(origin.x, origin.y + k * (label_h + plot_h + ui.px(10)));
+    draw->AddText(small, small->FontSize, at, c.muted, tr(loss ? "train.plot_loss" : "train.plot_accuracy").c_str());
+    const ImVec2 min(at.x, at.y + label_h), max(at.x + plot_w, at.y + label_h + plot_h);
+    draw->AddRectFilled(min, max, c.page, ui.px(3));
+    draw->AddRect(min, max, c.border, ui.px(3));
+    std::vector<ImVec2> points;
+    for (const CurvePoint& p : curve) {
+      const float x = min.x + (max.x - min.x) * static_cast<float>(p.step) / static_cast<float>(std::max(1, s.total_steps()));
+      const float v = loss ? p.held_out_loss / max_loss : p.held_out_accuracy;
+      points.emplace_back(x, max.y - (max.y - min.y) * std::clamp(v, 0.0f, 1.0f));
+    }
+    if (points.size() >= 2) draw->AddPolyline(points.data(), static_cast<int>(points.size()), c.accent, 0, ui.px(2));
+    else draw->AddCircleFilled(points.front(), ui.px(3), c.accent);
+    // The latest value in the plot's top-right corner, explainable like every number.
+    const std::string value = loss ? format_number(curve.back().held_out_loss) : format_percent(curve.back().held_out_accuracy);
+    const ImVec2 size = kit::text_size(small, value);
+    const ImVec2 corner(max.x - size.x - ui.px(6), min.y + ui.px(4));
+    draw->AddText(small, small->FontSize, corner, c.text, value.c_str());
+    explain_.area(ui, loss ? "##loss" : "##accuracy", corner, ImVec2(corner.x + size.x, corner.y + size.y),
+                  [&model, loss] { return model.explain(loss ? "loss" : "accuracy"); });
+  }
+  ImGui::SetCursorScreenPos(origin);
+  ImGui::Dummy(ImVec2(width, side_by_side ? label_h + plot_h : 2 * (label_h + plot_h) + ui.px(10)));
+}
+
+// The sentence's words as chips shaded by the weight the query gives them, the percentage under
+// each; the query is outlined, the word it looks at most has the accent border.
+void TrainView::draw_chips(const UiContext& ui, const SpotlightNow& spot, float width) {
+  const Palette& c = ui.colors();
+  ImFont* face = kit::font(ui, kit::Face::body);
+  ImFont* small = kit::font(ui, kit::Face::small);
+  ImDrawList* draw = ImGui::GetWindowDrawList();
+  const ImVec2 pad(ui.px(8), ui.px(4));
+  kit::Flow flow(width, ui.px(6), ui.px(6));
+  for (std::size_t i = 0; i < spot.tokens.size(); ++i) {
+    const bool query = static_cast<int>(i) == spot.query;
+    const bool top = static_cast<int>(i) == spot.top;
+    const float weight = i < spot.weights.size() ? spot.weights[i] : 0.0f;
+    const std::string pct = query || i >= spot.weights.size() ? std::string() : format_percent(weight);
+    const ImVec2 text = kit::text_size(face, spot.tokens[i]);
+    const float w = std::max(text.x + 2 * pad.x, kit::text_size(small, pct).x + ui.px(4));
+    const float chip_h = face->FontSize + 2 * pad.y;
+    flow.place(ImVec2(w, chip_h + small->FontSize + ui.px(2)));
+    const ImVec2 min = ImGui::GetCursorScreenPos();
+    const ImVec2 max(min.x + w, min.y + chip_h);
+    const ImU32 fill = query ? c.panel : heat_color(ui.theme, weight);
+    draw->AddRectFilled(min, max, fill, ui.px(4));
+    draw->AddRect(min, max, query || top ? c.accent : c.border, ui.px(4), 0, query || top ? ui.px(2) : ui.px(1));
+    draw->AddText(face, face->FontSize, ImVec2(min.x + (w - text.x) / 2, min.y + pad.y), query ? c.text : text_on(fill),
+                  spot.tokens[i].c_str());
+    if (!pct.empty())
+      draw->AddText(small, small->FontSize, ImVec2(min.x + (w - kit::text_size(small, pct).x) / 2, max.y + ui.px(2)),
+                    top ? c.text : c.muted, pct.c_str());
+    ImGui::Dummy(ImVec2(w, chip_h + small->FontSize + ui.px(2)));
+  }
+  flow.end();
+}
+
+void TrainView::draw_try(const UiContext& ui, const Model& model, float width, Asked& asked) {
+  kit::title(ui, tr("train.try_title"));
+  const std::string show = tr("train.show");
+  const float button_w = kit::text_size(kit::font(ui, kit::Face::body), show).x + ui.px(24);
+  const bool same_line = width >= ui.px(420);
+  kit::push_field_style(ui);
+  ImGui::SetNextItemWidth(same_line ? std::min(width - button_w - ui.px(8), ui.px(620)) : width);
+  const bool entered = ImGui::InputTextWithHint("##try", tr("train.try_hint").c_str(), sentence_, sizeof sentence_,
+                                                ImGuiInputTextFlags_EnterReturnsTrue);
+  kit::pop_field_style();
+  if (same_line) ImGui::SameLine(0, ui.px(8));
+  const bool clicked = kit::button(ui, show.c_str(), true);
+  if (entered || clicked) asked.push_back(Model::SetSentence{sentence_});
+  if (!model.input_error().empty()) {
+    kit::wrapped(ui, model.input_error(), ui.colors().bad, kit::Face::small);
+  } else if (model.custom()) {
+    kit::wrapped(ui, tr("train.yours", {{"sentence", model.custom_sentence()}}), ui.colors().muted, kit::Face::small);
+    draw_chips(ui, *model.custom(), width);
+  }
+}
+
+}  // namespace neuralpath::ui

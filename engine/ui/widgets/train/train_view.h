@@ -1,0 +1,35 @@
+// train_view.h: draws a const TrainModel with Dear ImGui — Train/Pause, Start again and the seed;
+// the step, learning rate and the trained/hand-set switch; the held-out loss and accuracy
+// curves; where the query word looks now, as word chips shaded by weight; and "try your own
+// sentence". Clicks come back as the model's commands; the text fields' buffers and the open
+// explanation are the view's own.
+#pragma once
+#include "engine/ui/widgets/explain.h"
+#include "engine/ui/widgets/train/train_model.h"
+
+#include <string>
+#include <vector>
+
+namespace neuralpath::ui {
+
+class TrainView {
+ public:
+  using Asked = std::vector<TrainModel::Command>;
+  void draw(const UiContext& ui, const TrainModel& model, Asked& asked);
+  void update(const TrainModel& /*model*/, float /*dt*/) {}
+  Explainer&       explainer() { return explain_; }
+  const Explainer& explainer() const { return explain_; }
+
+ private:
+  void draw_controls(const UiContext& ui, const TrainModel& model, float width, Asked& asked);
+  void draw_curves(const UiContext& ui, const TrainModel& model, float width);
+  void draw_chips(const UiContext& ui, const SpotlightNow& spot, float width);
+  void draw_try(const UiContext& ui, const TrainModel& model, float width, Asked& asked);
+
+  Explainer     explain_;
+  int           seed_field_ = -1;       // what the seed field shows; follows the model unless edited
+  std::uint64_t seed_shown_ = ~0ull;    // the model's seed when the field last followed it
+  char          sentence_[256] = {};    // "try your own sentence" as typed
+};
+
+}  // namespace neuralpath::ui
