@@ -1,12 +1,17 @@
 // train_command.cpp: `neuralpath-cli train`, a lesson's model trained on one of its tasks.
 //
-//   train --lesson FILE [--task NAME] [--steps N] [--seed S] [--out FILE]
+//   train --lesson FILE [--task NAME] [--steps N] [--seed S] [--out FILE] [--ship FILE]
 //
 // stdout: one JSON line per logged step, {"step": N, "loss": L, "accuracy": A}, from step 0
 // (before training) to the last, about twenty lines in all. loss and accuracy are measured on
 // the task's held-out sentences (the training sentences when it has none; see
 // engine/core/training.h for what accuracy counts). With --out, the trained weights are written
-// to FILE as a ```weights block the lesson can use as it is. Same arguments, same output.
+// to FILE as a ```weights block the lesson can use as it is. With --ship, they are written as a
+// ```trained-weights block (the task and the fingerprint of the lesson's data, task_set.h) that
+// the web build appends to the site's copy of the lesson, so the page loads them instead of
+// training (--steps and --seed are refused with --ship: the page would not use such weights).
+// Without --task, the task marked `lesson-weights: trained` is trained if there is one.
+// Same arguments, same output.
 #include "commands.h"
 #include "json_io.h"
 
@@ -47,28 +52,37 @@ std::string task_list(const lesson::Lesson& l) {
 }  // namespace
 
 int run_train(const std::vector<std::string>& args, std::string& stdout_text) {
-    std::string lesson_path, task_id, out_path;
+    std::string lesson_path, task_id, out_path, ship_path;
     std::optional<long long> steps, seed;
     for (std::size_t i = 0; i < args.size(); ++i) {
         const std::string& flag = args[i];
-        if (flag != "--lesson" && flag != "--task" && flag != "--steps" && flag != "--seed" && flag != "--out")
-            throw InputError("train: unknown argument '" + flag + "' (expected --lesson, --task, --steps, --seed, --out)");
+        if (flag != "--lesson" && flag != "--task" && flag != "--steps" && flag != "--seed" && flag != "--out" &&
+            flag != "--ship")
+            throw InputError("train: unknown argument '" + flag +
+                             "' (expected --lesson, --task, --steps, --seed, --out, --ship)");
         if (i + 1 >= args.size()) throw InputError("train: " + flag + " needs a value");
         const std::string& value = args[++i];
         if (flag == "--lesson") lesson_path = value;
         else if (flag == "--task") task_id = value;
         else if (flag == "--out") out_path = value;
+        else if (flag == "--ship") ship_path = value;
         else if (flag == "--steps") steps = integer_arg(flag, value, 0, 100000);
         else seed = integer_arg(flag, value, 0, 1LL << 53);
     }
     if (lesson_path.empty()) throw InputError("train: --lesson FILE is required");
+    if (!ship_path.empty() && (steps || seed))
+        throw InputError("train: --ship writes the weights the lesson's task makes; --steps and --seed would change them");
 
-    const lesson::LoadResult loaded = lesson::load_lesson_file(lesson_path);
+    // As written: a `lesson-weights: trained` task is trained here, not at load.
+    const lesson::LoadResult loaded = lesson::load_lesson_file(lesson_path, {.lesson_weights = false});
     if (!loaded.ok())
         throw InputError(loaded.diagnostics.empty() ? lesson_path + ": the lesson could not be loaded"
                                                     : loaded.diagnostics.front().to_string());
     const lesson::Lesson& l = *loaded.lesson;
     const lesson::TaskData* task = lesson::find_task(l, task_id);
+    if (!task && task_id.empty())
+        for (const lesson::TaskData& t : l.tasks)
+            if (t.lesson_weights) task = &t;
     if (!task)
         throw InputError(task_id.empty() ? "train: the lesson has " + std::to_string(l.tasks.size()) +
                                                " tasks; name one with --task (" + task_list(l) + ")"
@@ -98,6 +112,11 @@ int run_train(const std::vector<std::string>& args, std::string& stdout_text) {
             << " --steps " << options.steps << " --seed " << options.seed << "\n"
             << lesson::weights_block_text(trainer.model(), features) << "```\n";
         if (!out.flush()) throw InputError("train: cannot write '" + out_path + "'");
+    }
+    if (!ship_path.empty()) {
+        std::ofstream out(ship_path, std::ios::binary);
+        out << lesson::trained_weights_block_text(l, *task, trainer.model());
+        if (!out.flush()) throw InputError("train: cannot write '" + ship_path + "'");
     }
     return 0;
 }

@@ -258,7 +258,7 @@ bool valid_id(std::string_view id) {
 // [SECTION] Dispatch ----------------------------------------------------------------------------
 
 const char* const kKinds[] = {"check", "reveal", "callout", "equation", "code", "playback",
-                              "vocabulary", "weights", "task"};
+                              "vocabulary", "weights", "task", "trained-weights"};
 
 bool takes_text(std::string_view kind) {
     return kind == "callout" || kind == "reveal" || kind == "code" || kind == "equation" || kind == "task";
@@ -550,6 +550,7 @@ void build_fenced_block(ParseContext& ctx, const Fence& fence, Nesting nesting, 
         return;
     }
     if (kind == "task") build_task(ctx, fence, nesting, b.settings, b.text);  // task_block.cpp
+    else if (kind == "trained-weights") keep_trained_weights(ctx, fence, nesting, std::move(b.settings));  // task_block.cpp
     else if (kind == "check") b.check();
     else if (kind == "reveal") b.reveal();
     else if (kind == "callout") b.callout();

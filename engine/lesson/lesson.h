@@ -238,6 +238,16 @@ struct WeightsData {
     SourcePos               pos;
 };
 
+// Weights a build trained for one of the lesson's tasks, carried by the site's copy of the
+// lesson as a ```trained-weights block (`neuralpath-cli train --ship`, task_set.h): used instead
+// of training at load when their fingerprint matches the lesson's data.
+struct ShippedWeights {
+    std::string task;                  // the ```task block's id
+    std::string fingerprint;           // task_set.h's weights_fingerprint when they were trained
+    WeightsData weights;
+    SourcePos   pos;
+};
+
 // [SECTION] The lesson --------------------------------------------------------------------------
 
 struct Section {
@@ -260,6 +270,7 @@ struct Lesson {
     std::optional<VocabularyData> vocabulary;
     std::optional<WeightsData>    weights;
     std::vector<TaskData>         tasks;    // ```task blocks, in file order (task.h)
+    std::optional<ShippedWeights> shipped_weights;  // ```trained-weights (a built site's copy)
 };
 
 // [SECTION] Queries -----------------------------------------------------------------------------

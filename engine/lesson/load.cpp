@@ -82,7 +82,7 @@ std::optional<std::string> read_text_file(const std::string& path, std::string& 
 
 // [SECTION] Loading -----------------------------------------------------------------------------
 
-LoadResult load_lesson_text(std::string_view text, std::string file) {
+LoadResult load_lesson_text(std::string_view text, std::string file, LoadOptions options) {
     if (text.size() > kMaxLessonBytes) return failed(std::move(file), {1, 1}, kTooLarge);
     // Parse errors are diagnostics, and nesting limits keep every recursion shallow; what can
     // still be thrown (std::bad_alloc on a machine out of memory, a bug) becomes a diagnostic
@@ -102,8 +102,8 @@ LoadResult load_lesson_text(std::string_view text, std::string file) {
             }
         }
         if (result.diagnostics.empty()) result.diagnostics = check_tasks(parsed.lesson);  // task_set.h
-        // A task marked `lesson-weights: trained` trains here, once per load (task_set.h).
-        if (result.diagnostics.empty()) {
+        // A task marked `lesson-weights: trained`: its shipped weights, or it trains here (task_set.h).
+        if (result.diagnostics.empty() && options.lesson_weights) {
             try {
                 apply_trained_weights(parsed.lesson);
             } catch (const neuralpath::InputError& e) {
@@ -121,12 +121,12 @@ LoadResult load_lesson_text(std::string_view text, std::string file) {
     }
 }
 
-LoadResult load_lesson_file(const std::string& path) {
+LoadResult load_lesson_file(const std::string& path, LoadOptions options) {
     std::string error;
     try {
         std::optional<std::string> text = read_text_file(path, error);
         if (!text) return failed(path, {}, error);
-        return load_lesson_text(*text, path);
+        return load_lesson_text(*text, path, options);
     } catch (const std::bad_alloc&) {
         return failed(path, {}, "not enough memory to read the file");
     }

@@ -22,8 +22,15 @@ struct LoadResult {
     bool ok() const { return lesson.has_value(); }
 };
 
-LoadResult              load_lesson_text(std::string_view text, std::string file);
-LoadResult              load_lesson_file(const std::string& path);
+// What loading does beyond parsing and checking.
+struct LoadOptions {
+    // Put a `lesson-weights: trained` task's weights into lesson.weights (shipped or trained
+    // now; task_set.h). Off for `neuralpath-cli train`, which trains from the lesson as written.
+    bool lesson_weights = true;
+};
+
+LoadResult              load_lesson_text(std::string_view text, std::string file, LoadOptions options = {});
+LoadResult              load_lesson_file(const std::string& path, LoadOptions options = {});
 std::vector<Diagnostic> check_lesson_file(const std::string& path);
 
 }  // namespace neuralpath::lesson

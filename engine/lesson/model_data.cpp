@@ -208,14 +208,17 @@ LayerData layer(ParseContext& ctx, const SettingsNode& n, const std::string& wha
     return l;
 }
 
-void build_weights(ParseContext& ctx) {
-    const SettingsNode& node = *ctx.weights_settings;
-    Fields f(ctx, node, "weights", ctx.weights_origin);
+}  // namespace
+
+WeightsData read_weights(ParseContext& ctx, const SettingsNode& node, std::size_t origin, const char* block,
+                         const std::vector<std::string_view>& skip) {
+    Fields f(ctx, node, block, origin);
+    for (std::string_view key : skip) (void)f.get(key);
     WeightsData w;
-    w.pos = ctx.pos(ctx.weights_origin);
+    w.pos = ctx.pos(origin);
     std::vector<std::string> features;
     if (ctx.lesson->vocabulary) features = ctx.lesson->vocabulary->features;
-    else ctx.error(ctx.weights_origin, "a weights block needs a vocabulary block (its features name the dimensions)");
+    else ctx.error(origin, std::string("a ") + block + " block needs a vocabulary block (its features name the dimensions)");
 
     w.d_model = static_cast<int>(f.integer("d-model", 0, 0, 4096).value_or(0));
     if (w.d_model != 0 && w.d_model < static_cast<int>(features.size()))
@@ -272,14 +275,14 @@ void build_weights(ParseContext& ctx) {
         else w.seed = static_cast<std::uint64_t>(*v);
     }
     f.finish();
-    ctx.lesson->weights = std::move(w);
+    return w;
 }
-
-}  // namespace
 
 void build_model_data(ParseContext& ctx) {
     if (ctx.vocabulary_settings) build_vocabulary(ctx);
-    if (ctx.weights_settings) build_weights(ctx);
+    if (ctx.weights_settings)
+        ctx.lesson->weights = read_weights(ctx, *ctx.weights_settings, ctx.weights_origin, "weights");
+    if (ctx.trained_weights_settings) build_trained_weights(ctx);  // task_block.cpp
 }
 
 }  // namespace neuralpath::lesson::detail

@@ -25,8 +25,8 @@ struct ParseContext {
 
     // Model data is interpreted after the walk, once features are known (weights may name
     // features declared further down the file).
-    std::optional<SettingsNode> vocabulary_settings, weights_settings;
-    std::size_t                 vocabulary_origin = 0, weights_origin = 0;
+    std::optional<SettingsNode> vocabulary_settings, weights_settings, trained_weights_settings;
+    std::size_t                 vocabulary_origin = 0, weights_origin = 0, trained_weights_origin = 0;
     std::vector<SentenceRef>    sentences;
     struct Ref { std::string id; std::size_t origin; };
     std::vector<Ref>            ids;        // every block id, for the duplicate check
@@ -98,8 +98,17 @@ void build_fenced_block(ParseContext& ctx, const Fence& fence, Nesting nesting, 
 void build_task(ParseContext& ctx, const Fence& fence, Nesting nesting, const SettingsNode& settings,
                 const SourceText& text);
 
+// The ```trained-weights block a build appends to a lesson (task_block.cpp): kept like the
+// weights block and read after the walk.
+void keep_trained_weights(ParseContext& ctx, const Fence& fence, Nesting nesting, SettingsNode settings);
+void build_trained_weights(ParseContext& ctx);  // after the vocabulary (model_data.cpp calls it)
+
 // Vocabulary and weights (model_data.cpp), after the walk.
 void build_model_data(ParseContext& ctx);
+// A weights block's settings as WeightsData (model_data.cpp); `skip` names keys another reader
+// takes (the trained-weights block's task and fingerprint).
+WeightsData read_weights(ParseContext& ctx, const SettingsNode& node, std::size_t origin, const char* block,
+                         const std::vector<std::string_view>& skip = {});
 
 // Code lines with highlighting tokens (code_tokens.cpp).
 std::vector<CodeLine> tokenize_code(std::string_view language, std::string_view code);

@@ -135,4 +135,43 @@ void build_task(ParseContext& ctx, const Fence& fence, Nesting nesting, const Se
     ctx.lesson->tasks.push_back(std::move(t));
 }
 
+// [SECTION] ```trained-weights ---------------------------------------------------------------------
+// What `neuralpath-cli train --ship` writes and the build appends to the site's copy of a lesson:
+// a weights block plus the task it was trained on and the fingerprint of the lesson's data then.
+//
+//   ```trained-weights
+//   task: next-word
+//   fingerprint: 3f9c0a71d2e4b856
+//   positions: 0.1
+//   ...every key of a weights block
+//   ```
+
+void keep_trained_weights(ParseContext& ctx, const Fence& fence, Nesting nesting, SettingsNode settings) {
+    if (nesting != Nesting::Document) {
+        ctx.error(fence.kind_origin, "the trained-weights block belongs at the top level of the lesson");
+        return;
+    }
+    if (ctx.trained_weights_settings) {
+        ctx.error(fence.kind_origin, "a lesson has at most one trained-weights block");
+        return;
+    }
+    ctx.trained_weights_settings = std::move(settings);
+    ctx.trained_weights_origin = fence.kind_origin;
+}
+
+void build_trained_weights(ParseContext& ctx) {
+    const SettingsNode& node = *ctx.trained_weights_settings;
+    const std::size_t origin = ctx.trained_weights_origin;
+    ShippedWeights shipped;
+    shipped.pos = ctx.pos(origin);
+    for (auto [key, out] : {std::pair{"task", &shipped.task}, std::pair{"fingerprint", &shipped.fingerprint}}) {
+        const SettingsNode* value = node.find(key);
+        if (!value || value->kind != SettingsNode::Kind::Text || value->text.text().empty())
+            ctx.error(value ? value->origin : origin, std::string("a trained-weights block needs '") + key + ":'");
+        else *out = value->text.text();
+    }
+    shipped.weights = read_weights(ctx, node, origin, "trained-weights", {"task", "fingerprint"});
+    ctx.lesson->shipped_weights = std::move(shipped);
+}
+
 }  // namespace neuralpath::lesson::detail

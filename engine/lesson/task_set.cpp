@@ -252,6 +252,8 @@ std::vector<Diagnostic> check_tasks(const Lesson& lesson) {
 
 namespace {
 
+std::string number(float x);  // below: 9 digits, reads back as the same float
+
 Grid grid(const neuralpath::Matrix& m) {
     Grid g(static_cast<std::size_t>(m.rows()));
     for (Index r = 0; r < m.rows(); ++r)
@@ -267,11 +269,55 @@ void set_layer(LayerData& layer, const neuralpath::AttentionLayer& trained) {
 
 }  // namespace
 
+std::string weights_fingerprint(const Lesson& lesson, const TaskData& task) {
+    // Everything the trained weights depend on, as text: the vocabulary, the model as the lesson
+    // sets it up (shapes, the matrices training keeps, the seeded defaults), and the task.
+    std::string data = "neuralpath trained weights 1\n";
+    if (lesson.vocabulary) {
+        for (const std::string& f : lesson.vocabulary->features) data += f + ",";
+        for (const WordVector& w : lesson.vocabulary->words) {
+            data += "\n" + w.word + ":";
+            for (float v : w.values) data += number(v) + ",";
+        }
+    }
+    std::vector<std::string> features = lesson.vocabulary ? lesson.vocabulary->features : std::vector<std::string>{};
+    data += "\n" + weights_block_text(neuralpath::resolve_model(model_spec_for(lesson)), features);
+    data += "task " + task.id + " " + std::to_string(static_cast<int>(task.objective)) + " " + task.query + "\n";
+    for (const TaskTemplate& t : task.templates) data += t.text + " -> " + t.answer + "\n";
+    for (const TaskSlot& slot : task.slots) {
+        data += slot.name + ":";
+        for (const std::string& w : slot.words) data += w + ",";
+        data += "\n";
+    }
+    for (const CorpusLine& line : task.corpus) data += line.text + "\n";
+    data += number(task.held_out) + " " + std::to_string(task.steps) + " " + std::to_string(task.seed) + " " +
+            number(task.learning_rate) + " " + std::to_string(task.batch) + " " + (task.feed_forward_only ? "ff" : "all");
+    std::uint64_t hash = 14695981039346656037ull;  // FNV-1a, 64 bits
+    for (unsigned char c : data) hash = (hash ^ c) * 1099511628211ull;
+    char hex[17];
+    std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(hash));
+    return hex;
+}
+
+std::string trained_weights_block_text(const Lesson& lesson, const TaskData& task, const neuralpath::ModelSpec& trained) {
+    const std::vector<std::string> features = lesson.vocabulary ? lesson.vocabulary->features : trained.vocabulary.feature_names;
+    return "```trained-weights\n# Trained at build time by neuralpath-cli train (task '" + task.id + "', " +
+           std::to_string(task.steps) + " steps, seed " + std::to_string(task.seed) +
+           "); used instead of training when the lesson loads.\ntask: " + task.id +
+           "\nfingerprint: " + weights_fingerprint(lesson, task) + "\n" + weights_block_text(trained, features) + "```\n";
+}
+
 int apply_trained_weights(Lesson& lesson) {
     const TaskData* task = nullptr;
     for (const TaskData& t : lesson.tasks)
         if (t.lesson_weights) task = &t;
     if (!task || !lesson.weights) return 0;
+    // Weights the build trained for this very data (the site's copy of the lesson): no training.
+    if (lesson.shipped_weights && lesson.shipped_weights->task == task->id &&
+        lesson.shipped_weights->fingerprint == weights_fingerprint(lesson, *task)) {
+        lesson.weights = lesson.shipped_weights->weights;
+        return 0;
+    }
     neuralpath::Trainer trainer(model_spec_for(lesson), training_set(lesson, *task), train_options(*task));
     while (!trainer.finished()) trainer.step();
     const neuralpath::ModelSpec& m = trainer.model();

@@ -29,9 +29,19 @@ neuralpath::TrainOptions train_options(const TaskData& task);
 // than one task with `lesson-weights: trained`.
 std::vector<Diagnostic> check_tasks(const Lesson& lesson);
 
-// With a task marked `lesson-weights: trained`: trains it (deterministic) and puts the trained
-// matrices into lesson.weights, so every widget runs on them. Returns how many steps ran.
+// With a task marked `lesson-weights: trained`: puts its trained matrices into lesson.weights, so
+// every widget runs on them — the lesson's ```trained-weights block when its fingerprint matches
+// (a built site's copy: nothing to train), else trained now (deterministic). Returns how many
+// steps ran (0 with shipped weights).
 int apply_trained_weights(Lesson& lesson);
+
+// A short hex digest of everything a task's trained weights depend on: the vocabulary, the model
+// the lesson sets up, and the task. Weights shipped with another fingerprint are not used.
+std::string weights_fingerprint(const Lesson& lesson, const TaskData& task);
+
+// The ```trained-weights block for `trained` (the model the task trained): what
+// `neuralpath-cli train --ship` writes and the web build appends to the site's copy of the lesson.
+std::string trained_weights_block_text(const Lesson& lesson, const TaskData& task, const neuralpath::ModelSpec& trained);
 
 // A model's trainable matrices as the body of a ```weights block (dense rows, numbers that read
 // back as the same floats), keeping the lesson's other settings. `features` names the dimensions.

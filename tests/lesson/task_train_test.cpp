@@ -210,3 +210,82 @@ TEST_CASE("weights_block_text writes numbers that read back as the same floats")
     CHECK(back.feed_forward.w2 == trainer.model().feed_forward.w2);
     CHECK(back.feed_forward.b1 == trainer.model().feed_forward.b1);
 }
+
+// [SECTION] Weights trained at build time (```trained-weights, `train --ship`) -------------------
+
+namespace {
+
+// The site's copy of a lesson, as web/ship_trained_weights.cmake writes it: the lesson, then the
+// ```trained-weights block its lesson-weights task trains (what `train --ship` prints).
+std::string shipped_copy(const std::string& source) {
+    const LoadResult as_written = load_lesson_text(source, "source.md", {.lesson_weights = false});
+    REQUIRE_MESSAGE(as_written.ok(), format_diagnostics(as_written.diagnostics));
+    const Lesson& l = *as_written.lesson;
+    const TaskData* t = nullptr;
+    for (const TaskData& candidate : l.tasks)
+        if (candidate.lesson_weights) t = &candidate;
+    REQUIRE(t != nullptr);
+    neuralpath::Trainer trainer(model_spec_for(l), training_set(l, *t), train_options(*t));
+    while (!trainer.finished()) trainer.step();
+    return source + "\n" + trained_weights_block_text(l, *t, trainer.model());
+}
+
+void check_same_model(const neuralpath::ModelSpec& a, const neuralpath::ModelSpec& b) {
+    CHECK(a.feed_forward.w1 == b.feed_forward.w1);
+    CHECK(a.feed_forward.b1 == b.feed_forward.b1);
+    CHECK(a.feed_forward.w2 == b.feed_forward.w2);
+    CHECK(a.feed_forward.b2 == b.feed_forward.b2);
+    CHECK(a.attention.w_q == b.attention.w_q);
+    CHECK(a.attention.w_o == b.attention.w_o);
+}
+
+}  // namespace
+
+TEST_CASE("shipped weights load instead of training and equal a fresh training run, bit for bit") {
+    const std::string source = read(NEURALPATH_SOURCE_DIR "/lessons/course-playback.md");
+    const Lesson trained_at_load = load("course-playback.md");
+    const std::string copy = shipped_copy(source);
+
+    LoadResult shipped = load_lesson_text(copy, "course-playback.md");
+    REQUIRE_MESSAGE(shipped.ok(), format_diagnostics(shipped.diagnostics));
+    REQUIRE(shipped.lesson->shipped_weights);
+    CHECK(shipped.lesson->shipped_weights->task == "next-word");
+    // Loading them trains nothing...
+    Lesson again = *load_lesson_text(copy, "course-playback.md", {.lesson_weights = false}).lesson;
+    CHECK(apply_trained_weights(again) == 0);
+    // ...and gives exactly the weights training at load gives.
+    check_same_model(neuralpath::resolve_model(model_spec_for(*shipped.lesson)),
+                     neuralpath::resolve_model(model_spec_for(trained_at_load)));
+    const neuralpath::Trace trace = neuralpath::run_block(model_spec_for(*shipped.lesson), "AI Agents Build");
+    CHECK(trace.next.words[static_cast<std::size_t>(trace.next.ranking.front())] == "future");
+}
+
+TEST_CASE("weights shipped for other data are not used: a changed task trains again") {
+    const std::string source = read(NEURALPATH_SOURCE_DIR "/lessons/course-playback.md");
+    const std::string copy = shipped_copy(source);
+    // The same lesson with another seed, carrying the block trained with seed 7.
+    std::string changed = copy;
+    const std::size_t at = changed.find("\nseed: 7\n");
+    REQUIRE(at != std::string::npos);
+    changed.replace(at, 9, "\nseed: 8\n");
+    Lesson l = *load_lesson_text(changed, "changed.md", {.lesson_weights = false}).lesson;
+    REQUIRE(l.shipped_weights);
+    CHECK(l.shipped_weights->fingerprint != weights_fingerprint(l, l.tasks.front()));
+    CHECK(apply_trained_weights(l) == 400);  // trained, not taken from the block
+    const Lesson with_block = *load_lesson_text(copy, "copy.md").lesson;
+    CHECK(model_spec_for(l).feed_forward.w1 != model_spec_for(with_block).feed_forward.w1);
+}
+
+TEST_CASE("a trained-weights block is checked like a weights block, and needs its task and fingerprint") {
+    const std::string source = read(NEURALPATH_SOURCE_DIR "/lessons/course-playback.md");
+    auto first = [&](const std::string& extra) {
+        const auto d = load_lesson_text(source + extra, "x.md").diagnostics;
+        return d.empty() ? std::string() : d.front().to_string();
+    };
+    CHECK(first("\n```trained-weights\nfingerprint: 00\nattention:\n  heads: 1\n```\n").find("needs 'task:'") !=
+          std::string::npos);
+    CHECK(first("\n```trained-weights\ntask: next-word\nfingerprint: 00\nwhatever: 1\n```\n").find("whatever") !=
+          std::string::npos);
+    CHECK(first("\n```trained-weights\ntask: a\nfingerprint: 0\n```\n```trained-weights\ntask: a\nfingerprint: 0\n```\n")
+              .find("at most one trained-weights") != std::string::npos);
+}
