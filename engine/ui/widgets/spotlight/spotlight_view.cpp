@@ -105,9 +105,13 @@ void SpotlightView::draw_beams(const UiContext& ui, const SpotlightModel& model,
     return ImVec2(chip_min[static_cast<std::size_t>(j)].x + chip_size[static_cast<std::size_t>(j)].x * 0.5f,
                   chip_min[static_cast<std::size_t>(j)].y);
   };
+  // A beam's end dot is at most this wide; a beam that arrives from below stops that far under
+  // the chip's percentage, so neither dot nor stroke reaches the label (on a phone the sentence
+  // wraps and the strongest beam often comes up from the next line).
+  const float dot_max = ui.px(6.0f);
   const auto bottom_of = [&](int j) {  // under the chip's percentage
     const ImVec2 top = top_of(j);
-    return ImVec2(top.x, top.y + chip_h + ui.px(3) + label_h + ui.px(2));
+    return ImVec2(top.x, top.y + chip_h + ui.px(3) + label_h + ui.px(2) + dot_max);
   };
   std::vector<int> order(static_cast<std::size_t>(n));
   std::iota(order.begin(), order.end(), 0);
@@ -168,7 +172,11 @@ void SpotlightView::draw_beams(const UiContext& ui, const SpotlightModel& model,
 
     const std::string pct = format_percent(weights[j]);
     const float pw = kit::text_size(small, pct).x;
-    ImGui::SetCursorScreenPos(ImVec2(min.x + (chip_size[uj].x - pw) * 0.5f, max.y + ui.px(3)));
+    const ImVec2 label_at(min.x + (chip_size[uj].x - pw) * 0.5f, max.y + ui.px(3));
+    // The card's colour behind the percentage: a beam crossing between lines passes under it.
+    draw->AddRectFilled(ImVec2(label_at.x - ui.px(2), label_at.y), ImVec2(label_at.x + pw + ui.px(2), label_at.y + label_h),
+                        c.panel, ui.px(2));
+    ImGui::SetCursorScreenPos(label_at);
     NumberStyle style;
     style.small = true;
     style.color = j == model.top() ? c.accent : c.muted;
