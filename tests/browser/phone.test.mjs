@@ -125,7 +125,10 @@ test('the sentence field takes a phone keyboard: Backspace, select-all, cursor k
   assert.equal(b.sentence, 'The AI Agents Build Tomorrow');
   assert.equal(b.error, '');
 
-  // Enter ran the sentence and closed the keyboard, as a phone's "Go" does: tap the field again.
+  // Enter ran the sentence and closed the keyboard, as a phone's "Go" does: tap the field again,
+  // where it is once the new sentence's board is laid out (a fifth word can move it down).
+  await settled(page);
+  b = await board();
   await tap(b.layout.sentence);
   assert.equal(await page.evaluate(() => document.activeElement?.className), 'np-keyboard-stand-in');
   // Emoji cannot be drawn: left out, with a note, never a "?".
