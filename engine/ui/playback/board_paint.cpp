@@ -55,12 +55,14 @@ bool Painter::tapped(ImVec2 min, ImVec2 max) const {
   if (!ImGui::IsMouseReleased(0) || !ImGui::IsWindowHovered(ImGuiHoveredFlags_ChildWindows)) return false;
   const ImRect box(min, max);
   const ImVec2 moved = io.MousePos - io.MouseClickedPos[0];
-  return box.Contains(io.MouseClickedPos[0]) && box.Contains(io.MousePos) && std::fabs(moved.x) + std::fabs(moved.y) < px(8);
+  return box.Contains(io.MouseClickedPos[0]) && box.Contains(io.MousePos) &&
+         std::fabs(moved.x) + std::fabs(moved.y) < px(8);
 }
 
 void Painter::centered(ImVec2 min, ImVec2 max, std::string_view s, ImU32 color, ImFont* font, float size) const {
   const ImVec2 box = measure(font, size, s);
-  const ImVec2 at(std::floor(min.x + (max.x - min.x - box.x) * 0.5f), std::floor(min.y + (max.y - min.y - box.y) * 0.5f));
+  const ImVec2 at(std::floor(min.x + (max.x - min.x - box.x) * 0.5f),
+                  std::floor(min.y + (max.y - min.y - box.y) * 0.5f));
   draw->PushClipRect(min, max, true);
   text(at, s, color, font, size);
   draw->PopClipRect();

@@ -40,7 +40,8 @@ float PlaybackView::draw_flow(const Painter& p, const PlaybackModel& m, ImVec2 p
   const Step* now = m.current_step();
   const int current = now ? static_cast<int>(stage_of(now->kind)) : -1;
   bool present[kStageCount] = {};
-  for (int i : m.step_indices()) present[static_cast<int>(stage_of(trace.steps[static_cast<std::size_t>(i)].kind))] = true;
+  for (int i : m.step_indices())
+    present[static_cast<int>(stage_of(trace.steps[static_cast<std::size_t>(i)].kind))] = true;
 
   const float h = p.small_size() + p.px(14), gap = p.px(6);
   if (compact(p, width)) {
@@ -51,7 +52,10 @@ float PlaybackView::draw_flow(const Painter& p, const PlaybackModel& m, ImVec2 p
       if (!present[stage]) continue;
       const ImVec2 a(x, pos.y + (h - dot) * 0.5f), centre(x + dot * 0.5f, pos.y + h * 0.5f);
       const bool lit = stage == current, done = stage < current;
-      p.draw->AddCircleFilled(centre, p.px(lit ? 6 : 4.5f), lit ? c.accent : done ? mix(c.border, c.accent, 0.5f) : c.border);
+      p.draw->AddCircleFilled(centre, p.px(lit ? 6 : 4.5f),
+                              lit    ? c.accent
+                              : done ? mix(c.border, c.accent, 0.5f)
+                                     : c.border);
       ImGui::SetCursorScreenPos(a);
       ImGui::PushID(stage);
       if (ImGui::InvisibleButton("stage", ImVec2(dot, dot))) asked.push_back(PlaybackModel::SeekStage{stage});
@@ -65,7 +69,8 @@ float PlaybackView::draw_flow(const Painter& p, const PlaybackModel& m, ImVec2 p
       const float room = pos.x + width - x - gap;
       while (label.size() > 1 && p.measure(p.bold(), p.small_size(), label).x > room) {
         label.pop_back();
-        while (!label.empty() && (static_cast<unsigned char>(label.back()) & 0xC0) == 0x80) label.pop_back();  // whole characters
+        while (!label.empty() && (static_cast<unsigned char>(label.back()) & 0xC0) == 0x80)
+          label.pop_back();  // whole characters
         while (!label.empty() && (static_cast<unsigned char>(label.back()) & 0xC0) == 0xC0) label.pop_back();
         label += "…";
         if (p.measure(p.bold(), p.small_size(), label).x <= room) break;
@@ -82,7 +87,10 @@ float PlaybackView::draw_flow(const Painter& p, const PlaybackModel& m, ImVec2 p
     if (!present[stage]) continue;
     const std::string label = stage_label(static_cast<Stage>(stage));
     const float w = p.measure(p.bold(), p.small_size(), label).x + p.px(16);  // the lit box is bold
-    if (!first && x + arrow_w + w > pos.x + width) { x = pos.x; y += h + gap; }  // wrap to a new row
+    if (!first && x + arrow_w + w > pos.x + width) {
+      x = pos.x;
+      y += h + gap;
+    }  // wrap to a new row
     else if (!first) {
       p.text(ImVec2(x + gap, y + (h - p.small_size()) * 0.5f), "→", c.muted, p.small(), 0, 0, false);
       x += arrow_w;
@@ -119,23 +127,23 @@ std::string operator_after(const Step& s, std::size_t k) {
   const bool last = k + 1 == s.inputs.size();
   switch (s.kind) {
     case StepKind::positions:
-    case StepKind::residual:          return last ? "=" : "+";
+    case StepKind::residual: return last ? "=" : "+";
     case StepKind::project_q:
     case StepKind::project_k:
     case StepKind::project_v:
     case StepKind::blend:
     case StepKind::output_projection: return last ? "=" : "·";
-    case StepKind::score:             return last ? "ᵀ =" : "·";
-    case StepKind::scale:             return "× " + s.scalar_name + " =";
-    case StepKind::mask:              return "+ mask →";
-    case StepKind::softmax:           return "softmax →";
-    case StepKind::concat_heads:      return last ? "=" : "|";
-    case StepKind::layer_norm:        return last ? "LayerNorm →" : "";
-    case StepKind::feed_forward:      return last ? "· W2 + b2 =" : "relu(x·W1 + b1) →";
-    case StepKind::context_layer:     return last ? "→" : "";
+    case StepKind::score: return last ? "ᵀ =" : "·";
+    case StepKind::scale: return "× " + s.scalar_name + " =";
+    case StepKind::mask: return "+ mask →";
+    case StepKind::softmax: return "softmax →";
+    case StepKind::concat_heads: return last ? "=" : "|";
+    case StepKind::layer_norm: return last ? "LayerNorm →" : "";
+    case StepKind::feed_forward: return last ? "· W2 + b2 =" : "relu(x·W1 + b1) →";
+    case StepKind::context_layer: return last ? "→" : "";
     case StepKind::tokens:
     case StepKind::embedding:
-    case StepKind::next_token:        break;
+    case StepKind::next_token: break;
   }
   return last ? "→" : "";
 }
@@ -179,9 +187,13 @@ std::vector<MatrixStyle> step_items(const Step& s, float t) {
   result.matrix = &s.result;
   result.heat = heat_of(s, -1);
   result.revealed = revealed;
-  if (!done) { result.current = computing; result.partial = partial; }
+  if (!done) {
+    result.current = computing;
+    result.partial = partial;
+  }
   result.spoken = {s.focus};
-  if (!s.masked_cells.empty() && (s.kind == StepKind::mask || s.kind == StepKind::softmax)) result.masked = &s.masked_cells;
+  if (!s.masked_cells.empty() && (s.kind == StepKind::mask || s.kind == StepKind::softmax))
+    result.masked = &s.masked_cells;
   items.push_back(std::move(result));
   return items;
 }
@@ -192,20 +204,25 @@ std::vector<MatrixStyle> step_items(const Step& s, float t) {
 // from the stage's top left.
 struct Arrangement {
   std::vector<MatrixLayout> layouts;
-  std::vector<ImVec2>       at;           // each matrix
-  std::vector<ImVec2>       op_at;        // the operator after matrix k (x < 0: none)
-  float                     height = 0;
-  bool                      all_numbers = true;
+  std::vector<ImVec2> at;     // each matrix
+  std::vector<ImVec2> op_at;  // the operator after matrix k (x < 0: none)
+  float height = 0;
+  bool all_numbers = true;
 };
 
-Arrangement arrange(const Painter& p, const Step& s, const std::vector<MatrixStyle>& items, float width, float max_cell) {
+Arrangement arrange(const Painter& p, const Step& s, const std::vector<MatrixStyle>& items, float width,
+                    float max_cell) {
   Arrangement a;
   const float gap = p.px(10);
   float x = 0, y = 0, row_h = 0;
   for (std::size_t k = 0; k < items.size(); ++k) {
     const MatrixLayout l = layout_matrix(p, items[k], width, max_cell);
     a.all_numbers = a.all_numbers && l.numbers;
-    if (x > 0 && x + l.size.x > width) { x = 0; y += row_h + gap; row_h = 0; }
+    if (x > 0 && x + l.size.x > width) {
+      x = 0;
+      y += row_h + gap;
+      row_h = 0;
+    }
     a.layouts.push_back(l);
     a.at.emplace_back(x, y);
     x += l.size.x + gap;
@@ -253,9 +270,12 @@ float PlaybackView::stage_natural_height(const Painter& p, const PlaybackModel& 
   for (int i : m.step_indices()) {
     const Step& s = trace.steps[static_cast<std::size_t>(i)];
     float h = 0;
-    if (s.kind == StepKind::tokens) h = tokens_height(p, width, trace);
-    else if (s.kind == StepKind::next_token) h = next_token_bars_height(p, s) + p.px(8) + ImGui::GetFrameHeight();
-    else h = arrange(p, s, step_items(s, 1.0f), width, number_cell_width(p)).height;
+    if (s.kind == StepKind::tokens)
+      h = tokens_height(p, width, trace);
+    else if (s.kind == StepKind::next_token)
+      h = next_token_bars_height(p, s) + p.px(8) + ImGui::GetFrameHeight();
+    else
+      h = arrange(p, s, step_items(s, 1.0f), width, number_cell_width(p)).height;
     tallest = std::max(tallest, h);
   }
   return tallest + hint_height(p);
@@ -266,14 +286,15 @@ float PlaybackView::stage_natural_height(const Painter& p, const PlaybackModel& 
 namespace {
 std::string header_text(const PlaybackModel& m, int k) {
   const Step& s = m.trace()->steps[static_cast<std::size_t>(m.step_indices()[static_cast<std::size_t>(k)])];
-  return tr("playback.step_header", {{"n", std::to_string(k + 1)}, {"total", std::to_string(m.controller().count())},
-                                     {"title", s.title}});
+  return tr("playback.step_header",
+            {{"n", std::to_string(k + 1)}, {"total", std::to_string(m.controller().count())}, {"title", s.title}});
 }
 }  // namespace
 
 float PlaybackView::header_height(const Painter& p, const PlaybackModel& m, float width) const {
   std::size_t lines = 1;
-  for (int k = 0; k < m.controller().count(); ++k) lines = std::max(lines, p.wrap(p.bold(), 0, header_text(m, k), width).size());
+  for (int k = 0; k < m.controller().count(); ++k)
+    lines = std::max(lines, p.wrap(p.bold(), 0, header_text(m, k), width).size());
   return static_cast<float>(lines) * p.body_size() * 1.2f;
 }
 
@@ -303,7 +324,8 @@ void PlaybackView::draw_stage(const Painter& p, const PlaybackModel& m, ImRect s
   } else {
     const std::vector<MatrixStyle> items = step_items(*s, t);
     // A zoom stays open while the steps that follow show the same matrix (X through Q, K, V).
-    const auto zoomed = std::find_if(items.begin(), items.end(), [&](const MatrixStyle& i) { return i.matrix->name == zoom_; });
+    const auto zoomed =
+        std::find_if(items.begin(), items.end(), [&](const MatrixStyle& i) { return i.matrix->name == zoom_; });
     if (zoomed == items.end()) zoom_.clear();
     if (!zoom_.empty()) {
       draw_zoom(p, m, *zoomed, stage);
@@ -312,14 +334,16 @@ void PlaybackView::draw_stage(const Painter& p, const PlaybackModel& m, ImRect s
       nlohmann::json matrices = nlohmann::json::array();
       for (std::size_t k = 0; k < items.size(); ++k) {
         const ImVec2 at = stage.Min + a.at[k];
-        matrices.push_back({{"name", items[k].matrix->name}, {"rect", css_rect(at, at + a.layouts[k].size)},
+        matrices.push_back({{"name", items[k].matrix->name},
+                            {"rect", css_rect(at, at + a.layouts[k].size)},
                             {"numbers", a.layouts[k].numbers}});
         const Cell hovered = draw_matrix(p, at, items[k], a.layouts[k]);
         if (hovered.row >= 0) {
           const bool is_result = k + 1 == items.size();
           const NamedMatrix& mat = *items[k].matrix;
-          ImGui::SetTooltip("%s", is_result ? narrate(trace, *s, hovered).c_str()
-                                            : (mat.name + " = " + format_number(mat.values(hovered.row, hovered.col))).c_str());
+          ImGui::SetTooltip(
+              "%s", is_result ? narrate(trace, *s, hovered).c_str()
+                              : (mat.name + " = " + format_number(mat.values(hovered.row, hovered.col))).c_str());
         }
         // A tap on a matrix shows it alone with its numbers and labels (a phone has no hover).
         if (p.tapped(at, at + a.layouts[k].size)) zoom_ = items[k].matrix->name;
@@ -345,8 +369,10 @@ void PlaybackView::draw_zoom(const Painter& p, const PlaybackModel& m, const Mat
   const std::string back = tr("playback-ui.zoom_back");
   const ImVec2 back_size = p.measure(p.small(), 0, back) + ImVec2(p.px(16), p.px(10));
   ImGui::SetCursorScreenPos(ImVec2(stage.Min.x, y));
-  if (ImGui::InvisibleButton("unzoom", ImVec2(std::max(back_size.x, p.px(44)), std::max(back_size.y, p.px(28))))) zoom_.clear();
-  p.draw->AddRectFilled(ImVec2(stage.Min.x, y), ImVec2(stage.Min.x, y) + back_size, ImGui::IsItemHovered() ? mix(c.panel, c.accent, 0.18f) : c.panel, p.px(5));
+  if (ImGui::InvisibleButton("unzoom", ImVec2(std::max(back_size.x, p.px(44)), std::max(back_size.y, p.px(28)))))
+    zoom_.clear();
+  p.draw->AddRectFilled(ImVec2(stage.Min.x, y), ImVec2(stage.Min.x, y) + back_size,
+                        ImGui::IsItemHovered() ? mix(c.panel, c.accent, 0.18f) : c.panel, p.px(5));
   p.draw->AddRect(ImVec2(stage.Min.x, y), ImVec2(stage.Min.x, y) + back_size, c.border, p.px(5));
   p.text(ImVec2(stage.Min.x + p.px(8), y + p.px(5)), back, c.text, p.small(), 0, 0, false);
   layout_["unzoom"] = css_rect(ImVec2(stage.Min.x, y), ImVec2(stage.Min.x, y) + back_size);
@@ -361,8 +387,9 @@ void PlaybackView::draw_zoom(const Painter& p, const PlaybackModel& m, const Mat
     const int n = std::min(per_block, cols - first);
     NamedMatrix block{whole.name, whole.values.middleCols(first, n), whole.row_labels, {}};
     for (int j = first; j < first + n; ++j)
-      block.col_labels.push_back(j < static_cast<int>(whole.col_labels.size()) ? whole.col_labels[static_cast<std::size_t>(j)]
-                                                                              : std::to_string(j));
+      block.col_labels.push_back(j < static_cast<int>(whole.col_labels.size())
+                                     ? whole.col_labels[static_cast<std::size_t>(j)]
+                                     : std::to_string(j));
     MatrixStyle style = item;
     style.matrix = &block;
     style.revealed = -1;  // numbers on demand show the finished values
@@ -374,14 +401,17 @@ void PlaybackView::draw_zoom(const Painter& p, const PlaybackModel& m, const Mat
       if (cell.col >= first && cell.col < first + n) style.spoken.push_back({cell.row, cell.col - first});
     style.masked = nullptr;
     if (cols > per_block)  // which columns this block holds
-      block.name += " · " + tr("playback-ui.zoom_columns", {{"first", block.col_labels.front()}, {"last", block.col_labels.back()}});
+      block.name += " · " + tr("playback-ui.zoom_columns",
+                               {{"first", block.col_labels.front()}, {"last", block.col_labels.back()}});
     // Wide enough for every number of the block, even where the labels took a little more.
-    const MatrixLayout l = layout_matrix(p, style, std::max(width, label_w + number_cell_width(p) * static_cast<float>(n) + p.px(1)));
+    const MatrixLayout l =
+        layout_matrix(p, style, std::max(width, label_w + number_cell_width(p) * static_cast<float>(n) + p.px(1)));
     const Cell hovered = draw_matrix(p, ImVec2(stage.Min.x, y), style, l);
     if (hovered.row >= 0) {
       const Cell original{hovered.row, hovered.col + first};
-      ImGui::SetTooltip("%s", is_result ? narrate(*m.trace(), s, original).c_str()
-                                        : (whole.name + " = " + format_number(whole.values(original.row, original.col))).c_str());
+      ImGui::SetTooltip(
+          "%s", is_result ? narrate(*m.trace(), s, original).c_str()
+                          : (whole.name + " = " + format_number(whole.values(original.row, original.col))).c_str());
     }
     y += l.size.y + p.px(10);
   }
@@ -417,7 +447,8 @@ float PlaybackView::draw_caption(const Painter& p, const PlaybackModel& m, ImVec
   p.draw->AddRectFilled(pos, ImVec2(pos.x + p.px(4), end.y), c.accent, p.px(2));
   // The caption is what the narrator says; not recorded, so tests see what the rest of the board shows.
   for (std::size_t i = 0; i < lines.size(); ++i)
-    p.text(ImVec2(pos.x + pad + p.px(4), pos.y + pad + line_h * static_cast<float>(i)), lines[i], c.text, p.body(), 0, 0, false);
+    p.text(ImVec2(pos.x + pad + p.px(4), pos.y + pad + line_h * static_cast<float>(i)), lines[i], c.text, p.body(), 0,
+           0, false);
   return height;
 }
 

@@ -17,8 +17,8 @@ ImU32 token_color(const Palette& c, lesson::CodeToken::Kind kind) {
   switch (kind) {
     case K::Keyword: return c.code_keyword;
     case K::Builtin: return c.code_builtin;
-    case K::String:  return c.code_string;
-    case K::Number:  return c.code_number;
+    case K::String: return c.code_string;
+    case K::Number: return c.code_number;
     case K::Comment: return c.code_comment;
     case K::Plain:
     case K::Operator: break;

@@ -10,7 +10,9 @@ namespace neuralpath::ui::playback {
 
 // The lines shown: at most `max_lines` of them, placed so the lit lines sit in the middle
 // (a long listing then never pushes the caption and the controls off the screen).
-struct CodeWindow { int first = 1, last = 0; };  // 1-based, inclusive
+struct CodeWindow {
+  int first = 1, last = 0;
+};  // 1-based, inclusive
 CodeWindow code_window(const lesson::CodeBlock& code, const std::vector<int>& lit, int max_lines);
 
 // Height of the panel showing `window`.

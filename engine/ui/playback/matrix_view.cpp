@@ -49,7 +49,9 @@ std::string cell_name(const NamedMatrix& m, Cell c) {
   return m.name + "[" + label(m.row_labels, c.row) + ", " + label(m.col_labels, c.col) + "]";
 }
 
-struct Scale { float lo = 0, hi = 1, abs = 1; };
+struct Scale {
+  float lo = 0, hi = 1, abs = 1;
+};
 Scale scale_of(const Matrix& m) {
   Scale s{std::numeric_limits<float>::max(), std::numeric_limits<float>::lowest(), 0};
   for (Index i = 0; i < m.size(); ++i) {
@@ -73,8 +75,8 @@ bool has_minus_infinity(const Matrix& m) {
 ImU32 cell_color(const Painter& p, Heat heat, const Scale& s, float v) {
   if (!std::isfinite(v)) return p.colors().masked;
   switch (heat) {
-    case Heat::weights:       return heat_color(p.ui.theme, v);
-    case Heat::range:         return heat_color(p.ui.theme, s.hi > s.lo ? (v - s.lo) / (s.hi - s.lo) : 0.5f);
+    case Heat::weights: return heat_color(p.ui.theme, v);
+    case Heat::range: return heat_color(p.ui.theme, s.hi > s.lo ? (v - s.lo) / (s.hi - s.lo) : 0.5f);
     case Heat::signed_values: return signed_color(p.ui.theme, v / s.abs);
   }
   return p.colors().panel;
@@ -151,7 +153,8 @@ Cell draw_matrix(const Painter& p, ImVec2 pos, const MatrixStyle& style, const M
       const float value = is_current && std::isfinite(style.partial) ? style.partial : v;
       if (shown || is_current) {
         p.draw->AddRectFilled(a, b, masked && !is_current ? c.masked : cell_color(p, style.heat, scale, value));
-        if (l.numbers) p.centered(a, b, format_number(value), text_on(cell_color(p, style.heat, scale, value)), p.mono(), text_size);
+        if (l.numbers)
+          p.centered(a, b, format_number(value), text_on(cell_color(p, style.heat, scale, value)), p.mono(), text_size);
       } else {
         p.draw->AddRect(a, b, c.border);  // not computed yet: an empty slot
       }
@@ -172,8 +175,9 @@ Cell draw_matrix(const Painter& p, ImVec2 pos, const MatrixStyle& style, const M
       const float box = p.small_size() * 0.8f;
       p.draw->AddRectFilled(ImVec2(pos.x, y + p.px(2)), ImVec2(pos.x + box, y + p.px(2) + box), c.masked);
       p.draw->AddRect(ImVec2(pos.x, y + p.px(2)), ImVec2(pos.x + box, y + p.px(2) + box), c.border);
-      p.text(ImVec2(pos.x + box + p.px(4), y), tr("playback.masked_legend", {{"value", format_number(-std::numeric_limits<float>::infinity())}}),
-             c.muted, p.small());
+      p.text(ImVec2(pos.x + box + p.px(4), y),
+             tr("playback.masked_legend", {{"value", format_number(-std::numeric_limits<float>::infinity())}}), c.muted,
+             p.small());
     }
   }
   return hovered;
@@ -194,7 +198,10 @@ float tokens_height(const Painter& p, float width, const Trace& trace) {
   float x = 0, y = 0;
   for (std::size_t t = 0; t < trace.labels.size(); ++t) {
     const float w = chip_width(p, trace.labels[t], position_label(t));
-    if (x > 0 && x + w > width) { x = 0; y += h + gap; }
+    if (x > 0 && x + w > width) {
+      x = 0;
+      y += h + gap;
+    }
     x += w + gap;
   }
   return y + h;
@@ -208,7 +215,10 @@ float draw_tokens(const Painter& p, ImVec2 pos, float width, const Trace& trace,
     const std::string& label = trace.labels[t];
     const std::string position = position_label(t);
     const float w = chip_width(p, label, position);
-    if (x > pos.x && x + w > pos.x + width) { x = pos.x; y += h + gap; }
+    if (x > pos.x && x + w > pos.x + width) {
+      x = pos.x;
+      y += h + gap;
+    }
     const ImVec2 a(x, y), b(x + w, y + h);
     p.draw->AddRectFilled(a, b, trace.known[t] ? c.panel : mix(c.panel, c.tip, 0.25f), p.px(6));
     p.draw->AddRect(a, b, c.border, p.px(6));
@@ -242,7 +252,8 @@ float draw_next_token_bars(const Painter& p, ImVec2 pos, float width, const Step
 
   const Matrix* logits = step.inputs.empty() ? nullptr : &step.inputs.front().values;
   float word_w = 0;
-  for (int j : order) word_w = std::max(word_w, p.measure(p.body(), 0, step.result.col_labels[static_cast<std::size_t>(j)]).x);
+  for (int j : order)
+    word_w = std::max(word_w, p.measure(p.body(), 0, step.result.col_labels[static_cast<std::size_t>(j)]).x);
   const float number_w = p.measure(p.mono(), p.cell_text_size(), "100.0%").x + p.px(10);
   const float logit_w = logits ? p.measure(p.small(), 0, tr("playback.logit", {{"value", "-00.00"}})).x + p.px(8) : 0;
   const float bar_w = std::max(width - word_w - number_w - logit_w - p.px(16), p.px(30));
@@ -258,10 +269,13 @@ float draw_next_token_bars(const Painter& p, ImVec2 pos, float width, const Step
     const ImVec2 a(pos.x + word_w + p.px(8), y + p.px(3)), b(a.x + bar_w, y + row_h - p.px(3));
     p.draw->AddRectFilled(a, b, c.panel, p.px(3));
     const float filled = std::clamp(prob, 0.0f, 1.0f) * std::clamp(fill, 0.0f, 1.0f);
-    if (filled > 0) p.draw->AddRectFilled(a, ImVec2(a.x + bar_w * filled, b.y), focus ? c.accent : heat_color(p.ui.theme, 0.6f), p.px(3));
+    if (filled > 0)
+      p.draw->AddRectFilled(a, ImVec2(a.x + bar_w * filled, b.y), focus ? c.accent : heat_color(p.ui.theme, 0.6f),
+                            p.px(3));
     p.text(ImVec2(b.x + p.px(8), y + p.px(4)), format_percent(prob), c.text, p.mono(), p.cell_text_size());
     if (logits && j < logits->cols())
-      p.text(ImVec2(b.x + p.px(8) + number_w, y + p.px(4)), tr("playback.logit", {{"value", format_number((*logits)(0, j))}}), c.muted, p.small());
+      p.text(ImVec2(b.x + p.px(8) + number_w, y + p.px(4)),
+             tr("playback.logit", {{"value", format_number((*logits)(0, j))}}), c.muted, p.small());
     y += row_h;
   }
   return y - pos.y;

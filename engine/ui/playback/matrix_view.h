@@ -12,29 +12,29 @@
 namespace neuralpath::ui::playback {
 
 enum class Heat {
-  weights,   // values in [0, 1] (attention weights, probabilities): the heat ramp
-  range,     // scores: coloured from the smallest to the largest finite value of the matrix
+  weights,        // values in [0, 1] (attention weights, probabilities): the heat ramp
+  range,          // scores: coloured from the smallest to the largest finite value of the matrix
   signed_values,  // vectors: blue for negative, heat for positive, scaled by the largest |v|
 };
 
 struct MatrixStyle {
-  const NamedMatrix*       matrix = nullptr;
-  Heat                     heat = Heat::signed_values;
-  int                      revealed = -1;        // cells shown, row-major; -1 = all
-  Cell                     current;              // the cell being computed (outlined)
-  float                    partial = NAN;        // its running sum while terms are added
-  int                      lit_row = -1, lit_col = -1;
-  std::vector<Cell>        spoken;               // shown from the start, outlined, numbers always printed
-  const std::vector<Cell>* masked = nullptr;     // cells the mask hides (drawn greyed)
+  const NamedMatrix* matrix = nullptr;
+  Heat heat = Heat::signed_values;
+  int revealed = -1;    // cells shown, row-major; -1 = all
+  Cell current;         // the cell being computed (outlined)
+  float partial = NAN;  // its running sum while terms are added
+  int lit_row = -1, lit_col = -1;
+  std::vector<Cell> spoken;                   // shown from the start, outlined, numbers always printed
+  const std::vector<Cell>* masked = nullptr;  // cells the mask hides (drawn greyed)
 };
 
 struct MatrixLayout {
-  float  cell_w = 0, cell_h = 0;
-  float  label_w = 0;        // row labels (token texts) on the left
-  float  title_h = 0;        // the matrix name above
-  float  header_h = 0;       // column labels above the cells (0 = none)
-  float  readout_h = 0;      // spoken numbers printed below when cells are too small for text
-  bool   numbers = false;    // cells are wide enough to print their values
+  float cell_w = 0, cell_h = 0;
+  float label_w = 0;     // row labels (token texts) on the left
+  float title_h = 0;     // the matrix name above
+  float header_h = 0;    // column labels above the cells (0 = none)
+  float readout_h = 0;   // spoken numbers printed below when cells are too small for text
+  bool numbers = false;  // cells are wide enough to print their values
   ImVec2 size;
 };
 

@@ -9,14 +9,14 @@ namespace {
 
 // Characters the reader sees, not bytes: "√16" and "-∞" are one glyph each.
 int code_points(const std::string& text) {
-  return static_cast<int>(std::count_if(text.begin(), text.end(),
-                                        [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; }));
+  return static_cast<int>(
+      std::count_if(text.begin(), text.end(), [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; }));
 }
 
-constexpr float kReadingRate = 15.0f;     // characters per second at 1×
-constexpr float kLookTime = 1.0f;         // seconds to look at the board besides reading
-constexpr float kFillShare = 0.6f;        // the cells fill during the first 60% of a step...
-constexpr float kMaxFill = 5.0f;          // ...but never take longer than this (seconds)
+constexpr float kReadingRate = 15.0f;  // characters per second at 1×
+constexpr float kLookTime = 1.0f;      // seconds to look at the board besides reading
+constexpr float kFillShare = 0.6f;     // the cells fill during the first 60% of a step...
+constexpr float kMaxFill = 5.0f;       // ...but never take longer than this (seconds)
 
 }  // namespace
 
@@ -122,7 +122,8 @@ void PlaybackController::update(float dt) {
   // With a voice, the utterance's end moves the board on. Browsers sometimes never report the
   // end of a long utterance (Chrome drops it after ~15 s), so a stuck board moves on by itself
   // once the caption has had far longer than any voice would need.
-  else if (voice_ && play_elapsed_ >= std::max(3.0f * timed, timed + 10.0f)) advance();
+  else if (voice_ && play_elapsed_ >= std::max(3.0f * timed, timed + 10.0f))
+    advance();
 }
 
 void PlaybackController::advance() {
@@ -146,15 +147,26 @@ void PlaybackController::enter(int index) {
 void PlaybackController::emit_caption() {
   const CaptionStep* step = current();
   if (!step) return;
-  events_.push_back({{"type", "caption"}, {"text", step->caption}, {"step", index_}, {"index", step->index},
-                     {"steps", count()}, {"kind", step->kind}, {"title", step->title},
-                     {"playing", playing_}, {"voice", voice_}});
+  events_.push_back({{"type", "caption"},
+                     {"text", step->caption},
+                     {"step", index_},
+                     {"index", step->index},
+                     {"steps", count()},
+                     {"kind", step->kind},
+                     {"title", step->title},
+                     {"playing", playing_},
+                     {"voice", voice_}});
 }
 
 void PlaybackController::emit_state() {
   const CaptionStep* step = current();
-  events_.push_back({{"type", "playback"}, {"playing", playing_}, {"finished", finished_}, {"step", index_},
-                     {"steps", count()}, {"speed", speed_}, {"voice", voice_},
+  events_.push_back({{"type", "playback"},
+                     {"playing", playing_},
+                     {"finished", finished_},
+                     {"step", index_},
+                     {"steps", count()},
+                     {"speed", speed_},
+                     {"voice", voice_},
                      {"caption", step ? step->caption : std::string()}});
 }
 

@@ -22,10 +22,10 @@
 namespace neuralpath::ui::playback {
 
 struct CaptionStep {
-  std::string caption;     // the narration sentence, spoken and shown as is
-  std::string kind;        // step_kind_name(): "score", "softmax", ...
-  std::string title;       // "Scores (head 1)"
-  int         index = 0;   // position in the full Trace (neuralpath-cli trace's steps[].index)
+  std::string caption;  // the narration sentence, spoken and shown as is
+  std::string kind;     // step_kind_name(): "score", "softmax", ...
+  std::string title;    // "Scores (head 1)"
+  int index = 0;        // position in the full Trace (neuralpath-cli trace's steps[].index)
 };
 
 inline constexpr float kMinSpeed = 0.5f;
@@ -59,36 +59,36 @@ class PlaybackController {
   bool speech_ended(std::optional<int> step = std::nullopt);
   void update(float dt);
 
-  int   index() const { return index_; }
-  int   count() const { return static_cast<int>(steps_.size()); }
-  bool  playing() const { return playing_; }
-  bool  finished() const { return finished_; }
+  int index() const { return index_; }
+  int count() const { return static_cast<int>(steps_.size()); }
+  bool playing() const { return playing_; }
+  bool finished() const { return finished_; }
   float speed() const { return speed_; }
-  bool  voice() const { return voice_; }
-  const CaptionStep* current() const;          // nullptr when there are no steps
-  float duration() const;                      // timed duration of the current caption
-  float fill_progress() const;                 // 0..1: how far the current step's cells have filled
+  bool voice() const { return voice_; }
+  const CaptionStep* current() const;  // nullptr when there are no steps
+  float duration() const;              // timed duration of the current caption
+  float fill_progress() const;         // 0..1: how far the current step's cells have filled
   // Changes with time alone: playing, or the step's cells still filling (not paused mid-fill).
-  bool  animating() const { return playing_ || (!frozen_ && fill_progress() < 1.0f); }
+  bool animating() const { return playing_ || (!frozen_ && fill_progress() < 1.0f); }
   float play_time() const { return play_elapsed_; }
 
   std::vector<nlohmann::json> take_events();
 
  private:
-  void enter(int index);          // make `index` current, restart its clocks, emit its caption
+  void enter(int index);  // make `index` current, restart its clocks, emit its caption
   void emit_caption();
   void emit_state();
-  void advance();                 // the automatic move to the next step (or the end)
+  void advance();  // the automatic move to the next step (or the end)
 
   std::vector<CaptionStep> steps_;
-  int   index_ = 0;
-  bool  playing_ = false;
-  bool  finished_ = false;        // played through the last step's duration/utterance
-  bool  frozen_ = false;          // paused mid-fill: the animation waits too
+  int index_ = 0;
+  bool playing_ = false;
+  bool finished_ = false;  // played through the last step's duration/utterance
+  bool frozen_ = false;    // paused mid-fill: the animation waits too
   float speed_ = 1.0f;
-  bool  voice_ = false;
-  float play_elapsed_ = 0;        // seconds the current step has been playing
-  float fill_elapsed_ = 0;        // seconds of the current step's fill animation
+  bool voice_ = false;
+  float play_elapsed_ = 0;  // seconds the current step has been playing
+  float fill_elapsed_ = 0;  // seconds of the current step's fill animation
   std::vector<nlohmann::json> events_;
 };
 

@@ -35,27 +35,33 @@ enum class Icon { restart, back, play, pause, next };
 void draw_icon(const Painter& p, Icon icon, ImVec2 center, float r, ImU32 color) {
   ImDrawList* d = p.draw;
   auto triangle = [&](float cx, float dir) {  // dir +1 points right, -1 left
-    d->AddTriangleFilled(ImVec2(cx - dir * r * 0.5f, center.y - r * 0.6f), ImVec2(cx - dir * r * 0.5f, center.y + r * 0.6f),
-                         ImVec2(cx + dir * r * 0.55f, center.y), color);
+    d->AddTriangleFilled(ImVec2(cx - dir * r * 0.5f, center.y - r * 0.6f),
+                         ImVec2(cx - dir * r * 0.5f, center.y + r * 0.6f), ImVec2(cx + dir * r * 0.55f, center.y),
+                         color);
   };
   switch (icon) {
     case Icon::play: triangle(center.x + r * 0.1f, 1); break;
     case Icon::pause:
-      d->AddRectFilled(ImVec2(center.x - r * 0.5f, center.y - r * 0.6f), ImVec2(center.x - r * 0.15f, center.y + r * 0.6f), color);
-      d->AddRectFilled(ImVec2(center.x + r * 0.15f, center.y - r * 0.6f), ImVec2(center.x + r * 0.5f, center.y + r * 0.6f), color);
+      d->AddRectFilled(ImVec2(center.x - r * 0.5f, center.y - r * 0.6f),
+                       ImVec2(center.x - r * 0.15f, center.y + r * 0.6f), color);
+      d->AddRectFilled(ImVec2(center.x + r * 0.15f, center.y - r * 0.6f),
+                       ImVec2(center.x + r * 0.5f, center.y + r * 0.6f), color);
       break;
     case Icon::back:
-      d->AddRectFilled(ImVec2(center.x - r * 0.6f, center.y - r * 0.6f), ImVec2(center.x - r * 0.4f, center.y + r * 0.6f), color);
+      d->AddRectFilled(ImVec2(center.x - r * 0.6f, center.y - r * 0.6f),
+                       ImVec2(center.x - r * 0.4f, center.y + r * 0.6f), color);
       triangle(center.x + r * 0.1f, -1);
       break;
     case Icon::next:
       triangle(center.x - r * 0.1f, 1);
-      d->AddRectFilled(ImVec2(center.x + r * 0.4f, center.y - r * 0.6f), ImVec2(center.x + r * 0.6f, center.y + r * 0.6f), color);
+      d->AddRectFilled(ImVec2(center.x + r * 0.4f, center.y - r * 0.6f),
+                       ImVec2(center.x + r * 0.6f, center.y + r * 0.6f), color);
       break;
     case Icon::restart:
       d->PathArcTo(center, r * 0.55f, 0.6f, 5.6f, 16);
       d->PathStroke(color, 0, p.px(2));
-      d->AddTriangleFilled(ImVec2(center.x + r * 0.75f, center.y - r * 0.05f), ImVec2(center.x + r * 0.25f, center.y - r * 0.05f),
+      d->AddTriangleFilled(ImVec2(center.x + r * 0.75f, center.y - r * 0.05f),
+                           ImVec2(center.x + r * 0.25f, center.y - r * 0.05f),
                            ImVec2(center.x + r * 0.5f, center.y + r * 0.4f), color);
       break;
   }
@@ -66,8 +72,12 @@ bool icon_button(const Painter& p, const char* id, const char* tip, Icon icon, I
   const bool clicked = ImGui::InvisibleButton(id, size);
   const bool hovered = ImGui::IsItemHovered(), held = ImGui::IsItemActive();
   const Palette& c = p.colors();
-  const ImU32 fill = primary ? (held ? mix(c.accent, c.text, 0.2f) : hovered ? mix(c.accent, c.page, 0.15f) : c.accent)
-                             : (held ? mix(c.panel, c.accent, 0.35f) : hovered ? mix(c.panel, c.accent, 0.18f) : c.panel);
+  const ImU32 fill = primary ? (held      ? mix(c.accent, c.text, 0.2f)
+                                : hovered ? mix(c.accent, c.page, 0.15f)
+                                          : c.accent)
+                             : (held      ? mix(c.panel, c.accent, 0.35f)
+                                : hovered ? mix(c.panel, c.accent, 0.18f)
+                                          : c.panel);
   p.draw->AddRectFilled(at, at + size, fill, p.px(6));
   p.draw->AddRect(at, at + size, primary ? c.accent : c.border, p.px(6));
   draw_icon(p, icon, at + size * 0.5f, size.y * 0.32f, primary ? text_on(c.accent) : c.text);
@@ -80,7 +90,11 @@ bool text_button(const Painter& p, const char* id, const std::string& label, ImV
   const bool clicked = ImGui::InvisibleButton(id, size);
   const bool hovered = ImGui::IsItemHovered();
   const Palette& c = p.colors();
-  p.draw->AddRectFilled(at, at + size, selected ? c.accent : hovered ? mix(c.panel, c.accent, 0.18f) : c.panel, p.px(6));
+  p.draw->AddRectFilled(at, at + size,
+                        selected  ? c.accent
+                        : hovered ? mix(c.panel, c.accent, 0.18f)
+                                  : c.panel,
+                        p.px(6));
   p.draw->AddRect(at, at + size, selected ? c.accent : c.border, p.px(6));
   p.centered(at, at + size, label, selected ? text_on(c.accent) : c.text, p.small(), 0);
   return clicked;
@@ -90,7 +104,8 @@ bool text_button(const Painter& p, const char* id, const std::string& label, ImV
 
 // [SECTION] Transport row ----------------------------------------------------------------------
 
-float PlaybackView::draw_transport(const Painter& p, const PlaybackModel& m, ImVec2 pos, float /*width*/, Asked& asked) {
+float PlaybackView::draw_transport(const Painter& p, const PlaybackModel& m, ImVec2 pos, float /*width*/,
+                                   Asked& asked) {
   const ImVec2 button(p.px(44), p.px(40));
   const float gap = p.px(6);
   float x = pos.x;
@@ -140,8 +155,10 @@ float PlaybackView::draw_timeline(const Painter& p, const PlaybackModel& m, ImVe
   ImGui::InvisibleButton("timeline", ImVec2(width, g.height()));
   const ImVec2 mouse = ImGui::GetIO().MousePos - pos;
   const int row = std::clamp(static_cast<int>(mouse.y / (g.seg_h + g.row_gap)), 0, g.rows - 1);
-  const int at_mouse = std::clamp(row * g.per_row + std::clamp(static_cast<int>(mouse.x / g.seg_w), 0, g.per_row - 1), 0, n - 1);
-  if (ImGui::IsItemActive() && at_mouse != m.controller().index()) asked.push_back(PlaybackModel::Seek{at_mouse});  // click or drag
+  const int at_mouse =
+      std::clamp(row * g.per_row + std::clamp(static_cast<int>(mouse.x / g.seg_w), 0, g.per_row - 1), 0, n - 1);
+  if (ImGui::IsItemActive() && at_mouse != m.controller().index())
+    asked.push_back(PlaybackModel::Seek{at_mouse});  // click or drag
   const std::vector<int>& steps = m.step_indices();
   if (ImGui::IsItemHovered()) {
     const Step& s = trace.steps[static_cast<std::size_t>(steps[static_cast<std::size_t>(at_mouse)])];
@@ -152,7 +169,8 @@ float PlaybackView::draw_timeline(const Painter& p, const PlaybackModel& m, ImVe
   for (int k = 0; k < n; ++k) {
     const Step& s = trace.steps[static_cast<std::size_t>(steps[static_cast<std::size_t>(k)])];
     const bool even_stage = static_cast<int>(stage_of(s.kind)) % 2 == 0;
-    const ImVec2 cell(pos.x + g.seg_w * static_cast<float>(k % g.per_row), pos.y + (g.seg_h + g.row_gap) * static_cast<float>(k / g.per_row));
+    const ImVec2 cell(pos.x + g.seg_w * static_cast<float>(k % g.per_row),
+                      pos.y + (g.seg_h + g.row_gap) * static_cast<float>(k / g.per_row));
     const ImVec2 a(cell.x + p.px(1), cell.y + p.px(6)), b(cell.x + g.seg_w - p.px(1), cell.y + g.seg_h - p.px(6));
     ImU32 color = even_stage ? c.border : mix(c.border, c.muted, 0.35f);
     if (k < now) color = mix(color, c.accent, 0.45f);
@@ -164,9 +182,11 @@ float PlaybackView::draw_timeline(const Painter& p, const PlaybackModel& m, ImVe
   // The playhead: how far the current step has played.
   const playback::PlaybackController& ctl = m.controller();
   const float within = ctl.playing() ? std::clamp(ctl.play_time() / std::max(ctl.duration(), 0.01f), 0.0f, 1.0f) : 0;
-  const ImVec2 cell(pos.x + g.seg_w * static_cast<float>(now % g.per_row), pos.y + (g.seg_h + g.row_gap) * static_cast<float>(now / g.per_row));
+  const ImVec2 cell(pos.x + g.seg_w * static_cast<float>(now % g.per_row),
+                    pos.y + (g.seg_h + g.row_gap) * static_cast<float>(now / g.per_row));
   const float head_x = cell.x + g.seg_w * within;
-  p.draw->AddRectFilled(ImVec2(head_x - p.px(1.5f), cell.y + p.px(2)), ImVec2(head_x + p.px(1.5f), cell.y + g.seg_h - p.px(2)), c.text, p.px(1));
+  p.draw->AddRectFilled(ImVec2(head_x - p.px(1.5f), cell.y + p.px(2)),
+                        ImVec2(head_x + p.px(1.5f), cell.y + g.seg_h - p.px(2)), c.text, p.px(1));
   return g.height();
 }
 
@@ -184,8 +204,12 @@ float PlaybackView::draw_speed_voice(const Painter& p, const PlaybackModel& m, I
   for (float rate : rates) {
     char label[16];
     std::snprintf(label, sizeof label, "%g×", static_cast<double>(rate));
-    if (x + rate_w > pos.x + width) { x = pos.x; y += button_h + gap; }
-    if (text_button(p, label, label, ImVec2(x, y), ImVec2(rate_w, button_h), std::abs(m.controller().speed() - rate) < 0.01f))
+    if (x + rate_w > pos.x + width) {
+      x = pos.x;
+      y += button_h + gap;
+    }
+    if (text_button(p, label, label, ImVec2(x, y), ImVec2(rate_w, button_h),
+                    std::abs(m.controller().speed() - rate) < 0.01f))
       asked.push_back(PlaybackModel::Speed{rate});
     x += rate_w + p.px(2);
   }
@@ -193,8 +217,12 @@ float PlaybackView::draw_speed_voice(const Painter& p, const PlaybackModel& m, I
   const bool voice = m.controller().voice();
   const std::string voice_label = tr(voice ? "playback.voice_on" : "playback.voice_off");
   const float voice_w = std::max(p.measure(p.small(), 0, tr("playback.voice_off")).x,
-                                 p.measure(p.small(), 0, tr("playback.voice_on")).x) + p.px(20);
-  if (x + voice_w > pos.x + width) { x = pos.x; y += button_h + gap; }
+                                 p.measure(p.small(), 0, tr("playback.voice_on")).x) +
+                        p.px(20);
+  if (x + voice_w > pos.x + width) {
+    x = pos.x;
+    y += button_h + gap;
+  }
   if (text_button(p, "voice", voice_label, ImVec2(x, y), ImVec2(voice_w, button_h), voice))
     asked.push_back(PlaybackModel::Voice{!voice});
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr("playback.voice_tip").c_str());
@@ -210,8 +238,9 @@ float PlaybackView::draw_heads(const Painter& p, const PlaybackModel& m, ImVec2 
   const int heads = trace->heads;
   const int t = static_cast<int>(trace->labels.size());
   // The title wraps: on a phone it is longer than the row (#15: the thumbnails covered it).
-  const float title_h = p.text(pos, tr(heads > 1 ? "playback.heads_title" : "playback.pattern_title"),
-                               c.muted, p.small(), 0, width, false).y;
+  const float title_h = p.text(pos, tr(heads > 1 ? "playback.heads_title" : "playback.pattern_title"), c.muted,
+                               p.small(), 0, width, false)
+                            .y;
   const float top = pos.y + title_h + p.px(8);
   const float cell = std::clamp(p.px(88) / static_cast<float>(t), p.px(3), p.px(18));
   const float box = cell * static_cast<float>(t);
@@ -219,7 +248,10 @@ float PlaybackView::draw_heads(const Painter& p, const PlaybackModel& m, ImVec2 
   const float gap = p.px(12);
   float x = pos.x, y = top;
   for (int h = 0; h < heads; ++h) {
-    if (x > pos.x && x + box > pos.x + width) { x = pos.x; y += box + label_h + gap; }
+    if (x > pos.x && x + box > pos.x + width) {
+      x = pos.x;
+      y += box + label_h + gap;
+    }
     const Matrix w = trace->weights(h);
     for (int i = 0; i < t; ++i)
       for (int j = 0; j < t; ++j) {
@@ -235,8 +267,10 @@ float PlaybackView::draw_heads(const Painter& p, const PlaybackModel& m, ImVec2 
            p.small_size(), 0, false);
     ImGui::SetCursorScreenPos(ImVec2(x - p.px(2), y - p.px(2)));
     ImGui::PushID(h);
-    if (ImGui::InvisibleButton("head", ImVec2(box + p.px(4), box + label_h + p.px(4)))) asked.push_back(PlaybackModel::Head{h});
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr("playback.show_head", {{"n", std::to_string(h + 1)}}).c_str());
+    if (ImGui::InvisibleButton("head", ImVec2(box + p.px(4), box + label_h + p.px(4))))
+      asked.push_back(PlaybackModel::Head{h});
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip("%s", tr("playback.show_head", {{"n", std::to_string(h + 1)}}).c_str());
     ImGui::PopID();
     x += std::max(box, p.measure(p.small(), 0, label).x) + gap;
   }
@@ -258,14 +292,19 @@ float PlaybackView::draw_focus_picker(const Painter& p, const PlaybackModel& m, 
   float x = pos.x + p.measure(p.small(), 0, label).x + p.px(8), y = pos.y;
   for (int t = 0; t < static_cast<int>(words.size()); ++t) {
     const float w = p.measure(p.body(), 0, words[static_cast<std::size_t>(t)]).x + p.px(16);
-    if (x + w > pos.x + width && x > pos.x) { x = pos.x; y += h + gap; }
+    if (x + w > pos.x + width && x > pos.x) {
+      x = pos.x;
+      y += h + gap;
+    }
     ImGui::SetCursorScreenPos(ImVec2(x, y));
     ImGui::PushID(t);
     if (t == chosen) ImGui::PushStyleColor(ImGuiCol_Button, ImGui::GetColorU32(ImGuiCol_ButtonActive));
-    if (ImGui::Button((words[static_cast<std::size_t>(t)] + "##follow").c_str(), ImVec2(w, h))) asked.push_back(PlaybackModel::Focus{t});
+    if (ImGui::Button((words[static_cast<std::size_t>(t)] + "##follow").c_str(), ImVec2(w, h)))
+      asked.push_back(PlaybackModel::Focus{t});
     if (t == chosen) ImGui::PopStyleColor();
     if (ImGui::IsItemHovered())
-      ImGui::SetTooltip("%s", tr("playback.follow_tip", {{"token", quote_token(words[static_cast<std::size_t>(t)])}}).c_str());
+      ImGui::SetTooltip(
+          "%s", tr("playback.follow_tip", {{"token", quote_token(words[static_cast<std::size_t>(t)])}}).c_str());
     ImGui::PopID();
     x += w + gap;
   }
@@ -291,7 +330,8 @@ float PlaybackView::draw_temperature(const Painter& p, const PlaybackModel& m, I
   return h;
 }
 
-float PlaybackView::draw_sentence_input(const Painter& p, const PlaybackModel& m, ImVec2 pos, float width, Asked& asked) {
+float PlaybackView::draw_sentence_input(const Painter& p, const PlaybackModel& m, ImVec2 pos, float width,
+                                        Asked& asked) {
   const Palette& c = p.colors();
   // The field shows the model's sentence whenever that changes (a command, a shared link).
   if (input_for_ != m.sentence()) {

@@ -30,7 +30,7 @@ PlaybackModel::PlaybackModel(const lesson::Playback& config, const lesson::Lesso
     if (const lesson::Block* block = lesson::find_block(lesson, config_.code))
       if (const auto* code = std::get_if<lesson::CodeBlock>(&block->content)) code_ = *code;
   set_sentence(config_.sentence);  // a bad lesson sentence leaves the board empty, saying why
-  controller_.take_events();  // the first caption is on the board; nothing changed for the page yet
+  controller_.take_events();       // the first caption is on the board; nothing changed for the page yet
 }
 
 std::optional<std::string> PlaybackModel::set_sentence(const std::string& sentence) { return run(sentence, true); }
@@ -65,8 +65,10 @@ std::optional<std::string> PlaybackModel::run(const std::string& sentence, bool 
     const Step& s = trace_->steps[static_cast<std::size_t>(i)];
     captions.push_back({s.narration, step_kind_name(s.kind), s.title, i});
   }
-  if (rerun) controller_.replace_captions(std::move(captions), announce);
-  else controller_.set_steps(std::move(captions));
+  if (rerun)
+    controller_.replace_captions(std::move(captions), announce);
+  else
+    controller_.set_steps(std::move(captions));
   follow_step_head();
   return std::nullopt;
 }
@@ -169,30 +171,43 @@ CommandResult PlaybackModel::apply(const Command& command) {
   std::visit(
       [&](const auto& c) {
         using C = std::decay_t<decltype(c)>;
-        if constexpr (std::is_same_v<C, Play>) controller_.play();
-        else if constexpr (std::is_same_v<C, Pause>) controller_.pause();
-        else if constexpr (std::is_same_v<C, Toggle>) controller_.toggle();
-        else if constexpr (std::is_same_v<C, Restart>) controller_.restart();
-        else if constexpr (std::is_same_v<C, StepBy>) controller_.step(c.n);
+        if constexpr (std::is_same_v<C, Play>)
+          controller_.play();
+        else if constexpr (std::is_same_v<C, Pause>)
+          controller_.pause();
+        else if constexpr (std::is_same_v<C, Toggle>)
+          controller_.toggle();
+        else if constexpr (std::is_same_v<C, Restart>)
+          controller_.restart();
+        else if constexpr (std::is_same_v<C, StepBy>)
+          controller_.step(c.n);
         else if constexpr (std::is_same_v<C, Seek>) {
           if (c.step < 0 || c.step >= count)
             result = refused("seek_range", {{"last", std::to_string(std::max(count - 1, 0))}});
-          else controller_.seek(c.step);
-        } else if constexpr (std::is_same_v<C, SeekStage>) seek_stage(c.stage);
-        else if constexpr (std::is_same_v<C, Speed>) controller_.set_speed(c.rate);
-        else if constexpr (std::is_same_v<C, Voice>) controller_.set_voice(c.on);
-        else if constexpr (std::is_same_v<C, SpeechEnded>) controller_.speech_ended(c.step);  // a stale end does nothing
+          else
+            controller_.seek(c.step);
+        } else if constexpr (std::is_same_v<C, SeekStage>)
+          seek_stage(c.stage);
+        else if constexpr (std::is_same_v<C, Speed>)
+          controller_.set_speed(c.rate);
+        else if constexpr (std::is_same_v<C, Voice>)
+          controller_.set_voice(c.on);
+        else if constexpr (std::is_same_v<C, SpeechEnded>)
+          controller_.speech_ended(c.step);  // a stale end does nothing
         else if constexpr (std::is_same_v<C, SetSentence>) {
           if (auto problem = set_sentence(c.text)) result = refused("sentence_refused", {{"problem", *problem}});
         } else if constexpr (std::is_same_v<C, Focus>) {
           if (c.token < 0 || c.token >= tokens)
             result = refused("focus_range", {{"last", std::to_string(std::max(tokens - 1, 0))}});
-          else set_focus(c.token);
-        } else if constexpr (std::is_same_v<C, Temperature>) set_temperature(c.value);
+          else
+            set_focus(c.token);
+        } else if constexpr (std::is_same_v<C, Temperature>)
+          set_temperature(c.value);
         else if constexpr (std::is_same_v<C, Head>) {
           if (c.head < 0 || c.head >= heads)
             result = refused("head_range", {{"last", std::to_string(std::max(heads - 1, 0))}});
-          else select_head(c.head);
+          else
+            select_head(c.head);
         }
       },
       command);
@@ -221,7 +236,10 @@ void PlaybackModel::select_head(int head) {
   // Show the same calculation in the chosen head: the step of the same kind for that head.
   for (std::size_t k = 0; k < steps_.size(); ++k) {
     const Step& s = trace_->steps[static_cast<std::size_t>(steps_[k])];
-    if (s.kind == now->kind && s.head == head_) { controller_.seek(static_cast<int>(k)); return; }
+    if (s.kind == now->kind && s.head == head_) {
+      controller_.seek(static_cast<int>(k));
+      return;
+    }
   }
 }
 
@@ -232,7 +250,10 @@ void PlaybackModel::seek_stage(int stage) {
     const Step& s = trace_->steps[static_cast<std::size_t>(steps_[k])];
     if (static_cast<int>(stage_of(s.kind)) != stage) continue;
     if (first < 0) first = static_cast<int>(k);
-    if (s.head < 0 || s.head == head_) { controller_.seek(static_cast<int>(k)); return; }
+    if (s.head < 0 || s.head == head_) {
+      controller_.seek(static_cast<int>(k));
+      return;
+    }
   }
   if (first >= 0) controller_.seek(first);
 }
@@ -282,7 +303,8 @@ std::string PlaybackModel::summary() const {
 json PlaybackModel::snapshot() const {
   json s = {{"step", controller_.index()}, {"head", head_}};
   if (sentence_ != config_.sentence) s["sentence"] = sentence_;
-  if (trace_ && focus_token_ >= 0 && focus_token_ != static_cast<int>(trace_->labels.size()) - 1) s["focus"] = focus_token_;
+  if (trace_ && focus_token_ >= 0 && focus_token_ != static_cast<int>(trace_->labels.size()) - 1)
+    s["focus"] = focus_token_;
   if (temperature_ > 0.0f) s["temperature"] = temperature_;
   return s;
 }
@@ -292,8 +314,10 @@ CommandResult PlaybackModel::restore(const json& snapshot) {
   // Each key as the command that sets it, all parsed before anything changes: a snapshot with a
   // field of the wrong kind changes nothing.
   static const std::pair<const char*, std::pair<const char*, const char*>> fields[] = {
-      {"sentence", {"setSentence", "text"}}, {"temperature", {"temperature", "value"}},
-      {"focus", {"focus", "token"}},         {"step", {"seek", "step"}},
+      {"sentence", {"setSentence", "text"}},
+      {"temperature", {"temperature", "value"}},
+      {"focus", {"focus", "token"}},
+      {"step", {"seek", "step"}},
       {"head", {"head", "head"}}};
   std::vector<Command> plan;
   for (const auto& [key, command] : fields) {

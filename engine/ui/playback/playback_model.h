@@ -43,16 +43,36 @@ class PlaybackModel {
   struct Pause {};
   struct Toggle {};
   struct Restart {};
-  struct StepBy { int n = 1; };
-  struct Seek { int step = 0; };
-  struct SeekStage { int stage = 0; };        // the flow diagram's box: the stage's step in this head
-  struct Speed { float rate = 1; };
-  struct Voice { bool on = false; };
-  struct SpeechEnded { std::optional<int> step; };
-  struct SetSentence { std::string text; };
-  struct Focus { int token = 0; };
-  struct Temperature { float value = 1; };
-  struct Head { int head = 0; };
+  struct StepBy {
+    int n = 1;
+  };
+  struct Seek {
+    int step = 0;
+  };
+  struct SeekStage {
+    int stage = 0;
+  };  // the flow diagram's box: the stage's step in this head
+  struct Speed {
+    float rate = 1;
+  };
+  struct Voice {
+    bool on = false;
+  };
+  struct SpeechEnded {
+    std::optional<int> step;
+  };
+  struct SetSentence {
+    std::string text;
+  };
+  struct Focus {
+    int token = 0;
+  };
+  struct Temperature {
+    float value = 1;
+  };
+  struct Head {
+    int head = 0;
+  };
   using Command = std::variant<Play, Pause, Toggle, Restart, StepBy, Seek, SeekStage, Speed, Voice, SpeechEnded,
                                SetSentence, Focus, Temperature, Head>;
   static std::variant<Command, CommandResult> parse(const nlohmann::json& message);
@@ -67,19 +87,19 @@ class PlaybackModel {
 
   nlohmann::json state() const;
   nlohmann::json snapshot() const;
-  CommandResult  restore(const nlohmann::json& snapshot);
-  std::string    summary() const;  // the text version's line: step n of N, its title and caption
+  CommandResult restore(const nlohmann::json& snapshot);
+  std::string summary() const;  // the text version's line: step n of N, its title and caption
 
   // For the view and the tests.
-  const lesson::Playback&             config() const { return config_; }
-  const lesson::CodeBlock*            code() const { return code_ ? &*code_ : nullptr; }
-  const Trace*                        trace() const { return trace_ ? &*trace_ : nullptr; }
-  const Step*                         current_step() const;
+  const lesson::Playback& config() const { return config_; }
+  const lesson::CodeBlock* code() const { return code_ ? &*code_ : nullptr; }
+  const Trace* trace() const { return trace_ ? &*trace_ : nullptr; }
+  const Step* current_step() const;
   const playback::PlaybackController& controller() const { return controller_; }
-  const std::vector<int>&             step_indices() const { return steps_; }  // trace indices shown, in order
-  const std::string&                  sentence() const { return sentence_; }
-  const std::string&                  error() const { return error_; }
-  int                                 head() const { return head_; }
+  const std::vector<int>& step_indices() const { return steps_; }  // trace indices shown, in order
+  const std::string& sentence() const { return sentence_; }
+  const std::string& error() const { return error_; }
+  int head() const { return head_; }
 
   // Runs the block on `sentence`; on bad input returns the message and keeps the old sentence.
   std::optional<std::string> set_sentence(const std::string& sentence);
@@ -90,19 +110,19 @@ class PlaybackModel {
   void set_temperature(float value);  // re-runs the block at this next-token temperature
   void select_head(int head);
   void seek_stage(int stage);
-  void follow_step_head();            // the head selector follows a step that belongs to one head
+  void follow_step_head();  // the head selector follows a step that belongs to one head
 
-  lesson::Playback                 config_;
+  lesson::Playback config_;
   std::optional<lesson::CodeBlock> code_;
-  ModelSpec                        spec_;
-  std::optional<Trace>             trace_;
-  std::vector<int>                 steps_;
-  playback::PlaybackController     controller_;
-  std::string                      sentence_;
-  std::string                      error_;               // why the board is empty, or the last rejected sentence
-  int                              head_ = 0;
-  int                              focus_token_ = -1;    // -1 = the last word
-  float                            temperature_ = 0.0f;  // 0 = the model's own
+  ModelSpec spec_;
+  std::optional<Trace> trace_;
+  std::vector<int> steps_;
+  playback::PlaybackController controller_;
+  std::string sentence_;
+  std::string error_;  // why the board is empty, or the last rejected sentence
+  int head_ = 0;
+  int focus_token_ = -1;      // -1 = the last word
+  float temperature_ = 0.0f;  // 0 = the model's own
 };
 
 }  // namespace neuralpath::ui

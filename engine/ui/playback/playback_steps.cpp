@@ -9,24 +9,24 @@ namespace neuralpath::ui::playback {
 
 const char* lesson_step_name(StepKind kind) {
   switch (kind) {
-    case StepKind::tokens:            return "tokens";
-    case StepKind::embedding:         return "embedding";
-    case StepKind::positions:         return "positions";
-    case StepKind::context_layer:     return "context";
+    case StepKind::tokens: return "tokens";
+    case StepKind::embedding: return "embedding";
+    case StepKind::positions: return "positions";
+    case StepKind::context_layer: return "context";
     case StepKind::project_q:
     case StepKind::project_k:
-    case StepKind::project_v:         return "qkv";
-    case StepKind::score:             return "scores";
-    case StepKind::scale:             return "scale";
-    case StepKind::mask:              return "mask";
-    case StepKind::softmax:           return "softmax";
-    case StepKind::blend:             return "blend";
-    case StepKind::concat_heads:      return "heads";
+    case StepKind::project_v: return "qkv";
+    case StepKind::score: return "scores";
+    case StepKind::scale: return "scale";
+    case StepKind::mask: return "mask";
+    case StepKind::softmax: return "softmax";
+    case StepKind::blend: return "blend";
+    case StepKind::concat_heads: return "heads";
     case StepKind::output_projection: return "output";
-    case StepKind::residual:          return "residual";
-    case StepKind::layer_norm:        return "layer-norm";
-    case StepKind::feed_forward:      return "feed-forward";
-    case StepKind::next_token:        return "next-token";
+    case StepKind::residual: return "residual";
+    case StepKind::layer_norm: return "layer-norm";
+    case StepKind::feed_forward: return "feed-forward";
+    case StepKind::next_token: return "next-token";
   }
   return "tokens";
 }
@@ -35,38 +35,38 @@ Stage stage_of(StepKind kind) {
   switch (kind) {
     case StepKind::tokens:
     case StepKind::embedding:
-    case StepKind::positions:         return Stage::tokens;
-    case StepKind::context_layer:     return Stage::context;
+    case StepKind::positions: return Stage::tokens;
+    case StepKind::context_layer: return Stage::context;
     case StepKind::project_q:
     case StepKind::project_k:
-    case StepKind::project_v:         return Stage::qkv;
+    case StepKind::project_v: return Stage::qkv;
     case StepKind::score:
-    case StepKind::scale:             return Stage::scores;
-    case StepKind::mask:              return Stage::mask;
-    case StepKind::softmax:           return Stage::softmax;
-    case StepKind::blend:             return Stage::blend;
+    case StepKind::scale: return Stage::scores;
+    case StepKind::mask: return Stage::mask;
+    case StepKind::softmax: return Stage::softmax;
+    case StepKind::blend: return Stage::blend;
     case StepKind::concat_heads:
     case StepKind::output_projection: return Stage::heads;
     case StepKind::residual:
     case StepKind::layer_norm:
-    case StepKind::feed_forward:      return Stage::feed_forward;
-    case StepKind::next_token:        return Stage::next_token;
+    case StepKind::feed_forward: return Stage::feed_forward;
+    case StepKind::next_token: return Stage::next_token;
   }
   return Stage::tokens;
 }
 
 std::string stage_label(Stage stage) {
   switch (stage) {
-    case Stage::tokens:       return tr("playback.stage.tokens");
-    case Stage::context:      return tr("playback.stage.context");
-    case Stage::qkv:          return "Q, K, V";
-    case Stage::scores:       return "Q·Kᵀ × 1/√d";
-    case Stage::mask:         return tr("playback.stage.mask");
-    case Stage::softmax:      return tr("playback.stage.softmax");
-    case Stage::blend:        return "× V";
-    case Stage::heads:        return tr("playback.stage.heads");
+    case Stage::tokens: return tr("playback.stage.tokens");
+    case Stage::context: return tr("playback.stage.context");
+    case Stage::qkv: return "Q, K, V";
+    case Stage::scores: return "Q·Kᵀ × 1/√d";
+    case Stage::mask: return tr("playback.stage.mask");
+    case Stage::softmax: return tr("playback.stage.softmax");
+    case Stage::blend: return "× V";
+    case Stage::heads: return tr("playback.stage.heads");
     case Stage::feed_forward: return tr("playback.stage.feed_forward");
-    case Stage::next_token:   return tr("playback.stage.next_token");
+    case Stage::next_token: return tr("playback.stage.next_token");
   }
   return "";
 }
@@ -108,7 +108,9 @@ InputFocus input_focus(const Step& step, std::size_t input, Cell cell) {
   if (input >= step.inputs.size() || !inside(step.result.values, cell)) return f;
   const Matrix& m = step.inputs[input].values;
   const int i = cell.row, c = cell.col;
-  auto speak = [&](Cell at) { if (inside(m, at)) f.spoken.push_back(at); };
+  auto speak = [&](Cell at) {
+    if (inside(m, at)) f.spoken.push_back(at);
+  };
   switch (step.kind) {
     case StepKind::positions:
     case StepKind::residual:
@@ -126,10 +128,13 @@ InputFocus input_focus(const Step& step, std::size_t input, Cell cell) {
     case StepKind::project_q:
     case StepKind::project_k:
     case StepKind::project_v:
-    case StepKind::output_projection:   // result(i, c) = row i of the left · column c of the right
-      if (input == 0) f.row = i; else f.col = c;
+    case StepKind::output_projection:  // result(i, c) = row i of the left · column c of the right
+      if (input == 0)
+        f.row = i;
+      else
+        f.col = c;
       break;
-    case StepKind::score:               // q_i · k_c: row i of Q, row c of K
+    case StepKind::score:  // q_i · k_c: row i of Q, row c of K
       f.row = input == 0 ? i : c;
       break;
     case StepKind::scale:
@@ -137,35 +142,38 @@ InputFocus input_focus(const Step& step, std::size_t input, Cell cell) {
       speak({i, c});
       break;
     case StepKind::mask:
-    case StepKind::softmax:             // a whole row goes into each weight
+    case StepKind::softmax:  // a whole row goes into each weight
       f.row = i;
       break;
     case StepKind::blend:
-      if (input == 0) f.row = i; else f.col = c;
+      if (input == 0)
+        f.row = i;
+      else
+        f.col = c;
       if (step.inputs.size() == 2 && step.inputs[0].values.cols() == step.inputs[1].values.rows()) {
         const int j = main_contributor(step.inputs[0].values, step.inputs[1].values, cell);
         speak(input == 0 ? Cell{i, j} : Cell{j, c});
       }
       break;
-    case StepKind::concat_heads: {      // head h's block of columns
+    case StepKind::concat_heads: {  // head h's block of columns
       const auto width = static_cast<int>(m.cols());
-      if (width > 0 && static_cast<std::size_t>(c / width) == input) { f.row = i; f.col = c % width; }
+      if (width > 0 && static_cast<std::size_t>(c / width) == input) {
+        f.row = i;
+        f.col = c % width;
+      }
       break;
     }
     case StepKind::layer_norm:
       f.row = i;
       speak(input == 0 ? Cell{i, c} : Cell{i, 0});
       break;
-    case StepKind::feed_forward:
-      f.row = i;
-      break;
+    case StepKind::feed_forward: f.row = i; break;
     case StepKind::next_token:
       f.col = c;
       speak({0, c});
       break;
     case StepKind::tokens:
-    case StepKind::embedding:
-      break;
+    case StepKind::embedding: break;
   }
   return f;
 }

@@ -32,8 +32,8 @@ enum class Stage { tokens, context, qkv, scores, mask, softmax, blend, heads, fe
 inline constexpr int kStageCount = 10;
 
 const char* lesson_step_name(StepKind kind);  // "qkv" for project_k (the names authors write)
-Stage       stage_of(StepKind kind);
-std::string stage_label(Stage stage);         // "Q·Kᵀ × 1/√d" (drawn in the flow box)
+Stage stage_of(StepKind kind);
+std::string stage_label(Stage stage);  // "Q·Kᵀ × 1/√d" (drawn in the flow box)
 
 // Trace step indices the playback shows, in trace order: every step whose lesson name is in
 // `names` (all steps when `names` is empty).
@@ -46,8 +46,8 @@ std::vector<int> code_lines_for(const lesson::CodeBlock& code, StepKind kind);
 // went into it (lit on the board while that cell is computed), and the input cells whose
 // numbers the narration speaks for it (always printed on the board).
 struct InputFocus {
-  int               row = -1;   // -1 = no row lit
-  int               col = -1;   // -1 = no column lit
+  int row = -1;  // -1 = no row lit
+  int col = -1;  // -1 = no column lit
   std::vector<Cell> spoken;
 };
 InputFocus input_focus(const Step& step, std::size_t input, Cell cell);

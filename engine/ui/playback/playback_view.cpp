@@ -17,7 +17,9 @@ namespace neuralpath::ui {
 using nlohmann::json;
 using namespace playback;
 
-float PlaybackView::fill(const PlaybackModel& m) const { return reduced_motion_ ? 1.0f : m.controller().fill_progress(); }
+float PlaybackView::fill(const PlaybackModel& m) const {
+  return reduced_motion_ ? 1.0f : m.controller().fill_progress();
+}
 
 json PlaybackView::css_rect(ImVec2 min, ImVec2 max) const {
   // [x, y, width, height] from the canvas's top left, as the page's own rectangles (app.cpp).
@@ -85,7 +87,8 @@ void PlaybackView::draw(const UiContext& ui, const PlaybackModel& m, Asked& aske
     const float transport_h = timeline_beside ? std::max(p.px(40), timeline_h) : p.px(40);
     const float below = timeline_beside ? 0 : timeline_h + gap;
     // Everything in the frame but the stage: pads, flow, header, caption, transport, gaps.
-    const float chrome = pad + flow_h + gap + header_h + p.px(6) + gap + caption_h + gap + transport_h + p.px(8) + p.px(12);
+    const float chrome =
+        pad + flow_h + gap + header_h + p.px(6) + gap + caption_h + gap + transport_h + p.px(8) + p.px(12);
     const float natural = stage_natural_height(p, m, stage_w);
     const float stage_h = std::clamp(screen - chrome - below, std::min(p.px(160), natural), natural);
     at.y += flow_h + gap;
@@ -123,7 +126,8 @@ void PlaybackView::draw(const UiContext& ui, const PlaybackModel& m, Asked& aske
     }
     at.y += draw_heads(p, m, at, inner, asked) + gap;
   } else {
-    const ImVec2 size = p.text(at, tr("playback.cannot_run", {{"error", m.error()}}), p.colors().bad, p.body(), 0, inner, false);
+    const ImVec2 size =
+        p.text(at, tr("playback.cannot_run", {{"error", m.error()}}), p.colors().bad, p.body(), 0, inner, false);
     at.y += size.y + gap;
   }
   at.y += draw_sentence_input(p, m, at, inner, asked) + pad;

@@ -25,26 +25,29 @@
 
 namespace neuralpath::ui {
 
-namespace playback { struct Painter; struct MatrixStyle; }
+namespace playback {
+struct Painter;
+struct MatrixStyle;
+}  // namespace playback
 
 class PlaybackView {
  public:
   using Asked = std::vector<PlaybackModel::Command>;
   void draw(const UiContext& ui, const PlaybackModel& model, Asked& asked);
   void update(const PlaybackModel& /*model*/, float /*dt*/) {}
-  Explainer&       explainer() { return explain_; }
+  Explainer& explainer() { return explain_; }
   const Explainer& explainer() const { return explain_; }
 
   const std::vector<std::string>& drawn_strings() const { return drawn_; }  // last frame, caption excluded
-  const nlohmann::json&           layout() const { return layout_; }       // CSS pixels, last frame
-  const std::string&              zoomed() const { return zoom_; }         // matrix shown alone, or ""
+  const nlohmann::json& layout() const { return layout_; }                  // CSS pixels, last frame
+  const std::string& zoomed() const { return zoom_; }                       // matrix shown alone, or ""
 
  private:
   // The frame, top to bottom. Each returns the height it used (device pixels).
   float draw_flow(const playback::Painter& p, const PlaybackModel& m, ImVec2 pos, float width, Asked& asked);
   float draw_header(const playback::Painter& p, const PlaybackModel& m, ImVec2 pos, float width, float height);
-  void  draw_stage(const playback::Painter& p, const PlaybackModel& m, ImRect stage, Asked& asked);
-  void  draw_zoom(const playback::Painter& p, const PlaybackModel& m, const playback::MatrixStyle& item, ImRect stage);
+  void draw_stage(const playback::Painter& p, const PlaybackModel& m, ImRect stage, Asked& asked);
+  void draw_zoom(const playback::Painter& p, const PlaybackModel& m, const playback::MatrixStyle& item, ImRect stage);
   float draw_caption(const playback::Painter& p, const PlaybackModel& m, ImVec2 pos, float width, float height);
   float draw_transport(const playback::Painter& p, const PlaybackModel& m, ImVec2 pos, float width, Asked& asked);
   float draw_timeline(const playback::Painter& p, const PlaybackModel& m, ImVec2 pos, float width, Asked& asked);
@@ -58,20 +61,20 @@ class PlaybackView {
   float stage_natural_height(const playback::Painter& p, const PlaybackModel& m, float width) const;
   float header_height(const playback::Painter& p, const PlaybackModel& m, float width) const;
   float caption_height(const playback::Painter& p, const PlaybackModel& m, float width) const;
-  void  handle_keys(Asked& asked);  // space, ←, → while the board has the keyboard
+  void handle_keys(Asked& asked);            // space, ←, → while the board has the keyboard
   float fill(const PlaybackModel& m) const;  // the current step's animation, 1 with reduced motion
   nlohmann::json css_rect(ImVec2 min, ImVec2 max) const;
 
-  Explainer                explain_;
-  bool                     reduced_motion_ = false;
-  float                    scale_ = 1;
-  bool                     focused_ = false;   // clicked on last: space and arrows are the board's
-  std::string              zoom_;              // the matrix shown alone with its numbers (kept while
-                                               // the steps that follow show it too)
-  char                     input_[512] = {};   // the sentence field
-  std::string              input_for_;         // the model sentence input_ was last filled from
+  Explainer explain_;
+  bool reduced_motion_ = false;
+  float scale_ = 1;
+  bool focused_ = false;   // clicked on last: space and arrows are the board's
+  std::string zoom_;       // the matrix shown alone with its numbers (kept while
+                           // the steps that follow show it too)
+  char input_[512] = {};   // the sentence field
+  std::string input_for_;  // the model sentence input_ was last filled from
   std::vector<std::string> drawn_;
-  nlohmann::json           layout_ = nlohmann::json::object();
+  nlohmann::json layout_ = nlohmann::json::object();
 };
 
 }  // namespace neuralpath::ui

@@ -39,7 +39,8 @@ std::variant<TrainModel::Command, CommandResult> TrainModel::parse(const json& m
     return Command(SetSeed{message["seed"].get<std::int64_t>()});
   }
   if (type == "useTrained") {
-    if (!message.contains("trained") || !message["trained"].is_boolean()) return CommandResult(tr("train.needs_trained"));
+    if (!message.contains("trained") || !message["trained"].is_boolean())
+      return CommandResult(tr("train.needs_trained"));
     return Command(UseTrained{message["trained"].get<bool>()});
   }
   if (type == "setSentence") {
@@ -55,8 +56,8 @@ std::variant<TrainModel::Command, CommandResult> TrainModel::parse(const json& m
   return CommandResult::not_taken(type);
 }
 
-TrainModel::TrainModel(const TrainSettings& settings, const lesson::Inline& caption, std::optional<TrainSession> session,
-                       std::string error)
+TrainModel::TrainModel(const TrainSettings& settings, const lesson::Inline& caption,
+                       std::optional<TrainSession> session, std::string error)
     : settings_(settings), caption_(caption), session_(std::move(session)), error_(std::move(error)) {
   if (!session_) return;
   // The hand-set weights never change: their spotlight is computed once.
@@ -82,7 +83,8 @@ CommandResult TrainModel::apply(const Command& command) {
   } else if (const auto* use = std::get_if<UseTrained>(&command)) {
     s.use_trained(use->trained);
   } else if (const auto* steps = std::get_if<TrainSteps>(&command)) {
-    if (steps->n < 1 || steps->n > kMaxStepsAtOnce) return tr("train.steps_range", {{"max", std::to_string(kMaxStepsAtOnce)}});
+    if (steps->n < 1 || steps->n > kMaxStepsAtOnce)
+      return tr("train.steps_range", {{"max", std::to_string(kMaxStepsAtOnce)}});
     if (s.finished()) return tr("train.already_trained");
     s.run_steps(steps->n);  // no time budget: a test or a host asked for n steps at once
   } else if (const auto* sentence = std::get_if<SetSentence>(&command)) {
@@ -216,7 +218,8 @@ CommandResult TrainModel::restore(const json& snapshot) {
   if (seed > static_cast<std::uint64_t>(kMaxSeed) || steps < 0 || steps > session_->total_steps()) return bad();
   // Replaying is deterministic: the same seed and steps land on the same weights. Restored
   // paused, so an opened page stays idle until the learner presses Train.
-  const bool trained = !snapshot.contains("trained") || !snapshot["trained"].is_boolean() || snapshot["trained"].get<bool>();
+  const bool trained =
+      !snapshot.contains("trained") || !snapshot["trained"].is_boolean() || snapshot["trained"].get<bool>();
   session_->restore({seed, steps, false, trained});
   followed_points_ = 0;
   follow();

@@ -38,19 +38,29 @@ class TrainModel {
   // Per frame: at most kStepsPerFrame steps (slow enough to watch the curves and the spotlight
   // move: the default 300 steps take about 2.5 s at 60 frames a second), and never more than
   // kFrameBudgetMs of work (a slow phone takes fewer steps, never a longer frame).
-  static constexpr double       kFrameBudgetMs = 8.0;
-  static constexpr int          kStepsPerFrame = 2;
-  static constexpr int          kMaxStepsAtOnce = 100000;
+  static constexpr double kFrameBudgetMs = 8.0;
+  static constexpr int kStepsPerFrame = 2;
+  static constexpr int kMaxStepsAtOnce = 100000;
   static constexpr std::int64_t kMaxSeed = 2147483647;  // the seed field holds an int
 
   struct Train {};
   struct Pause {};
   struct ResetTraining {};
-  struct SetSeed { std::int64_t seed = 0; };
-  struct UseTrained { bool trained = true; };
-  struct SetSentence { std::string text; };
-  struct TrainSteps { int n = 1; };
-  struct Explain { std::string what; };  // "loss", "accuracy", "learning_rate"
+  struct SetSeed {
+    std::int64_t seed = 0;
+  };
+  struct UseTrained {
+    bool trained = true;
+  };
+  struct SetSentence {
+    std::string text;
+  };
+  struct TrainSteps {
+    int n = 1;
+  };
+  struct Explain {
+    std::string what;
+  };  // "loss", "accuracy", "learning_rate"
   using Command = std::variant<Train, Pause, ResetTraining, SetSeed, UseTrained, SetSentence, TrainSteps, Explain>;
   static std::variant<Command, CommandResult> parse(const nlohmann::json& message);
 
@@ -59,42 +69,42 @@ class TrainModel {
              std::string error = {});
 
   CommandResult apply(const Command& command);
-  void          update(float dt);  // a running session trains one slice
-  bool          wants_another_frame() const { return session_ && session_->running(); }
+  void update(float dt);  // a running session trains one slice
+  bool wants_another_frame() const { return session_ && session_->running(); }
   std::optional<Explanation> take_explanation();
   std::vector<nlohmann::json> take_events() { return {}; }
 
   nlohmann::json state() const;
   nlohmann::json snapshot() const;
-  CommandResult  restore(const nlohmann::json& snapshot);
-  std::string    summary() const;
-  TextTable      table() const;
+  CommandResult restore(const nlohmann::json& snapshot);
+  std::string summary() const;
+  TextTable table() const;
 
   // For the view (session() only when has_session()).
-  bool                        has_session() const { return session_.has_value(); }
-  const TrainSession&         session() const { return *session_; }
-  const std::string&          error() const { return error_; }
-  const std::string&          input_error() const { return input_error_; }
-  const TrainSettings&        settings() const { return settings_; }
-  const lesson::Inline&       caption() const { return caption_; }
-  const SpotlightNow&         shown() const { return shown_; }   // the block's sentence, weights per the switch
+  bool has_session() const { return session_.has_value(); }
+  const TrainSession& session() const { return *session_; }
+  const std::string& error() const { return error_; }
+  const std::string& input_error() const { return input_error_; }
+  const TrainSettings& settings() const { return settings_; }
+  const lesson::Inline& caption() const { return caption_; }
+  const SpotlightNow& shown() const { return shown_; }  // the block's sentence, weights per the switch
   const std::optional<SpotlightNow>& custom() const { return custom_; }
-  const std::string&          custom_sentence() const { return custom_sentence_; }
+  const std::string& custom_sentence() const { return custom_sentence_; }
 
   Explanation explain(const std::string& what) const;
 
  private:
   void follow();  // recomputes the spotlights after the weights or the switch changed
 
-  TrainSettings               settings_;
-  lesson::Inline              caption_;
+  TrainSettings settings_;
+  lesson::Inline caption_;
   std::optional<TrainSession> session_;
-  std::string                 error_, input_error_;
-  SpotlightNow                shown_, hand_set_;
+  std::string error_, input_error_;
+  SpotlightNow shown_, hand_set_;
   std::optional<SpotlightNow> custom_;
-  std::string                 custom_sentence_;
-  std::size_t                 followed_points_ = 0;  // curve points the spotlights reflect
-  std::optional<Explanation>  explanation_;
+  std::string custom_sentence_;
+  std::size_t followed_points_ = 0;  // curve points the spotlights reflect
+  std::optional<Explanation> explanation_;
 };
 
 }  // namespace neuralpath::ui

@@ -21,92 +21,92 @@
 namespace neuralpath::ui {
 
 struct CurvePoint {
-    int   step = 0;
-    float batch_loss = 0.0f;     // the minibatch loss of the recorded step (0 at step 0)
-    float held_out_loss = 0.0f;
-    float held_out_accuracy = 0.0f;
+  int step = 0;
+  float batch_loss = 0.0f;  // the minibatch loss of the recorded step (0 at step 0)
+  float held_out_loss = 0.0f;
+  float held_out_accuracy = 0.0f;
 };
 
 struct SpotlightNow {
-    std::vector<std::string> tokens;
-    std::vector<float>       weights;   // the query's row, mean over heads
-    int                      query = -1;
-    int                      top = -1;  // the most-attended token other than the query
+  std::vector<std::string> tokens;
+  std::vector<float> weights;  // the query's row, mean over heads
+  int query = -1;
+  int top = -1;  // the most-attended token other than the query
 };
 
 class TrainSession {
-public:
-    static constexpr int kRecordEvery = 10;
+ public:
+  static constexpr int kRecordEvery = 10;
 
-    // `architecture`: the lesson's model (its hand-set weights, for the switch, and its shape).
-    // `probe`/`query`: the sentence whose spotlight the widget shows as training goes.
-    TrainSession(ModelSpec architecture, TrainingSet set, TrainOptions options, std::string probe,
-                 std::string query, std::function<double()> now_ms = {});
+  // `architecture`: the lesson's model (its hand-set weights, for the switch, and its shape).
+  // `probe`/`query`: the sentence whose spotlight the widget shows as training goes.
+  TrainSession(ModelSpec architecture, TrainingSet set, TrainOptions options, std::string probe, std::string query,
+               std::function<double()> now_ms = {});
 
-    void start() { running_ = !trainer_.finished(); }
-    void pause() { running_ = false; }
-    void reset();                                // back to step 0 with the current seed
-    void set_seed(std::uint64_t seed);           // takes effect now (a reset)
-    void use_trained(bool trained) { use_trained_ = trained; }
+  void start() { running_ = !trainer_.finished(); }
+  void pause() { running_ = false; }
+  void reset();                       // back to step 0 with the current seed
+  void set_seed(std::uint64_t seed);  // takes effect now (a reset)
+  void use_trained(bool trained) { use_trained_ = trained; }
 
-    // Runs steps while running, until budget_ms has passed or max_steps were taken (always at
-    // least one step so a slow machine still progresses). Returns the steps taken this call.
-    int advance(double budget_ms, int max_steps = 1 << 30);
-    // Runs n steps now, running or not, without a budget (a command asked for them); returns
-    // the steps taken (fewer at the end of training).
-    int run_steps(int n);
+  // Runs steps while running, until budget_ms has passed or max_steps were taken (always at
+  // least one step so a slow machine still progresses). Returns the steps taken this call.
+  int advance(double budget_ms, int max_steps = 1 << 30);
+  // Runs n steps now, running or not, without a budget (a command asked for them); returns
+  // the steps taken (fewer at the end of training).
+  int run_steps(int n);
 
-    bool                 running() const { return running_; }
-    bool                 finished() const { return trainer_.finished(); }
-    bool                 showing_trained() const { return use_trained_; }
-    int                  step() const { return trainer_.steps_done(); }
-    int                  total_steps() const { return trainer_.options().steps; }
-    float                learning_rate() const { return trainer_.learning_rate(); }
-    std::uint64_t        seed() const { return trainer_.options().seed; }
-    const std::vector<CurvePoint>& curve() const { return curve_; }
-    const SpotlightNow&  spotlight() const { return spotlight_; }
-    const ModelSpec&     model() const;          // trained or hand-set, per the switch
-    double               steps_per_second() const { return steps_per_second_; }
-    double               longest_slice_ms() const { return longest_slice_ms_; }  // of advance(), since the last reset
-    std::size_t          held_out_count() const {   // the examples accuracy is measured on
-        return set_.held_out.empty() ? set_.train.size() : set_.held_out.size();
-    }
+  bool running() const { return running_; }
+  bool finished() const { return trainer_.finished(); }
+  bool showing_trained() const { return use_trained_; }
+  int step() const { return trainer_.steps_done(); }
+  int total_steps() const { return trainer_.options().steps; }
+  float learning_rate() const { return trainer_.learning_rate(); }
+  std::uint64_t seed() const { return trainer_.options().seed; }
+  const std::vector<CurvePoint>& curve() const { return curve_; }
+  const SpotlightNow& spotlight() const { return spotlight_; }
+  const ModelSpec& model() const;  // trained or hand-set, per the switch
+  double steps_per_second() const { return steps_per_second_; }
+  double longest_slice_ms() const { return longest_slice_ms_; }  // of advance(), since the last reset
+  std::size_t held_out_count() const {                           // the examples accuracy is measured on
+    return set_.held_out.empty() ? set_.train.size() : set_.held_out.size();
+  }
 
-    // The query word's spotlight in any sentence, with the weights the switch selects.
-    // nullopt when the sentence has no such word; throws InputError for sentences the engine refuses.
-    std::optional<SpotlightNow> try_sentence(const std::string& sentence) const {
-        return spotlight_in(sentence, use_trained_);
-    }
-    // The same with the weights named here, whatever the switch says.
-    std::optional<SpotlightNow> spotlight_in(const std::string& sentence, bool trained) const;
-    const std::string&          probe() const { return probe_; }
-    const std::string&          query() const { return query_; }
+  // The query word's spotlight in any sentence, with the weights the switch selects.
+  // nullopt when the sentence has no such word; throws InputError for sentences the engine refuses.
+  std::optional<SpotlightNow> try_sentence(const std::string& sentence) const {
+    return spotlight_in(sentence, use_trained_);
+  }
+  // The same with the weights named here, whatever the switch says.
+  std::optional<SpotlightNow> spotlight_in(const std::string& sentence, bool trained) const;
+  const std::string& probe() const { return probe_; }
+  const std::string& query() const { return query_; }
 
-    struct Snapshot {
-        std::uint64_t seed = 0;
-        int           steps = 0;
-        bool          running = false;
-        bool          trained = true;
-    };
-    Snapshot snapshot() const { return {seed(), step(), running_, use_trained_}; }
-    void     restore(const Snapshot& s);
+  struct Snapshot {
+    std::uint64_t seed = 0;
+    int steps = 0;
+    bool running = false;
+    bool trained = true;
+  };
+  Snapshot snapshot() const { return {seed(), step(), running_, use_trained_}; }
+  void restore(const Snapshot& s);
 
-private:
-    void record(float batch_loss);
-    SpotlightNow spotlight_of(const ModelSpec& model, const std::string& sentence) const;
+ private:
+  void record(float batch_loss);
+  SpotlightNow spotlight_of(const ModelSpec& model, const std::string& sentence) const;
 
-    ModelSpec              hand_set_;
-    TrainingSet            set_;
-    TrainOptions           options_;
-    Trainer                trainer_;
-    std::string            probe_, query_;
-    std::function<double()> now_ms_;
-    bool                   running_ = false;
-    bool                   use_trained_ = true;
-    std::vector<CurvePoint> curve_;
-    SpotlightNow           spotlight_;
-    double                 steps_per_second_ = 0.0;
-    double                 longest_slice_ms_ = 0.0;
+  ModelSpec hand_set_;
+  TrainingSet set_;
+  TrainOptions options_;
+  Trainer trainer_;
+  std::string probe_, query_;
+  std::function<double()> now_ms_;
+  bool running_ = false;
+  bool use_trained_ = true;
+  std::vector<CurvePoint> curve_;
+  SpotlightNow spotlight_;
+  double steps_per_second_ = 0.0;
+  double longest_slice_ms_ = 0.0;
 };
 
 }  // namespace neuralpath::ui

@@ -29,7 +29,8 @@ void TrainView::draw(const UiContext& ui, const Model& model, Asked& asked) {
     const TrainSession& s = model.session();
     kit::wrapped(ui,
                  tr(s.showing_trained() ? "train.looks_trained" : "train.looks_hand_set",
-                    {{"query", ui::quoted(model.settings().query)}, {"step", format_count(static_cast<std::uint64_t>(s.step()))}}),
+                    {{"query", ui::quoted(model.settings().query)},
+                     {"step", format_count(static_cast<std::uint64_t>(s.step()))}}),
                  ui.colors().muted, kit::Face::small);
     draw_chips(ui, model.shown(), width);
     kit::gap(ui, 8);
@@ -47,11 +48,16 @@ void TrainView::draw(const UiContext& ui, const Model& model, Asked& asked) {
 
 void TrainView::draw_controls(const UiContext& ui, const Model& model, float width, Asked& asked) {
   const TrainSession& s = model.session();
-  const char* go = s.running() ? "train.pause" : s.step() == 0 ? "train.train" : s.finished() ? "train.trained" : "train.resume";
+  const char* go = s.running()     ? "train.pause"
+                   : s.step() == 0 ? "train.train"
+                   : s.finished()  ? "train.trained"
+                                   : "train.resume";
   ImGui::BeginDisabled(s.finished());
   if (kit::button(ui, tr(go).c_str(), true)) {
-    if (s.running()) asked.push_back(Model::Pause{});
-    else asked.push_back(Model::Train{});
+    if (s.running())
+      asked.push_back(Model::Pause{});
+    else
+      asked.push_back(Model::Train{});
   }
   ImGui::EndDisabled();
   ImGui::SameLine(0, ui.px(8));
@@ -89,8 +95,8 @@ void TrainView::draw_controls(const UiContext& ui, const Model& model, float wid
   ImGui::SameLine(0, ui.px(4));
   NumberStyle style;
   style.small = true;
-  explain_.number(ui, "##rate", format_setting(s.learning_rate()), [&model] { return model.explain("learning_rate"); },
-                  style);
+  explain_.number(
+      ui, "##rate", format_setting(s.learning_rate()), [&model] { return model.explain("learning_rate"); }, style);
   ImGui::PopFont();
 
   const int picked = kit::segmented(ui, "weights", {tr("train.weights_trained"), tr("train.weights_hand_set")},
@@ -125,14 +131,18 @@ void TrainView::draw_curves(const UiContext& ui, const Model& model, float width
     draw->AddRect(min, max, c.border, ui.px(3));
     std::vector<ImVec2> points;
     for (const CurvePoint& p : curve) {
-      const float x = min.x + (max.x - min.x) * static_cast<float>(p.step) / static_cast<float>(std::max(1, s.total_steps()));
+      const float x =
+          min.x + (max.x - min.x) * static_cast<float>(p.step) / static_cast<float>(std::max(1, s.total_steps()));
       const float v = loss ? p.held_out_loss / max_loss : p.held_out_accuracy;
       points.emplace_back(x, max.y - (max.y - min.y) * std::clamp(v, 0.0f, 1.0f));
     }
-    if (points.size() >= 2) draw->AddPolyline(points.data(), static_cast<int>(points.size()), c.accent, 0, ui.px(2));
-    else draw->AddCircleFilled(points.front(), ui.px(3), c.accent);
+    if (points.size() >= 2)
+      draw->AddPolyline(points.data(), static_cast<int>(points.size()), c.accent, 0, ui.px(2));
+    else
+      draw->AddCircleFilled(points.front(), ui.px(3), c.accent);
     // The latest value in the plot's top-right corner, explainable like every number.
-    const std::string value = loss ? format_number(curve.back().held_out_loss) : format_percent(curve.back().held_out_accuracy);
+    const std::string value =
+        loss ? format_number(curve.back().held_out_loss) : format_percent(curve.back().held_out_accuracy);
     const ImVec2 size = kit::text_size(small, value);
     const ImVec2 corner(max.x - size.x - ui.px(6), min.y + ui.px(4));
     draw->AddText(small, small->FontSize, corner, c.text, value.c_str());

@@ -17,7 +17,7 @@ class TrainView {
   using Asked = std::vector<TrainModel::Command>;
   void draw(const UiContext& ui, const TrainModel& model, Asked& asked);
   void update(const TrainModel& /*model*/, float /*dt*/) {}
-  Explainer&       explainer() { return explain_; }
+  Explainer& explainer() { return explain_; }
   const Explainer& explainer() const { return explain_; }
 
  private:
@@ -26,10 +26,10 @@ class TrainView {
   void draw_chips(const UiContext& ui, const SpotlightNow& spot, float width);
   void draw_try(const UiContext& ui, const TrainModel& model, float width, Asked& asked);
 
-  Explainer     explain_;
-  int           seed_field_ = -1;       // what the seed field shows; follows the model unless edited
-  std::uint64_t seed_shown_ = ~0ull;    // the model's seed when the field last followed it
-  char          sentence_[256] = {};    // "try your own sentence" as typed
+  Explainer explain_;
+  int seed_field_ = -1;               // what the seed field shows; follows the model unless edited
+  std::uint64_t seed_shown_ = ~0ull;  // the model's seed when the field last followed it
+  char sentence_[256] = {};           // "try your own sentence" as typed
 };
 
 }  // namespace neuralpath::ui
