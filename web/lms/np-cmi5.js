@@ -66,9 +66,13 @@ async function launch() {
   // One queue, so the LRS receives them in the order the learner caused them.
   let queue = Promise.resolve();
   let terminated = false;
+  // Closing the page sends terminated at once (it cannot wait for the queue); a statement still
+  // waiting in the queue then is dropped, so nothing reaches the LRS after terminated.
+  let closing = false;
   const send = (what, call) => {
     if (terminated) return queue;
-    queue = queue.then(call).catch(error => console.warn(`neuralpath: '${what}' not sent: ${error.message}`));
+    queue = queue.then(() => (closing ? undefined : call()))
+      .catch(error => console.warn(`neuralpath: '${what}' not sent: ${error.message}`));
     return queue;
   };
   let lastPercent = -1;
@@ -145,6 +149,7 @@ async function launch() {
   window.addEventListener('pagehide', () => {
     if (terminated || exiting) return;
     terminated = true;
+    closing = true;
     const endpoint = params.endpoint.replace(/\/?$/, '/');
     cmi5.sendXapiStatement = statement => fetch(`${endpoint}statements`, {
       method: 'POST', keepalive: true, body: JSON.stringify(statement),
