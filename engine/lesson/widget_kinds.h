@@ -20,4 +20,6 @@
     X(mask_steps, "mask-steps")        \
     X(cost_explorer, "cost-explorer")  \
     X(head_view, "head-view")          \
-    X(train, "train")
+    X(train, "train")                  \
+    X(head_cost, "head-cost")          \
+    X(split_join, "split-join")

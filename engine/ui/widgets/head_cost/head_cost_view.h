@@ -1,0 +1,41 @@
+// head_cost_view.h: draws a const HeadCostModel with Dear ImGui — three sliders (d_model, H, T),
+// each with its value printed above it (never under the grab) and − / + buttons for keys and
+// fingers, the note when H had to move, the figures (each explains itself when tapped), the
+// split of multiplications between projections and scores/blend, and one bar per head count
+// that divides d_model (d_head falling) under the flat line of the layer's multiplications.
+#pragma once
+#include "engine/ui/widgets/explain.h"
+#include "engine/ui/widgets/head_cost/head_cost_model.h"
+
+#include <nlohmann/json.hpp>
+
+#include <vector>
+
+namespace neuralpath::ui {
+
+class HeadCostView {
+ public:
+  using Asked = std::vector<HeadCostModel::Command>;
+  void draw(const UiContext& ui, const HeadCostModel& model, Asked& asked);
+  void update(const HeadCostModel& /*model*/, float /*dt*/) {}
+  Explainer& explainer() { return explain_; }
+  const Explainer& explainer() const { return explain_; }
+  // Where the last frame drew its controls, [x, y, w, h] in CSS pixels from the canvas's top
+  // left (state()'s "layout"): per slider its value's label, track and − / + buttons; the bars.
+  const nlohmann::json& layout() const { return layout_; }
+
+ private:
+  // A labelled slider over stops 0..last; returns the stop asked for this frame, or -1.
+  // The stops are already spaced as the quantity wants (real widths, divisors, log T).
+  int stepper(const UiContext& ui, const char* id, const std::string& label, int stop, int last, float width);
+  void draw_figures(const UiContext& ui, const HeadCostModel& model, float width);
+  void draw_split(const UiContext& ui, const HeadCostModel& model, float width);
+  void draw_by_heads(const UiContext& ui, const HeadCostModel& model, float width, Asked& asked);
+
+  nlohmann::json css_rect(const UiContext& ui, ImVec2 min, ImVec2 max) const;
+
+  Explainer explain_;
+  nlohmann::json layout_ = nlohmann::json::object();
+};
+
+}  // namespace neuralpath::ui

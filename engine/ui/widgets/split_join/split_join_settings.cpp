@@ -1,0 +1,48 @@
+// split_join_settings.cpp: a ```split-join block's keys -> SplitJoinSettings, and the stage
+// names. Compiled into the lesson library (engine/lesson/CMakeLists.txt), so it may use the
+// lesson's parser only.
+#include "engine/lesson/parse_context.h"
+#include "engine/ui/widgets/split_join/split_join_settings.h"
+
+namespace neuralpath::ui {
+
+const char* split_stage_name(SplitStage stage) {
+  switch (stage) {
+    case SplitStage::cut: return "cut";
+    case SplitStage::slice: return "slice";
+    case SplitStage::scores: return "scores";
+    case SplitStage::scale: return "scale";
+    case SplitStage::softmax: return "softmax";
+    case SplitStage::mix: return "mix";
+    case SplitStage::concat: return "concat";
+    case SplitStage::output: return "output";
+  }
+  return "";
+}
+
+std::optional<SplitStage> parse_split_stage(std::string_view name) {
+  for (SplitStage s : all_split_stages())
+    if (name == split_stage_name(s)) return s;
+  return std::nullopt;
+}
+
+const std::vector<SplitStage>& all_split_stages() {
+  static const std::vector<SplitStage> all = {SplitStage::cut,     SplitStage::slice, SplitStage::scores,
+                                              SplitStage::scale,   SplitStage::softmax, SplitStage::mix,
+                                              SplitStage::concat,  SplitStage::output};
+  return all;
+}
+
+}  // namespace neuralpath::ui
+
+namespace neuralpath::lesson::detail {
+
+std::shared_ptr<const WidgetSettings> parse_split_join_settings(WidgetFields& w) {
+  auto s = std::make_shared<ui::SplitJoinSettings>();
+  s->query = w.fields.text("query", false).value_or("");
+  s->sentence = w.sentence(s->query);
+  s->causal = w.causal_mask();
+  return s;
+}
+
+}  // namespace neuralpath::lesson::detail

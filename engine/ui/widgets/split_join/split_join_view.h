@@ -1,0 +1,40 @@
+// split_join_view.h: draws a const SplitJoinModel with Dear ImGui — the eight stages as a row of
+// choices, Q/K/V or the head (chips in the heads' colours), the stage's rule with √d_head
+// written out, its matrix as a grid (columns in the colour of the head that owns them; any cell
+// explains itself when tapped), the stage's one-sentence narration, and Back/Next. Clicks and
+// keys come back as the model's commands; the hovered cell and the popup are the view's own.
+#pragma once
+#include "engine/ui/widgets/explain.h"
+#include "engine/ui/widgets/split_join/split_join_model.h"
+
+#include <nlohmann/json.hpp>
+
+#include <optional>
+#include <vector>
+
+namespace neuralpath::ui {
+
+class SplitJoinView {
+ public:
+  using Asked = std::vector<SplitJoinModel::Command>;
+  void draw(const UiContext& ui, const SplitJoinModel& model, Asked& asked);
+  void update(const SplitJoinModel& /*model*/, float /*dt*/) {}
+  Explainer& explainer() { return explain_; }
+  const Explainer& explainer() const { return explain_; }
+  // Where the last frame drew its parts, [x, y, w, h] in CSS pixels from the canvas's top left
+  // (state()'s "layout"): back, next, the head chips, the grid and the narration.
+  const nlohmann::json& layout() const { return layout_; }
+
+ private:
+  void draw_choices(const UiContext& ui, const SplitJoinModel& model, float width, Asked& asked);
+  int head_chips(const UiContext& ui, const SplitJoinModel& model, float width);  // the head tapped, or -1
+  void draw_matrix(const UiContext& ui, const SplitJoinModel& model, float width, Asked& asked);
+
+  nlohmann::json css_rect(const UiContext& ui, ImVec2 min, ImVec2 max) const;
+
+  std::optional<Cell> hovered_;
+  Explainer explain_;
+  nlohmann::json layout_ = nlohmann::json::object();
+};
+
+}  // namespace neuralpath::ui
