@@ -216,6 +216,9 @@ std::string drawable_text(const char* utf8, std::string& refused) {
 
 // [SECTION] Frame loop --------------------------------------------------------------------------
 
+// A performance mark on the start-up timeline np-app.js keeps (np:NAME), for the bench and profiles.
+EM_JS(void, start_mark, (const char* name), { performance.mark('np:' + UTF8ToString(name)); });
+
 void frame() {
   if (platform.context_lost || idle.asleep()) {
     idle.slept = true;
@@ -223,7 +226,10 @@ void frame() {
   }
   ++idle.engine_frames;
   deliver_typing();
-  if (platform.viewport.pixel_scale != platform.font_scale) rebuild_fonts(platform.viewport.pixel_scale);
+  if (platform.viewport.pixel_scale != platform.font_scale) {
+    rebuild_fonts(platform.viewport.pixel_scale);
+    if (idle.engine_frames == 1) start_mark("fonts-built");
+  }
 
   // Time asleep is time in which nothing changed: the first frame after it is a normal step.
   const double now = glfwGetTime();
@@ -250,6 +256,7 @@ void frame() {
     idle.drawn = look;
   }
   idle.after_frame(looked_different, platform.app->wants_another_frame());
+  if (idle.engine_frames == 1) start_mark("first-frame");
 
   // Phones show their keyboard only for a focused DOM text field; tell the page when a text
   // field in the canvas gains or loses focus so it can stand one in (np-app.js).
@@ -396,7 +403,10 @@ int main() {
   glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);  // WebGL2
   glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 0);
   platform.window = glfwCreateWindow(800, 600, "NeuralPath", nullptr, nullptr);
-  if (!platform.window) return 1;  // the shell shows "WebGL2 unavailable" when main exits early
+  if (!platform.window) {  // no WebGL2 context: the shell says so (np-app.js asks for none itself)
+    EM_ASM(if (Module.onNoWebGL) Module.onNoWebGL(););
+    return 1;
+  }
   glfwMakeContextCurrent(platform.window);
 
   IMGUI_CHECKVERSION();

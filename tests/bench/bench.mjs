@@ -244,7 +244,12 @@ function printTable(report, { best, narrow }) {
   if (report.page)
     out.push(`Page: first visit ${f(report.page.bytes.first_visit_served / 1e6, 3)} MB as served (brotli), ` +
       `(${f(report.page.bytes.first_visit_raw / 1e6, 3)} MB raw); neuralpath.ready ${report.page.ready_ms.median} ms ` +
-      `(median of ${report.page.ready_ms.runs.length} cold headless visits).`);
+      `(median of ${report.page.ready_ms.runs.length} cold headless visits, each in a fresh browser: ` +
+      `${report.page.ready_ms.runs.join(', ')} ms; worst ${report.page.ready_ms.worst} ms; ` +
+      `load average ${(report.page.ready_ms.load_average || []).join('-')} during them).`);
+  if (report.page?.ready_ms.marks_median)
+    out.push(`Page start-up marks (median ms from navigation): ${Object.entries(report.page.ready_ms.marks_median)
+      .map(([name, ms]) => `${name} ${ms}`).join(', ')}.`);
   out.push(`Noise: the median run was at most ${f(100 * report.noise_median_over_best, 0)}% slower than the best.`);
   out.push('', 'Targets (issue #12):');
   for (const t of report.targets) out.push(`  ${t.met ? 'met    ' : 'NOT MET'}  ${t.name}: ${t.value} (goal ${t.goal})`);

@@ -10,9 +10,11 @@
 //   ready_ms  time from navigation start to window.neuralpath.ready, in a fresh browser each run
 //             (cold: empty HTTP and code caches; the server has compressed its files once
 //             already, as a static host would have), headless Chromium on localhost: every run,
-//             the median, and the median of each phase on the way (engine-ready: wasm + fonts
-//             up; lesson-loaded: lesson parsed; ready: first frame with the lesson drawn)
+//             the median and the worst, the load average around each run, and the median of
+//             each mark on the way (np-app.js and web/main.cpp's np:* performance marks:
+//             wasm-compiled, main, lesson-parsed, fonts-built, first-frame, ready ...)
 import { readFile } from 'node:fs/promises';
+import { loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import { brotliCompressSync, constants as zlib } from 'node:zlib';
 import { chromium } from 'playwright-core';
@@ -25,7 +27,7 @@ function option(name, fallback) {
 }
 const site = resolve(option('site', defaultSite));
 const lesson = option('lesson', 'self-attention');
-const runs = Math.max(1, Number(option('runs', 5)) || 5);
+const runs = Math.max(1, Number(option('runs', 7)) || 7);
 const path = `/lesson.html?lesson=${lesson}`;
 
 const median = values => {
@@ -65,7 +67,11 @@ async function oneVisit(origin) {
     size => fetched.set(new URL(request.url()).pathname, size.responseBodySize), () => {})));
   await page.goto(origin + path);
   await page.waitForFunction(() => window.__phases && window.__phases.ready, null, { timeout: 120_000 });
-  const phases = await page.evaluate(() => window.__phases);
+  const phases = await page.evaluate(() => {
+    const out = { ...window.__phases };
+    for (const m of performance.getEntriesByType('mark')) if (m.name.startsWith('np:')) out[m.name] = m.startTime;
+    return out;
+  });
   await Promise.all(sizes);
   await browser.close();
   return { phases, fetched };
@@ -75,12 +81,14 @@ async function main() {
   const server = await startServer({ root: site, port: 0 });
   const origin = `http://127.0.0.1:${server.address().port}`;
   const samples = [];
+  const loads = [];
   let fetched = new Map();
   try {
     // The server compresses each file once, on its first request; a static host would have
     // done that ahead of time, so the warm-up visit is not counted.
     await oneVisit(origin);
     for (let i = 0; i < runs; i++) {
+      loads.push(loadavg()[0]);
       const visit = await oneVisit(origin);  // a fresh browser each time: nothing cached
       samples.push(visit.phases);
       if (i === 0) fetched = visit.fetched;
@@ -99,13 +107,21 @@ async function main() {
   files.sort((a, b) => b.brotli - a.brotli);
   const sum = key => files.reduce((total, f) => total + f[key], 0);
   const round = ms => Math.round(ms);
+  loads.push(loadavg()[0]);
+  // Every mark the first run made, in the order it made them, with its median over all runs.
+  const marks = Object.keys(samples[0]).filter(name => name.startsWith('np:'))
+    .sort((a, b) => samples[0][a] - samples[0][b]);
   console.log(JSON.stringify({
     page: path,
     bytes: { first_visit_served: sum('served'), first_visit_brotli: sum('brotli'), first_visit_raw: sum('raw'),
       first_visit_brotli_q5: sum('brotli_q5'), files },
     ready_ms: {
       median: round(median(samples.map(s => s.ready))),
+      worst: round(Math.max(...samples.map(s => s.ready))),
       runs: samples.map(s => round(s.ready)),
+      load_average: [Math.min(...loads), Math.max(...loads)].map(l => Number(l.toFixed(2))),
+      marks_median: Object.fromEntries(marks.map(name =>
+        [name.slice(3), round(median(samples.map(s => s[name]).filter(Number.isFinite)))])),
       phases_median: Object.fromEntries(['engine-ready', 'lesson-loaded', 'ready']
         .map(phase => [phase, round(median(samples.map(s => s[phase])))])),
       how: `${runs} cold visits, a fresh headless Chromium each (software WebGL), localhost`,

@@ -93,3 +93,37 @@ test('the keyboard is never trapped in the canvas, and keys elsewhere stay with 
   assert.equal(await page.inputValue('#probe'), 'ab');
   assert.deepEqual(problems, []);
 });
+
+test('the page starts with one WebGL context, and the engine compiles its WebAssembly as it arrives', async () => {
+  const context = await env.browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const page = await context.newPage();
+  // Every canvas that gets a WebGL2 context, and how the WebAssembly was compiled.
+  await page.addInitScript(() => {
+    window.__webglCanvases = new Set();
+    const original = HTMLCanvasElement.prototype.getContext;
+    HTMLCanvasElement.prototype.getContext = function (kind, ...rest) {
+      const made = original.call(this, kind, ...rest);
+      if (kind === 'webgl2' && made) window.__webglCanvases.add(this);
+      return made;
+    };
+    window.__compiled = [];
+    for (const name of ['compile', 'compileStreaming', 'instantiate', 'instantiateStreaming']) {
+      const own = WebAssembly[name];
+      WebAssembly[name] = function (...args) { window.__compiled.push(name); return own.apply(this, args); };
+    }
+  });
+  const requested = [];
+  page.on('request', request => requested.push(new URL(request.url()).pathname));
+  await page.goto(`${env.origin}/lesson.html?lesson=self-attention`);
+  await lessonReady(page);
+  const seen = await page.evaluate(() => ({
+    canvases: [...window.__webglCanvases].map(c => c.id), compiled: window.__compiled }));
+  // A throwaway context to ask "is there WebGL2?" cost as much as the engine's own.
+  assert.deepEqual(seen.canvases, ['canvas']);
+  assert.equal(seen.compiled[0], 'compileStreaming');
+  // The .wasm is asked for as soon as its name is known, not after lesson.js has arrived and run.
+  const wasm = requested.findIndex(p => /\/lesson\.[0-9a-f]{16}\.wasm$/.test(p));
+  const script = requested.findIndex(p => /\/lesson\.[0-9a-f]{16}\.js$/.test(p));
+  assert.ok(wasm >= 0 && script >= 0 && wasm < script, `requests in order: ${requested.join(' ')}`);
+  await context.close();
+});

@@ -31,6 +31,11 @@ import { fillPage, loadStrings, words } from './np-strings.js';
 import { chooseLanguage, lessonPath } from './np-lang.js';
 
 // [SECTION] Page parameters ---------------------------------------------------------------------
+// Performance marks along the way to `ready` (np:strings, np:engine-script, np:wasm-compiled,
+// np:main, np:lesson-parsed, np:fonts-built and np:first-frame from web/main.cpp, np:ready), for
+// the bench and for anyone profiling a slow start (tests/bench/page-metrics.mjs prints them).
+const mark = name => performance.mark(`np:${name}`);
+mark('app-start');
 const params = new URLSearchParams(location.search);
 const events = new EventTarget();
 const emit = (type, detail) => events.dispatchEvent(new CustomEvent(type, { detail }));
@@ -76,8 +81,12 @@ const ready = new Promise((resolve, reject) => { readyResolve = resolve; readyRe
 ready.catch(() => {});  // a page that failed to load reports it on screen, not as an unhandled rejection
 
 // [SECTION] Loading the engine (with download progress) -----------------------------------------
+// A browser without WebGL2 at all is told at once. One that has it but cannot make a context
+// (blocklisted, out of GPU memory) is told by the engine itself (web/main.cpp calls
+// Module.onNoWebGL when its window gets no context): a throwaway context made here to ask would
+// cost as much as the engine's own, 100-200 ms of the main thread with software WebGL.
 function webgl2Available() {
-  try { return !!document.createElement('canvas').getContext('webgl2'); } catch { return false; }
+  return typeof WebGL2RenderingContext === 'function';
 }
 
 // Byte counts of the downloads, written at build time (a compressed response's Content-Length
@@ -98,24 +107,40 @@ async function assetNames() {
   return plain;
 }
 
-async function fetchWithProgress(url, expectedBytes, onBytes) {
-  const response = await fetch(url);
-  if (!response.ok) throw new Error(`${url}: HTTP ${response.status}`);
-  if (!response.body || !expectedBytes) return new Uint8Array(await response.arrayBuffer());
+// Calls onBytes(received so far) as `response`'s body arrives, until it ends.
+async function countBytes(response, onBytes) {
   const reader = response.body.getReader();
-  const chunks = [];
   let received = 0;
   for (;;) {
     const { done, value } = await reader.read();
-    if (done) break;
-    chunks.push(value);
+    if (done) return;
     received += value.length;
     onBytes(received);
   }
-  const bytes = new Uint8Array(received);
-  let offset = 0;
-  for (const chunk of chunks) { bytes.set(chunk, offset); offset += chunk.length; }
-  return bytes;
+}
+
+// The engine's WebAssembly, compiled while it downloads (compileStreaming needs the server's
+// application/wasm, which serve.mjs sends); a clone of the response counts the bytes for the
+// progress bar. The response itself goes to the compiler, so the browser may keep the compiled
+// code for the next visit. A server with another type gets the compile after the download.
+async function instantiateEngine(request, expectedBytes, imports, onBytes) {
+  const response = await request;
+  if (!response.ok) throw new Error(`${response.url}: HTTP ${response.status}`);
+  const streams = typeof WebAssembly.compileStreaming === 'function' &&
+    /^application\/wasm\b/.test(response.headers.get('content-type') || '');
+  let module;
+  if (streams) {
+    if (expectedBytes && response.body) countBytes(response.clone(), onBytes).catch(() => {});
+    module = await WebAssembly.compileStreaming(response);
+  } else {
+    const bytes = await response.arrayBuffer();
+    onBytes(bytes.byteLength);
+    module = await WebAssembly.compile(bytes);
+  }
+  mark('wasm-compiled');
+  const instance = await WebAssembly.instantiate(module, imports);
+  mark('wasm-instantiated');
+  return { instance, module };
 }
 
 // Limits on text handed to the engine (web/main.cpp checks them too). A lesson is capped at
@@ -198,10 +223,10 @@ async function start(requests) {
 
   window.Module = {
     canvas,
-    // Fetch the .wasm ourselves to count its bytes for the progress bar.
+    // The .wasm was asked for as soon as its name was known (requests.wasm, at the end of this
+    // file); Emscripten's own fetch would wait for lesson.js.
     instantiateWasm(imports, receive) {
-      fetchWithProgress(names['lesson.wasm'], sizes['lesson.wasm'], n => { wasmBytes = n; report(); })
-        .then(bytes => WebAssembly.instantiate(bytes, imports))
+      instantiateEngine(requests.wasm, sizes['lesson.wasm'], imports, n => { wasmBytes = n; report(); })
         .then(result => receive(result.instance, result.module))
         .catch(error => showFatal(words('app.engine_failed'), String(error.message || error)));
       return {};
@@ -217,17 +242,20 @@ async function start(requests) {
     printErr: text => console.warn(text),
     onAbort: what => showFatal(words('app.engine_stopped'), String(what)),
     onEngineReady: () => engineReady(lessonText),
+    onNoWebGL: () => { restoreListeners(); showFatal(words('app.no_webgl'), words('app.no_webgl_detail')); },
     // A text field in the canvas took or left the keyboard: np-input.js stands a DOM field in.
     onTextInput: wanted => emit('text-field', { wanted }),
   };
   restoreListeners = routeKeysToCanvasOnly();
   const script = document.createElement('script');
+  mark('engine-script');
   script.src = names['lesson.js'];
   script.onerror = () => showFatal(words('app.engine_failed'), words('app.script_failed'));
   document.body.appendChild(script);
 }
 
 function engineReady(lessonText) {
+  mark('main');
   openLesson(lessonText).catch(error => showFatal(words('app.lesson_failed'), String(error && error.message || error)));
 }
 
@@ -271,7 +299,9 @@ async function openLesson(lessonText) {
   // never "Opening the lesson…" for good.
   let state;
   try {
+    mark('lesson-text');
     if (engine.loadLesson(lessonId, text) !== 0) throw new Error(words('app.lesson_larger_than_engine'));
+    mark('lesson-parsed');
     state = JSON.parse(engine.state());
   } catch (error) {
     console.warn(`the lesson did not open: ${error && error.message || error}`);
@@ -293,15 +323,23 @@ async function openLesson(lessonText) {
   // Resolve `ready` once a frame with the lesson has been drawn.
   requestAnimationFrame(() => requestAnimationFrame(() => {
     overlay.hidden = true;
+    mark('ready');
     readyResolve();
   }));
 }
 
 // [SECTION] Canvas size and WebGL context loss -----------------------------------------------------
 function followCanvasSize() {
+  // Only a real change reaches the engine: each call resizes the canvas's backing store, which
+  // reallocates and clears the WebGL drawing buffer (the first ResizeObserver call repeats the
+  // size apply() just set, and cost a second reallocation at start).
+  let last = '';
   const apply = () => {
     const box = canvas.getBoundingClientRect();
-    engine.setViewport(Math.max(1, box.width), Math.max(1, box.height), window.devicePixelRatio || 1);
+    const size = [Math.max(1, box.width), Math.max(1, box.height), window.devicePixelRatio || 1];
+    if (size.join() === last) return;
+    last = size.join();
+    engine.setViewport(...size);
   };
   new ResizeObserver(apply).observe(canvas);
   // devicePixelRatio changes (zoom, moving to another screen) do not resize the box.
@@ -388,7 +426,8 @@ function feature(name) {
 Object.freeze(window.neuralpath);
 
 // Everything the first frame needs is asked for at once: the words (which the messages on the
-// way need first), the engine's file names and sizes, and the lesson. One after the other, each
+// way need first), the engine's file names and sizes, the lesson, and the engine's WebAssembly
+// as soon as its name is in (its compile is the longest wait). One after the other, each
 // waited for a round trip and the page's scripts before the engine's download could start.
 // The language comes first for the words and the lesson (np-lang.js; no round trip when the
 // browser prefers English and no other language was chosen).
@@ -397,11 +436,14 @@ const chosen = chooseLanguage(params).then(code => {
   document.documentElement.lang = code;
   return code;
 });
+const names = assetNames();
 const requests = {
   sizes: assetSizes(),
-  names: assetNames(),
+  names,
+  wasm: names.then(found => fetch(found['lesson.wasm'])),
   lesson: lessonNamePattern.test(lessonId) ? chosen.then(async code => fetch((await lessonPath(lessonId, code)).path)) : null,
 };
 requests.lesson?.catch(() => {});  // a failed fetch is reported by fetchLesson, once the words are in
-chosen.then(code => loadStrings(code)).then(() => { fillPage(); return start(requests); })
+requests.wasm.catch(() => {});    // ... and the engine's by instantiateEngine
+chosen.then(code => loadStrings(code)).then(() => { mark('strings'); fillPage(); return start(requests); })
   .catch(error => showFatal(words('app.start_failed'), String(error.message || error)));
