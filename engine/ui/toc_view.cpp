@@ -110,7 +110,9 @@ std::string draw_toc(PageContext& page, float width) {
     InlineStyle small;
     small.scale = 0.82f;
     small.color = c.muted;
-    draw_text(page, tr("page.checks_correct", {{"n", std::to_string(s.correct)}, {"total", std::to_string(s.checks)}}),
+    draw_text(page,
+              tr_n("page.checks_correct", s.checks,
+                   {{"n", std::to_string(s.correct)}, {"total", std::to_string(s.checks)}}),
               width, small);
     const ImVec2 bar = ImGui::GetCursorScreenPos();
     const float h = page.px(6);

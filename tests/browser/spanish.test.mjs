@@ -1,4 +1,4 @@
-// Spanish, end to end (issue #14): both lessons walked with ?lang=es, every section visited,
+// Spanish, end to end (issue #14): every lesson walked with ?lang=es, every section visited,
 // every check answered, the playback stepped; nothing English left in the text version or in
 // what the engine reports (state(): summaries, captions, feedback), checked against the
 // catalogue: no phrase of an English string that Spanish words differently, and no English
@@ -145,12 +145,30 @@ test('course-playback in Spanish: the narration speaks Spanish', async () => {
   assert.deepEqual(es.problems, []);
 });
 
+test('multi-head in Spanish: no English left, the heads’ figures in Spanish format', async () => {
+  await es.page.setViewportSize({ width: 1440, height: 900 });
+  await es.page.goto(`${env.origin}/lesson.html?lesson=multi-head&lang=es`);
+  await lessonReady(es.page);
+  const s = await walk(es.page, 'multi-head');
+  assert.match(s.title, /cabezas/);
+  assert.equal(s.checks.length, 2);
+  const heads = s.widgets.find(w => w.kind === 'head-view');
+  assert.ok(heads?.summary, 'the head view has a summary');
+  assert.match(heads.summary, /cabezas/);
+  const text = await mirrorText(es.page);
+  assert.match(text, /0,83 bits/, 'the lesson’s own figures with a decimal comma');
+  assert.match(text, /1\.048\.576/, 'and a thousands point');
+  assert.doesNotMatch(text, /\b0\.\d\d\b/, 'no decimal point in the text version');
+  assert.deepEqual(es.problems, []);
+});
+
 test('the index lists the lessons in Spanish', async () => {
   await es.page.goto(`${env.origin}/?lang=es`);
   await es.page.waitForSelector('#np-lessons a');
   const text = await es.page.locator('#np-lessons').textContent();
   assert.match(text, /La autoatención/);
   assert.match(text, /Inicial/);
+  assert.match(text, /Muchas cabezas/, 'the multi-head lesson in Spanish too');
   assert.ok(!text.includes('Self-attention, or how words look at each other'));
   const href = await es.page.locator('#np-lessons a').first().getAttribute('href');
   assert.match(href, /lang=es/);

@@ -23,6 +23,8 @@
 // [SECTION] Widgets and playback
 // [SECTION] Following the engine
 
+import { countKey } from './np-strings.js';
+
 const np = window.neuralpath;
 const root = document.documentElement;
 const embedded = np.params.embed;
@@ -597,7 +599,7 @@ function update(state) {
   const summary = state.progress?.summary || {};
   const done = summary.correct, total = summary.checks;
   setText(progressLine, Number.isFinite(done) && Number.isFinite(total) && total > 0
-    ? t('mirror.progress', { done, total }) : '');
+    ? t(countKey('mirror.progress', total), { done, total }) : '');
 }
 
 function markSection(anchor) {

@@ -48,6 +48,11 @@ export function fillPage(root = document) {
   for (const node of root.querySelectorAll('[data-np-label]')) node.setAttribute('aria-label', words(node.dataset.npLabel));
 }
 
+// A count's key, picked as the engine's tr_n picks it (engine/core/catalogue.h): "key.one" when
+// the count is 1, "key.other" for any other count (0 included). English and Spanish share this
+// rule; the catalogue gives both forms (docs/translating.md, "Counts").
+export const countKey = (key, n) => `${key}.${Number(n) === 1 ? 'one' : 'other'}`;
+
 // The words for `key` with {name} filled from `args`; {{ and }} are braces. A missing key
 // shows the key itself, never nothing.
 export function words(key, args = {}) {
