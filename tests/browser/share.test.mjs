@@ -6,7 +6,7 @@
 // figure's pixels above a caption) and the heatmap's numbers come out as CSV.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, openPage, lessonReady, settled } from './harness.mjs';
+import { launch, openPage, lessonReady, screenshotPath, settled } from './harness.mjs';
 import { decodePng, lumaVariance } from './png.mjs';
 
 let env, sharer;
@@ -149,4 +149,58 @@ test('a shared link reopens the playback at the step it was on', async () => {
   await other.waitForFunction(step => window.neuralpath.state().widgets.find(w => w.kind === 'playback').step === step,
     board.step, { timeout: 20_000 });
   await fresh.close();
+});
+
+// At 320–375 px the tools do not fit beside the brand: a Menu button opens them as a list, so
+// Share and the language menu are on screen and reachable with the keyboard; on a desk they sit
+// in the bar as before.
+test('on a phone the tool bar fits: Menu opens the tools, Share and the language menu on screen', async () => {
+  for (const width of [320, 375]) {
+    const context = await env.browser.newContext({ viewport: { width, height: 740 }, hasTouch: true, isMobile: true, locale: 'es-ES' });
+    const page = await context.newPage();
+    await page.goto(`${env.origin}/lesson.html?lesson=self-attention&lang=es`);
+    await lessonReady(page);
+    const menu = page.locator('.np-menu-button');
+    await menu.waitFor();
+    const fits = () => page.evaluate(() => {
+      const chrome = document.querySelector('.np-chrome');
+      return chrome.scrollWidth <= chrome.clientWidth && document.documentElement.scrollWidth <= innerWidth;
+    });
+    assert.ok(await fits(), `${width}: nothing scrolls sideways`);
+    const inside = async locator => {
+      const b = await locator.boundingBox();
+      return b && b.x >= 0 && b.x + b.width <= width + 0.5 && b.y >= 0 && b.height > 0;
+    };
+    assert.ok(await inside(menu), `${width}: the Menu button is on screen`);
+    assert.equal(await menu.textContent(), 'Menú');
+    assert.equal(await menu.getAttribute('aria-expanded'), 'false');
+    assert.equal(await page.locator('.np-tools button', { hasText: 'Compartir' }).isVisible(), false, 'closed: the tools are out of sight');
+
+    await menu.focus();
+    await page.keyboard.press('Enter');
+    assert.equal(await menu.getAttribute('aria-expanded'), 'true');
+    const share = page.locator('.np-tools button', { hasText: 'Compartir' });
+    const lang = page.locator('select.np-lang');
+    assert.ok(await inside(share), `${width}: Share is on screen`);
+    assert.ok(await inside(lang), `${width}: the language menu is on screen`);
+    assert.ok(await fits(), `${width}: the open list fits too`);
+    assert.ok(await page.evaluate(() => document.querySelector('.np-tools').contains(document.activeElement)),
+      'the keyboard is in the list');
+    await page.screenshot({ path: screenshotPath(`toolbar-${width}-open`) });
+    await page.keyboard.press('Escape');
+    assert.equal(await menu.getAttribute('aria-expanded'), 'false');
+    assert.equal(await page.evaluate(() => document.activeElement?.classList.contains('np-menu-button')), true, 'Escape gives focus back');
+
+    await menu.tap();   // a tap opens it; Share copies and closes it
+    await share.tap();
+    await page.waitForFunction(() => document.querySelector('.np-share-note') && !document.querySelector('.np-share-note').hidden);
+    assert.equal(await menu.getAttribute('aria-expanded'), 'false');
+    await context.close();
+  }
+  const { page } = sharer;   // a desk: no Menu button, the tools in the bar
+  await page.goto(`${env.origin}/lesson.html?lesson=self-attention&lang=es`);
+  await lessonReady(page);
+  assert.equal(await page.locator('.np-menu-button').isVisible(), false);
+  assert.ok(await page.locator('.np-tools button', { hasText: 'Compartir' }).isVisible());
+  assert.ok(await page.locator('select.np-lang').isVisible());
 });

@@ -68,6 +68,7 @@ const ALLOWED = new Map([
   ['web/shell/np-app.js', ['Tab', 'noopener,noreferrer']],                 // a key name; window features
   ['web/shell/np-mirror.js', ['noopener noreferrer']],                     // rel= keywords
   ['web/shell/np-speech.js', ['ArrowRight', 'ArrowLeft']],                 // key names
+  ['web/shell/np-toolbar.js', ['Escape', 'button, select, input, a[href]']], // a key name; a selector
   ['web/shell/np-storage.js', ['QuotaExceededError']],                     // a DOMException name
   ['web/shell/np-lang.js', ['English']],                                   // English named in itself (language.name)
   // xAPI vocabulary (objectType; the language tag of the statement's names).
