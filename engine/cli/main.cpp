@@ -25,7 +25,7 @@ constexpr const char* kUsage =
     "\"kernel\": \"naive\"|\"tiled\"}\n"
     "       neuralpath-cli trace --sentence TEXT [--mask causal|none] [--lesson FILE] [--lang CODE] [--focus N] [--terms] [--pretty]\n"
     "       neuralpath-cli check FILE...\n"
-    "       neuralpath-cli train --lesson FILE [--task NAME] [--steps N] [--seed S] [--out FILE]\n"
+    "       neuralpath-cli train --lesson FILE [--task NAME] [--steps N] [--seed S] [--out FILE] [--lang CODE]\n"
     "       neuralpath-cli heads --lesson FILE [--task NAME]\n";
 
 // One line, whatever the message holds, so scripts can read it with `read`.

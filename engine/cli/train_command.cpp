@@ -1,6 +1,6 @@
 // train_command.cpp: `neuralpath-cli train`, a lesson's model trained on one of its tasks.
 //
-//   train --lesson FILE [--task NAME] [--steps N] [--seed S] [--out FILE] [--ship FILE]
+//   train --lesson FILE [--task NAME] [--steps N] [--seed S] [--out FILE] [--ship FILE] [--lang CODE]
 //
 // stdout: one JSON line per logged step, {"step": N, "loss": L, "accuracy": A}, from step 0
 // (before training) to the last, about twenty lines in all. loss and accuracy are measured on
@@ -11,10 +11,15 @@
 // the web build appends to the site's copy of the lesson, so the page loads them instead of
 // training (--steps and --seed are refused with --ship: the page would not use such weights).
 // Without --task, the task marked `lesson-weights: trained` is trained if there is one.
-// Same arguments, same output.
+// Same arguments, same output. --lang CODE: the words train prints (its refusals on stderr, the
+// --out block's comment) in that language's catalogue ([train] cli_*, as `trace --lang`); an
+// unknown language is refused like any bad argument. The lesson's own diagnostics stay the parser's.
 #include "commands.h"
 #include "json_io.h"
 
+#include "lesson_hook.h"
+
+#include "engine/core/catalogue.h"
 #include "engine/core/error.h"
 #include "engine/lesson/load.h"
 #include "engine/lesson/model_spec.h"
@@ -38,15 +43,25 @@ long long integer_arg(const std::string& flag, const std::string& value, long lo
         used = 0;
     }
     if (used == 0 || used != value.size() || v < min || v > max)
-        throw InputError(flag + " needs a whole number from " + std::to_string(min) + " to " + std::to_string(max) +
-                         ", not '" + value + "'");
+        throw InputError(tr("train.cli_whole_number", {{"flag", flag},
+                                                        {"min", std::to_string(min)},
+                                                        {"max", std::to_string(max)},
+                                                        {"value", value}}));
     return v;
 }
 
 std::string task_list(const lesson::Lesson& l) {
     std::string ids;
     for (const auto& t : l.tasks) ids += (ids.empty() ? "" : ", ") + t.id;
-    return ids.empty() ? "it has none" : "it has: " + ids;
+    return ids.empty() ? tr("train.cli_tasks_none") : tr("train.cli_tasks_some", {{"tasks", ids}});
+}
+
+// A flag's value before the arguments are read in order: --lang comes first, so that every
+// later refusal is already in the language asked for.
+std::optional<std::string> value_of(const std::vector<std::string>& args, const char* flag) {
+    for (std::size_t i = 0; i + 1 < args.size(); ++i)
+        if (args[i] == flag) return args[i + 1];
+    return std::nullopt;
 }
 
 }  // namespace
@@ -54,24 +69,23 @@ std::string task_list(const lesson::Lesson& l) {
 int run_train(const std::vector<std::string>& args, std::string& stdout_text) {
     std::string lesson_path, task_id, out_path, ship_path;
     std::optional<long long> steps, seed;
+    use_language_for_run(value_of(args, "--lang").value_or("en"), value_of(args, "--lesson").value_or(""));
     for (std::size_t i = 0; i < args.size(); ++i) {
         const std::string& flag = args[i];
         if (flag != "--lesson" && flag != "--task" && flag != "--steps" && flag != "--seed" && flag != "--out" &&
-            flag != "--ship")
-            throw InputError("train: unknown argument '" + flag +
-                             "' (expected --lesson, --task, --steps, --seed, --out, --ship)");
-        if (i + 1 >= args.size()) throw InputError("train: " + flag + " needs a value");
+            flag != "--ship" && flag != "--lang")
+            throw InputError(tr("train.cli_unknown", {{"flag", flag}}));
+        if (i + 1 >= args.size()) throw InputError(tr("train.cli_needs_value", {{"flag", flag}}));
         const std::string& value = args[++i];
         if (flag == "--lesson") lesson_path = value;
         else if (flag == "--task") task_id = value;
         else if (flag == "--out") out_path = value;
         else if (flag == "--ship") ship_path = value;
         else if (flag == "--steps") steps = integer_arg(flag, value, 0, 100000);
-        else seed = integer_arg(flag, value, 0, 1LL << 53);
+        else if (flag == "--seed") seed = integer_arg(flag, value, 0, 1LL << 53);
     }
-    if (lesson_path.empty()) throw InputError("train: --lesson FILE is required");
-    if (!ship_path.empty() && (steps || seed))
-        throw InputError("train: --ship writes the weights the lesson's task makes; --steps and --seed would change them");
+    if (lesson_path.empty()) throw InputError(tr("train.cli_needs_lesson"));
+    if (!ship_path.empty() && (steps || seed)) throw InputError(tr("train.cli_ship_fixed"));
 
     // As written: a `lesson-weights: trained` task is trained here, not at load.
     const lesson::LoadResult loaded = lesson::load_lesson_file(lesson_path, {.lesson_weights = false});
@@ -84,9 +98,10 @@ int run_train(const std::vector<std::string>& args, std::string& stdout_text) {
         for (const lesson::TaskData& t : l.tasks)
             if (t.lesson_weights) task = &t;
     if (!task)
-        throw InputError(task_id.empty() ? "train: the lesson has " + std::to_string(l.tasks.size()) +
-                                               " tasks; name one with --task (" + task_list(l) + ")"
-                                         : "train: no task '" + task_id + "' in " + lesson_path + " (" + task_list(l) + ")");
+        throw InputError(task_id.empty() ? tr("train.cli_name_a_task",
+                                              {{"count", std::to_string(l.tasks.size())}, {"tasks", task_list(l)}})
+                                         : tr("train.cli_no_task",
+                                              {{"task", task_id}, {"lesson", lesson_path}, {"tasks", task_list(l)}}));
 
     TrainOptions options = lesson::train_options(*task);
     if (steps) options.steps = static_cast<int>(*steps);
@@ -108,15 +123,16 @@ int run_train(const std::vector<std::string>& args, std::string& stdout_text) {
     if (!out_path.empty()) {
         const std::vector<std::string> features = l.vocabulary ? l.vocabulary->features : trainer.model().vocabulary.feature_names;
         std::ofstream out(out_path, std::ios::binary);
-        out << "```weights\n# Trained by: neuralpath-cli train --lesson " << lesson_path << " --task " << task->id
-            << " --steps " << options.steps << " --seed " << options.seed << "\n"
+        const std::string how = "neuralpath-cli train --lesson " + lesson_path + " --task " + task->id + " --steps " +
+                                std::to_string(options.steps) + " --seed " + std::to_string(options.seed);
+        out << "```weights\n# " << tr("train.cli_trained_by", {{"command", how}}) << "\n"
             << lesson::weights_block_text(trainer.model(), features) << "```\n";
-        if (!out.flush()) throw InputError("train: cannot write '" + out_path + "'");
+        if (!out.flush()) throw InputError(tr("train.cli_cannot_write", {{"file", out_path}}));
     }
     if (!ship_path.empty()) {
         std::ofstream out(ship_path, std::ios::binary);
         out << lesson::trained_weights_block_text(l, *task, trainer.model());
-        if (!out.flush()) throw InputError("train: cannot write '" + ship_path + "'");
+        if (!out.flush()) throw InputError(tr("train.cli_cannot_write", {{"file", ship_path}}));
     }
     return 0;
 }

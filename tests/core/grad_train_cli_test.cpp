@@ -228,3 +228,24 @@ TEST_CASE("train refuses bad arguments with exit 2 and one line on stderr") {
     std::filesystem::remove(lesson);
     std::filesystem::remove(no_task);
 }
+
+TEST_CASE("train --lang es: the same numbers, its words in Spanish; an unknown language is refused") {
+    const std::string lesson = write_lesson("lang.md", std::string(kLessonHead) + kWeights + kTask);
+    const Run en = cli("train --lesson '" + lesson + "' --steps 5");
+    const Run es = cli("train --lesson '" + lesson + "' --steps 5 --lang es");
+    REQUIRE_MESSAGE(es.code == 0, es.err);
+    CHECK(es.out == en.out);  // JSON lines: numbers and keys, no words to translate
+
+    const std::string weights = temp_path("lang-weights.md").string();
+    REQUIRE(cli("train --lang es --lesson '" + lesson + "' --steps 5 --out '" + weights + "'").code == 0);
+    CHECK(slurp(weights).find("# Entrenado con: neuralpath-cli train --lesson") != std::string::npos);
+
+    // Refusals in Spanish, wherever --lang stands among the arguments.
+    check_refused(cli("train --lang es"), "hace falta --lesson ARCHIVO");
+    check_refused(cli("train --lesson '" + lesson + "' --speed 3 --lang es"), "argumento desconocido '--speed'");
+    check_refused(cli("train --lang es --lesson '" + lesson + "' --task nothing"), "no hay ninguna tarea 'nothing'");
+    check_refused(cli("train --lang es --lesson '" + lesson + "' --steps many"), "--steps necesita un número entero");
+    check_refused(cli("train --lesson '" + lesson + "' --lang xx"), "--lang xx: no word catalogue");
+    check_refused(cli("train --lesson '" + lesson + "' --lang"), "--lang needs a value");
+    for (const auto& f : {lesson, weights}) std::filesystem::remove(f);
+}
