@@ -6,12 +6,15 @@
 //   2. attention-bench.cjs (WebAssembly, Node): peak probe and tiled on 128-bit SIMD
 //   3. tests/bench/torch_attention.py: PyTorch on OpenBLAS, one thread and every core
 //   4. tests/bench/page-metrics.mjs (when present): first-visit bytes (brotli), time to ready
+//   5. train-bench natively and train-bench.cjs (WebAssembly under Node: the page's training
+//      code and flags): training steps/s per lesson task, side by side (issue #10)
 // and compares every kernel's output with the naive one's, element by element (the inputs are
 // the same counter hash everywhere).
 //
 //   node tests/bench/bench.mjs --native PATH --wasm PATH [--json] [--t 256,1024,2048,4096]
 //                              [--repeats N] [--budget S] [--no-page] [--no-torch] [--no-wasm]
 //                              [--realtime] [--openblas DIR]
+//                              [--train-native PATH] [--train-wasm PATH] [--no-train]
 // --openblas DIR: a directory with OpenBLAS as libblas.so.3/libopenblas.so.0 (from
 // scripts/openblas-for-bench.sh), put on LD_LIBRARY_PATH of the PyTorch runs only.
 // The table carries the load average at the start of each part: on a shared machine it says how
@@ -50,7 +53,7 @@ function runJson(command, args, env = process.env) {
 
 const dumpDir = mkdtempSync(join(tmpdir(), 'np-bench-'));
 const common = ['--json', '--t', ts, '--repeats', repeats, '--budget', budget, '--dump', dumpDir];
-let native, wasm = null, torch = [], page = null;
+let native, wasm = null, torch = [], page = null, training = null;
 const problems = [];
 try {
   native = runJson(nativeBench, [...common, '--threads', String(cores), ...(flag('realtime') ? ['--realtime'] : [])]);
@@ -90,6 +93,23 @@ try {
       try { page = runJson('node', [pageScript]); }
       catch (error) { problems.push(`page metrics did not run: ${error.message.split('\n')[0]}`); }
     } else problems.push('no tests/bench/page-metrics.mjs yet: page bytes and time to ready not measured');
+  }
+
+  if (!flag('no-train')) {
+    // One row per measurement: native and wasm figures of the same name side by side.
+    const trainNative = option('train-native', 'build/native/tests/bench/train-bench');
+    const trainWasm = option('train-wasm', 'build/web/tests/bench/train-bench.cjs');
+    try {
+      const load = loadavg().map(x => Number(x.toFixed(2)));
+      const n = runJson(trainNative, ['--json']).training;
+      let w = null;
+      if (existsSync(trainWasm)) w = runJson('node', ['--no-experimental-fetch', trainWasm, '--json']).training;
+      else problems.push(`no WebAssembly train-bench at ${trainWasm}`);
+      training = { load_average: load, rows: n.map(r => ({ name: r.name, unit: r.unit, native: r.value,
+        wasm: w ? (w.find(x => x.name === r.name && x.unit === r.unit) || {}).value ?? null : null })) };
+    } catch (error) {
+      problems.push(`train-bench did not run: ${error.message.split('\n')[0]}`);
+    }
   }
 
   // [SECTION] Merging ----------------------------------------------------------------------------
@@ -191,7 +211,7 @@ try {
     realtime: native.realtime === true, peaks, isas,
     torch: torch.map(t => ({ version: t.torch, blas: t.blas, threads: t.threads, realtime: t.realtime === true })),
     rows, memory: native.memory,
-    page, targets, noise_median_over_best: noise, problems };
+    page, training, targets, noise_median_over_best: noise, problems };
   if (json) {
     console.log(JSON.stringify(report, null, 2));
   } else {
@@ -251,8 +271,22 @@ function printTable(report, { best, narrow }) {
     out.push(`Page start-up marks (median ms from navigation): ${Object.entries(report.page.ready_ms.marks_median)
       .map(([name, ms]) => `${name} ${ms}`).join(', ')}.`);
   out.push(`Noise: the median run was at most ${f(100 * report.noise_median_over_best, 0)}% slower than the best.`);
+  if (report.training) out.push('', ...trainingTable(report.training, f));
   out.push('', 'Targets (issue #12):');
   for (const t of report.targets) out.push(`  ${t.met ? 'met    ' : 'NOT MET'}  ${t.name}: ${t.value} (goal ${t.goal})`);
   for (const p of report.problems) out.push(`  note: ${p}`);
   console.log(out.join('\n'));
+}
+
+// Training (issue #10): each lesson task's steps/s (one step = a minibatch forward + backward +
+// AdamW) natively and in WebAssembly under Node, which runs the page's own training code.
+function trainingTable(training, f) {
+  const loads = training.load_average.map(x => x.toFixed(2)).join(' ');
+  const header = ['training', 'unit', 'native', 'wasm (Node)', 'wasm slower by'];
+  const body = training.rows.map(r => [r.name, r.unit, f(r.native), f(r.wasm),
+    r.native && r.wasm ? `${f(r.unit === 'ms' ? r.wasm / r.native : r.native / r.wasm, 2)}x` : '-']);
+  const widths = header.map((h, i) => Math.max(h.length, ...body.map(row => row[i].length)));
+  const line = cells => `| ${cells.map((c, i) => (i < 2 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join(' | ')} |`;
+  return [`Training, best of repeated runs (load average ${loads} at the start):`, line(header),
+    `|${widths.map((w, i) => (i < 2 ? '-'.repeat(w + 2) : `${'-'.repeat(w + 1)}:`)).join('|')}|`, ...body.map(line)];
 }

@@ -3,6 +3,9 @@
 //
 //   train-bench [--json] [--seconds S]
 //
+// The same source builds as train-bench.cjs for Node in the web preset (the page's code and
+// flags); `./neuralpath bench` runs both and prints them side by side (tests/bench/bench.mjs).
+//
 // Rows: each lesson task at its own batch size (one step = one minibatch forward + backward +
 // AdamW), reported as steps/s and sentences/s; then the attention backward for one head,
 // naive (stored weights) vs tiled (recomputed from the row log-sum-exp), d = 64, causal.
@@ -62,9 +65,10 @@ int main(int argc, char** argv) {
         }
     }
     std::vector<Row> rows;
-    for (const char* name : {"self-attention", "course-playback"}) {
+    for (const char* name : {"self-attention", "course-playback", "multi-head"}) {
         const std::string path = std::string(NEURALPATH_SOURCE_DIR "/lessons/") + name + ".md";
-        const lesson::LoadResult loaded = lesson::load_lesson_file(path);
+        // As written (a `lesson-weights: trained` task is not trained at load): only the steps are timed.
+        const lesson::LoadResult loaded = lesson::load_lesson_file(path, {.lesson_weights = false});
         if (!loaded.ok()) {
             std::fprintf(stderr, "train-bench: %s does not load\n", path.c_str());
             return 1;
