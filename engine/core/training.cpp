@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <tuple>
 
 namespace neuralpath {
 
@@ -111,6 +112,27 @@ ModelGrads ModelGrads::zeros(const ModelSpec& m) {
     return g;
 }
 
+namespace {
+
+// The example's loss from its forward pass: next_word L = −(1/N) Σ log p[target]; point the
+// pointer loss of the shown layer's weights (backward.h).
+float loss_of(const BlockForward& f, const Example& example, Objective objective) {
+    if (objective == Objective::next_word) {
+        const float n = static_cast<float>(std::count_if(example.targets.begin(), example.targets.end(),
+                                                         [](int t) { return t >= 0; }));
+        float loss = 0.0f;
+        for (Index t = 0; t < f.probabilities.rows(); ++t)
+            if (example.targets[static_cast<std::size_t>(t)] >= 0)
+                loss -= std::log(std::max(f.probabilities(t, example.targets[static_cast<std::size_t>(t)]), 1e-30f)) / n;
+        return loss;
+    }
+    const std::vector<Matrix> w = shown_weights(f);
+    return objective == Objective::point_best_head ? best_head_pointer_forward(w, example.query, example.answer)
+                                                   : pointer_forward(w, example.query, example.answer);
+}
+
+}  // namespace
+
 float example_loss(const ModelSpec& m, const Example& example, Objective objective, ModelGrads* grads,
                    float scale) {
     const Mask mask = mask_for(objective);
@@ -118,25 +140,17 @@ float example_loss(const ModelSpec& m, const Example& example, Objective objecti
     const BlockForward f = block_forward(m, example, mask, next_word);
     const Index T = static_cast<Index>(example.tokens.size()), d = m.d_model;
 
-    float loss = 0.0f;
+    const float loss = loss_of(f, example, objective);
+    if (!grads) return loss;
     Matrix dout = Matrix::Zero(T, d);                  // ∂L/∂(block output)
     std::vector<Matrix> dweights;                      // ∂L/∂(shown layer's weights), point only
     if (next_word) {
-        const float n = static_cast<float>(std::count_if(example.targets.begin(), example.targets.end(),
-                                                         [](int t) { return t >= 0; }));
-        for (Index t = 0; t < T; ++t)                  // L = −(1/N) Σ log p[target]
-            if (example.targets[static_cast<std::size_t>(t)] >= 0)
-                loss -= std::log(std::max(f.probabilities(t, example.targets[static_cast<std::size_t>(t)]), 1e-30f)) / n;
-        if (!grads) return loss;
         Matrix dlogits = Matrix::Zero(T, f.probabilities.cols());
         cross_entropy_backward(dlogits, f.probabilities, example.targets, m.temperature);
         dout.noalias() = (scale * dlogits) * m.unembedding;  // logits = out·Uᵀ (U fixed: tied)
     } else {
         const std::vector<Matrix> w = shown_weights(f);
         const bool best_head = objective == Objective::point_best_head;
-        loss = best_head ? best_head_pointer_forward(w, example.query, example.answer)
-                         : pointer_forward(w, example.query, example.answer);
-        if (!grads) return loss;
         for (const Matrix& h : w) dweights.push_back(Matrix::Zero(h.rows(), h.cols()));
         if (best_head) best_head_pointer_backward(dweights, w, example.query, example.answer);
         else pointer_backward(dweights, w, example.query, example.answer);
@@ -171,9 +185,11 @@ float example_loss(const ModelSpec& m, const Example& example, Objective objecti
     return loss;  // dx now holds ∂L/∂(embeddings + positions); the word vectors are not trained
 }
 
-std::pair<int, int> example_score(const ModelSpec& m, const Example& example, Objective objective) {
+namespace {
+
+// The score of one example from its forward pass (see example_score).
+std::pair<int, int> score_of(const BlockForward& f, const Example& example, Objective objective) {
     const bool next_word = objective == Objective::next_word;
-    const BlockForward f = block_forward(m, example, mask_for(objective), next_word);
     if (objective == Objective::point_best_head) {  // right when some head's row peaks on the answer
         for (const AttentionResult& h : f.shown.heads) {
             Vector row = h.weights.row(example.query).transpose();
@@ -202,6 +218,22 @@ std::pair<int, int> example_score(const ModelSpec& m, const Example& example, Ob
         ++counted;
     }
     return {right, counted};
+}
+
+}  // namespace
+
+std::pair<int, int> example_score(const ModelSpec& m, const Example& example, Objective objective) {
+    return score_of(block_forward(m, example, mask_for(objective), objective == Objective::next_word), example,
+                    objective);
+}
+
+ExampleEvaluation evaluate_example(const ModelSpec& m, const Example& example, Objective objective) {
+    const bool next_word = objective == Objective::next_word;
+    const BlockForward f = block_forward(m, example, mask_for(objective), next_word);
+    ExampleEvaluation e;
+    e.loss = loss_of(f, example, objective);
+    std::tie(e.right, e.counted) = score_of(f, example, objective);
+    return e;
 }
 
 std::vector<Matrix> shown_head_weights(const ModelSpec& m, const Example& example, Objective objective) {
@@ -287,14 +319,24 @@ int Trainer::next_example() {
 }
 
 float Trainer::step() {
-    ModelGrads grads = ModelGrads::zeros(model_);
+    while (!step_piece()) {}
+    return last_batch_loss_;
+}
+
+bool Trainer::step_piece() {
+    if (!partial_) {
+        partial_ = ModelGrads::zeros(model_);
+        partial_examples_ = 0;
+        partial_loss_ = 0.0f;
+    }
     const float scale = 1.0f / static_cast<float>(options_.batch);  // mean over the batch
-    float loss = 0.0f;
-    for (int b = 0; b < options_.batch; ++b)
-        loss += scale * example_loss(model_, set_.train[static_cast<std::size_t>(next_example())],
-                                     set_.objective, &grads, scale);
-    adamw_.step(trainable_parameters(model_, grads, options_.parts));
-    return loss;
+    partial_loss_ += scale * example_loss(model_, set_.train[static_cast<std::size_t>(next_example())],
+                                          set_.objective, &*partial_, scale);
+    if (++partial_examples_ < options_.batch) return false;
+    adamw_.step(trainable_parameters(model_, *partial_, options_.parts));
+    last_batch_loss_ = partial_loss_;
+    partial_.reset();
+    return true;
 }
 
 Evaluation Trainer::evaluate(const std::vector<Example>& examples) const {
@@ -302,11 +344,11 @@ Evaluation Trainer::evaluate(const std::vector<Example>& examples) const {
     if (examples.empty()) return e;
     int right = 0;
     double loss = 0.0;
-    for (const Example& ex : examples) {
-        loss += example_loss(model_, ex, set_.objective);
-        const auto [r, n] = example_score(model_, ex, set_.objective);
-        right += r;
-        e.counted += n;
+    for (const Example& ex : examples) {  // one forward pass each
+        const ExampleEvaluation one = evaluate_example(model_, ex, set_.objective);
+        loss += one.loss;
+        right += one.right;
+        e.counted += one.counted;
     }
     e.loss = static_cast<float>(loss / static_cast<double>(examples.size()));
     e.accuracy = e.counted ? static_cast<float>(right) / static_cast<float>(e.counted) : 0.0f;
@@ -320,6 +362,7 @@ Evaluation Trainer::evaluate_held_out() const {
 Trainer::Snapshot Trainer::snapshot() const { return {model_, adamw_.state(), order_state_, order_, cursor_}; }
 
 void Trainer::restore(const Snapshot& s) {
+    partial_.reset();
     model_ = s.model;
     adamw_.restore(s.adamw);
     order_state_ = s.order_state;

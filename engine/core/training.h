@@ -28,6 +28,7 @@
 #include "tokenizer.h"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -83,6 +84,14 @@ float example_loss(const ModelSpec& model, const Example& example, Objective obj
 // returns {right, counted} (next_word counts every position with a target).
 std::pair<int, int> example_score(const ModelSpec& model, const Example& example, Objective objective);
 
+// Loss and score of one example from ONE forward pass (what `evaluate` sums; equal to
+// example_loss and example_score, which each run their own).
+struct ExampleEvaluation {
+    float loss = 0.0f;
+    int   right = 0, counted = 0;
+};
+ExampleEvaluation evaluate_example(const ModelSpec& model, const Example& example, Objective objective);
+
 // The shown layer's attention weights for one example, one [T][T] per head (the same forward
 // pass and mask the objective trains with).
 std::vector<Matrix> shown_head_weights(const ModelSpec& model, const Example& example, Objective objective);
@@ -120,6 +129,11 @@ public:
     Trainer(const ModelSpec& architecture, TrainingSet set, TrainOptions options);
 
     float step();                    // one minibatch and one AdamW update; returns the batch loss
+    // A step in pieces, one example each (the page spreads a step over frames): the same sums
+    // in the same order as step(), so the same weights. True when this piece completed a step
+    // (the update applied; last_batch_loss() is its loss).
+    bool  step_piece();
+    float last_batch_loss() const { return last_batch_loss_; }
     Evaluation evaluate_held_out() const;  // held_out, or train when there is none
     Evaluation evaluate(const std::vector<Example>& examples) const;
 
@@ -130,7 +144,8 @@ public:
     float              learning_rate() const { return adamw_.settings().learning_rate; }
     bool               finished() const { return steps_done() >= options_.steps; }
 
-    struct Snapshot {                // everything that changes while training
+    struct Snapshot {                // everything that changes while training; taken between
+                                     // steps (restore drops a step begun in pieces)
         ModelSpec        model;
         AdamW::State     adamw;
         std::uint64_t    order_state = 0;
@@ -150,6 +165,9 @@ private:
     std::uint64_t    order_state_ = 0;
     std::vector<int> order_;
     std::size_t      cursor_ = 0;
+    std::optional<ModelGrads> partial_;   // the minibatch step_piece() is summing
+    int              partial_examples_ = 0;
+    float            partial_loss_ = 0.0f, last_batch_loss_ = 0.0f;
 };
 
 }  // namespace neuralpath

@@ -35,19 +35,21 @@ std::unique_ptr<TrainSession> pronoun_session(FakeClock& clock) {
 
 }  // namespace
 
-TEST_CASE("the session trains only while running, a budget's worth of steps per frame") {
-    FakeClock clock;
+TEST_CASE("the session trains only while running, a budget's worth of work per frame") {
+    FakeClock clock;  // each piece of work (one example) reads the clock once: 1 ms a piece
     auto s = pronoun_session(clock);
     CHECK(s->advance(16) == 0);  // not started
     s->start();
-    const int steps = s->advance(8);
-    CHECK(steps >= 1);
-    CHECK(steps <= 8);  // each step reads the clock once; the budget stops the slice
-    CHECK(s->step() == steps);
+    CHECK(s->advance(16) == 2);  // 16 pieces: two steps of the task's batch of 8
+    CHECK(s->step() == 2);
     s->pause();
     CHECK(s->advance(16) == 0);
+    CHECK(s->step() == 2);
     s->start();  // resume
-    CHECK(s->advance(4) >= 1);
+    CHECK(s->advance(4) == 0);  // half a step: a step may span frames...
+    CHECK(s->advance(4) == 1);  // ...and completes in the next one
+    CHECK(s->step() == 3);
+    CHECK(s->advance(1000, 2) == 2);  // at most max_steps a slice, however large the budget
 }
 
 TEST_CASE("training to the end: held-out accuracy reaches 95% and the spotlight of \"it\" lands on the dog") {
@@ -105,4 +107,29 @@ TEST_CASE("the switch compares trained and hand-set weights, and try-your-own-se
     CHECK(hand_set->weights != trained->weights);
     CHECK_FALSE(s->try_sentence("The fox sat down."));  // no "it" to follow
     CHECK_THROWS_AS(s->try_sentence(""), InputError);
+}
+
+TEST_CASE("a curve point's held-out evaluation is spread over the slices after its step, with the same figures") {
+    FakeClock clock;  // 1 ms a read: a slice of budget 8 does at most 8 pieces of work
+    auto s = pronoun_session(clock);
+    REQUIRE(s->held_out_count() > 100);
+    s->start();
+    int slices = 0;
+    while (s->curve().size() < 2) {
+        s->advance(8, 2);
+        REQUIRE(++slices < 1000);
+    }
+    CHECK(s->curve()[1].step == 10);
+    // 150 held-out sentences, a forward pass each, never all in one slice:
+    CHECK(slices > static_cast<int>(s->held_out_count()) / 8);
+    CHECK(s->step() < 20);  // training never runs a whole point ahead of the one being measured
+    CHECK(s->running());
+    auto whole = pronoun_session(clock);
+    whole->restore({s->seed(), 10, false, true});  // the same step, measured whole
+    CHECK(whole->curve().back().held_out_loss == s->curve()[1].held_out_loss);
+    CHECK(whole->curve().back().held_out_accuracy == s->curve()[1].held_out_accuracy);
+    CHECK(whole->spotlight().weights == s->spotlight().weights);  // of step 10's weights, too
+    while (s->running()) s->advance(8, 2);
+    CHECK(s->finished());
+    CHECK(s->curve().back().step == s->total_steps());  // the last point is in before it stops
 }

@@ -22,7 +22,8 @@ TrainModel make_model(const TrainSettings& settings, const lesson::Inline& capti
   try {
     return TrainModel(settings, caption,
                       TrainSession(spec, lesson::training_set(lesson, *task), lesson::train_options(*task),
-                                   settings.sentence, settings.query));
+                                   settings.sentence, settings.query),
+                      {}, settings.lesson_weights_trained || task->lesson_weights);
   } catch (const std::exception& e) {
     return TrainModel(settings, caption, std::nullopt, e.what());
   }
@@ -56,7 +57,8 @@ const WidgetKind& train_widget_kind() {
               item("train.pause", {{"type", "pause"}}, json::object()),
               item("train.reset", {{"type", "resetTraining"}}, json::object()),
               item("train.weights_trained", {{"type", "useTrained"}, {"trained", true}}, {{"trained", true}}),
-              item("train.weights_hand_set", {{"type", "useTrained"}, {"trained", false}}, {{"trained", false}})}}};
+              item(t->lesson_weights_trained ? "train.weights_hand_set_built" : "train.weights_hand_set",
+                   {{"type", "useTrained"}, {"trained", false}}, {{"trained", false}})}}};
       }};
   return kind;
 }

@@ -14,7 +14,26 @@ using nlohmann::json;
 namespace {
 
 json spotlight_json(const SpotlightNow& s) {
-  return {{"tokens", s.tokens}, {"weights", s.weights}, {"query", s.query}, {"top", s.top}};
+  json out = {{"tokens", s.tokens}, {"weights", s.weights}, {"query", s.query}, {"top", s.top}};
+  if (!s.heads.empty()) {
+    out["heads"] = s.heads;
+    out["head_tops"] = s.head_tops;
+  }
+  return out;
+}
+
+// "head 1 “slowly” (99.0%), head 2 …": where each head looks most, for the text version.
+std::string head_tops_text(const SpotlightNow& s) {
+  std::string out;
+  for (std::size_t h = 0; h < s.heads.size(); ++h) {
+    const int top = s.head_tops[h];
+    if (top < 0) continue;
+    const auto i = static_cast<std::size_t>(top);
+    out += (out.empty() ? "" : ", ") + tr("train.head_top", {{"head", std::to_string(h + 1)},
+                                                              {"token", ui::quoted(s.tokens[i])},
+                                                              {"weight", format_percent(s.heads[h][i])}});
+  }
+  return out;
 }
 
 // The token the query looks at most, quoted, with its weight ("'dog' (62.3%)"), or "" when none.
@@ -57,8 +76,8 @@ std::variant<TrainModel::Command, CommandResult> TrainModel::parse(const json& m
 }
 
 TrainModel::TrainModel(const TrainSettings& settings, const lesson::Inline& caption,
-                       std::optional<TrainSession> session, std::string error)
-    : settings_(settings), caption_(caption), session_(std::move(session)), error_(std::move(error)) {
+                       std::optional<TrainSession> session, std::string error, bool built)
+    : settings_(settings), caption_(caption), session_(std::move(session)), error_(std::move(error)), built_(built) {
   if (!session_) return;
   // The hand-set weights never change: their spotlight is computed once.
   hand_set_ = session_->spotlight_in(settings_.sentence, false).value_or(SpotlightNow{});
@@ -71,6 +90,7 @@ CommandResult TrainModel::apply(const Command& command) {
   if (std::holds_alternative<Train>(command)) {
     if (s.finished()) return tr("train.already_trained");
     s.start();
+    budget_ms_ = kFrameBudgetMs;
   } else if (std::holds_alternative<Pause>(command)) {
     // Refused when idle, so a "pause" meant for a playing playback is offered to it (App).
     if (!s.running()) return tr("train.not_running");
@@ -110,9 +130,10 @@ CommandResult TrainModel::apply(const Command& command) {
   return {};
 }
 
-void TrainModel::update(float /*dt*/) {
+void TrainModel::update(float dt) {
   if (!session_ || !session_->running()) return;
-  session_->advance(kFrameBudgetMs, kStepsPerFrame);
+  budget_ms_ = dt > kLateFrame ? std::max(kMinBudgetMs, budget_ms_ / 2) : std::min(kFrameBudgetMs, budget_ms_ + 1.0);
+  session_->advance(budget_ms_, kStepsPerFrame);
   follow();
 }
 
@@ -148,16 +169,18 @@ Explanation TrainModel::explain(const std::string& what) const {
   const int held_out = static_cast<int>(s.held_out_count());
   e.inputs.push_back({tr("train.input_step"), format_count(static_cast<std::uint64_t>(s.step()))});
   e.inputs.push_back({tr("train.input_held_out"), format_count(static_cast<std::uint64_t>(held_out))});
+  // A best-head task rewards whichever head points best (training.h): its own words.
+  const bool heads = s.objective() == Objective::point_best_head;
   if (what == "loss") {
     e.title = tr("train.loss_title", {{"value", format_number(now.held_out_loss)}});
-    e.formula = tr("train.loss_formula");
-    e.text = tr("train.loss_text", {{"query", ui::quoted(settings_.query)}});
+    e.formula = tr(heads ? "train.loss_formula_heads" : "train.loss_formula");
+    e.text = tr(heads ? "train.loss_text_heads" : "train.loss_text", {{"query", ui::quoted(settings_.query)}});
   } else if (what == "accuracy") {
     e.title = tr("train.accuracy_title", {{"value", format_percent(now.held_out_accuracy)}});
     e.formula = tr("train.accuracy_formula");
-    e.inputs.push_back({tr("train.input_right"),
+    e.inputs.push_back({tr(heads ? "train.input_right_heads" : "train.input_right"),
                         format_count(static_cast<std::uint64_t>(std::lround(now.held_out_accuracy * held_out)))});
-    e.text = tr("train.accuracy_text", {{"query", ui::quoted(settings_.query)}});
+    e.text = tr(heads ? "train.accuracy_text_heads" : "train.accuracy_text", {{"query", ui::quoted(settings_.query)}});
   } else {
     e.title = tr("train.rate_title", {{"value", format_setting(s.learning_rate())}});
     e.formula = tr("train.rate_formula");
@@ -185,6 +208,8 @@ json TrainModel::state() const {
   out["trained"] = s.showing_trained();
   out["steps_per_second"] = s.steps_per_second();
   out["longest_slice_ms"] = s.longest_slice_ms();  // the most one frame spent training
+  out["held_out"] = s.held_out_count();             // the sentences the curve is measured on
+  out["slice_budget_ms"] = budget_ms_;
   out["loss"] = s.curve().back().held_out_loss;
   out["accuracy"] = s.curve().back().held_out_accuracy;
   json curve = json::array();
@@ -231,13 +256,15 @@ CommandResult TrainModel::restore(const json& snapshot) {
 std::string TrainModel::summary() const {
   if (!session_) return tr("train.cannot_train", {{"error", error_}});
   const TrainSession& s = *session_;
-  const std::string top = top_text(shown_);
-  return tr(s.step() == 0 ? "train.summary_untrained" : "train.summary",
+  const std::string top = shown_.heads.empty() ? top_text(shown_) : head_tops_text(shown_);
+  const char* key = shown_.heads.empty() ? (s.step() == 0 ? "train.summary_untrained" : "train.summary")
+                                         : (s.step() == 0 ? "train.summary_untrained_heads" : "train.summary_heads");
+  return tr(key,
             {{"step", format_count(static_cast<std::uint64_t>(s.step()))},
              {"total", format_count(static_cast<std::uint64_t>(s.total_steps()))},
              {"accuracy", format_percent(s.curve().back().held_out_accuracy)},
              {"loss", format_number(s.curve().back().held_out_loss)},
-             {"weights", tr(s.showing_trained() ? "train.weights_trained_lower" : "train.weights_hand_set_lower")},
+             {"weights", tr(s.showing_trained() ? "train.weights_trained_lower" : other_weights("train.weights_hand_set_lower"))},
              {"query", ui::quoted(settings_.query)},
              {"top", top.empty() ? tr("train.top_none") : top}});
 }
@@ -245,9 +272,16 @@ std::string TrainModel::summary() const {
 TextTable TrainModel::table() const {
   TextTable t;
   t.caption = tr("train.table_caption", {{"query", ui::quoted(settings_.query)}});
-  t.columns = {tr("train.table_word"), tr("train.table_weight")};
-  for (std::size_t i = 0; i < shown_.tokens.size() && i < shown_.weights.size(); ++i)
-    t.rows.push_back({shown_.tokens[i], {format_percent(shown_.weights[i])}});
+  t.columns = {tr("train.table_word")};
+  if (shown_.heads.empty()) t.columns.push_back(tr("train.table_weight"));
+  for (std::size_t h = 0; h < shown_.heads.size(); ++h)
+    t.columns.push_back(tr("train.table_head", {{"head", std::to_string(h + 1)}}));
+  for (std::size_t i = 0; i < shown_.tokens.size() && i < shown_.weights.size(); ++i) {
+    std::vector<std::string> cells;
+    if (shown_.heads.empty()) cells.push_back(format_percent(shown_.weights[i]));
+    for (const std::vector<float>& head : shown_.heads) cells.push_back(format_percent(head[i]));
+    t.rows.push_back({shown_.tokens[i], std::move(cells)});
+  }
   return t;
 }
 

@@ -8,8 +8,10 @@
 //              useTrained{trained: bool}  setSentence{text}  trainSteps{n}  explain{what}
 //              ("reset" is the App's: it clears the learner's progress; "step" is the playback's)
 //   state()    {kind, task, sentence, query, step, total_steps, running, finished, seed,
-//               learning_rate, trained, steps_per_second, longest_slice_ms, loss, accuracy,
-//               curve[{step, loss, accuracy}], spotlight{tokens, weights, query, top},
+//               learning_rate, trained, steps_per_second, longest_slice_ms, slice_budget_ms, held_out,
+//               loss, accuracy,
+//               curve[{step, loss, accuracy}], spotlight{tokens, weights, query, top,
+//               heads?[head][token], head_tops?[head]} (heads: with several),
 //               custom{sentence, tokens, weights, query, top}|null, summary, table,
 //               error?, input_error?}
 //   snapshot   {"seed", "steps", "trained", "sentence"?}: training is deterministic, so restore
@@ -40,6 +42,12 @@ class TrainModel {
   // kFrameBudgetMs of work (a slow phone takes fewer steps, never a longer frame).
   static constexpr double kFrameBudgetMs = 8.0;
   static constexpr int kStepsPerFrame = 2;
+  // The budget follows the frames (update's dt): a frame later than kLateFrame (a 30 fps frame
+  // is 33.3 ms; the browser's frames come at multiples of 16.7) halves it, down to kMinBudgetMs;
+  // frames on time let it grow back by 1 ms a frame. The page's own drawing costs differ from
+  // machine to machine (SwiftShader draws on the CPU); this keeps the sum within a 30 fps frame.
+  static constexpr float kLateFrame = 0.040f;
+  static constexpr double kMinBudgetMs = 1.0;
   static constexpr int kMaxStepsAtOnce = 100000;
   static constexpr std::int64_t kMaxSeed = 2147483647;  // the seed field holds an int
 
@@ -65,8 +73,10 @@ class TrainModel {
   static std::variant<Command, CommandResult> parse(const nlohmann::json& message);
 
   // `session` is nullopt when the widget cannot train (`error` says why, for the learner).
+  // `built`: the lesson's own weights were trained (`lesson-weights: trained`, or the block says
+  // so), so the switch compares with those, not with hand-set ones.
   TrainModel(const TrainSettings& settings, const lesson::Inline& caption, std::optional<TrainSession> session,
-             std::string error = {});
+             std::string error = {}, bool built = false);
 
   CommandResult apply(const Command& command);
   void update(float dt);  // a running session trains one slice
@@ -92,6 +102,9 @@ class TrainModel {
   const std::string& custom_sentence() const { return custom_sentence_; }
 
   Explanation explain(const std::string& what) const;
+  // The catalogue key for the lesson's own weights: `hand_set` ("train.weights_hand_set"), or its
+  // "_built" twin when they were trained.
+  std::string other_weights(const std::string& hand_set) const { return built_ ? hand_set + "_built" : hand_set; }
 
  private:
   void follow();  // recomputes the spotlights after the weights or the switch changed
@@ -105,6 +118,8 @@ class TrainModel {
   std::string custom_sentence_;
   std::size_t followed_points_ = 0;  // curve points the spotlights reflect
   std::optional<Explanation> explanation_;
+  bool built_ = false;
+  double budget_ms_ = kFrameBudgetMs;  // this frame's slice
 };
 
 }  // namespace neuralpath::ui

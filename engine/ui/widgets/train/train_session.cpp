@@ -26,6 +26,9 @@ TrainSession::TrainSession(ModelSpec architecture, TrainingSet set, TrainOptions
       query_(std::move(query)),
       now_ms_(now_ms ? std::move(now_ms) : steady_ms) {
   for (char& c : query_) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  const std::vector<Example>& all = set_.held_out.empty() ? set_.train : set_.held_out;
+  const std::size_t every = (all.size() + kMaxMeasured - 1) / kMaxMeasured;
+  for (std::size_t i = 0; i < all.size(); i += std::max<std::size_t>(1, every)) measured_.push_back(all[i]);
   record(0.0f);
 }
 
@@ -34,7 +37,9 @@ const ModelSpec& TrainSession::model() const { return use_trained_ ? trainer_.mo
 void TrainSession::reset() {
   trainer_ = Trainer(hand_set_, set_, options_);
   running_ = false;
-  longest_slice_ms_ = 0.0;
+  pending_.reset();
+  longest_slice_ms_ = training_ms_ = 0.0;
+  timed_steps_ = 0;
   curve_.clear();
   record(0.0f);
 }
@@ -44,34 +49,94 @@ void TrainSession::set_seed(std::uint64_t seed) {
   reset();
 }
 
+// One slice, a piece of work at a time (one training example of the current step, or one
+// held-out sentence of the point being measured), until the budget is spent: training first (at
+// most max_steps completed, never a record step while the previous point is still measured),
+// then the pending point. A step may run over several slices. The clock is read once a piece;
+// the pieces' time toward steps/s.
 int TrainSession::advance(double budget_ms, int max_steps) {
   if (!running_) return 0;
+  spread_ = true;
   const double start = now_ms_();
+  double before = start;
   int steps = 0;
-  do {
-    const float loss = trainer_.step();
-    ++steps;
-    if (trainer_.steps_done() % kRecordEvery == 0 || trainer_.finished()) record(loss);
-  } while (!trainer_.finished() && steps < max_steps && now_ms_() - start < budget_ms);
-  const double spent = now_ms_() - start;
-  if (spent > 0.0) steps_per_second_ = 1000.0 * steps / spent;
-  longest_slice_ms_ = std::max(longest_slice_ms_, spent);
-  if (trainer_.finished()) running_ = false;
+  for (;;) {
+    const bool next_records = (trainer_.steps_done() + 1) % kRecordEvery == 0 ||
+                              trainer_.steps_done() + 1 == trainer_.options().steps;
+    double now = 0.0;
+    if (steps < max_steps && !trainer_.finished() && !(pending_ && next_records)) {
+      const bool stepped = trainer_.step_piece();
+      now = now_ms_();
+      training_ms_ += now - before;
+      if (stepped) {
+        ++steps;
+        ++timed_steps_;
+        after_step();
+      }
+    } else if (pending_) {
+      if (measure_one()) finish_point();
+      now = now_ms_();
+    } else {
+      break;
+    }
+    before = now;
+    if (now - start >= budget_ms) break;
+  }
+  spread_ = false;
+  if (timed_steps_ > 0 && training_ms_ > 0.0) steps_per_second_ = 1000.0 * timed_steps_ / training_ms_;
+  longest_slice_ms_ = std::max(longest_slice_ms_, before - start);
+  if (finished()) running_ = false;
   return steps;
 }
 
 int TrainSession::run_steps(int n) {
+  flush();
   int steps = 0;
   for (; steps < n && !trainer_.finished(); ++steps) {
-    const float loss = trainer_.step();
-    if (trainer_.steps_done() % kRecordEvery == 0 || trainer_.finished()) record(loss);
+    trainer_.step();
+    after_step();
   }
-  if (trainer_.finished()) running_ = false;
+  if (finished()) running_ = false;
   return steps;
 }
 
+void TrainSession::after_step() {
+  const float loss = trainer_.last_batch_loss();
+  if (trainer_.steps_done() % kRecordEvery != 0 && !trainer_.finished()) return;
+  if (!spread_) return record(loss);
+  flush();  // advance() never steps past a record step with a point pending; kept whole anyway
+  pending_ = PendingPoint{trainer_.model(), trainer_.steps_done(), loss};
+}
+
+bool TrainSession::measure_one() {
+  PendingPoint& p = *pending_;
+  if (p.next < measured().size()) {
+    const ExampleEvaluation e = evaluate_example(p.model, measured()[p.next++], set_.objective);
+    p.loss += e.loss;
+    p.right += e.right;
+    p.counted += e.counted;
+  }
+  return p.next >= measured().size();
+}
+
+void TrainSession::flush() {
+  while (pending_)
+    if (measure_one()) finish_point();
+}
+
+// The same figures as Trainer::evaluate (the same sums in the same order), for the point's step.
+void TrainSession::finish_point() {
+  const PendingPoint& p = *pending_;
+  const double n = static_cast<double>(std::max<std::size_t>(1, measured().size()));
+  curve_.push_back({p.step, p.batch_loss, static_cast<float>(p.loss / n),
+                    p.counted ? static_cast<float>(p.right) / static_cast<float>(p.counted) : 0.0f});
+  spotlight_ = spotlight_of(p.model, probe_);
+  pending_.reset();
+}
+
 void TrainSession::record(float batch_loss) {
-  const Evaluation e = trainer_.evaluate_held_out();
+  flush();
+  const Evaluation e = trainer_.evaluate(measured_);
   curve_.push_back({trainer_.steps_done(), batch_loss, e.loss, e.accuracy});
   spotlight_ = spotlight_of(trainer_.model(), probe_);
 }
@@ -86,12 +151,20 @@ SpotlightNow TrainSession::spotlight_of(const ModelSpec& m, const std::string& s
     if (s.query < 0 && trace.tokens[i].key == query_) s.query = static_cast<int>(i);
   }
   if (s.query < 0) return s;
-  const Vector w = trace.spotlight(s.query);
-  for (Index i = 0; i < w.size(); ++i) {
-    s.weights.push_back(w(i));
-    if (static_cast<int>(i) != s.query && (s.top < 0 || w(i) > s.weights[static_cast<std::size_t>(s.top)]))
-      s.top = static_cast<int>(i);
-  }
+  // The row's values and the index of its largest, the query itself excluded.
+  const auto row_of = [&s](const Vector& w, std::vector<float>& values) {
+    int top = -1;
+    for (Index i = 0; i < w.size(); ++i) {
+      values.push_back(w(i));
+      if (static_cast<int>(i) != s.query && (top < 0 || w(i) > values[static_cast<std::size_t>(top)]))
+        top = static_cast<int>(i);
+    }
+    return top;
+  };
+  s.top = row_of(trace.spotlight(s.query), s.weights);
+  if (trace.attention.heads.size() > 1)
+    for (int h = 0; h < static_cast<int>(trace.attention.heads.size()); ++h)
+      s.head_tops.push_back(row_of(trace.spotlight(s.query, h), s.heads.emplace_back()));
   return s;
 }
 

@@ -13,6 +13,7 @@ std::shared_ptr<const WidgetSettings> parse_train_settings(WidgetFields& w) {
   t->query = w.fields.text("query", true).value_or("");
   for (char& c : t->query) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   t->sentence = w.sentence(t->query);  // the checker runs it and finds the query in it
+  t->lesson_weights_trained = w.fields.flag("lesson-weights-trained", false);
   return t;
 }
 

@@ -5,6 +5,8 @@
 //   task: pronoun                     the id of a ```task block in the same lesson (task.h)
 //   sentence: The dog didn't cross the river because it was too tired.
 //   query: it                         the word whose spotlight follows the training
+//   lesson-weights-trained: yes       the lesson's own weights were trained, not set by hand (the
+//                                     switch says so; implied by a `lesson-weights: trained` task)
 //   caption: ...
 //   ```
 //
@@ -22,6 +24,7 @@ struct TrainSettings : lesson::WidgetSettings {
   std::string task;      // a ```task block's id
   std::string sentence;  // the probe sentence whose spotlight the widget shows
   std::string query;     // lower case, as the tokenizer keys words
+  bool lesson_weights_trained = false;
 };
 
 }  // namespace neuralpath::ui

@@ -5,6 +5,7 @@
 #include "engine/core/catalogue.h"
 #include "engine/core/format.h"
 #include "engine/ui/widgets/kit.h"
+#include "engine/ui/widgets/widget_card.h"
 
 #include <imgui.h>
 
@@ -15,35 +16,28 @@ namespace neuralpath::ui {
 using Model = TrainModel;
 
 void TrainView::draw(const UiContext& ui, const Model& model, Asked& asked) {
-  ImGui::PushID(this);
-  kit::Card card(ui, "train");
-  const float width = card.inner_width();
-  kit::title(ui, tr("train.title"));
-  if (!model.has_session()) {
-    kit::wrapped(ui, tr("train.cannot_train", {{"error", model.error()}}), ui.colors().bad);
-  } else {
+  draw_widget_card(ui, this, model, explain_, [&](float width) {
+    kit::title(ui, tr("train.title"));
+    if (!model.has_session()) {
+      kit::wrapped(ui, tr("train.cannot_train", {{"error", model.error()}}), ui.colors().bad);
+      return;
+    }
     draw_controls(ui, model, width, asked);
     kit::gap(ui, 6);
     draw_curves(ui, model, width);
     kit::gap(ui, 8);
     const TrainSession& s = model.session();
+    const bool heads = !model.shown().heads.empty();
+    const std::string looks = heads ? (s.showing_trained() ? "train.heads_looks" : model.other_weights("train.heads_looks_hand_set"))
+                                    : (s.showing_trained() ? "train.looks_trained" : model.other_weights("train.looks_hand_set"));
     kit::wrapped(ui,
-                 tr(s.showing_trained() ? "train.looks_trained" : "train.looks_hand_set",
-                    {{"query", ui::quoted(model.settings().query)},
-                     {"step", format_count(static_cast<std::uint64_t>(s.step()))}}),
+                 tr(looks, {{"query", ui::quoted(model.settings().query)},
+                            {"step", format_count(static_cast<std::uint64_t>(s.curve().back().step))}}),
                  ui.colors().muted, kit::Face::small);
-    draw_chips(ui, model.shown(), width);
+    draw_spotlight(ui, model.shown(), width);
     kit::gap(ui, 8);
     draw_try(ui, model, width, asked);
-  }
-  const std::string caption = lesson::plain_text(model.caption());
-  if (!caption.empty()) {
-    kit::gap(ui, 4);
-    kit::wrapped(ui, caption, ui.colors().muted, kit::Face::small);
-  }
-  card.end();
-  explain_.draw_popup(ui);
-  ImGui::PopID();
+  });
 }
 
 void TrainView::draw_controls(const UiContext& ui, const Model& model, float width, Asked& asked) {
@@ -52,6 +46,7 @@ void TrainView::draw_controls(const UiContext& ui, const Model& model, float wid
                    : s.step() == 0 ? "train.train"
                    : s.finished()  ? "train.trained"
                                    : "train.resume";
+  const float row_x = ImGui::GetCursorScreenPos().x;
   ImGui::BeginDisabled(s.finished());
   if (kit::button(ui, tr(go).c_str(), true)) {
     if (s.running())
@@ -63,17 +58,26 @@ void TrainView::draw_controls(const UiContext& ui, const Model& model, float wid
   ImGui::SameLine(0, ui.px(8));
   if (kit::button(ui, tr("train.reset").c_str())) asked.push_back(Model::ResetTraining{});
 
+  // The seed on the buttons' line when it fits whole (its field with its − and + buttons),
+  // else on a line of its own: on a phone the + would fall off the card.
+  const std::string seed_label = tr("train.seed");
+  const float field_w = ui.px(110);
+  const float seed_w = ImGui::CalcTextSize(seed_label.c_str()).x + ui.px(6) + field_w;
+  const float used = ImGui::GetItemRectMax().x - row_x;
+  if (used + ui.px(12) + seed_w <= width)
+    ImGui::SameLine(0, ui.px(12));
+  else
+    kit::gap(ui, 4);
   // The seed field follows the model (a command may change it) except while the learner edits it.
-  ImGui::SameLine(0, ui.px(12));
   ImGui::AlignTextToFramePadding();
-  ImGui::TextUnformatted(tr("train.seed").c_str());
+  ImGui::TextUnformatted(seed_label.c_str());
   ImGui::SameLine(0, ui.px(6));
   if (s.seed() != seed_shown_) {
     seed_shown_ = s.seed();
     seed_field_ = static_cast<int>(std::min<std::uint64_t>(s.seed(), Model::kMaxSeed));
   }
   kit::push_field_style(ui);
-  ImGui::SetNextItemWidth(ui.px(110));
+  ImGui::SetNextItemWidth(field_w);
   // Enter, the +/- buttons, or leaving the field after an edit: a new seed (a reset).
   const bool entered = ImGui::InputInt("##seed", &seed_field_, 1, 10, ImGuiInputTextFlags_EnterReturnsTrue);
   const bool left = ImGui::IsItemDeactivatedAfterEdit();
@@ -99,7 +103,7 @@ void TrainView::draw_controls(const UiContext& ui, const Model& model, float wid
       ui, "##rate", format_setting(s.learning_rate()), [&model] { return model.explain("learning_rate"); }, style);
   ImGui::PopFont();
 
-  const int picked = kit::segmented(ui, "weights", {tr("train.weights_trained"), tr("train.weights_hand_set")},
+  const int picked = kit::segmented(ui, "weights", {tr("train.weights_trained"), tr(model.other_weights("train.weights_hand_set"))},
                                     s.showing_trained() ? 0 : 1, width);
   if (picked >= 0) asked.push_back(Model::UseTrained{picked == 0});
 }
@@ -153,6 +157,60 @@ void TrainView::draw_curves(const UiContext& ui, const Model& model, float width
   ImGui::Dummy(ImVec2(width, side_by_side ? label_h + plot_h : 2 * (label_h + plot_h) + ui.px(10)));
 }
 
+void TrainView::draw_spotlight(const UiContext& ui, const SpotlightNow& spot, float width) {
+  if (spot.heads.empty())
+    draw_chips(ui, spot, width);
+  else
+    draw_heads(ui, spot, width);
+}
+
+// Several heads: one row per word, one column per head, each cell shaded by the weight that
+// head gives the word from the query, its percentage inside; a head's largest (the query
+// excluded) has the accent border, so the learner sees each head settle on its own word.
+void TrainView::draw_heads(const UiContext& ui, const SpotlightNow& spot, float width) {
+  const Palette& c = ui.colors();
+  ImFont* face = kit::font(ui, kit::Face::body);
+  ImFont* small = kit::font(ui, kit::Face::small);
+  ImDrawList* draw = ImGui::GetWindowDrawList();
+  const int heads = static_cast<int>(spot.heads.size());
+  float word_w = 0;
+  for (const std::string& t : spot.tokens) word_w = std::max(word_w, kit::text_size(face, t).x);
+  word_w += ui.px(12);
+  const float gap = ui.px(3);
+  const float column_w = std::min(ui.px(96), (width - word_w - gap * heads) / static_cast<float>(heads));
+  const float row_h = face->FontSize + ui.px(8);
+  const float header_h = small->FontSize + ui.px(6);
+  const ImVec2 origin = ImGui::GetCursorScreenPos();
+  for (int h = 0; h < heads; ++h) {  // "Head 1", or "1" when the column is too narrow for it
+    std::string label = tr("train.head_column", {{"head", std::to_string(h + 1)}});
+    if (kit::text_size(small, label).x > column_w - ui.px(4)) label = std::to_string(h + 1);
+    const float x = origin.x + word_w + gap + h * (column_w + gap);
+    draw->AddText(small, small->FontSize, ImVec2(x + (column_w - kit::text_size(small, label).x) / 2, origin.y),
+                  c.muted, label.c_str());
+  }
+  for (std::size_t i = 0; i < spot.tokens.size(); ++i) {
+    const bool query = static_cast<int>(i) == spot.query;
+    const float y = origin.y + header_h + static_cast<float>(i) * (row_h + gap);
+    draw->AddText(face, face->FontSize, ImVec2(origin.x, y + ui.px(4)), query ? c.accent : c.text,
+                  spot.tokens[i].c_str());
+    for (int h = 0; h < heads; ++h) {
+      const float weight = spot.heads[static_cast<std::size_t>(h)][i];
+      const ImVec2 min(origin.x + word_w + gap + h * (column_w + gap), y);
+      const ImVec2 max(min.x + column_w, y + row_h);
+      const bool top = spot.head_tops[static_cast<std::size_t>(h)] == static_cast<int>(i);
+      const ImU32 fill = heat_color(ui.theme, weight);
+      draw->AddRectFilled(min, max, fill, ui.px(3));
+      if (top) draw->AddRect(min, max, c.accent, ui.px(3), 0, ui.px(2));
+      const std::string pct = format_percent(weight);
+      const ImVec2 size = kit::text_size(small, pct);
+      if (size.x <= column_w - ui.px(4))
+        draw->AddText(small, small->FontSize, ImVec2(min.x + (column_w - size.x) / 2, min.y + (row_h - size.y) / 2),
+                      text_on(fill), pct.c_str());
+    }
+  }
+  ImGui::Dummy(ImVec2(width, header_h + static_cast<float>(spot.tokens.size()) * (row_h + gap)));
+}
+
 // The sentence's words as chips shaded by the weight the query gives them, the percentage under
 // each; the query is outlined, the word it looks at most has the accent border.
 void TrainView::draw_chips(const UiContext& ui, const SpotlightNow& spot, float width) {
@@ -193,7 +251,8 @@ void TrainView::draw_try(const UiContext& ui, const Model& model, float width, A
   const bool same_line = width >= ui.px(420);
   kit::push_field_style(ui);
   ImGui::SetNextItemWidth(same_line ? std::min(width - button_w - ui.px(8), ui.px(620)) : width);
-  const bool entered = ImGui::InputTextWithHint("##try", tr("train.try_hint").c_str(), sentence_, sizeof sentence_,
+  const std::string hint = tr("train.try_hint", {{"query", ui::quoted(model.settings().query)}});
+  const bool entered = ImGui::InputTextWithHint("##try", hint.c_str(), sentence_, sizeof sentence_,
                                                 ImGuiInputTextFlags_EnterReturnsTrue);
   kit::pop_field_style();
   if (same_line) ImGui::SameLine(0, ui.px(8));
@@ -203,7 +262,7 @@ void TrainView::draw_try(const UiContext& ui, const Model& model, float width, A
     kit::wrapped(ui, model.input_error(), ui.colors().bad, kit::Face::small);
   } else if (model.custom()) {
     kit::wrapped(ui, tr("train.yours", {{"sentence", model.custom_sentence()}}), ui.colors().muted, kit::Face::small);
-    draw_chips(ui, *model.custom(), width);
+    draw_spotlight(ui, *model.custom(), width);
   }
 }
 

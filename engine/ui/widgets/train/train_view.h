@@ -1,7 +1,7 @@
 // train_view.h: draws a const TrainModel with Dear ImGui — Train/Pause, Start again and the seed;
 // the step, learning rate and the trained/hand-set switch; the held-out loss and accuracy
-// curves; where the query word looks now, as word chips shaded by weight; and "try your own
-// sentence". Clicks come back as the model's commands; the text fields' buffers and the open
+// curves; where the query word looks now, as word chips shaded by weight (with several heads, a
+// grid of words by heads); and "try your own sentence". Clicks come back as the model's commands; the text fields' buffers and the open
 // explanation are the view's own.
 #pragma once
 #include "engine/ui/widgets/explain.h"
@@ -23,7 +23,9 @@ class TrainView {
  private:
   void draw_controls(const UiContext& ui, const TrainModel& model, float width, Asked& asked);
   void draw_curves(const UiContext& ui, const TrainModel& model, float width);
+  void draw_spotlight(const UiContext& ui, const SpotlightNow& spot, float width);  // chips, or heads
   void draw_chips(const UiContext& ui, const SpotlightNow& spot, float width);
+  void draw_heads(const UiContext& ui, const SpotlightNow& spot, float width);
   void draw_try(const UiContext& ui, const TrainModel& model, float width, Asked& asked);
 
   Explainer explain_;
