@@ -9,7 +9,10 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <numeric>
+#include <set>
 
 using namespace neuralpath;
 using nlohmann::json;
@@ -157,4 +160,30 @@ TEST_CASE("the spotlight draws for many frames at 375, 768 and 1440 px, light an
   hidpi.ui.reduced_motion = true;
   auto spotlight = widgets_test::widget("it-spotlight");
   CHECK(widgets_test::draw_frames(hidpi, *spotlight, 10));
+}
+
+TEST_CASE("the presets read different weights, as the lesson tells: C less sure than A, D less than B") {
+  const auto& block = widgets_test::settings<ui::SpotlightSettings>("it-spotlight");
+  std::vector<std::string> sentences = {block.sentence};
+  sentences.insert(sentences.end(), block.alternatives.begin(), block.alternatives.end());
+  // Where "it" looks in each sentence: A tired → animal, B wide → street, C sleepy → dog, D wide → river.
+  const std::vector<std::string> expected = {"animal", "street", "dog", "river"};
+  REQUIRE(sentences.size() == expected.size());
+  std::vector<float> top;
+  std::set<std::string> shown;
+  for (std::size_t i = 0; i < sentences.size(); ++i) {
+    CAPTURE(sentences[i]);
+    const auto engine = lesson::spotlight_weights(widgets_test::lesson(), sentences[i], block.query);
+    REQUIRE(engine);
+    CHECK(engine->tokens[static_cast<std::size_t>(engine->top)] == expected[i]);
+    top.push_back(engine->weights[static_cast<std::size_t>(engine->top)]);
+    shown.insert(format_percent(top.back()));
+    MESSAGE(expected[i] << ": " << format_percent(top.back()));
+  }
+  CHECK(shown.size() == sentences.size());  // no two presets read the same (#15: all said 83.0%)
+  // The lesson's words under the spotlight (it writes no percentages: the engine prints them).
+  CHECK(top[2] < top[0]);  // "sleepy" also fits a village: "it" is less sure of "dog" than of "animal"
+  CHECK(top[3] < top[1]);  // a river is a little less of a place than a street
+  CHECK(top[0] > 0.5f);
+  CHECK(top[1] > 0.5f);
 }
