@@ -162,6 +162,49 @@ TEST_CASE("the spotlight draws for many frames at 375, 768 and 1440 px, light an
   CHECK(widgets_test::draw_frames(hidpi, *spotlight, 10));
 }
 
+namespace {
+// How far a point is outside a [x, y, w, h] rectangle (0 inside it).
+float distance_to(const json& rect, float x, float y) {
+  const float x0 = rect[0].get<float>(), y0 = rect[1].get<float>();
+  const float dx = std::max({x0 - x, 0.0f, x - (x0 + rect[2].get<float>())});
+  const float dy = std::max({y0 - y, 0.0f, y - (y0 + rect[3].get<float>())});
+  return std::sqrt(dx * dx + dy * dy);
+}
+}  // namespace
+
+TEST_CASE("on a phone no beam covers the percentage of the word it ends at or starts from, in every sentence") {
+  const auto& block = widgets_test::settings<ui::SpotlightSettings>("it-spotlight");
+  for (const float scale : {2.0f, 3.0f}) {
+    CAPTURE(scale);
+    Headless phone(375 * scale, 740 * scale, scale);
+    phone.ui.reduced_motion = true;  // the beams at their weights in the first frame
+    auto spotlight = widgets_test::widget("it-spotlight");
+    for (int sentence = 0; sentence <= static_cast<int>(block.alternatives.size()); ++sentence) {
+      CAPTURE(sentence);
+      REQUIRE(send(*spotlight, {{"type", "chooseSentence"}, {"index", sentence}}) == "");
+      REQUIRE(widgets_test::draw_frames(phone, *spotlight, 2));
+      const json layout = spotlight->state()["layout"];
+      const json& labels = layout["labels"];
+      REQUIRE(labels.size() == spotlight->state()["tokens"].size());
+      int across_lines = 0;
+      for (const json& beam : layout["beams"]) {
+        const float half = beam["width"].get<float>() / 2;
+        const json& dot = beam["dot"];
+        for (const int end : {beam["to"].get<int>(), beam["from"].get<int>()}) {
+          CAPTURE(end);
+          const json& label = labels[static_cast<std::size_t>(end)];
+          for (const json& p : beam["points"]) CHECK(distance_to(label, p[0].get<float>(), p[1].get<float>()) > half);
+          CHECK(distance_to(label, dot[0].get<float>(), dot[1].get<float>()) > dot[2].get<float>());
+        }
+        const json& from = beam["points"].front();
+        const json& to = beam["points"].back();
+        if (std::fabs(from[1].get<float>() - to[1].get<float>()) > 1) ++across_lines;
+      }
+      CHECK(across_lines > 0);  // the sentence wraps on a phone: some beams come from another line
+    }
+  }
+}
+
 TEST_CASE("the presets read different weights, as the lesson tells: C less sure than A, D less than B") {
   const auto& block = widgets_test::settings<ui::SpotlightSettings>("it-spotlight");
   std::vector<std::string> sentences = {block.sentence};

@@ -19,6 +19,18 @@ namespace neuralpath::ui {
 
 namespace {
 constexpr float kSwingRate = 5.0f;  // 1/s: how quickly the beams move to new weights
+constexpr int kBeamSamples = 24;    // points per beam in layout()
+
+// [x, y, width, height] in CSS pixels from the canvas's top left, as the page's rectangles.
+nlohmann::json css_rect(const UiContext& ui, ImVec2 min, ImVec2 max) {
+  return nlohmann::json::array({min.x / ui.scale, min.y / ui.scale, (max.x - min.x) / ui.scale, (max.y - min.y) / ui.scale});
+}
+
+// A point of the cubic Bézier ImGui draws for a beam (t in 0..1).
+ImVec2 bezier_at(ImVec2 p0, ImVec2 p1, ImVec2 p2, ImVec2 p3, float t) {
+  const float u = 1 - t, a = u * u * u, b = 3 * u * u * t, c = 3 * u * t * t, d = t * t * t;
+  return ImVec2(a * p0.x + b * p1.x + c * p2.x + d * p3.x, a * p0.y + b * p1.y + c * p2.y + d * p3.y);
+}
 }  // namespace
 
 void SpotlightView::update(const SpotlightModel& model, float dt) {
@@ -119,6 +131,7 @@ void SpotlightView::draw_beams(const UiContext& ui, const SpotlightModel& model,
     return j < static_cast<int>(shown_.size()) ? shown_[static_cast<std::size_t>(j)] : weights[j];
   };
   std::sort(order.begin(), order.end(), [&](int a, int b) { return shown(a) < shown(b); });
+  nlohmann::json beams = nlohmann::json::array(), chips = nlohmann::json::array(), labels = nlohmann::json::array();
   for (int j : order) {
     if (j == query) continue;
     const float w = std::clamp(shown(j), 0.0f, 1.0f);
@@ -141,8 +154,16 @@ void SpotlightView::draw_beams(const UiContext& ui, const SpotlightModel& model,
       c0 = ImVec2(from.x, from.y + bend);
       c1 = ImVec2(to.x, to.y - bend);
     }
+    const float dot = ui.px(2.0f) + ui.px(4.0f) * w;
     draw->AddBezierCubic(from, c0, c1, to, color, thickness);
-    draw->AddCircleFilled(to, ui.px(2.0f) + ui.px(4.0f) * w, color);
+    draw->AddCircleFilled(to, dot, color);
+    nlohmann::json points = nlohmann::json::array();
+    for (int k = 0; k <= kBeamSamples; ++k) {
+      const ImVec2 p = bezier_at(from, c0, c1, to, static_cast<float>(k) / kBeamSamples);
+      points.push_back({p.x / ui.scale, p.y / ui.scale});
+    }
+    beams.push_back({{"from", query}, {"to", j}, {"width", thickness / ui.scale}, {"points", std::move(points)},
+                     {"dot", {to.x / ui.scale, to.y / ui.scale, dot / ui.scale}}});
   }
 
   // Chips: click (or Space/Enter) makes a token the query. Labels: the engine's weights.
@@ -176,6 +197,8 @@ void SpotlightView::draw_beams(const UiContext& ui, const SpotlightModel& model,
     // The card's colour behind the percentage: a beam crossing between lines passes under it.
     draw->AddRectFilled(ImVec2(label_at.x - ui.px(2), label_at.y), ImVec2(label_at.x + pw + ui.px(2), label_at.y + label_h),
                         c.panel, ui.px(2));
+    chips.push_back(css_rect(ui, min, max));
+    labels.push_back(css_rect(ui, label_at, ImVec2(label_at.x + pw, label_at.y + label_h)));
     ImGui::SetCursorScreenPos(label_at);
     NumberStyle style;
     style.small = true;
@@ -186,6 +209,7 @@ void SpotlightView::draw_beams(const UiContext& ui, const SpotlightModel& model,
   }
   ImGui::SetCursorScreenPos(ImVec2(origin.x, origin.y + height));
   ImGui::Dummy(ImVec2(width, 0));
+  layout_ = {{"chips", std::move(chips)}, {"labels", std::move(labels)}, {"beams", std::move(beams)}};
 
   const int head = model.head();
   std::string legend = tr(t.heads == 1 ? "spotlight.legend_one_head"

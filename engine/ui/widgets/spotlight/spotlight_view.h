@@ -2,10 +2,15 @@
 // token chips with beams whose thickness is the engine's weight (swinging to new weights over a
 // few frames), the blend written as a weighted sum, and "Try your own sentence". Clicks and the
 // text field come back as the model's commands; the beams on screen, the text being typed and
-// the open explanation are the view's own.
+// the open explanation are the view's own. layout() reports where the chips, their
+// percentages and the beams were drawn (CSS pixels from the canvas's top left, last frame):
+//   {chips: [[x, y, w, h]...], labels: [[x, y, w, h]...],
+//    beams: [{from, to, width, points: [[x, y]...], dot: [x, y, r]}...]}
 #pragma once
 #include "engine/ui/widgets/explain.h"
 #include "engine/ui/widgets/spotlight/spotlight_model.h"
+
+#include <nlohmann/json.hpp>
 
 #include <string>
 #include <vector>
@@ -19,6 +24,7 @@ class SpotlightView {
   void update(const SpotlightModel& model, float dt);  // the beams swing toward the model's weights
   Explainer& explainer() { return explain_; }
   const Explainer& explainer() const { return explain_; }
+  const nlohmann::json& layout() const { return layout_; }
 
  private:
   void draw_choices(const UiContext& ui, const SpotlightModel& model, float width, Asked& asked);
@@ -31,6 +37,7 @@ class SpotlightView {
   char input_[512] = {};   // the text field
   std::string input_for_;  // the sentence input_ was last filled from
   Explainer explain_;
+  nlohmann::json layout_ = nlohmann::json::object();
 };
 
 }  // namespace neuralpath::ui
