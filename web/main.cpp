@@ -239,6 +239,7 @@ void frame() {
 
   ImGui_ImplOpenGL3_NewFrame();
   ImGui_ImplGlfw_NewFrame();
+  platform.app->before_new_frame();  // a finger's press waits until it shows what it means
   ImGui::NewFrame();
   platform.app->frame(dt);
   ImGui::Render();
@@ -383,6 +384,10 @@ EMSCRIPTEN_KEEPALIVE int np_key_press(int glfw_key, int mods) {
 }
 
 // WebGL context loss: stop drawing; on restore, recreate every GL object ImGui owned.
+// A finger is about to press (np-input.js, just before its stand-in mousedown).
+EMSCRIPTEN_KEEPALIVE void np_finger_down() {
+  if (platform.app) platform.app->finger_down();
+}
 EMSCRIPTEN_KEEPALIVE void np_gl_context_lost() { platform.context_lost = true; }
 
 // Engine frames run since the page started: a test's way to see that an idle page does no work.

@@ -225,7 +225,14 @@ void App::frame(float dt) {
   }
 }
 
+void App::finger_down() { impl_->page.finger_down(); }
+
+void App::before_new_frame() {
+  impl_->page.filter_pointer(ImGui::GetIO(), 8 * scale());  // 8 CSS px: a finger's wobble
+}
+
 bool App::wants_another_frame() const {
+  if (impl_->page.touch_pending()) return true;  // a held-back tap still needs its frames
   for (const WidgetEntry& w : impl_->widgets)
     if (w.widget && w.widget->wants_another_frame()) return true;
   return false;

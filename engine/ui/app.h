@@ -56,6 +56,12 @@ class App {
   // Draws one frame into a full-window ImGui window. `dt` is seconds since the last frame.
   void frame(float dt);
 
+  // A finger (web/shell/np-input.js says so before its press): the page holds the press back
+  // from ImGui until the finger shows a tap, a scroll or a drag (page_scroll.h TouchGesture).
+  // before_new_frame() runs after the platform has set io's pointer, before ImGui::NewFrame.
+  void finger_down();
+  void before_new_frame();
+
   // Idle hook: true while the page changes with time alone, even where frames look alike (a
   // widget's Widget::wants_another_frame: a kernel run in progress, playback playing). When
   // false and no input or command arrives, the platform may stop running frames (web/main.cpp;

@@ -347,6 +347,20 @@ void LessonPage::handle_input(const Frame& frame) {
     drag_ = Drag{};
     return;
   }
+  // A finger's upright swipe (TouchGesture): ImGui saw no press, so nothing under the finger
+  // took it; the page follows the finger, or the contents list when it started there.
+  if (touch_.landed()) scroller_.stop();  // a finger on a coasting page stops it
+  if (touch_.scrolling() || touch_.scroll_ended()) {
+    const bool on_list = contents_window_ && contents_rect_.Contains(touch_.start());
+    if (on_list && touch_.scrolling()) {
+      ImGui::SetScrollY(contents_window_, contents_window_->Scroll.y - touch_.scroll_dy());
+    } else if (touch_.scrolling()) {
+      scroller_.drag_by(-touch_.scroll_dy(), frame.dt);
+      release_section_lock();
+    } else if (!on_list) {
+      scroller_.release(ui.reduced_motion);
+    }
+  }
   const ImVec2 mouse = io.MousePos;
   const bool over_page = area_.Contains(mouse) || (contents_window_ && contents_rect_.Contains(mouse));
 

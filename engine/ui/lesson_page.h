@@ -11,7 +11,8 @@
 //
 // The page scrolls by wheel, keys (arrows, PgUp/PgDn, Home/End, space), and by dragging empty
 // page space (a finger on a phone); a drag that starts on an option or a link turns into a
-// scroll once it moves, instead of clicking. The section whose heading is in the top quarter
+// scroll once it moves, instead of clicking. A finger's upright swipe scrolls the page wherever
+// it starts, on a widget's buttons too (TouchGesture). The section whose heading is in the top quarter
 // of the view is the current one (LessonSession::enter_section emits 'section').
 #pragma once
 #include "engine/ui/lesson_session.h"
@@ -58,6 +59,12 @@ class LessonPage {
   }
   void set_scroll_thumb(bool shown) { scroll_thumb_ = shown; }  // off when an embedding host scrolls
 
+  // A finger's press is held back from ImGui until it shows a tap, a scroll or a drag
+  // (page_scroll.h TouchGesture); the platform calls filter_pointer before ImGui::NewFrame.
+  void finger_down() { touch_.finger_down(); }
+  void filter_pointer(ImGuiIO& io, float slop) { touch_.filter(io, slop); }
+  bool touch_pending() const { return touch_.pending(); }
+
   // Where things are, for state(): rectangles in device pixels (the App converts to CSS).
   const PageGeometry& geometry() const { return geometry_; }
   float scroll() const { return scroller_.offset(); }
@@ -98,6 +105,7 @@ class LessonPage {
   PageGeometry geometry_;
   PageMemory memory_;
   Drag drag_;
+  TouchGesture touch_;
   ImRect area_;           // where the page scrolls (device pixels)
   ImRect column_;         // the reading column inside it
   ImRect contents_rect_;  // the side column or the drawer's list

@@ -83,4 +83,67 @@ void PageScroller::update(float dt) {
   }
 }
 
+// [SECTION] A finger's press -------------------------------------------------------------------
+
+void TouchGesture::filter(ImGuiIO& io, float slop) {
+  const bool down = io.MouseDown[0];
+  const ImVec2 at = io.MousePos;
+  scroll_dy_ = 0;
+  scroll_ended_ = false;
+  landed_ = false;
+  switch (state_) {
+    case State::idle:
+      if (down && finger_) {  // held back: ImGui sees the finger hover, not press
+        state_ = State::undecided;
+        start_ = last_ = at;
+        landed_ = true;
+        io.MouseDown[0] = false;
+      }
+      if (!down) finger_ = false;
+      break;
+    case State::undecided: {
+      const ImVec2 moved(at.x - start_.x, at.y - start_.y);
+      if (!down) {  // a tap: the press now, where it landed; the release next frame
+        state_ = State::tap;
+        io.MouseDown[0] = true;
+        io.MousePos = start_;
+      } else if (std::fabs(moved.x) + std::fabs(moved.y) <= slop) {
+        io.MouseDown[0] = false;
+      } else if (std::fabs(moved.y) >= std::fabs(moved.x)) {
+        state_ = State::scroll;
+        scroll_dy_ = moved.y;  // the whole way from where it landed
+        io.MouseDown[0] = false;
+      } else {  // sideways: ImGui presses where the finger landed and follows it from the next frame
+        state_ = State::handed_over;
+        io.MousePos = start_;
+      }
+      break;
+    }
+    case State::scroll:
+      if (down) {
+        scroll_dy_ = at.y - last_.y;
+        io.MouseDown[0] = false;
+      } else {
+        state_ = State::idle;
+        scroll_ended_ = true;
+        finger_ = false;
+      }
+      break;
+    case State::handed_over:
+      if (!down) {
+        state_ = State::idle;
+        finger_ = false;
+      }
+      break;
+    case State::tap:  // the release, still where the finger landed (np-input.js may have moved
+                      // the pointer off the canvas already); a new press waits for the next frame
+      io.MouseDown[0] = false;
+      io.MousePos = start_;
+      state_ = State::idle;
+      if (!down) finger_ = false;
+      break;
+  }
+  last_ = at;
+}
+
 }  // namespace neuralpath::ui

@@ -88,6 +88,7 @@ void Headless::frames(int count, float dt) {
   for (int i = 0; i < count; ++i) {
     io.DisplaySize = ImVec2(css_width_ * scale_, css_height_ * scale_);
     io.DeltaTime = dt;
+    app_.before_new_frame();  // as web/main.cpp: a finger's press may be held back
     ImGui::NewFrame();
     app_.frame(dt);
     ImGui::Render();
@@ -121,6 +122,35 @@ void Headless::drag(float x0, float y0, float x1, float y1, int steps) {
   }
   ImGui::GetIO().MouseDown[0] = false;
   frames(1);
+}
+
+// The platform sets io's pointer every frame from the device (GLFW); App::before_new_frame may
+// then rewrite it for ImGui, so each frame starts again from where the finger really is.
+void Headless::finger_frame(float x, float y, bool down) {
+  ImGui::SetCurrentContext(context_);
+  ImGui::GetIO().MousePos = ImVec2(x * scale_, y * scale_);
+  ImGui::GetIO().MouseDown[0] = down;
+  frames(1);
+}
+
+void Headless::tap(float x, float y) {
+  app_.finger_down();
+  finger_frame(x, y, true);
+  finger_frame(x, y, false);
+  finger_frame(x, y, false);
+  ImGui::GetIO().MouseDown[0] = false;
+}
+
+void Headless::swipe(float x0, float y0, float x1, float y1, int steps) {
+  app_.finger_down();
+  finger_frame(x0, y0, true);
+  for (int i = 1; i <= steps; ++i) {
+    const float t = static_cast<float>(i) / static_cast<float>(steps);
+    finger_frame(x0 + (x1 - x0) * t, y0 + (y1 - y0) * t, true);
+  }
+  finger_frame(x1, y1, false);
+  finger_frame(x1, y1, false);
+  ImGui::GetIO().MouseDown[0] = false;
 }
 
 void Headless::wheel(float notches) {

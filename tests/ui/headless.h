@@ -5,6 +5,7 @@
 //   page.load_file("lessons/self-attention.md");
 //   page.frames(10);                           NewFrame → App::frame → Render, ten times
 //   page.click(x, y);                          press and release at CSS (x, y), a frame each
+//   page.swipe(x, y0, x, y1);                  a finger: lands, moves, lifts (a phone's scroll)
 //   page.state()["checks"][0]["correct"]       what state() says
 //
 // ImGui is built for tests with IM_ASSERT throwing ImGuiAssertion (imgui_test_config.h), so
@@ -47,6 +48,10 @@ class Headless {
   void move(float x, float y);
   void click(float x, float y);
   void drag(float x0, float y0, float x1, float y1, int steps = 8);
+  // A finger (App::finger_down, then its press): lands, moves in `steps` frames, lifts. A tap
+  // lands and lifts where it is; a frame after each lift lets a held-back press finish.
+  void tap(float x, float y);
+  void swipe(float x0, float y0, float x1, float y1, int steps = 8);
   void wheel(float notches);                   // positive scrolls up, as GLFW reports it
   void key(ImGuiKey key, bool shift = false);  // press for one frame, then release
 
@@ -56,6 +61,8 @@ class Headless {
   std::vector<nlohmann::json> events_of(const std::string& type);  // drained, filtered
 
  private:
+  void finger_frame(float x, float y, bool down);  // the finger's state, then one frame
+
   ImGuiContext* context_ = nullptr;
   App           app_;
   Fonts         fonts_;

@@ -45,6 +45,9 @@ canvas.addEventListener('touchstart', event => {
   const touch = event.changedTouches[0];
   finger = touch.identifier;
   canvas.focus({ preventScroll: true });
+  // The engine holds a finger's press back until it shows a tap, a scroll or a sideways drag
+  // (engine/ui/page_scroll.h), so a swipe that starts on a widget still scrolls the lesson.
+  try { window.Module?._np_finger_down?.(); } catch { /* the engine is still loading */ }
   mouse('mousemove', touch, 0);  // move first, so the press lands where the finger is
   mouse('mousedown', touch, 1);
 }, { capture: true, passive: false });
