@@ -169,10 +169,11 @@ void MaskStepsView::draw_no_scale(const UiContext& ui, const MaskStepsModel& mod
   kit::wrapped(ui, tr("mask-steps.no_scale_wrong"), c.bad, kit::Face::mono);
   ImGui::PushID("d");
   int log_d = model.log_d();
+  // The value above the slider, not inside it: on a phone the grab covered its digits (#15).
+  kit::wrapped(ui, "d_k = " + std::to_string(demo.d), 0, kit::Face::bold);
   ImGui::SetNextItemWidth(std::min(width, ui.px(360)));
-  const std::string label = "d_k = " + std::to_string(demo.d);
   kit::push_field_style(ui);
-  if (ImGui::SliderInt("##logd", &log_d, MaskStepsModel::kMinLogD, MaskStepsModel::kMaxLogD, label.c_str()))
+  if (ImGui::SliderInt("##logd", &log_d, MaskStepsModel::kMinLogD, MaskStepsModel::kMaxLogD, ""))
     asked.push_back(MaskStepsModel::SetLogD{log_d});
   kit::pop_field_style();
   ImGui::PopID();
