@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <string>
 
 namespace neuralpath {
 
@@ -73,6 +74,32 @@ HeadSpecialisation head_specialisation(const ModelSpec& model, const std::vector
         s.best_head.push_back(static_cast<int>(best));
     }
     return s;
+}
+
+// [SECTION] One weight taken apart ------------------------------------------------------------
+
+WeightParts weight_parts(const MultiHeadResult& layer, int head, Cell cell) {
+    const int H = static_cast<int>(layer.heads.size());
+    if (head < 0 || head >= H) throw InputError("weight_parts: no head " + std::to_string(head));
+    const AttentionResult& a = layer.heads[static_cast<std::size_t>(head)];
+    const auto T = static_cast<int>(a.weights.rows());
+    if (cell.row < 0 || cell.row >= T || cell.col < 0 || cell.col >= a.weights.cols())
+        throw InputError("weight_parts: no cell (" + std::to_string(cell.row) + ", " + std::to_string(cell.col) + ")");
+    const Index dh = layer.q.cols() / H, first = dh * head;  // head h owns columns [h·d_head, (h+1)·d_head)
+    WeightParts p;
+    p.products = {cell, {}, a.scores(cell.row, cell.col)};  // s_ij = Σ_k q_i,h[k]·k_j,h[k]
+    for (Index k = 0; k < dh; ++k)
+        p.products.terms.push_back({static_cast<int>(k), layer.q(cell.row, first + k), layer.k(cell.col, first + k)});
+    p.scale = a.scale;
+    p.scaled = a.scaled(cell.row, cell.col);
+    p.masked = std::isinf(a.masked(cell.row, cell.col));
+    p.weight = a.weights(cell.row, cell.col);
+    const float m = a.masked.row(cell.row).maxCoeff();                       // m_i, the row's largest
+    if (std::isinf(m)) return p;                                             // a row that sees nothing
+    const float sum = (a.masked.row(cell.row).array() - m).exp().sum();      // Σ_j' exp(s·scale − m_i)
+    p.exp_shifted = p.masked ? 0.0f : std::exp(p.scaled - m);
+    p.inv_sum = 1.0f / sum;
+    return p;
 }
 
 }  // namespace neuralpath

@@ -9,8 +9,13 @@
 //                example and every pair of heads.
 // A model's numbers come from the same forward pass training uses (training.h), so the figures
 // are about exactly the weights the widgets show.
+//
+// And one weight of any layer's head taken apart (weight_parts), for the model view's
+// explanations: the trace records per-cell terms for the shown layer only, while a context
+// layer keeps its MultiHeadResult (Q, K and each head's scores and weights) and no terms.
 #pragma once
 
+#include "trace.h"
 #include "training.h"
 
 #include <string>
@@ -36,5 +41,22 @@ float jensen_shannon_bits(const Vector& p, const Vector& q);
 // are `relations`. Throws InputError when an example has no relation or no query.
 HeadSpecialisation head_specialisation(const ModelSpec& model, const std::vector<Example>& examples,
                                        const std::vector<std::string>& relations, Objective objective);
+
+// [SECTION] One weight taken apart ------------------------------------------------------------
+//   s_ij = q_i,h · k_j,h             the head's columns of Q and K (d_head of them)
+//   w_ij = exp(s_ij·scale − m_i) / Σ_j' exp(s_ij'·scale − m_i),  m_i = max_j' s_ij'·scale
+struct WeightParts {
+    CellTerms products;         // q_h[k]·k_h[k], one Term per column k; value = the score s_ij
+    float     scale = 0.0f;     // 1/√d_head
+    float     scaled = 0.0f;    // s_ij · scale (before the mask)
+    bool      masked = false;   // the mask hides this key: exp(−∞) = 0
+    float     exp_shifted = 0.0f;  // exp(s_ij·scale − m_i)
+    float     inv_sum = 0.0f;      // 1 / Σ_j' exp(s_ij'·scale − m_i) (0 for a row that sees nothing)
+    float     weight = 0.0f;       // the layer's own softmax result for the cell
+};
+
+// The parts of cell (row, col) of head `head` in a layer the naive kernel ran (every matrix
+// kept). Throws InputError for a head or cell outside the layer.
+WeightParts weight_parts(const MultiHeadResult& layer, int head, Cell cell);
 
 }  // namespace neuralpath

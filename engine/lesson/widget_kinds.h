@@ -22,4 +22,5 @@
     X(head_view, "head-view")          \
     X(train, "train")                  \
     X(head_cost, "head-cost")          \
-    X(split_join, "split-join")
+    X(split_join, "split-join")        \
+    X(model_view, "model-view")

@@ -25,7 +25,8 @@ TEST_CASE("the registry has one entry per kind, each named once, and finds each 
     CHECK(names.insert(kind->name).second);
     CHECK(ui::find_widget_kind(kind->name) == kind);
   }
-  CHECK(names == std::set<std::string>{"spotlight", "heatmap", "mask-steps", "cost-explorer", "playback", "head-view", "train", "head-cost", "split-join"});
+  CHECK(names == std::set<std::string>{"spotlight", "heatmap", "mask-steps", "cost-explorer", "playback", "head-view",
+                                       "train", "head-cost", "split-join", "model-view"});
   CHECK(ui::find_widget_kind("paragraph") == nullptr);
   CHECK(ui::find_widget_kind("") == nullptr);
 }

@@ -171,6 +171,10 @@ GridResult draw_grid(const UiContext& ui, const GridSpec& spec, float width, Exp
     }
   }
   ImGui::PopID();
+  result.cells_min = ImVec2(grid_x, grid_y);
+  result.cell_size = ImVec2(cell_w, cell_h);
+  result.clip_min = ImGui::GetWindowDrawList()->GetClipRectMin();
+  result.clip_max = ImGui::GetWindowDrawList()->GetClipRectMax();
   ImGui::SetCursorScreenPos(ImVec2(origin.x, origin.y + total_h));
   ImGui::Dummy(ImVec2(scroll ? total_w : width, 0));
   if (scroll) ImGui::EndChild();

@@ -39,6 +39,9 @@ struct GridSpec {
 struct GridResult {
   std::optional<Cell> hovered;  // under the pointer (or focused) this frame
   std::optional<Cell> picked;   // clicked or Enter this frame
+  // Where the cells were drawn (screen pixels), for a view that reports its layout: cell (r, k)
+  // starts at cells_min + (k·cell_size.x, r·cell_size.y); what shows of it lies in [clip_min, clip_max].
+  ImVec2 cells_min, cell_size, clip_min, clip_max;
 };
 
 GridResult draw_grid(const UiContext& ui, const GridSpec& spec, float width, Explainer& explain);

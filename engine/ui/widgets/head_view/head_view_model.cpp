@@ -6,7 +6,7 @@
 #include "engine/core/catalogue.h"
 #include "engine/core/error.h"
 #include "engine/core/format.h"
-#include "engine/core/narration.h"
+#include "engine/ui/widgets/model_view/head_weights.h"
 
 #include <algorithm>
 
@@ -255,27 +255,8 @@ TextTable HeadViewModel::table() const {
 // [SECTION] Explanations -----------------------------------------------------------------------
 
 Explanation HeadViewModel::explain_cell(int head, int row, int col) const {
-  const Trace& t = *trace_;
-  Explanation e;
-  e.title = tr("multihead.cell_title", {{"head", head_name(head)},
-                                        {"query", quoted(t.labels[static_cast<std::size_t>(row)])},
-                                        {"key", quoted(t.labels[static_cast<std::size_t>(col)])},
-                                        {"weight", format_percent(weights(head)(row, col))}});
-  e.formula = "w = exp(q_h·k_h/√d_head − max) / Σ exp(q_h·k_h/√d_head − max)";
-  const Cell cell{row, col};
-  if (const Step* score = find_step(t, StepKind::score, head))
-    if (const CellTerms* terms = find_terms(*score, cell))
-      e.inputs.push_back({"q_h·k_h", products_text(*terms) + " = " + format_number(terms->value)});
-  if (const Step* scale = find_step(t, StepKind::scale, head))
-    e.inputs.push_back({"× " + scale->scalar_name, format_number(scale->result.values(row, col))});
-  if (const Step* softmax = find_step(t, StepKind::softmax, head)) {
-    if (const CellTerms* terms = find_terms(*softmax, cell); terms && !terms->terms.empty()) {
-      e.inputs.push_back({"exp(s − max)", format_number(terms->terms.front().a)});
-      e.inputs.push_back({tr("heatmap.one_over_sum"), format_number(terms->terms.front().b)});
-    }
-    e.text = narrate(t, *softmax, cell);
-  }
-  return e;
+  // The same words as the model view's for the same number: the shown layer is the model's last.
+  return explain_weight(*trace_, layer_count(*trace_) - 1, head, {row, col});
 }
 
 }  // namespace neuralpath::ui

@@ -5,6 +5,7 @@
 #include "engine/core/catalogue.h"
 #include "engine/core/format.h"
 #include "engine/ui/widgets/kit.h"
+#include "engine/ui/widgets/widget_card.h"
 
 #include <imgui.h>
 
@@ -28,28 +29,14 @@ ImU32 HeadViewView::head_color(int head) {
 }
 
 void HeadViewView::draw(const UiContext& ui, const HeadViewModel& model, Asked& asked) {
-  ImGui::PushID(this);
-  kit::Card card(ui, "head-view");
-  const float width = card.inner_width();
-  if (!model.has_trace()) {
-    kit::title(ui, tr("widgets.head-view.title"));
-    kit::wrapped(ui, tr("multihead.cannot_show", {{"error", model.error()}}), ui.colors().bad);
-  } else {
+  draw_widget_card(ui, this, model, explain_, [&](float width) {
     draw_head_chips(ui, model, width, asked);
     kit::gap(ui, 4);
     draw_lines(ui, model, width, asked);
     kit::gap(ui, 4);
     draw_tops(ui, model, width);
     if (!model.input_error().empty()) kit::wrapped(ui, model.input_error(), ui.colors().bad, kit::Face::small);
-  }
-  const std::string caption = lesson::plain_text(model.caption());
-  if (!caption.empty()) {
-    kit::gap(ui, 4);
-    kit::wrapped(ui, caption, ui.colors().muted, kit::Face::small);
-  }
-  card.end();
-  explain_.draw_popup(ui);
-  ImGui::PopID();
+  });
 }
 
 void HeadViewView::draw_head_chips(const UiContext& ui, const HeadViewModel& model, float width, Asked& asked) {

@@ -1,0 +1,39 @@
+// model_view_view.h: draws a const ModelViewModel with Dear ImGui — every layer × head as a
+// thumbnail heatmap (one row of thumbnails per layer, wrapping inside the card on a phone), and
+// under them the open head's full heatmap, whose cells open their derivation in the
+// explain-any-number panel (explain.h). Taps and Enter come back as the model's commands.
+// layout() reports where the thumbnails and the open grid's cells were drawn (CSS pixels).
+#pragma once
+#include "engine/ui/widgets/explain.h"
+#include "engine/ui/widgets/model_view/model_view_model.h"
+
+#include <nlohmann/json.hpp>
+
+#include <optional>
+#include <vector>
+
+namespace neuralpath::ui {
+
+class ModelViewView {
+ public:
+  using Asked = std::vector<ModelViewModel::Command>;
+  void draw(const UiContext& ui, const ModelViewModel& model, Asked& asked);
+  void update(const ModelViewModel& /*model*/, float /*dt*/) {}
+  Explainer& explainer() { return explain_; }
+  const Explainer& explainer() const { return explain_; }
+
+  // {"thumbs": [{layer, head, rect}], "body_end": y, and with a head open "cells": {origin [x, y],
+  //  size [w, h], clip [x, y, w, h]}}; rects are [x, y, w, h] from the canvas's top left.
+  const nlohmann::json& layout() const { return layout_; }
+
+ private:
+  void draw_thumbnails(const UiContext& ui, const ModelViewModel& model, float width, Asked& asked);
+  void draw_open(const UiContext& ui, const ModelViewModel& model, float width, Asked& asked);
+  nlohmann::json css_rect(const UiContext& ui, ImVec2 min, ImVec2 max) const;
+
+  std::optional<Cell> hovered_;
+  Explainer explain_;
+  nlohmann::json layout_ = nlohmann::json::object();
+};
+
+}  // namespace neuralpath::ui
