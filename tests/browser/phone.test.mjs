@@ -149,6 +149,42 @@ test('the sentence field takes a phone keyboard: Backspace, select-all, cursor k
   assert.deepEqual(problems, []);
 });
 
+// [SECTION] A finger that starts on a widget (#15 item 4) -------------------------------------------
+// Touch events through the DevTools protocol, as a phone's browser sends them; a frame between
+// each, so the engine sees the finger land, move and lift.
+async function fingerAt(target, cdp, type, x, y) {
+  const start = await engineFrames(target);
+  await cdp.send('Input.dispatchTouchEvent', { type, touchPoints: type === 'touchEnd' ? [] : [{ x, y }] });
+  await target.waitForFunction(s => window.Module._np_engine_frames() >= s + 2, start, { timeout: 10_000 });
+}
+async function swipe(target, cdp, from, to, steps = 8) {
+  await fingerAt(target, cdp, 'touchStart', from.x, from.y);
+  for (let i = 1; i <= steps; i++)
+    await fingerAt(target, cdp, 'touchMove', from.x + (to.x - from.x) * i / steps, from.y + (to.y - from.y) * i / steps);
+  await fingerAt(target, cdp, 'touchEnd', to.x, to.y);
+  await settled(target);
+}
+
+test('a finger swiping up from the timeline scrolls the lesson without seeking; a sideways drag scrubs', async () => {
+  await command({ type: 'seek', step: 0 });
+  await showBoard();
+  const cdp = await context.newCDPSession(page);
+  let b = await board();
+  const scrollOf = () => page.evaluate(() => window.neuralpath.state().layout.scroll);
+  const before = await scrollOf();
+  const from = await centre(b.layout.segments[2]);
+  await swipe(page, cdp, from, { x: from.x + 5, y: from.y - 260 });
+  assert.ok(await scrollOf() > before + 200, `the page scrolled (${before} -> ${await scrollOf()})`);
+  assert.equal((await board()).step, 0, 'no seek');
+
+  await showBoard();
+  b = await board();
+  const a = await centre(b.layout.segments[0]), z = await centre(b.layout.segments[5]);
+  await swipe(page, cdp, a, z);
+  assert.equal((await board()).step, 5, 'the sideways drag scrubbed to the segment under the finger');
+  assert.deepEqual(problems, []);
+});
+
 test('at 1440 px the board keeps one height and its controls stay on screen', async () => {
   await page.setViewportSize({ width: 1440, height: 900 });
   await settled(page);
@@ -167,4 +203,64 @@ test('at 1440 px the board keeps one height and its controls stay on screen', as
   }
   assert.equal(heights.size, 1, `one board height (saw ${[...heights].join(', ')} px)`);
   assert.deepEqual(problems, []);
+});
+
+// [SECTION] The spotlight on a phone (#15 items 2 and 4) ---------------------------------------------
+test('on the spotlight a finger swiping up scrolls the lesson, a tap picks a word, and no beam covers a percentage', async () => {
+  const phone = await env.browser.newContext({ viewport: { width: 375, height: 740 }, hasTouch: true, isMobile: true,
+    reducedMotion: 'reduce' });
+  const lesson = await phone.newPage();
+  lesson.on('pageerror', e => problems.push(`page error: ${e.message}`));
+  await lesson.goto(`${env.origin}/lesson.html?lesson=self-attention&section=spotlight&voice=off`);
+  await lessonReady(lesson);
+  const cdp = await phone.newCDPSession(lesson);
+  const spotlight = () => lesson.evaluate(() => window.neuralpath.state().widgets.find(w => w.id === 'it-spotlight'));
+  const scrollOf = () => lesson.evaluate(() => window.neuralpath.state().layout.scroll);
+  const onPage = async rect => {
+    const box = await lesson.locator('#canvas').boundingBox();
+    return { x: box.x + rect[0] + rect[2] / 2, y: box.y + rect[1] + rect[3] / 2 };
+  };
+  await lesson.evaluate(() => {
+    const s = window.neuralpath.state();
+    window.neuralpath.command({ type: 'scroll', to: s.layout.scroll + s.widgets.find(w => w.id === 'it-spotlight').rect[1] - 150 });
+  });
+  await settled(lesson);
+
+  let s = await spotlight();
+  assert.equal(s.tokens[1], 'animal');
+  const before = await scrollOf();
+  const from = await onPage(s.layout.chips[1]);
+  await swipe(lesson, cdp, from, { x: from.x, y: from.y - 250 });
+  assert.ok(await scrollOf() > before + 200, `the page scrolled (${before} -> ${await scrollOf()})`);
+  assert.equal((await spotlight()).query, 'it', 'the swipe did not pick the word under it');
+
+  await lesson.evaluate(() => {
+    const s = window.neuralpath.state();
+    window.neuralpath.command({ type: 'scroll', to: s.layout.scroll + s.widgets.find(w => w.id === 'it-spotlight').rect[1] - 150 });
+  });
+  await settled(lesson);
+  s = await spotlight();
+  const at = await onPage(s.layout.chips[1]);
+  await lesson.touchscreen.tap(at.x, at.y);
+  await settled(lesson);
+  assert.equal((await spotlight()).query, 'animal', 'a tap picks the word');
+  await lesson.evaluate(() => window.neuralpath.command({ type: 'setQuery', query: 'it', widget: 'it-spotlight' }));
+
+  // Every preset: the beam to each word and from "it" stays off both words' percentages.
+  const outside = (r, x, y) => Math.hypot(Math.max(r[0] - x, 0, x - r[0] - r[2]), Math.max(r[1] - y, 0, y - r[1] - r[3]));
+  for (let k = 0; k < s.sentences.length; k++) {
+    await lesson.evaluate(k => window.neuralpath.command({ type: 'chooseSentence', index: k, widget: 'it-spotlight' }), k);
+    await settled(lesson);
+    s = await spotlight();
+    for (const beam of s.layout.beams)
+      for (const end of [beam.to, beam.from]) {
+        const label = s.layout.labels[end];
+        for (const [x, y] of beam.points)
+          assert.ok(outside(label, x, y) > beam.width / 2, `sentence ${k}: the beam to ${s.tokens[beam.to]} touches ${s.tokens[end]}'s percentage`);
+        assert.ok(outside(label, beam.dot[0], beam.dot[1]) > beam.dot[2], `sentence ${k}: a dot on ${s.tokens[end]}'s percentage`);
+      }
+    if (k === 1) await lesson.screenshot({ path: screenshotPath('phone-spotlight-wide') });
+  }
+  assert.deepEqual(problems, []);
+  await phone.close();
 });
