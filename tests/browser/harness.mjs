@@ -84,7 +84,18 @@ export async function settled(page, { timeout = 20_000 } = {}) {
 // navigates: a page loads with time flowing).
 const pausedPages = new WeakSet();
 export async function pauseClock(page) {
-  await page.clock.pauseAt(await page.evaluate(() => Date.now()) + 100);
+  // The page's time flows between reading it and pausing: on a loaded machine more than the
+  // margin can pass, and Playwright refuses to pause in the past ("Cannot fast-forward to the
+  // past"). Then read it again with a wider margin; a jump of a second at most changes nothing a
+  // test looks at (it lets the page's timers due by then run, as time flowing would have).
+  for (let margin = 100; ; margin *= 2) {
+    try {
+      await page.clock.pauseAt(await page.evaluate(() => Date.now()) + margin);
+      break;
+    } catch (error) {
+      if (margin >= 1600 || !/fast-forward to the past/i.test(error.message)) throw error;
+    }
+  }
   pausedPages.add(page);
 }
 export async function resumeClock(page) {
