@@ -2,7 +2,7 @@
 // a folder (plus test routes, e.g. an LRS) on 127.0.0.1, and start Chromium.
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { dirname, extname, join, normalize, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -27,17 +27,28 @@ export function buildPackages(format) {
   const dir = join(parent, `${format}-${hash.digest('hex').slice(0, 16)}`);
   const listing = join(dir, 'zips.json');
   if (!existsSync(listing)) {
+    // Two test files may run at once (./neuralpath test runs two) and both build: each builds in
+    // its own folder and renames it into place; the one that comes second uses the first's.
     mkdirSync(parent, { recursive: true });
-    for (const old of readdirSync(parent).filter(n => n.startsWith(`${format}-`))) rmSync(join(parent, old), { recursive: true, force: true });
-    mkdirSync(dir);
-    const out = execFileSync(process.execPath, [join(repo, 'web/lms/package.mjs'), '--site', siteDir, `--${format}`, dir],
-      { cwd: dir, encoding: 'utf8' });
+    for (const old of readdirSync(parent).filter(n => new RegExp(`^${format}-[0-9a-f]{16}$`).test(n) && join(parent, n) !== dir))
+      rmSync(join(parent, old), { recursive: true, force: true });
+    const building = join(parent, `building-${format}-${process.pid}`);
+    rmSync(building, { recursive: true, force: true });
+    mkdirSync(building);
+    const out = execFileSync(process.execPath, [join(repo, 'web/lms/package.mjs'), '--site', siteDir, `--${format}`, building],
+      { cwd: building, encoding: 'utf8' });
     const zips = {};
     for (const line of out.trim().split('\n')) {
       const file = line.split(/\s+/)[0];
       zips[/^neuralpath-(.+)-(scorm12|cmi5)\.zip$/.exec(file)[1]] = join(dir, file);
     }
-    writeFileSync(listing, JSON.stringify(zips));
+    writeFileSync(join(building, 'zips.json'), JSON.stringify(zips));
+    try {
+      renameSync(building, dir);
+    } catch (error) {
+      if (!['ENOTEMPTY', 'EEXIST'].includes(error.code)) throw error;
+      rmSync(building, { recursive: true, force: true });  // another file's build is in place
+    }
   }
   return { dir, zips: JSON.parse(readFileSync(listing, 'utf8')), cleanup: () => {} };
 }
