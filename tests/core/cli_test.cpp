@@ -7,6 +7,7 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <nlohmann/json.hpp>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -119,4 +120,26 @@ TEST_CASE("trace --lesson runs the lesson's model and refuses a broken lesson wi
     CHECK(broken.err.find(bad + ":1:") != std::string::npos);
     std::filesystem::remove(bad);
     std::filesystem::remove(good);
+}
+
+TEST_CASE("trace --lesson lessons/multi-head.md prints the weights of each of its four heads, rows summing to 1") {
+    const Run r = cli("trace --lesson lessons/multi-head.md --mask none"
+                      " --sentence 'The farmer carefully carried the bag because it was old.'");
+    REQUIRE(r.code == 0);
+    const auto out = nlohmann::json::parse(r.out);
+    CHECK(out["model"]["heads"] == 4);
+    CHECK(out["model"]["context_layers"] == 0);
+    const auto& weights = out["attention"]["weights"];
+    REQUIRE(weights.size() == 4);
+    for (const auto& head : weights) {
+        REQUIRE(head.size() == out["tokens"].size());
+        for (const auto& row : head) {
+            float sum = 0;
+            for (const auto& w : row) sum += w.get<float>();
+            CHECK(sum == doctest::Approx(1.0f).epsilon(1e-5));
+        }
+    }
+    // The trained heads differ: "carried" (token 3) looks at "bag" in head 3 and at "farmer" in head 4.
+    CHECK(weights[2][3][5].get<float>() > 0.9f);
+    CHECK(weights[3][3][1].get<float>() > 0.9f);
 }
