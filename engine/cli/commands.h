@@ -12,7 +12,7 @@ namespace neuralpath::cli {
 // mask defaults to "none", kernel to "naive", block (tiled only) to 64.
 int run_attend(const std::string& stdin_text, std::string& stdout_text);
 
-// trace --sentence TEXT [--mask causal|none] [--lesson FILE] [--lang CODE] [--focus N] [--terms] [--pretty]
+// trace [--sentence TEXT] [--lesson FILE] [--mask causal|none] [--lang CODE] [--focus N] [--terms] [--pretty]
 int run_trace(const std::vector<std::string>& args, std::string& stdout_text);
 
 // check FILE...: validates lessons with the lesson library (engine/lesson).

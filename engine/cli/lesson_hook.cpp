@@ -4,6 +4,7 @@
 #include "engine/core/error.h"
 #include "engine/lesson/load.h"
 #include "engine/lesson/model_spec.h"
+#include "engine/lesson/parser.h"
 #include "engine/lesson/translation.h"
 #include "engine/core/catalogue.h"
 
@@ -24,6 +25,16 @@ ModelSpec model_spec_from_lesson_file(const std::string& path) {
         throw InputError(message);
     }
     return lesson::model_spec_for(*loaded.lesson);
+}
+
+std::string first_sentence_of_lesson_file(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw InputError(path + ": cannot read the lesson");
+    std::ostringstream text;
+    text << in.rdbuf();
+    // The parser lists widget sentences in file order (the loader has already refused a broken file).
+    const lesson::ParseResult parsed = lesson::parse_lesson(text.str(), path);
+    return parsed.sentences.empty() ? std::string() : parsed.sentences.front().text;
 }
 
 void use_language_for_run(const std::string& code, const std::string& lesson_path) {

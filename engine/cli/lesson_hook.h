@@ -12,6 +12,10 @@ namespace neuralpath::cli {
 // The ModelSpec a lesson file defines (its vocabulary, weights and settings).
 ModelSpec model_spec_from_lesson_file(const std::string& path);
 
+// The sentence a lesson's first widget runs (file order), or "" when none names one: what
+// `trace --lesson FILE` shows without --sentence, so the CLI prints the numbers the page opens with.
+std::string first_sentence_of_lesson_file(const std::string& path);
+
 // Puts language `code`'s word catalogue over English for this run (narration, units), found
 // near `lesson_path` or in ./lessons/strings (engine/lesson/translation.h). "en" is English.
 // Throws InputError when there is no catalogue for `code` or the file has a bad line.

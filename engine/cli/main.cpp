@@ -23,7 +23,7 @@ namespace {
 constexpr const char* kUsage =
     "usage: neuralpath-cli attend < {\"q\": [[..]], \"k\": [[..]], \"v\": [[..]], \"mask\": \"causal\"|\"none\", "
     "\"kernel\": \"naive\"|\"tiled\"}\n"
-    "       neuralpath-cli trace --sentence TEXT [--mask causal|none] [--lesson FILE] [--lang CODE] [--focus N] [--terms] [--pretty]\n"
+    "       neuralpath-cli trace [--sentence TEXT] [--lesson FILE] [--mask causal|none] [--lang CODE] [--focus N] [--terms] [--pretty]\n"
     "       neuralpath-cli check FILE...\n"
     "       neuralpath-cli train --lesson FILE [--task NAME] [--steps N] [--seed S] [--out FILE] [--lang CODE]\n"
     "       neuralpath-cli heads --lesson FILE [--task NAME]\n";

@@ -1,6 +1,6 @@
 // trace_command.cpp: `neuralpath-cli trace`, the whole block on a sentence as JSON.
 //
-//   trace --sentence TEXT [--mask causal|none] [--lesson FILE] [--lang CODE] [--focus N] [--terms] [--pretty]
+//   trace [--sentence TEXT] [--lesson FILE] [--mask causal|none] [--lang CODE] [--focus N] [--terms] [--pretty]
 //
 // Output (one JSON object; a -∞ masked score is null):
 //   sentence, mask, model {source, d_model, heads, d_head, context_layers, features},
@@ -11,6 +11,8 @@
 //   attention {weights [H][T][T], context_weights [C][H][T][T]},
 //   next_token {temperature, ranked [{word, probability, logit}]}
 // Without --lesson the model is neuralpath::default_model_spec() (see engine/core/model.h).
+// With --lesson, --sentence may be left out: the lesson's first widget sentence is traced.
+// attention.weights holds every head of the shown layer ([H][T][T]).
 #include "commands.h"
 #include "json_io.h"
 #include "lesson_hook.h"
@@ -120,7 +122,7 @@ int run_trace(const std::vector<std::string>& args, std::string& stdout_text) {
         else if (a == "--pretty") pretty = true;
         else throw InputError("trace: unknown option '" + a + "' (see neuralpath-cli help)");
     }
-    if (!have_sentence) throw InputError("trace: --sentence TEXT is required");
+    if (!have_sentence && lesson_path.empty()) throw InputError("trace: --sentence TEXT is required");
 
     use_language_for_run(language, lesson_path);   // the narration's words and number format
     ModelSpec spec = default_model_spec();
@@ -128,6 +130,11 @@ int run_trace(const std::vector<std::string>& args, std::string& stdout_text) {
     if (!lesson_path.empty()) {
         spec = model_spec_from_lesson_file(lesson_path);
         source = lesson_path;
+        if (!have_sentence) {
+            sentence = first_sentence_of_lesson_file(lesson_path);
+            if (sentence.empty())
+                throw InputError("trace: " + lesson_path + " has no widget sentence; give one with --sentence TEXT");
+        }
     }
     const Trace trace = run_block(spec, sentence, options);
     stdout_text = trace_json(trace, sentence, source, with_terms).dump(pretty ? 2 : -1) + "\n";

@@ -5,6 +5,8 @@
 
 #include <sys/wait.h>
 
+#include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <nlohmann/json.hpp>
@@ -118,6 +120,11 @@ TEST_CASE("trace --lesson runs the lesson's model and refuses a broken lesson wi
     CHECK(broken.code == 2);
     CHECK(broken.out.empty());
     CHECK(broken.err.find(bad + ":1:") != std::string::npos);
+    // No --sentence and no widget sentence in the lesson: nothing to trace, and it says how to give one.
+    const Run unnamed = cli("trace --lesson '" + good + "'");
+    CHECK(unnamed.code == 2);
+    CHECK(unnamed.out.empty());
+    CHECK(unnamed.err.find("--sentence") != std::string::npos);
     std::filesystem::remove(bad);
     std::filesystem::remove(good);
 }
@@ -142,4 +149,20 @@ TEST_CASE("trace --lesson lessons/multi-head.md prints the weights of each of it
     // The trained heads differ: "carried" (token 3) looks at "bag" in head 3 and at "farmer" in head 4.
     CHECK(weights[2][3][5].get<float>() > 0.9f);
     CHECK(weights[3][3][1].get<float>() > 0.9f);
+}
+
+TEST_CASE("trace --lesson without --sentence traces the lesson's first widget sentence, every head's weights") {
+    const Run r = cli("trace --lesson lessons/multi-head.md");
+    REQUIRE(r.code == 0);
+    const auto out = nlohmann::json::parse(r.out);
+    // The split-join walk's sentence, the first a widget of lessons/multi-head.md names.
+    CHECK(out["sentence"] == "The boy gently pushed the chair.");
+    const auto& weights = out["attention"]["weights"];
+    REQUIRE(weights.size() == 4);
+    // The four trained heads are four different rows for "pushed" (token 3), not one copied.
+    float apart = 0;
+    for (std::size_t h = 1; h < 4; ++h)
+        for (std::size_t k = 0; k < weights[0][3].size(); ++k)
+            apart = std::max(apart, std::abs(weights[h][3][k].get<float>() - weights[0][3][k].get<float>()));
+    CHECK(apart > 0.5f);
 }
