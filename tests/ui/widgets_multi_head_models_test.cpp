@@ -13,6 +13,8 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <fstream>
+#include <sstream>
 
 using namespace neuralpath;
 using namespace neuralpath::ui;
@@ -281,4 +283,20 @@ TEST_CASE("head-cost: a snapshot restores the layer; a tapped figure explains it
   REQUIRE(e.has_value());
   CHECK(e->formula == "4·d_model² + 4·d_model");
   CHECK(e->title.find(format_count(4 * 768 * 768 + 4 * 768)) != std::string::npos);
+}
+
+TEST_CASE("head-cost: one head reads as one head in English and Spanish (the plural keys), eight as eight") {
+  HeadCostModel m(settings<HeadCostSettings>("heads-cost"), {});
+  CHECK(send(m, {{"type", "setHeads"}, {"heads", 1}}) == "");
+  CHECK(m.summary().find("1 head of width 512") != std::string::npos);
+  std::ifstream in("lessons/strings/es.strings");
+  std::stringstream text;
+  text << in.rdbuf();
+  REQUIRE(use_language("es", text.str()).empty());
+  const std::string one = m.summary();
+  CHECK(send(m, {{"type", "setHeads"}, {"heads", 8}}) == "");
+  const std::string eight = m.summary();
+  use_language("en", "");
+  CHECK(one.find("1 cabeza de ancho 512") != std::string::npos);
+  CHECK(eight.find("8 cabezas de ancho 64") != std::string::npos);
 }

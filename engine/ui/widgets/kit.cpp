@@ -48,10 +48,49 @@ std::string fit_text(ImFont* face, const std::string& text, float max_width) {
   return "…";
 }
 
+std::vector<std::string> wrap_lines(ImFont* face, const std::string& text, float width) {
+  const auto digit = [](char c) { return c >= '0' && c <= '9'; };
+  std::vector<std::string> lines;
+  const char* const end = text.data() + text.size();
+  for (const char* s = text.data();;) {
+    const char* const eol = std::find(s, end, '\n');
+    if (s == eol) lines.emplace_back();
+    for (const char* p = s; p < eol;) {
+      const char* cut = face->CalcWordWrapPositionA(1.0f, p, eol, width);
+      if (cut <= p) {  // not even one character fits: take one whole UTF-8 character anyway
+        cut = p + 1;
+        while (cut < eol && (static_cast<unsigned char>(*cut) & 0xC0) == 0x80) ++cut;
+      }
+      // Dear ImGui allows a break after any '.' or ',', so "0.83" or "1.048.576" could end one
+      // line and start the next; a number cut in two reads as two numbers. Cut before it instead.
+      if (cut < eol && cut - p >= 2 && digit(*cut) && (cut[-1] == '.' || cut[-1] == ',') && digit(cut[-2])) {
+        const char* space = cut;
+        while (space > p && *space != ' ') --space;
+        if (space > p) cut = space;
+      }
+      const char* last = cut;
+      while (last > p && last[-1] == ' ') --last;
+      lines.emplace_back(p, last);
+      p = cut;
+      while (p < eol && *p == ' ') ++p;
+    }
+    if (eol == end) break;
+    s = eol + 1;
+  }
+  return lines;
+}
+
 void wrapped(const UiContext& ui, const std::string& text, ImU32 color, Face face) {
-  ImGui::PushFont(font(ui, face));
+  ImFont* f = font(ui, face);
+  ImGui::PushFont(f);
   ImGui::PushStyleColor(ImGuiCol_Text, color ? color : ui.colors().text);
-  ImGui::TextWrapped("%s", text.c_str());
+  // The lines are cut here (wrap_lines: never inside a number) at the width TextWrapped would
+  // use, so its own wrapping finds nothing more to cut.
+  ImGuiWindow* window = ImGui::GetCurrentWindow();
+  const float width = ImGui::CalcWrapWidthForPos(window->DC.CursorPos, std::max(window->DC.TextWrapPos, 0.0f));
+  std::string cut;
+  for (const std::string& line : wrap_lines(f, text, width)) cut += (cut.empty() ? "" : "\n") + line;
+  ImGui::TextWrapped("%s", cut.c_str());
   ImGui::PopStyleColor();
   ImGui::PopFont();
 }
@@ -146,7 +185,7 @@ int segmented(const UiContext& ui, const char* id, const std::vector<std::string
   return clicked;
 }
 
-bool button(const UiContext& ui, const char* label, bool primary) {
+bool button(const UiContext& ui, const char* label, bool primary, ImVec2 size) {
   const Palette& c = ui.colors();
   ImGui::PushStyleVar(ImGuiStyleVar_FramePadding, ImVec2(ui.px(12), ui.px(6)));
   ImGui::PushStyleVar(ImGuiStyleVar_FrameRounding, ui.px(6));
@@ -156,7 +195,7 @@ bool button(const UiContext& ui, const char* label, bool primary) {
   ImGui::PushStyleColor(ImGuiCol_Text, primary ? text_on(c.accent) : c.text);
   ImGui::PushStyleColor(ImGuiCol_Border, c.border);
   ImGui::PushStyleVar(ImGuiStyleVar_FrameBorderSize, primary ? 0.0f : ui.px(1));
-  const bool clicked = ImGui::Button(label) || enter_on_focused();
+  const bool clicked = ImGui::Button(label, size) || enter_on_focused();
   ImGui::PopStyleVar(3);
   ImGui::PopStyleColor(5);
   return clicked;

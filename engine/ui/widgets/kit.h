@@ -27,6 +27,9 @@ std::string fit_text(ImFont* face, const std::string& text, float max_width);
 
 // Text at the cursor, wrapped at the available width, in `color` (0 = the theme's text).
 void wrapped(const UiContext& ui, const std::string& text, ImU32 color = 0, Face face = Face::body);
+// The lines `text` wraps into at `width` (screen px, the face's own size): Dear ImGui's word wrap,
+// except that a number is never cut at its decimal point ("0.|83", "1.048.|576").
+std::vector<std::string> wrap_lines(ImFont* face, const std::string& text, float width);
 // A bold part title ("Try your own sentence").
 void title(const UiContext& ui, const std::string& text);
 // Vertical gap of `css` CSS pixels.
@@ -60,8 +63,9 @@ class Card {
 // Exclusive choices drawn as joined buttons, the selected one filled with the accent colour;
 // wraps onto more lines when `width` is too narrow. Returns the index clicked, or -1.
 int segmented(const UiContext& ui, const char* id, const std::vector<std::string>& labels, int selected, float width);
-// A plain button sized to its label (scaled padding); true when clicked.
-bool button(const UiContext& ui, const char* label, bool primary = false);
+// A plain button sized to its label (scaled padding), or to `size` (screen px) where a finger
+// needs a larger target than the label gives; true when clicked.
+bool button(const UiContext& ui, const char* label, bool primary = false, ImVec2 size = ImVec2(0, 0));
 // Text fields and sliders drawn on a card need their own frame: page-coloured, outlined, with
 // an accent grab. Push before the field, pop after it.
 void push_field_style(const UiContext& ui);

@@ -276,7 +276,8 @@ CommandResult HeadCostModel::restore(const json& snapshot) {
 
 std::string HeadCostModel::summary() const {
   const MultiHeadCost& c = cost_;
-  return tr("head-cost.summary", {{"d", count(c.d_model)},
+  // One head (d_head = d_model) is a stop on the slider: "1 head", not "1 heads".
+  return tr_n("head-cost.summary", static_cast<long long>(c.heads), {{"d", count(c.d_model)},
                                   {"heads", count(c.heads)},
                                   {"d_head", count(c.d_head)},
                                   {"T", count(c.t)},

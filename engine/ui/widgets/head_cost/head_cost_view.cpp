@@ -93,16 +93,19 @@ int HeadCostView::stepper(const UiContext& ui, const char* id, const std::string
   if (ImGui::SliderInt("##slider", &value, 0, std::max(last, 0), "", ImGuiSliderFlags_AlwaysClamp) && value != stop)
     asked = value;
   where["track"] = css_rect(ui, ImGui::GetItemRectMin(), ImGui::GetItemRectMax());
+  // − and + as tall as the track and button_w wide: sized to their one-character labels they
+  // were 37×29 px, under the 32 px a fingertip needs (split-cost.test.mjs measures them).
+  const ImVec2 button_size(button_w, std::max(ImGui::GetItemRectSize().y, ui.px(32)));
   where["stop"] = stop;
   where["stops"] = last + 1;
   ImGui::PopStyleVar();
   kit::pop_field_style();
   ImGui::SameLine(0, ui.px(6));
   ImGui::PushStyleVar(ImGuiStyleVar_ButtonTextAlign, ImVec2(0.5f, 0.5f));
-  if (kit::button(ui, "\xE2\x88\x92##less") && stop > 0) asked = stop - 1;  // "−"
+  if (kit::button(ui, "\xE2\x88\x92##less", false, button_size) && stop > 0) asked = stop - 1;  // "−"
   where["less"] = css_rect(ui, ImGui::GetItemRectMin(), ImGui::GetItemRectMax());
   ImGui::SameLine(0, ui.px(6));
-  if (kit::button(ui, "+##more") && stop < last) asked = stop + 1;
+  if (kit::button(ui, "+##more", false, button_size) && stop < last) asked = stop + 1;
   where["more"] = css_rect(ui, ImGui::GetItemRectMin(), ImGui::GetItemRectMax());
   ImGui::PopStyleVar();
   ImGui::PopID();
@@ -235,7 +238,7 @@ void HeadCostView::draw_by_heads(const UiContext& ui, const Model& model, float 
   layout_["bars"] = css_rect(ui, ImVec2(origin.x, origin.y + top_pad), ImVec2(origin.x + width, base));
   ImGui::SetCursorScreenPos(ImVec2(origin.x, base + label_h + ui.px(2)));
   ImGui::Dummy(ImVec2(width, 0));
-  kit::wrapped(ui, tr("head-cost.chart_note", {{"d_head", count(now.d_head)}, {"heads", count(now.heads)}}), p.muted,
+  kit::wrapped(ui, tr_n("head-cost.chart_note", static_cast<long long>(now.heads), {{"d_head", count(now.d_head)}, {"heads", count(now.heads)}}), p.muted,
                kit::Face::small);
 }
 

@@ -201,7 +201,7 @@ CommandResult HeadViewModel::restore(const json& snapshot) {
 std::string HeadViewModel::summary() const {
   if (!trace_) return error_;
   const int shown_count = static_cast<int>(std::count(shown_.begin(), shown_.end(), true));
-  std::string out = tr("multihead.head_view_summary", {{"sentence", sentence_},
+  std::string out = tr_n("multihead.head_view_summary", heads(), {{"sentence", sentence_},
                                                         {"n", std::to_string(heads())},
                                                         {"shown", std::to_string(shown_count)}});
   if (focus_ < 0) return out + " " + tr("multihead.head_view_every_word");

@@ -175,6 +175,11 @@ void SplitJoinView::draw_matrix(const UiContext& ui, const Model& model, float w
   }
   const GridResult result = draw_grid(ui, grid, width, explain_);
   hovered_ = result.hovered;
+  // Where cell (r, k) is, so a test (or a host) can tap a number it chose: origin + (k, r)·size,
+  // visible inside clip (a phone's grid scrolls sideways).
+  layout_["cells"] = {{"origin", {result.cells_min.x / ui.scale, result.cells_min.y / ui.scale}},
+                      {"size", {result.cell_size.x / ui.scale, result.cell_size.y / ui.scale}},
+                      {"clip", css_rect(ui, result.clip_min, result.clip_max)}};
   if (result.picked) {
     asked.push_back(Model::SelectCell{*result.picked});
     explain_.open(model.explain_cell(*result.picked));

@@ -22,7 +22,8 @@ class SplitJoinView {
   Explainer& explainer() { return explain_; }
   const Explainer& explainer() const { return explain_; }
   // Where the last frame drew its parts, [x, y, w, h] in CSS pixels from the canvas's top left
-  // (state()'s "layout"): back, next, the head chips, the grid and the narration.
+  // (state()'s "layout"): back, next, the head chips, the grid, its cells {origin, size, clip}
+  // and the narration.
   const nlohmann::json& layout() const { return layout_; }
 
  private:
