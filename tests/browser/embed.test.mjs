@@ -77,6 +77,16 @@ async function openHost(path, { width = 1280, height = 900 } = {}) {
 }
 
 const lessonFrame = page => page.frames().find(f => f.url().includes('/lesson.html'));
+
+// Waits (at most 10 s) until console messages matching every pattern have come, then two more
+// of the lesson's frames: a message the lesson ignores says so when it handles it, so by then
+// everything sent before has been handled, and a command wrongly taken would show in state().
+// Faster, and on a busy machine surer, than waiting a fixed time.
+async function handled(frame, messages, patterns) {
+  for (let waited = 0; waited < 10_000 && !patterns.every(p => messages.some(m => p.test(m))); waited += 50)
+    await new Promise(done => setTimeout(done, 50));
+  await frame.evaluate(() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done))));
+}
 const received = (page, type) => page.evaluate(t => window.received.filter(m => m.type === t), type);
 
 async function openEmbedded(options) {
@@ -280,7 +290,7 @@ test('commands from an origin that was not allowed, or in the wrong shape, are i
     w.postMessage({ target: 'neuralpath', type: 'goto', section: anchor }, origin);
     w.postMessage({ target: 'neuralpath', type: 'restore', progress: '{}' }, origin);
   }, [lessonOrigin, target]);
-  await page.waitForTimeout(800);
+  await handled(frame, warnings, [/ignored a message from .*its origin is not in allow=/]);
   const after = await frame.evaluate(() => window.neuralpath.state());
   assert.equal(after.section, before.section, 'the stranger could not move the lesson');
   assert.ok(warnings.some(w => /ignored a message from http:\/\/127\.0\.0\.1:\d+: its origin is not in allow=/.test(w)),
@@ -300,11 +310,12 @@ test('commands from an origin that was not allowed, or in the wrong shape, are i
     send({ target: 'neuralpath', type: 'setSentence', text: 'x'.repeat(5000) });       // too long
     send({ type: 'goto', section: anchor });                                          // no target
   }, [lessonOrigin, anchors.at(-1)]);
-  await allowed.page.waitForTimeout(800);
+  const reasons = [/'goto': 'section' has the wrong type/, /'goto' does not take extra/, /unknown type "answer"/,
+    /'setSentence': 'text' has the wrong type or length/, /not addressed to neuralpath/];
+  await handled(allowed.frame, allowed.warnings, reasons);
   const state = await allowed.frame.evaluate(() => window.neuralpath.state());
   assert.notEqual(state.section, anchors.at(-1));
-  for (const reason of [/'goto': 'section' has the wrong type/, /'goto' does not take extra/, /unknown type "answer"/,
-    /'setSentence': 'text' has the wrong type or length/, /not addressed to neuralpath/])
+  for (const reason of reasons)
     assert.ok(allowed.warnings.some(w => reason.test(w)), `warned: ${reason}`);
   await allowed.context.close();
 });
