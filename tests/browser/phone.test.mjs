@@ -6,7 +6,12 @@
 // is complete in the frame that shows it.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, lessonReady, engineFrames, screenshotPath, settled } from './harness.mjs';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { launch, lessonReady, engineFrames, screenshotPath, settled, siteDir } from './harness.mjs';
+import { hostSite } from './embed-kit.mjs';
+import { comparePixels, decodePng } from './png.mjs';
+import { startServer } from '../../web/serve.mjs';
 
 let env, page, context;
 const problems = [];
@@ -261,6 +266,125 @@ test('on the spotlight a finger swiping up scrolls the lesson, a tap picks a wor
       }
     if (k === 1) await lesson.screenshot({ path: screenshotPath('phone-spotlight-wide') });
   }
+  assert.deepEqual(problems, []);
+  await phone.close();
+});
+
+// [SECTION] Embedded in a course page (#15 item 6) --------------------------------------------------
+// The frame is as tall as the lesson and the host page scrolls: a finger's upright swipe on the
+// lesson's canvas must move the host page with the finger, as it moves (before, the engine took
+// the swipe inside its canvas and the host page jumped only after the finger lifted), and a tap
+// must still answer.
+test('embedded in a course page on a phone, a swipe up the lesson scrolls the host page and a tap still answers', async () => {
+  const host = await hostSite({});
+  const lessons = await startServer({ root: siteDir, port: 0, allowOrigins: [host.origin] });
+  const lessonOrigin = `http://127.0.0.1:${lessons.address().port}`;
+  writeFileSync(join(host.root, 'course.html'), `<!doctype html><html lang="en"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1"><title>Course</title><link rel="icon" href="data:,"></head>
+<body style="margin: 0; padding: 0.5rem; font-family: sans-serif"><h1>Week 3</h1>
+<div id="lesson" data-neuralpath-lesson="self-attention"></div><p>The end.</p>
+<script src="${lessonOrigin}/embed.js"></script></body></html>`);
+  const phone = await env.browser.newContext({ viewport: { width: 375, height: 740 }, hasTouch: true, isMobile: true,
+    reducedMotion: 'reduce' });
+  const course = await phone.newPage();
+  course.on('pageerror', e => problems.push(`page error: ${e.message}`));
+  try {
+    await course.goto(`${host.origin}/course.html`);
+    await course.waitForFunction(() => document.querySelector('#lesson iframe'));
+    let frame;
+    for (let i = 0; i < 600 && !frame; i++, await course.waitForTimeout(100))
+      frame = course.frames().find(f => f.url().includes('/lesson.html'));
+    await lessonReady(frame);
+    await course.waitForFunction(() => document.querySelector('#lesson iframe').getBoundingClientRect().height > 2000);
+    await course.evaluate(() => scrollTo(0, document.querySelector('#lesson iframe').getBoundingClientRect().top + scrollY + 600));
+    await settled(frame);
+    const cdp = await phone.newCDPSession(course);
+    const scrollY = () => course.evaluate(() => scrollY);
+    const before = await scrollY();
+    await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: [{ x: 190, y: 560 }] });
+    const during = [];
+    for (let i = 1; i <= 10; i++) {
+      await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: [{ x: 190, y: 560 - 30 * i }] });
+      await course.evaluate(() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done))));
+      during.push(await scrollY());
+    }
+    await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
+    await settled(frame);
+    assert.ok(during[9] > before + 200, `the host page followed the finger while it moved (${before} -> ${during.join(' ')})`);
+
+    // A tap on a check's option answers it: bring the first check to the middle of the screen.
+    const first = () => frame.evaluate(() => window.neuralpath.state().checks[0]);
+    const optionAt = async k => {
+      const box = await frame.locator('#canvas').boundingBox();
+      const r = (await first()).option_rects[k];
+      return r && { x: box.x + r[0] + r[2] / 2, y: box.y + r[1] + r[3] / 2 };
+    };
+    await frame.evaluate(() => window.neuralpath.goto(window.neuralpath.state().checks[0].section));
+    await settled(frame);
+    for (let i = 0; i < 4; i++) {
+      const at = await optionAt(1);
+      if (at && at.y > 100 && at.y < 640) break;
+      const box = await frame.locator('#canvas').boundingBox();
+      const rect = (await first()).rect || [0, 0, 0, 0];
+      await course.evaluate(dy => scrollBy(0, dy), (rect[1] + box.y) - 300);
+      await settled(frame);
+    }
+    const at = await optionAt(1);
+    assert.ok(at && at.y > 0 && at.y < 740, 'the option is on screen');
+    await course.touchscreen.tap(at.x, at.y);
+    await frame.waitForFunction(() => window.neuralpath.state().checks[0].chosen.length > 0, null, { timeout: 10_000 });
+    assert.deepEqual((await first()).chosen, [1]);
+    await course.screenshot({ path: screenshotPath('phone-embedded') });
+    assert.deepEqual(problems, []);
+  } finally {
+    await phone.close();
+    await host.close();
+    await new Promise(done => lessons.close(done));
+  }
+});
+
+// [SECTION] "Save image" on a phone (#15 item 5) ------------------------------------------------------
+// The page starts under the engine's 48 px top bar: the saved heatmap is the heatmap as seen
+// below the bar (its rotated "down" whole, no bar pixels), and a figure taller than the screen
+// (the mask walkthrough) is saved whole, not refused.
+test('at 375 px "Save image" saves the heatmap as it is seen, and the whole mask walkthrough', async () => {
+  const phone = await env.browser.newContext({ viewport: { width: 375, height: 740 }, hasTouch: true, isMobile: true,
+    reducedMotion: 'reduce' });
+  const lesson = await phone.newPage();
+  lesson.on('pageerror', e => problems.push(`page error: ${e.message}`));
+  await lesson.goto(`${env.origin}/lesson.html?lesson=self-attention&section=causal-mask&voice=off`);
+  await lessonReady(lesson);
+  const figure = id => lesson.evaluate(id => window.neuralpath.state().widgets.find(w => w.id === id), id);
+  const pngOf = url => decodePng(Buffer.from(url.split(',')[1], 'base64'));
+
+  // The heatmap in full view, well below the bar: what a learner sees.
+  await lesson.evaluate(() => {
+    const s = window.neuralpath.state();
+    window.neuralpath.command({ type: 'scroll', to: s.layout.scroll + s.widgets.find(w => w.id === 'causal-grid').rect[1] - 80 });
+  });
+  await settled(lesson);
+  const grid = await figure('causal-grid');
+  const box = await lesson.locator('#canvas').boundingBox();
+  assert.ok(grid.rect[1] > 48 && grid.rect[1] + grid.rect[3] < 740, 'the heatmap fits under the bar');
+  const seen = decodePng(await lesson.screenshot({ clip: { x: box.x + Math.round(grid.rect[0]), y: box.y + Math.round(grid.rect[1]),
+    width: Math.round(grid.rect[2]), height: Math.round(grid.rect[3]) } }));
+  const saved = pngOf(await lesson.evaluate(() => window.neuralpath.exportPng('causal-grid')));
+  assert.equal(saved.width, seen.width);
+  // Rows [1, h-1) of each, the saved one shifted by up to a pixel (the figure's top is at a half
+  // pixel, rounded either way); a figure under the bar, or a bar in the picture, differs far more.
+  const rows = (image, from, n) => ({ width: image.width, height: n,
+    data: image.data.subarray(from * image.width * 4, (from + n) * image.width * 4) });
+  const n = seen.height - 2;
+  const ratios = [0, 1, 2].map(from => {
+    const { differing, total } = comparePixels(rows(saved, from, n), rows(seen, 1, n), 40);
+    return differing / total;
+  });
+  assert.ok(Math.min(...ratios) < 0.02, `the saved heatmap is the one on screen (${ratios.map(r => (100 * r).toFixed(1)).join(', ')}% of pixels differ)`);
+
+  const walk = await figure('mask-walkthrough');
+  const url = await lesson.evaluate(() => window.neuralpath.exportPng('mask-walkthrough'));
+  const whole = pngOf(url);
+  assert.ok(whole.height > Math.round(walk.rect[3]), `the whole walkthrough (${walk.rect[3]} px tall) and its caption: ${whole.height} px`);
   assert.deepEqual(problems, []);
   await phone.close();
 });

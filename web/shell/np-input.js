@@ -37,26 +37,55 @@ function followed(list) {
   return null;
 }
 
+// Embedded in a course page (np-embed) the host page scrolls, not the engine (its frame is as
+// tall as the lesson): a finger's upright swipe must reach the browser, which pans the host page
+// with the finger (touch-action: pan-y in np-mirror.css). Cancelling the touchstart, as on the
+// lesson's own page, stopped that pan: the engine scrolled inside its canvas and the host page
+// jumped only once the finger had lifted (#15). So there nothing is cancelled or passed on until
+// the finger shows what it means: upright past SLOP_PX, the browser's pan (the engine sees
+// nothing); sideways, a drag passed on from where it landed (a slider, the timeline); lifted
+// before that, a tap.
+const embedded = document.documentElement.classList.contains('np-embed');  // np-app.js ran first
+const SLOP_PX = 8;   // a finger's wobble, as the engine's own TouchGesture
+let held = null;     // embedded: where the undecided finger landed; 'pan' or 'drag' once decided
+
+function fingerPress(touch) {
+  try { window.Module?._np_finger_down?.(); } catch { /* the engine is still loading */ }
+  mouse('mousemove', touch, 0);  // move first, so the press lands where the finger is
+  mouse('mousedown', touch, 1);
+}
+
 canvas.addEventListener('touchstart', event => {
   if (!event.isTrusted) return;
   event.stopImmediatePropagation();
-  event.preventDefault();  // no emulated mouse events after the touch: we send our own
+  if (!embedded) event.preventDefault();  // no emulated mouse events after the touch: we send our own
   if (finger !== null) return;  // a second finger is ignored
   const touch = event.changedTouches[0];
   finger = touch.identifier;
   canvas.focus({ preventScroll: true });
+  if (embedded) {
+    held = { clientX: touch.clientX, clientY: touch.clientY, screenX: touch.screenX, screenY: touch.screenY };
+    return;
+  }
   // The engine holds a finger's press back until it shows a tap, a scroll or a sideways drag
   // (engine/ui/page_scroll.h), so a swipe that starts on a widget still scrolls the lesson.
-  try { window.Module?._np_finger_down?.(); } catch { /* the engine is still loading */ }
-  mouse('mousemove', touch, 0);  // move first, so the press lands where the finger is
-  mouse('mousedown', touch, 1);
+  fingerPress(touch);
 }, { capture: true, passive: false });
 
 canvas.addEventListener('touchmove', event => {
   if (!event.isTrusted) return;
   event.stopImmediatePropagation();
-  event.preventDefault();
   const touch = followed(event.changedTouches);
+  if (embedded && held && held !== 'pan' && held !== 'drag' && touch) {
+    const dx = touch.clientX - held.clientX, dy = touch.clientY - held.clientY;
+    if (Math.abs(dx) + Math.abs(dy) <= SLOP_PX) return;
+    if (Math.abs(dy) >= Math.abs(dx)) { held = 'pan'; return; }  // the browser pans the host page
+    mouse('mousemove', held, 0);  // a drag: pressed where it landed (no finger_down: at once)
+    mouse('mousedown', held, 1);
+    held = 'drag';
+  }
+  if (held === 'pan') return;
+  if (event.cancelable) event.preventDefault();
   if (touch) mouse('mousemove', touch, 1);
 }, { capture: true, passive: false });
 
@@ -64,10 +93,17 @@ for (const type of ['touchend', 'touchcancel']) {
   canvas.addEventListener(type, event => {
     if (!event.isTrusted) return;
     event.stopImmediatePropagation();
-    event.preventDefault();
+    if (event.cancelable) event.preventDefault();  // embedded too: no emulated mouse events, no click
     const touch = followed(event.changedTouches);
     if (!touch) return;
     finger = null;
+    const was = held;
+    held = null;
+    if (was === 'pan') return;
+    if (embedded && was !== 'drag') {
+      if (type === 'touchcancel') return;
+      fingerPress(was);  // a tap: the engine's TouchGesture turns press + release into a click
+    }
     mouse('mouseup', touch, 0);
     // A finger leaves no pointer behind: once the engine has seen the release (two frames
     // on), the mouse moves off the canvas so the tapped option does not stay "hovered".

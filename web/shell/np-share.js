@@ -144,25 +144,69 @@ function widgetOf(state, id) {
   return widget;
 }
 
-// Scrolls the page (the engine's own scroll) until figure `id` is wholly on the canvas, or as
-// much of it as fits; returns its rectangle in CSS pixels of the canvas.
-async function bringIntoView(id) {
-  const canvas = document.getElementById('canvas');
-  for (let attempt = 0; attempt < 6; ++attempt) {
-    const state = np.state();
-    const widget = widgetOf(state, id);
-    const height = canvas.clientHeight;
-    if (Array.isArray(widget.rect)) {
-      const [, y, , h] = widget.rect;
-      if (y >= 0 && (y + h <= height || (y <= 8 && h > height))) return widget.rect;
-      np.command({ type: 'scroll', to: Math.max(0, state.layout.scroll + y - 8) });
-    } else if (widget.section) {
-      np.goto(widget.section);
-    }
+// Where the engine's page begins on the canvas (CSS px): under its 48 px top bar on a phone, at
+// 0 on a desk (layout.column's top). A figure scrolled to the canvas's very top sits under that
+// bar, and the bar's pixels were saved in its place (#15: the heatmap's rotated "down" read
+// "dowr" in the saved image).
+const pageTop = state => (Array.isArray(state.layout?.column) ? state.layout.column[1] : 0);
+
+// Scrolls the engine's page so that row `offset` of figure `id` (CSS px from its top) is at the
+// top of the page's view, as near as the page's ends allow; resolves to the state once drawn
+// and still. Parts of the page above may change height as they come into view, moving the
+// figure after the scroll: it scrolls again until the figure stays put.
+async function scrollFigure(id, offset) {
+  let state = np.state();
+  if (!Array.isArray(widgetOf(state, id).rect) && widgetOf(state, id).section) {
+    np.goto(widgetOf(state, id).section);   // a figure in a closed part of the page: open it first
     await frame();
     await frame();
+    state = np.state();
   }
-  throw new Error(t('share.not_visible', { id }));
+  let last = null;
+  for (let attempt = 0; attempt < 8; ++attempt) {
+    const rect = widgetOf(state, id).rect;
+    if (!Array.isArray(rect)) throw new Error(t('share.not_visible', { id }));
+    const off = rect[1] + offset - pageTop(state);
+    const still = last && Math.abs(last[1] - rect[1]) < 0.5 && Math.abs(last[3] - rect[3]) < 0.5;
+    if (still && (Math.abs(off) <= 1 || (off > 0 && state.layout.scroll >= state.layout.scroll_max - 0.5) ||
+                  (off < 0 && state.layout.scroll <= 0.5))) return state;
+    if (Math.abs(off) > 1) np.command({ type: 'scroll', to: Math.max(0, state.layout.scroll + off) });
+    last = rect;
+    await frame();
+    await frame();
+    state = np.state();
+  }
+  return state;
+}
+
+// The figure's pixels, whole: a figure taller than the view (the mask walkthrough on a phone)
+// is copied a screenful at a time, scrolling between the pieces (#15: "could not be brought
+// into view" at 375 px). Returns a canvas of the figure at the device pixel ratio; the page is
+// scrolled back to where the learner was.
+async function captureFigure(id) {
+  const canvas = document.getElementById('canvas');
+  const ratio = canvas.width / Math.max(1, canvas.clientWidth);   // device pixels per CSS pixel
+  const learnerScroll = np.state().layout.scroll;
+  let state = await scrollFigure(id, 0);
+  const [x, , w, h] = widgetOf(state, id).rect;
+  const sx = Math.max(0, Math.round(x * ratio));
+  const out = document.createElement('canvas');
+  out.width = Math.max(1, Math.min(canvas.width - sx, Math.round(w * ratio)));
+  out.height = Math.max(1, Math.round(h * ratio));
+  const ctx = out.getContext('2d');
+  for (let done = 0, pieces = 0; done < h - 0.5; ++pieces) {
+    if (pieces > 0) state = await scrollFigure(id, done);
+    const top = pageTop(state), bottom = canvas.clientHeight;
+    const y = widgetOf(state, id).rect[1];   // its height as first measured: a picture of one size
+    // The figure's rows on screen; a scroll lands within a pixel, so a row or two may be left blank.
+    const from = Math.max(done, top - y), to = Math.min(h, bottom - y);
+    if (to - from < 1 || from > done + 3 || pieces > 40) throw new Error(t('share.not_visible', { id }));
+    const dy = Math.round(from * ratio), dh = Math.round(to * ratio) - dy;
+    ctx.drawImage(canvas, sx, Math.round((y + from) * ratio), out.width, dh, 0, dy, out.width, dh);
+    done = to;
+  }
+  np.command({ type: 'scroll', to: learnerScroll });
+  return out;
 }
 
 function sentenceOf(widget) {
@@ -185,15 +229,12 @@ function wrap(ctx, text, width) {
 
 async function exportPng(id) {
   await np.ready;
-  const rect = await bringIntoView(String(id));
+  const figure = await captureFigure(String(id));
   const state = np.state();
   const widget = widgetOf(state, String(id));
   const canvas = document.getElementById('canvas');
   const ratio = canvas.width / Math.max(1, canvas.clientWidth);   // device pixels per CSS pixel
-  const [x, y, w, h] = rect;
-  const sx = Math.round(x * ratio), sy = Math.max(0, Math.round(y * ratio));
-  const sw = Math.min(canvas.width - sx, Math.round(w * ratio));
-  const sh = Math.min(canvas.height - sy, Math.round(h * ratio));
+  const sw = figure.width, sh = figure.height;
   const link = await share();
 
   const out = document.createElement('canvas');
@@ -216,7 +257,7 @@ async function exportPng(id) {
   const dark = document.documentElement.dataset.theme === 'dark';
   ctx.fillStyle = styles.getPropertyValue('--np-bg').trim() || (dark ? '#15171c' : '#ffffff');
   ctx.fillRect(0, 0, out.width, out.height);
-  ctx.drawImage(canvas, sx, sy, sw, sh, 0, 0, sw, sh);
+  ctx.drawImage(figure, 0, 0);
   let top = sh + pad;
   for (const l of lines) {
     ctx.font = `${l.bold ? 'bold ' : ''}${l.size}px ${family}`;
