@@ -6,6 +6,7 @@
 #include "engine/core/format.h"
 #include "engine/lesson/load.h"
 #include "engine/lesson/model_spec.h"
+#include "engine/ui/drawable.h"
 #include "engine/ui/widgets/cost_explorer/cost_explorer_model.h"
 #include "engine/ui/widgets/heatmap/heatmap_model.h"
 #include "engine/ui/widgets/mask_steps/mask_steps_model.h"
@@ -209,6 +210,29 @@ TEST_CASE("the spotlight model: the query's weights share one whole, the query m
   CHECK(model.trace().labels[static_cast<std::size_t>(model.query())] == "the");
   CHECK(table.caption == "Where “the” looks");
   CHECK(table.rows.size() == model.trace().tokens.size());
+}
+
+TEST_CASE("a sentence with emoji is refused with a message and the widget keeps its own (#15: drawn as a replacement mark)") {
+  CHECK(undrawable("the cat 🙂 sat 🙂 ü ∑") == "🙂");
+  CHECK(undrawable("a \xEF\xBF\xBD b") == "\xEF\xBF\xBD");  // U+FFFD: a character the keyboard lost
+  CHECK(undrawable("Él dijo «hola» — ¿sí?\tvale") == "");
+  const std::string refusal = tr("widgets.cannot_draw");
+  HeatmapModel heatmap(settings<HeatmapSettings>("causal-grid"), {}, launch_spec());
+  const json before = heatmap.state();
+  const CommandResult r = send(heatmap, {{"type", "setSentence"}, {"text", "the cat 🙂 sat"}});
+  CHECK(r.outcome() == Outcome::refused);
+  CHECK(r.reason() == refusal);
+  CHECK(heatmap.state() == before);
+  SpotlightModel spotlight(settings<SpotlightSettings>("it-spotlight"), {}, launch_spec());
+  CHECK(send(spotlight, {{"type", "setSentence"}, {"text", "🐈 sat on it"}}).reason() == refusal);
+  CHECK(spotlight.input_error() == refusal);
+  for (const auto& token : spotlight.trace().labels) CHECK(undrawable(token).empty());
+  // A shared link carrying one: the snapshot is refused, so the page says the link was partly read.
+  HeatmapModel shared(settings<HeatmapSettings>("causal-grid"), {}, launch_spec());
+  json snapshot = heatmap.snapshot();
+  snapshot["s"] = "🙂 cat";
+  CHECK(shared.restore(snapshot).outcome() == Outcome::refused);
+  CHECK(shared.state() == before);
 }
 
 TEST_CASE("drawing words never miss the catalogue: every key the models used exists") {

@@ -12,6 +12,7 @@
 #include "engine/core/catalogue.h"
 #include "engine/core/error.h"
 #include "engine/core/tokenizer.h"
+#include "engine/ui/drawable.h"
 
 #include <algorithm>
 #include <cmath>
@@ -39,6 +40,7 @@ std::optional<std::string> PlaybackModel::run(const std::string& sentence, bool 
   const bool rerun = trace_.has_value() && sentence == sentence_;  // same words, new focus or temperature
   Trace trace;
   try {
+    if (auto why = refuse_undrawable(sentence)) throw InputError(*why);  // shown as "?" or "�" otherwise
     const std::size_t tokens = tokenize(sentence).size();
     if (tokens == 0) throw InputError(tr("playback-ui.empty"));
     if (tokens > static_cast<std::size_t>(kPlaybackMaxTokens))

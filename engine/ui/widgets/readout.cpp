@@ -5,6 +5,7 @@
 #include "engine/core/catalogue.h"
 #include "engine/core/error.h"
 #include "engine/core/format.h"
+#include "engine/ui/drawable.h"
 
 #include <algorithm>
 #include <cmath>
@@ -32,6 +33,7 @@ const CellTerms* find_terms(const Step& step, Cell cell) {
 
 std::variant<Trace, std::string> run_sentence(const ModelSpec& spec, const std::string& sentence, const Mask& mask,
                                               int max_tokens, const std::string& kind) {
+  if (auto why = refuse_undrawable(sentence)) return *why;  // shown as "?" or "�" otherwise
   std::vector<Token> tokens;
   try {
     tokens = tokenize(sentence);

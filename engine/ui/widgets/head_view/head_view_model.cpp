@@ -6,6 +6,7 @@
 #include "engine/core/catalogue.h"
 #include "engine/core/error.h"
 #include "engine/core/format.h"
+#include "engine/ui/drawable.h"
 #include "engine/ui/widgets/model_view/head_weights.h"
 
 #include <algorithm>
@@ -30,6 +31,7 @@ HeadViewModel::HeadViewModel(const HeadViewSettings& settings, const lesson::Inl
 }
 
 std::optional<std::string> HeadViewModel::run(const std::string& sentence) {
+  if (auto why = refuse_undrawable(sentence)) return why;  // shown as "?" or "�" otherwise
   std::vector<Token> tokens;
   try {
     tokens = tokenize(sentence);

@@ -4,6 +4,8 @@
 #include "engine/core/catalogue.h"
 #include "engine/core/error.h"
 #include "engine/core/format.h"
+#include "engine/core/tokenizer.h"
+#include "engine/ui/drawable.h"
 
 #include <algorithm>
 
@@ -108,6 +110,21 @@ CommandResult TrainModel::apply(const Command& command) {
     if (s.finished()) return tr("train.already_trained");
     s.run_steps(steps->n);  // no time budget: a test or a host asked for n steps at once
   } else if (const auto* sentence = std::get_if<SetSentence>(&command)) {
+    if (auto why = refuse_undrawable(sentence->text)) {  // shown as "?" or "�" otherwise
+      input_error_ = *why;
+      return input_error_;
+    }
+    // The same words as the other widgets' sentence boxes: the tokenizer's own refusal, then
+    // "type a sentence first", before this widget's own "no query word".
+    try {
+      if (tokenize(sentence->text).empty()) {
+        input_error_ = tr("spotlight.empty");
+        return input_error_;
+      }
+    } catch (const InputError& e) {
+      input_error_ = e.what();
+      return input_error_;
+    }
     try {
       std::optional<SpotlightNow> spot = s.try_sentence(sentence->text);
       if (!spot) {

@@ -1,0 +1,24 @@
+// drawable.h: the characters the page can draw — the fonts' glyph ranges (glyph_ranges.inc) —
+// read without ImGui, so a widget's model can refuse a sentence it could only show as "?" or
+// "�" (#15: emoji given through setSentence or a shared link were drawn as "�").
+//
+//   undrawable("the cat 🙂 sat 🙂")   -> "🙂"      each such character once, in order
+//   refuse_undrawable("hi 🙂")        -> "Emoji and some other symbols cannot be drawn here..."
+//   refuse_undrawable("the cat")      -> std::nullopt
+//
+// U+FFFD counts as undrawable: it is what a character the keyboard could not pass became.
+// Control characters (tab, line breaks) count as drawable: the tokenizer drops them as spaces.
+// Invalid UTF-8 is left to the tokenizer, which names its byte offset.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace neuralpath::ui {
+
+bool drawable(char32_t c);
+std::string undrawable(std::string_view utf8);
+std::optional<std::string> refuse_undrawable(std::string_view utf8);  // "widgets.cannot_draw"
+
+}  // namespace neuralpath::ui
