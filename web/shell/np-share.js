@@ -182,11 +182,10 @@ async function scrollFigure(id, offset) {
 // The figure's pixels, whole: a figure taller than the view (the mask walkthrough on a phone)
 // is copied a screenful at a time, scrolling between the pieces (#15: "could not be brought
 // into view" at 375 px). Returns a canvas of the figure at the device pixel ratio; the page is
-// scrolled back to where the learner was.
+// left with the figure's top under the bar.
 async function captureFigure(id) {
   const canvas = document.getElementById('canvas');
   const ratio = canvas.width / Math.max(1, canvas.clientWidth);   // device pixels per CSS pixel
-  const learnerScroll = np.state().layout.scroll;
   let state = await scrollFigure(id, 0);
   const [x, , w, h] = widgetOf(state, id).rect;
   const sx = Math.max(0, Math.round(x * ratio));
@@ -205,7 +204,7 @@ async function captureFigure(id) {
     ctx.drawImage(canvas, sx, Math.round((y + from) * ratio), out.width, dh, 0, dy, out.width, dh);
     done = to;
   }
-  np.command({ type: 'scroll', to: learnerScroll });
+  if (h > canvas.clientHeight - pageTop(state)) await scrollFigure(id, 0);  // back to its top, as a figure that fits is left
   return out;
 }
 
