@@ -1,5 +1,6 @@
 // format.cpp: the one place numbers become text (views and narration share it).
 #include "format.h"
+#include "format_short.h"
 
 #include "catalogue.h"
 
@@ -30,6 +31,22 @@ std::string format_number(float value) {
     // -0.001 prints as "-0.00"; a learner should see the same "0.00" as for +0.001.
     if (text.front() == '-' && text.find_first_not_of("-0.") == std::string::npos) text.erase(0, 1);
     return with_decimal_mark(std::move(text));
+}
+
+std::string format_short(float value) {
+    if (!std::isfinite(value)) return format_number(value);
+    char buffer[64];
+    std::snprintf(buffer, sizeof buffer, "%.1f", static_cast<double>(value));
+    std::string text = buffer;
+    if (text.front() == '-' && text.find_first_not_of("-0.") == std::string::npos) text.erase(0, 1);  // as format_number
+    return with_decimal_mark(std::move(text));
+}
+
+std::string format_percent_short(float fraction) {
+    if (!std::isfinite(fraction)) return format_number(fraction);
+    char buffer[64];
+    std::snprintf(buffer, sizeof buffer, "%.0f%%", static_cast<double>(fraction) * 100.0);
+    return buffer;
 }
 
 std::string format_percent(float fraction) {

@@ -35,13 +35,19 @@ TEST_CASE("split-join draws every stage, head and role at 375 and 1440 px, insid
     auto walk = widgets_test::widget("split-join-walk", "multi-head");
     for (const char* stage : {"cut", "slice", "scores", "scale", "softmax", "mix", "concat", "output"})
       for (int head : {0, 3}) {
-        CAPTURE(stage);
+        const std::string stage_name = stage;
+        CAPTURE(stage_name);
         CHECK(send(*walk, {{"type", "stage"}, {"stage", stage}}) == "");
         CHECK(send(*walk, {{"type", "setHead"}, {"head", head}}) == "");
         CHECK(widgets_test::draw_frames(page, *walk, 2));
         const json layout = walk->state()["layout"];
         CHECK(right(layout["grid"]) <= width);
         CHECK(right(layout["narration"]) <= width);
+        // Every column on screen without a sideways scroll (at 375 px the 7 × 8 cut grid used to
+        // hide its last heads' columns): the last cell ends inside the grid's own rectangle.
+        const json& cells = layout["cells"];
+        const auto columns = static_cast<float>(walk->state()["columns"].size());
+        CHECK(cells["origin"][0].get<float>() + cells["size"][0].get<float>() * columns <= right(layout["grid"]) + 0.5f);
       }
     CHECK(send(*walk, {{"type", "stage"}, {"stage", "cut"}}) == "");
     for (const char* role : {"q", "k", "v"}) {

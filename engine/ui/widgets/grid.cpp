@@ -104,7 +104,8 @@ GridResult draw_grid(const UiContext& ui, const GridSpec& spec, float width, Exp
       const ImU32 fill = cell.blocked ? c.masked : cell.fill ? cell.fill : c.page;
       draw->AddRectFilled(inner_min, inner_max, fill, ui.px(3));
       if (cell.blocked) kit::hatch(draw, inner_min, inner_max, kit::fade(c.muted, 0.35f), ui.px(6), ui.px(1));
-      const bool fits = kit::text_size(small, cell.text).x <= cell_w - ui.px(3);
+      const bool fits = spec.fallback_together ? widest <= cell_w - ui.px(3)
+                                               : kit::text_size(small, cell.text).x <= cell_w - ui.px(3);
       const std::string& text = fits ? cell.text : cell.fallback;
       if (!text.empty()) {
         const ImVec2 size = kit::text_size(small, text);

@@ -34,6 +34,9 @@ struct GridSpec {
   std::function<Explanation(int)> explain_row_end;  // row -> its explanation
   std::optional<Cell> selected;
   std::string corner;  // e.g. "query ↓  key →" (widgets.grid_corner)
+  // When one cell's text does not fit, every cell shows its fallback: a grid of numbers reads
+  // in one precision ("0.5 -0.5"), never "0.47" beside "-0.5".
+  bool fallback_together = false;
 };
 
 struct GridResult {

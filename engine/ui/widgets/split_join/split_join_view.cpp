@@ -4,6 +4,7 @@
 
 #include "engine/core/catalogue.h"
 #include "engine/core/format.h"
+#include "engine/core/format_short.h"
 #include "engine/core/narration.h"
 #include "engine/ui/widgets/grid.h"
 #include "engine/ui/widgets/head_view/head_view_view.h"
@@ -151,10 +152,14 @@ void SplitJoinView::draw_matrix(const UiContext& ui, const Model& model, float w
   grid.cols = shown.columns;
   grid.selected = model.selected();
   grid.corner = token_grid ? tr("widgets.grid_corner") : tr("split-join.grid_corner");
+  grid.fallback_together = true;
   grid.cell = [&, low = low, high = high](int r, int k) {
     GridCell cell;
     const float v = m(r, k);
     cell.text = shown.weights ? format_percent(v) : format_number(v);
+    // On a phone 8 columns of "-0.47" (or 7 of "41.2%" and the row sums) scroll sideways,
+    // hiding heads' columns; one decimal fewer fits (a tap still explains the full number).
+    cell.fallback = shown.weights ? format_percent_short(v) : format_short(v);
     const int owner = shown.column_head[static_cast<std::size_t>(k)];
     if (owner >= 0) {
       // A column a head owns: that head's colour, stronger for larger numbers, faint when unlit.
