@@ -4,7 +4,7 @@
 // [SECTION] Dispatch       kind -> builder; "settings --- text" split
 // [SECTION] Interaction    check, reveal
 // [SECTION] Explanation    callout, equation, code
-// [SECTION] Widgets        the kinds of widget_kinds.h (their folders parse them), playback
+// [SECTION] Widgets        the kinds of widget_kinds.h (their folders parse them)
 #include "engine/lesson/parse_context.h"
 #include "engine/lesson/widget_kinds.h"
 
@@ -257,7 +257,7 @@ bool valid_id(std::string_view id) {
 
 // [SECTION] Dispatch ----------------------------------------------------------------------------
 
-const char* const kKinds[] = {"check", "reveal", "callout", "equation", "code", "playback",
+const char* const kKinds[] = {"check", "reveal", "callout", "equation", "code",
                               "vocabulary", "weights", "task", "trained-weights"};
 
 bool takes_text(std::string_view kind) {
@@ -473,31 +473,6 @@ struct Builder {
         if (!w.settings) return;  // the parser reported why
         push(std::move(block_id), std::move(w));
     }
-
-    // The playback's keys read the way a folder kind's parser reads them (WidgetFields), so the
-    // block can move to engine/ui/playback/ as parse_playback_settings unchanged.
-    void playback() {
-        Fields f(ctx, settings, "playback", origin());
-        WidgetFields w{ctx, f, "playback"};
-        Playback p;
-        std::string block_id = id(f, false);
-        p.sentence = w.sentence();
-        p.heads = static_cast<int>(f.integer("heads", 0, 0, 64).value_or(0));
-        p.causal = w.causal_mask();
-        if (const SettingsNode* steps = f.list("steps", false)) {
-            for (const auto& item : steps->items) {
-                if (item.kind != SettingsNode::Kind::Text || !is_playback_step(item.text.text())) {
-                    ctx.error(item.origin, "unknown playback step '" + item.text.text() + "'");
-                    continue;
-                }
-                p.steps.push_back(item.text.text());
-            }
-        }
-        p.code = w.code_ref("code");
-        p.caption = f.rich("caption", false);
-        f.finish();
-        push(std::move(block_id), std::move(p));
-    }
 };
 
 }  // namespace
@@ -556,7 +531,6 @@ void build_fenced_block(ParseContext& ctx, const Fence& fence, Nesting nesting, 
     else if (kind == "callout") b.callout();
     else if (kind == "equation") b.equation();
     else if (kind == "code") b.code();
-    else if (kind == "playback") b.playback();
     else if (const FolderWidgetKind* widget = folder_widget_kind(kind)) b.folder_widget(*widget);
 }
 

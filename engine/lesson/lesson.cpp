@@ -24,13 +24,11 @@ std::optional<Level> parse_level(std::string_view name) {
 }
 
 std::string_view widget_kind_name(const BlockContent& content) {
-    if (std::holds_alternative<Playback>(content)) return "playback";
     if (const auto* w = std::get_if<WidgetBlock>(&content)) return w->kind;
     return {};
 }
 
 const Inline* widget_caption(const BlockContent& content) {
-    if (const auto* p = std::get_if<Playback>(&content)) return &p->caption;
     if (const auto* w = std::get_if<WidgetBlock>(&content)) return &w->caption;
     return nullptr;
 }

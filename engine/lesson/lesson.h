@@ -6,8 +6,8 @@
 //           prose          Paragraph, Heading, ListBlock, Quote, Rule, Table
 //           interaction    Check, Reveal
 //           explanation    Callout, EquationBlock, CodeBlock
-//           widgets        WidgetBlock (a kind of widget_kinds.h: spotlight, heatmap, ...),
-//                          Playback
+//           widgets        WidgetBlock (a kind of widget_kinds.h: spotlight, heatmap, ...,
+//                          playback)
 //   VocabularyData         named feature dimensions and word vectors   (```vocabulary)
 //   WeightsData            the matrices the engine runs the lesson with (```weights)
 //
@@ -155,16 +155,6 @@ struct WidgetBlock {
     Inline                                caption;
 };
 
-struct Playback {                      // the whole block, step by step, with narration
-    std::string              sentence;
-    int                      heads = 1;        // 0 = as the lesson's weights say
-    bool                     causal = true;
-    std::vector<std::string> steps;            // playback step names, in order; empty = every
-                                               // step the engine's trace has
-    std::string              code;             // id of a CodeBlock whose lines follow the steps
-    Inline                   caption;
-};
-
 // The playback step names authors may use, in block order: tokens, embedding, positions,
 // context, qkv, scores, scale, mask, softmax, blend, heads, output, residual, layer-norm,
 // feed-forward, next-token. step_kinds() (model_spec.h) maps them to engine/core StepKinds.
@@ -174,7 +164,7 @@ bool                            is_playback_step(std::string_view name);
 // [SECTION] Blocks ------------------------------------------------------------------------------
 
 using BlockContent = std::variant<Paragraph, Heading, ListBlock, Quote, Rule, Table, Check,
-                                  Reveal, Callout, EquationBlock, CodeBlock, Playback, WidgetBlock>;
+                                  Reveal, Callout, EquationBlock, CodeBlock, WidgetBlock>;
 
 struct Block {
     SourcePos    pos;                  // where the block starts in the lesson file
@@ -182,7 +172,7 @@ struct Block {
     BlockContent content;
 };
 
-// The widget kind of a block (a WidgetBlock's kind, "playback"), or "" for prose,
+// The widget kind of a block (a WidgetBlock's kind, "heatmap"), or "" for prose,
 // checks and the other blocks the page draws itself.
 std::string_view widget_kind_name(const BlockContent& content);
 const Inline*    widget_caption(const BlockContent& content);  // nullptr when not a widget

@@ -63,12 +63,6 @@ neuralpath::ModelSpec model_spec_for(const Lesson& lesson) {
     return spec;
 }
 
-neuralpath::ModelSpec playback_spec(const Lesson& lesson, const Playback& playback) {
-    neuralpath::ModelSpec spec = model_spec_for(lesson);
-    if (playback.heads > 0) spec.attention.heads = playback.heads;
-    return spec;
-}
-
 // [SECTION] Widgets -----------------------------------------------------------------------------
 
 neuralpath::Trace run_sentence(const Lesson& lesson, std::string_view sentence, bool causal) {
@@ -200,31 +194,6 @@ std::vector<Diagnostic> check_with_engine(const Lesson& lesson, const std::vecto
             w->settings->check(lesson, resolved, b.pos, error);
     });
 
-    for_each_block(lesson, [&](const Block& b) {
-        auto* p = std::get_if<Playback>(&b.content);
-        if (!p) return;
-        if (p->heads > 0 && resolved.d_model % p->heads != 0) {
-            error(b.pos, "the playback asks for " + std::to_string(p->heads) +
-                             " heads, which do not divide d_model (" +
-                             std::to_string(resolved.d_model) + ")");
-            return;
-        }
-        // Each listed step must exist in this model's trace (no context layers -> no
-        // "context" step; feed-forward off -> no "feed-forward" step).
-        try {
-            neuralpath::TraceOptions options;
-            options.mask = p->causal ? neuralpath::Mask::causal_mask() : neuralpath::Mask::none();
-            const neuralpath::Trace t = neuralpath::run_block(playback_spec(lesson, *p), p->sentence, options);
-            for (const auto& step : p->steps) {
-                bool found = false;
-                for (auto kind : step_kinds(step))
-                    for (const auto& s : t.steps) found = found || s.kind == kind;
-                if (!found) error(b.pos, "the playback step '" + step + "' has nothing to show: this model has no such step");
-            }
-        } catch (const neuralpath::InputError&) {
-            // The sentence itself is reported above.
-        }
-    });
     std::stable_sort(out.begin(), out.end(), [](const Diagnostic& a, const Diagnostic& b) {
         return a.pos.line != b.pos.line ? a.pos.line < b.pos.line : a.pos.col < b.pos.col;
     });

@@ -23,9 +23,8 @@
 namespace neuralpath::lesson {
 
 // The engine's spec for this lesson (unresolved: empty matrices are the engine's seeded
-// defaults). Playback's "heads:" is applied by playback_spec().
+// defaults). A playback's "heads:" is applied by ui::playback_spec (playback_settings.h).
 neuralpath::ModelSpec model_spec_for(const Lesson& lesson);
-neuralpath::ModelSpec playback_spec(const Lesson& lesson, const Playback& playback);
 
 // Runs the block on a widget sentence. Throws neuralpath::InputError for sentences the engine
 // refuses (the checker reports those for the lesson's own sentences).

@@ -10,8 +10,7 @@
 // adding one is its folder plus a line here.
 //
 // A kind's parser registers its sentences (WidgetFields::sentence) for the lesson checker and
-// may override WidgetSettings::check for what only the engine can find. Only the course
-// playback still has a typed block in lesson.h; it shares the page's registry all the same.
+// may override WidgetSettings::check for what only the engine can find (the playback does).
 #pragma once
 
 #define NEURALPATH_WIDGET_KINDS(X) \
@@ -23,4 +22,5 @@
     X(train, "train")                  \
     X(head_cost, "head-cost")          \
     X(split_join, "split-join")        \
-    X(model_view, "model-view")
+    X(model_view, "model-view")        \
+    X(playback, "playback")

@@ -7,7 +7,7 @@
 //   Callout                                      callout_view.h
 //   EquationBlock                                equation_view.h
 //   CodeBlock                                    code_view.h
-//   WidgetBlock, Playback                        the Widget made for the block
+//   WidgetBlock                                  the Widget made for the block
 #pragma once
 #include "engine/ui/page_context.h"
 

@@ -183,8 +183,7 @@ struct BlockFields {
   // [SECTION] Widgets ---------------------------------------------------------------------------
   // Every widget kind the same way (widget_json below, through the registry); the page's
   // numbers come from the engine at run time (state().widgets).
-  template <class W, class = std::enable_if_t<std::is_same_v<W, ls::Playback> || std::is_same_v<W, ls::WidgetBlock>>>
-  json operator()(const W&) const {
+  json operator()(const ls::WidgetBlock&) const {
     return json::object();  // block_json fills it in
   }
 };

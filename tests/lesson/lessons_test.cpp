@@ -4,6 +4,7 @@
 
 #include "engine/lesson/load.h"
 #include "engine/lesson/model_spec.h"
+#include "engine/ui/playback/playback_settings.h"
 #include "engine/ui/widgets/heatmap/heatmap_settings.h"
 #include "engine/ui/widgets/mask_steps/mask_steps_settings.h"
 #include "engine/ui/widgets/spotlight/spotlight_settings.h"
@@ -70,6 +71,7 @@ std::vector<const T*> settings_of(const Lesson& lesson) {
 
 using neuralpath::ui::HeatmapSettings;
 using neuralpath::ui::MaskStepsSettings;
+using neuralpath::ui::PlaybackSettings;
 using neuralpath::ui::SpotlightSettings;
 
 }  // namespace
@@ -130,7 +132,7 @@ TEST_CASE("every widget sentence of both lessons is made of vocabulary words") {
         std::vector<std::string> sentences;
         for (auto* h : settings_of<HeatmapSettings>(lesson)) sentences.push_back(h->sentence);
         for (auto* m : settings_of<MaskStepsSettings>(lesson)) sentences.push_back(m->sentence);
-        for (auto* p : blocks_of<Playback>(lesson)) sentences.push_back(p->sentence);
+        for (auto* p : settings_of<PlaybackSettings>(lesson)) sentences.push_back(p->sentence);
         for (auto* s : settings_of<SpotlightSettings>(lesson)) {
             sentences.push_back(s->sentence);
             sentences.insert(sentences.end(), s->alternatives.begin(), s->alternatives.end());
@@ -186,9 +188,9 @@ TEST_CASE("the causal heatmap hides the future and the BERT switch shows it") {
 
 TEST_CASE("the course-playback lesson runs 'AI Agents Build Future' through the whole block") {
     const Lesson lesson = load("course-playback.md");
-    const auto plays = blocks_of<Playback>(lesson);
+    const auto plays = settings_of<PlaybackSettings>(lesson);
     REQUIRE(plays.size() == 1);
-    const Playback& p = *plays[0];
+    const PlaybackSettings& p = *plays[0];
     CHECK(p.sentence == "AI Agents Build Future");
     CHECK(p.heads >= 2);
     REQUIRE_FALSE(p.code.empty());

@@ -2,6 +2,7 @@
 #include "helpers.h"
 
 #include "engine/ui/widgets/cost_explorer/cost_explorer_settings.h"
+#include "engine/ui/playback/playback_settings.h"
 #include "engine/ui/widgets/heatmap/heatmap_settings.h"
 #include "engine/ui/widgets/mask_steps/mask_steps_settings.h"
 #include "engine/ui/widgets/spotlight/spotlight_settings.h"
@@ -224,7 +225,8 @@ TEST_CASE("a playback names its sentence, heads, steps and the code that follows
     REQUIRE_MESSAGE(r.diagnostics.empty(), all_messages(r));
     const auto& b = r.lesson.sections[0].blocks;
     REQUIRE(b.size() == 2);
-    const auto& p = std::get<Playback>(b[0].content);
+    REQUIRE(widget_settings<neuralpath::ui::PlaybackSettings>(b[0]));
+    const auto& p = *widget_settings<neuralpath::ui::PlaybackSettings>(b[0]);
     CHECK(p.sentence == "AI Agents Build Future");
     CHECK(p.heads == 2);
     CHECK(p.steps == std::vector<std::string>{"tokens", "scores", "softmax"});

@@ -16,6 +16,7 @@
 #include "engine/lesson/lesson.h"
 #include "engine/lesson/load.h"
 #include "engine/lesson/model_spec.h"
+#include "engine/ui/playback/playback_settings.h"
 #include "engine/ui/widgets/heatmap/heatmap_settings.h"
 #include "engine/ui/widgets/mask_steps/mask_steps_settings.h"
 #include "engine/ui/widgets/spotlight/spotlight_settings.h"
@@ -111,11 +112,11 @@ int main(int argc, char** argv) {
                     for (const auto& s : c.steps) steps[s.step] = s.lines;
                     out["code_blocks"].push_back(
                         {{"id", b.id}, {"language", c.language}, {"lines", lines}, {"steps", steps}});
-                } else if constexpr (std::is_same_v<T, lesson::Playback>) {
-                    out["playback"] = {{"sentence", c.sentence}, {"heads", c.heads}, {"causal", c.causal}, {"code", c.code}};
                 }
             },
             b.content);
+        if (const auto* p = lesson::widget_settings<ui::PlaybackSettings>(b))
+            out["playback"] = {{"sentence", p->sentence}, {"heads", p->heads}, {"causal", p->causal}, {"code", p->code}};
         if (const auto* m = lesson::widget_settings<ui::MaskStepsSettings>(b)) {
             out["sentences"]["mask_steps"].push_back({{"sentence", m->sentence}, {"causal", m->causal}});
         } else if (const auto* h = lesson::widget_settings<ui::HeatmapSettings>(b)) {

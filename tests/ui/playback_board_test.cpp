@@ -270,7 +270,7 @@ TEST_CASE("a wide model on the longest sentence the board takes still draws with
   ModelSpec spec;
   for (int f = 0; f < 24; ++f) spec.vocabulary.feature_names.push_back("feature" + std::to_string(f));
   spec.attention.heads = 4;
-  lesson::Playback p = playback_test::example_playback();
+  ui::PlaybackSettings p = playback_test::example_playback();
   std::string sentence;
   for (int i = 0; i < ui::kPlaybackMaxTokens; ++i) sentence += "word" + std::to_string(i) + " ";
   p.sentence = sentence;

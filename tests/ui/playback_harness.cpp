@@ -74,8 +74,8 @@ bool Headless::frame(const std::function<void(const ui::UiContext&)>& body, floa
   return balanced;
 }
 
-lesson::Playback example_playback() {
-  lesson::Playback p;
+ui::PlaybackSettings example_playback() {
+  ui::PlaybackSettings p;
   p.sentence = "AI Agents Build Future";
   p.heads = 0;  // as the model says (the parser's default)
   p.causal = true;
@@ -105,13 +105,16 @@ lesson::Lesson example_lesson() {
   section.title = "Playback";
   section.anchor = "playback";
   section.blocks.push_back({{}, "sdpa", code});
-  section.blocks.push_back({{}, "board", example_playback()});
+  lesson::WidgetBlock board;
+  board.kind = "playback";
+  board.settings = std::make_shared<ui::PlaybackSettings>(example_playback());
+  section.blocks.push_back({{}, "board", std::move(board)});
   lesson.sections.push_back(std::move(section));
   return lesson;
 }
 
 std::unique_ptr<ui::PlaybackWidget> example_board(const std::string& sentence) {
-  lesson::Playback p = example_playback();
+  ui::PlaybackSettings p = example_playback();
   p.sentence = sentence;
   return std::make_unique<ui::PlaybackWidget>(ui::PlaybackModel(p, example_lesson(), default_model_spec()));
 }

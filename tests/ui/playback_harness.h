@@ -39,7 +39,7 @@ class Headless {
 
 // The launch example: a playback over every step with a code block of the seed's function.
 neuralpath::lesson::Lesson example_lesson();
-neuralpath::lesson::Playback example_playback();
+neuralpath::ui::PlaybackSettings example_playback();
 std::unique_ptr<neuralpath::ui::PlaybackWidget> example_board(const std::string& sentence = "AI Agents Build Future");
 
 // Numbers as a sentence or a cell prints them: "1.90", "-0.47", "41.2%", "-∞".

@@ -25,7 +25,7 @@ LessonBoard course_playback() {
   REQUIRE_MESSAGE(loaded.ok(), (loaded.diagnostics.empty() ? "" : loaded.diagnostics.front().to_string()));
   out.lesson = std::move(*loaded.lesson);
   lesson::for_each_block(out.lesson, [&](const lesson::Block& block) {
-    if (!out.widget && std::holds_alternative<lesson::Playback>(block.content))
+    if (!out.widget && lesson::widget_settings<ui::PlaybackSettings>(block))
       out.widget = ui::make_widget(block, out.lesson, lesson::model_spec_for(out.lesson));
   });
   REQUIRE(out.widget != nullptr);

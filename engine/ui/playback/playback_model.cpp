@@ -24,7 +24,7 @@ using namespace playback;
 
 // [SECTION] Construction and the sentence ------------------------------------------------------
 
-PlaybackModel::PlaybackModel(const lesson::Playback& config, const lesson::Lesson& lesson, const ModelSpec& spec)
+PlaybackModel::PlaybackModel(const PlaybackSettings& config, const lesson::Lesson& lesson, const ModelSpec& spec)
     : config_(config), spec_(spec) {
   if (config_.heads > 0) spec_.attention.heads = config_.heads;  // the block's "heads:" wins over the weights'
   if (!config_.code.empty())

@@ -17,6 +17,7 @@
 #pragma once
 #include "engine/core/trace.h"
 #include "engine/lesson/lesson.h"
+#include "engine/ui/playback/playback_settings.h"
 #include "engine/ui/command_result.h"
 #include "engine/ui/playback/playback_controller.h"
 #include "engine/ui/widgets/explanation.h"
@@ -77,7 +78,7 @@ class PlaybackModel {
                                SetSentence, Focus, Temperature, Head>;
   static std::variant<Command, CommandResult> parse(const nlohmann::json& message);
 
-  PlaybackModel(const lesson::Playback& config, const lesson::Lesson& lesson, const ModelSpec& spec);
+  PlaybackModel(const PlaybackSettings& config, const lesson::Lesson& lesson, const ModelSpec& spec);
 
   CommandResult apply(const Command& command);
   void update(float dt);
@@ -91,7 +92,7 @@ class PlaybackModel {
   std::string summary() const;  // the text version's line: step n of N, its title and caption
 
   // For the view and the tests.
-  const lesson::Playback& config() const { return config_; }
+  const PlaybackSettings& config() const { return config_; }
   const lesson::CodeBlock* code() const { return code_ ? &*code_ : nullptr; }
   const Trace* trace() const { return trace_ ? &*trace_ : nullptr; }
   const Step* current_step() const;
@@ -112,7 +113,7 @@ class PlaybackModel {
   void seek_stage(int stage);
   void follow_step_head();  // the head selector follows a step that belongs to one head
 
-  lesson::Playback config_;
+  PlaybackSettings config_;
   std::optional<lesson::CodeBlock> code_;
   ModelSpec spec_;
   std::optional<Trace> trace_;

@@ -16,7 +16,7 @@ const std::vector<const WidgetKind*>& widget_kinds() {
 #define NEURALPATH_LIST_WIDGET_KIND(identifier, name) &identifier##_widget_kind(),
       NEURALPATH_WIDGET_KINDS(NEURALPATH_LIST_WIDGET_KIND)
 #undef NEURALPATH_LIST_WIDGET_KIND
-      & playback_widget_kind()};
+  };
   return kinds;
 }
 

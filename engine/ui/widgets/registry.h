@@ -28,8 +28,4 @@ struct WidgetKind {
 const std::vector<const WidgetKind*>& widget_kinds();
 const WidgetKind* find_widget_kind(std::string_view name);  // nullptr when no kind has that name
 
-// The course playback's entry (engine/ui/playback/); the kinds of widget_kinds.h each define
-// <identifier>_widget_kind() in their folder.
-const WidgetKind& playback_widget_kind();
-
 }  // namespace neuralpath::ui
