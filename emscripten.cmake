@@ -14,8 +14,10 @@ include(${EMSCRIPTEN_ROOT}/cmake/Modules/Platform/Emscripten.cmake)
 # Setting NODE_PATH only at configure time would not reach the build steps, so every compile
 # and link goes through `cmake -E env`.
 set(_neuralpath_emcc_env ${CMAKE_COMMAND} -E env NODE_PATH=/usr/share/nodejs)
-set(CMAKE_C_COMPILER_LAUNCHER ${_neuralpath_emcc_env})
-set(CMAKE_CXX_COMPILER_LAUNCHER ${_neuralpath_emcc_env})
+# A compiler launcher the caller asked for (CMAKE_CXX_COMPILER_LAUNCHER=ccache in the
+# environment, as for the native presets) still runs: setting the launcher here would drop it.
+set(CMAKE_C_COMPILER_LAUNCHER ${_neuralpath_emcc_env} $ENV{CMAKE_C_COMPILER_LAUNCHER})
+set(CMAKE_CXX_COMPILER_LAUNCHER ${_neuralpath_emcc_env} $ENV{CMAKE_CXX_COMPILER_LAUNCHER})
 set(CMAKE_C_LINKER_LAUNCHER ${_neuralpath_emcc_env})
 set(CMAKE_CXX_LINKER_LAUNCHER ${_neuralpath_emcc_env})
 
