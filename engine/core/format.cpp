@@ -60,7 +60,7 @@ std::string format_setting(double value) {
     if (!std::isfinite(value)) return format_number(static_cast<float>(value));
     char buffer[64];  // %g: a learning rate of 0.003 would read "0.00" with two decimals
     std::snprintf(buffer, sizeof buffer, "%.4g", value);
-    return buffer;
+    return with_decimal_mark(buffer);
 }
 
 std::string format_sqrt(int value) { return "√" + std::to_string(value); }

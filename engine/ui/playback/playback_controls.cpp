@@ -202,13 +202,12 @@ float PlaybackView::draw_speed_voice(const Painter& p, const PlaybackModel& m, I
   p.text(ImVec2(x, y + (button_h - p.small_size()) * 0.5f), speed, p.colors().muted, p.small(), 0, 0, false);
   x += p.measure(p.small(), 0, speed).x + p.px(8);
   for (float rate : rates) {
-    char label[16];
-    std::snprintf(label, sizeof label, "%g×", static_cast<double>(rate));
+    const std::string label = format_setting(rate) + "×";  // "0,75×" in Spanish
     if (x + rate_w > pos.x + width) {
       x = pos.x;
       y += button_h + gap;
     }
-    if (text_button(p, label, label, ImVec2(x, y), ImVec2(rate_w, button_h),
+    if (text_button(p, label.c_str(), label, ImVec2(x, y), ImVec2(rate_w, button_h),
                     std::abs(m.controller().speed() - rate) < 0.01f))
       asked.push_back(PlaybackModel::Speed{rate});
     x += rate_w + p.px(2);
@@ -323,7 +322,9 @@ float PlaybackView::draw_temperature(const Painter& p, const PlaybackModel& m, I
   ImGui::SetCursorScreenPos(ImVec2(x, pos.y));
   ImGui::SetNextItemWidth(std::min(pos.x + width - x, p.px(320)));
   float tau = trace->next.temperature;
-  if (ImGui::SliderFloat("##temperature", &tau, kMinTemperature, kMaxTemperature, "τ = %.2f",
+  // The value as format_number prints it ("τ = 1,00" in Spanish); a format without '%' is shown as is.
+  const std::string shown = "τ = " + format_number(tau);
+  if (ImGui::SliderFloat("##temperature", &tau, kMinTemperature, kMaxTemperature, shown.c_str(),
                          ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp))
     asked.push_back(PlaybackModel::Temperature{tau});
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr("playback.temperature_tip").c_str());
