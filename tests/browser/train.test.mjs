@@ -1,14 +1,17 @@
 // The train widget in a real browser, on one shared page: the learner presses Train, the page
 // keeps drawing while the model learns a slice per frame, the held-out accuracy reaches 95% and
 // the spotlight of "it" lands on "dog"; then the page sleeps again. The switch and "try your own
-// sentence" use the weights it shows. Frame figures are printed (the slices' longest, the
-// browser's longest gap between frames); photographs at 1440 and 375 px
+// sentence" use the weights it shows. Frame figures are printed, not asserted (a shared machine's
+// load moves them): the gaps between the browser's frames (median, p95, worst: 33.3 ms is 30 fps)
+// from requestAnimationFrame timestamps, the long tasks (> 50 ms) PerformanceObserver saw, and the
+// load average. What is asserted holds on a busy machine too: no training slice, as the engine
+// timed it, reaches the 50 ms of a long task. Photographs at 1440 and 375 px
 // (build/screenshots/train-*.png) are for a person to look at.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { launch, openPage, lessonReady, screenshotPath, settled, engineFrames, siteDir } from './harness.mjs';
 
@@ -25,6 +28,35 @@ const widgetState = page => page.evaluate(i => window.neuralpath.state().widgets
 const command = (page, message) => page.evaluate(m => window.neuralpath.command(m), { widget: ID, ...message });
 const frames = page => page.evaluate(() => new Promise(done =>
   requestAnimationFrame(() => requestAnimationFrame(() => requestAnimationFrame(done)))));
+
+// Gaps between the browser's frames (requestAnimationFrame timestamps) and long tasks, from
+// start() until stop(), which returns {gaps: sorted ms, longTasks: [ms]}.
+const frameWatch = {
+  start: page => page.evaluate(() => {
+    const w = window.__frames = { gaps: [], longTasks: [], last: null, on: true };
+    w.observer = new PerformanceObserver(list => { for (const e of list.getEntries()) w.longTasks.push(e.duration); });
+    w.observer.observe({ type: 'longtask' });
+    const tick = now => {
+      if (w.last !== null) w.gaps.push(now - w.last);
+      w.last = now;
+      if (w.on) requestAnimationFrame(tick);
+    };
+    requestAnimationFrame(tick);
+  }),
+  stop: page => page.evaluate(() => {
+    const w = window.__frames;
+    w.on = false;
+    w.observer.disconnect();
+    return { gaps: [...w.gaps].sort((a, b) => a - b), longTasks: w.longTasks };
+  }),
+};
+const figures = ({ gaps, longTasks }) => {
+  const at = q => gaps[Math.min(gaps.length - 1, Math.floor(q * gaps.length))].toFixed(1);
+  return `frame gaps median ${at(0.5)} ms, p95 ${at(0.95)} ms, worst ${gaps.at(-1).toFixed(1)} ms ` +
+    `(${gaps.filter(g => g > 34).length} of ${gaps.length} over 34 ms); long tasks: ${longTasks.length}` +
+    `${longTasks.length ? ` (longest ${Math.max(...longTasks).toFixed(0)} ms)` : ''}; ` +
+    `load average ${loadavg().map(x => x.toFixed(1)).join(' ')}`;
+};
 
 // The widget's top just below the top of the reading column.
 async function scrollToWidget(page) {
@@ -48,15 +80,7 @@ test('Train teaches "it" to find the dog a slice per frame, the page keeps drawi
   assert.ok(Math.max(...s.spotlight.weights) < 0.3, `untrained: spread out (${s.spotlight.weights})`);
   await page.screenshot({ path: screenshotPath('train-1440-before') });
 
-  await page.evaluate(() => {
-    window.__gaps = { list: [], last: performance.now(), on: true };
-    const tick = now => {
-      const g = window.__gaps;
-      g.list.push(now - g.last); g.last = now;
-      if (g.on) requestAnimationFrame(tick);
-    };
-    requestAnimationFrame(tick);
-  });
+  await frameWatch.start(page);
   const started = Date.now();
   await command(page, { type: 'train' });
   await page.waitForFunction(i => window.neuralpath.state().widgets.find(w => w.id === i).step >= 100, ID,
@@ -65,16 +89,14 @@ test('Train teaches "it" to find the dog a slice per frame, the page keeps drawi
   await page.waitForFunction(i => window.neuralpath.state().widgets.find(w => w.id === i).finished, ID,
     { timeout: 60_000, polling: 100 });
   const seconds = (Date.now() - started) / 1000;
-  const gaps = await page.evaluate(() => { window.__gaps.on = false; return window.__gaps.list; });
+  const watched = await frameWatch.stop(page);
   s = await widgetState(page);
-  const sorted = [...gaps].sort((a, b) => a - b);
-  console.log(`train widget in the page: ${s.total_steps} steps in ${seconds.toFixed(1)} s, ${gaps.length} frames; ` +
+  console.log(`train widget in the page: ${s.total_steps} steps in ${seconds.toFixed(1)} s; ` +
     `longest training slice ${s.longest_slice_ms.toFixed(1)} ms (budget 8 ms), ${Math.round(s.steps_per_second)} steps/s ` +
-    `within a slice; gaps between frames: median ${sorted[sorted.length >> 1].toFixed(1)} ms, ` +
-    `longest ${sorted.at(-1).toFixed(1)} ms; held-out accuracy ` +
+    `while training; ${figures(watched)}; held-out accuracy ` +
     s.curve.filter(p => p.step % 50 === 0).map(p => `${p.step}: ${(100 * p.accuracy).toFixed(1)}%`).join(', '));
-  assert.ok(gaps.length >= s.total_steps / 2, `the page drew while training (${gaps.length} frames)`);
-  assert.ok(s.longest_slice_ms < 50, `a training slice took ${s.longest_slice_ms} ms`);
+  assert.ok(watched.gaps.length >= s.total_steps / 2, `the page drew while training (${watched.gaps.length} frames)`);
+  assert.ok(s.longest_slice_ms < 50, `a training slice took ${s.longest_slice_ms} ms: a long task`);
   assert.ok(s.curve.length > 10, 'the curves have points along the way');
   assert.ok(s.accuracy >= 0.95, `held-out accuracy ${s.accuracy}`);
   assert.equal(s.spotlight.tokens[s.spotlight.top], 'dog');
@@ -131,4 +153,74 @@ test('the shipped trained weights equal a fresh training run, and the page uses 
   const state = await page.evaluate(() => window.neuralpath.state());
   assert.deepEqual(state.errors, []);
   assert.deepEqual(problems, []);
+});
+
+// The multi-head lesson's train widget: four heads start from random weights and part ways, one
+// column each for where "carried" looks. Trained live for a while (frame figures printed, the
+// slices asserted under a long task), then on to step 60 at once; photographed at 1440 px
+// (build/screenshots/train-heads-1440.png).
+let headsAt60 = null;
+test('the multi-head lesson trains its four heads in the page, and they take different words', async () => {
+  const { page, problems } = opened;
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.goto(env.origin + '/lesson.html?lesson=multi-head&section=learned');
+  await lessonReady(page);
+  const heads = () => page.evaluate(() => window.neuralpath.state().widgets.find(w => w.id === 'train-heads'));
+  let s = await heads();
+  assert.equal(s.kind, 'train');
+  assert.equal(s.spotlight.heads.length, 4);
+  await frameWatch.start(page);
+  await page.evaluate(() => window.neuralpath.command({ widget: 'train-heads', type: 'train' }));
+  await page.waitForFunction(() => window.neuralpath.state().widgets.find(w => w.id === 'train-heads').step >= 20,
+    null, { timeout: 60_000, polling: 100 });
+  await page.evaluate(() => window.neuralpath.command({ widget: 'train-heads', type: 'pause' }));
+  const watched = await frameWatch.stop(page);
+  s = await heads();
+  console.log(`multi-head training in the page: ${s.step} steps live, ${Math.round(s.steps_per_second)} steps/s, ` +
+    `longest slice ${s.longest_slice_ms.toFixed(1)} ms; ${figures(watched)}`);
+  assert.ok(s.longest_slice_ms < 50, `a training slice took ${s.longest_slice_ms} ms: a long task`);
+  if (s.step < 60)
+    await page.evaluate(n => window.neuralpath.command({ widget: 'train-heads', type: 'trainSteps', n }), 60 - s.step);
+  s = await heads();
+  const tops = s.spotlight.head_tops.map(t => s.spotlight.tokens[t]);
+  console.log(`after 60 steps "carried" looks most at, head by head: ${tops.join(', ')}`);
+  assert.ok(new Set(tops).size >= 3, `the heads took different words: ${tops}`);
+  headsAt60 = s.spotlight;
+  await page.evaluate(() => window.neuralpath.command({ type: 'scroll', by:
+    window.neuralpath.state().widgets.find(w => w.id === 'train-heads').rect[1] - 80 }));
+  await settled(page);
+  await page.screenshot({ path: screenshotPath('train-heads-1440') });
+  assert.deepEqual(problems, []);
+});
+
+// A 375 px touch phone (isMobile, hasTouch): both train widgets photographed
+// (build/screenshots/train-touch-375.png: the seed field with its − and + on the card;
+// train-heads-touch-375.png), and the multi-head one trained to step 60 shows the same heads as
+// the desktop did.
+test('on a 375 px touch phone both train widgets are drawn, and the same steps give the same heads', async () => {
+  const phone = await env.browser.newContext({ viewport: { width: 375, height: 740 }, isMobile: true, hasTouch: true,
+    deviceScaleFactor: 2 });
+  try {
+    const p = await phone.newPage();
+    const problems = [];
+    p.on('pageerror', error => problems.push(`page error: ${error.message}`));
+    const open = async (lesson, section, id) => {
+      await p.goto(`${env.origin}/lesson.html?lesson=${lesson}&section=${section}`);
+      await lessonReady(p);
+      await p.evaluate(i => window.neuralpath.command({ type: 'scroll', by:
+        window.neuralpath.state().widgets.find(w => w.id === i).rect[1] - 60 }), id);
+      await settled(p);
+    };
+    await open('self-attention', 'learn', ID);
+    await p.screenshot({ path: screenshotPath('train-touch-375') });
+    await open('multi-head', 'learned', 'train-heads');
+    await p.evaluate(() => window.neuralpath.command({ widget: 'train-heads', type: 'trainSteps', n: 60 }));
+    await settled(p);
+    await p.screenshot({ path: screenshotPath('train-heads-touch-375') });
+    const s = await p.evaluate(() => window.neuralpath.state().widgets.find(w => w.id === 'train-heads'));
+    if (headsAt60) assert.deepEqual(s.spotlight, headsAt60, 'the same seed and steps give the phone the same heads');
+    assert.deepEqual(problems, []);
+  } finally {
+    await phone.close();
+  }
 });
