@@ -152,6 +152,61 @@ test('a shared link reopens the playback at the step it was on', async () => {
   await fresh.close();
 });
 
+// What a learner types into the board's sentence field is the first thing they want to show,
+// run or not yet run: the link carries both, and the field and the board come back as they were.
+test('a shared link carries the sentence typed into the playback, run or still in the field', async () => {
+  const { page } = sharer;
+  await page.goto(`${env.origin}/lesson.html?lesson=course-playback&lang=es&voice=off`);
+  await lessonReady(page);
+  const playback = async p => (await state(p)).widgets.find(w => w.kind === 'playback');
+  const ran = 'The Agents Build Tomorrow', typed = 'AI Agents Build';
+  await page.evaluate(text => { window.neuralpath.goto('overview'); window.neuralpath.setSentence(text); }, ran);
+  await settled(page);
+  // Scroll the field to the middle of the screen, click it, and type over it (no Enter yet).
+  let board = await playback(page);
+  const scroll = (await state(page)).layout.scroll;
+  await page.evaluate(to => window.neuralpath.command({ type: 'scroll', to }), scroll + board.layout.sentence[1] - 300);
+  await settled(page);
+  board = await playback(page);
+  const box = await page.locator('#canvas').boundingBox();
+  const [fx, fy, fw, fh] = board.layout.sentence;
+  await page.mouse.click(box.x + fx + fw - 4, box.y + fy + fh / 2);
+  await settled(page);
+  for (let i = 0; i < ' Tomorrow'.length; ++i) await page.keyboard.press('Backspace');
+  await page.waitForFunction(text => window.neuralpath.state().widgets.find(w => w.kind === 'playback').draft === text,
+    'The Agents Build', { timeout: 10_000 });
+  await page.keyboard.press('Home');
+  for (let i = 0; i < 'The '.length; ++i) await page.keyboard.press('Delete');
+  await page.keyboard.type('AI ');
+  await page.waitForFunction(text => window.neuralpath.state().widgets.find(w => w.kind === 'playback').draft === text,
+    typed, { timeout: 10_000 });
+  await page.evaluate(() => { window.neuralpath.step(1); window.neuralpath.step(1); });
+  await settled(page);
+  board = await playback(page);
+  assert.equal(board.sentence, ran, 'the board still shows the sentence that ran');
+  const url = await page.evaluate(() => window.neuralpath.share());
+  assert.ok(url.length < 400, `short: ${url.length}`);
+
+  const fresh = await env.browser.newContext({ locale: 'es-ES' });
+  const other = await fresh.newPage();
+  await other.goto(url);
+  await lessonReady(other);
+  await other.waitForFunction(step => window.neuralpath.state().widgets.find(w => w.kind === 'playback').step === step,
+    board.step, { timeout: 20_000 });
+  const opened = await playback(other);
+  assert.equal(opened.sentence, ran, 'the sentence that ran is on the board');
+  assert.deepEqual(opened.tokens, board.tokens);
+  assert.equal(opened.caption, board.caption, 'at the same step');
+  assert.equal(opened.draft, typed, 'and what was typed after it is back in the field');
+  // Running it there clears the draft: the field and the board agree again.
+  await other.evaluate(text => window.neuralpath.setSentence(text), typed);
+  await settled(other);
+  const after = await playback(other);
+  assert.equal(after.sentence, typed);
+  assert.equal(after.draft, '');
+  await fresh.close();
+});
+
 // At 320–375 px the tools do not fit beside the brand: a Menu button opens them as a list, so
 // Share and the language menu are on screen and reachable with the keyboard; on a desk they sit
 // in the bar as before.

@@ -334,9 +334,11 @@ float PlaybackView::draw_temperature(const Painter& p, const PlaybackModel& m, I
 float PlaybackView::draw_sentence_input(const Painter& p, const PlaybackModel& m, ImVec2 pos, float width,
                                         Asked& asked) {
   const Palette& c = p.colors();
-  // The field shows the model's sentence whenever that changes (a command, a shared link).
-  if (input_for_ != m.sentence()) {
-    input_for_ = m.sentence();
+  // The field shows the model's draft, else its sentence, whenever that changes (a command, a
+  // shared link); what the learner types goes back as a draft, so a shared link carries it.
+  const std::string& shown = m.draft().empty() ? m.sentence() : m.draft();
+  if (input_for_ != shown) {
+    input_for_ = shown;
     std::snprintf(input_, sizeof input_, "%s", input_for_.c_str());
   }
   const std::string label = tr("playback.your_sentence");
@@ -352,6 +354,10 @@ float PlaybackView::draw_sentence_input(const Painter& p, const PlaybackModel& m
   ImGui::SetCursorScreenPos(ImVec2(field_x, y));
   ImGui::SetNextItemWidth(field_w);
   bool run = ImGui::InputText("##sentence", input_, sizeof input_, ImGuiInputTextFlags_EnterReturnsTrue);
+  if (ImGui::IsItemEdited()) {
+    input_for_ = input_;
+    asked.push_back(PlaybackModel::Draft{input_});
+  }
   const float field_h = ImGui::GetItemRectSize().y;
   layout_["sentence"] = css_rect(ImGui::GetItemRectMin(), ImGui::GetItemRectMax());
   ImGui::SetCursorScreenPos(ImVec2(field_x + field_w + p.px(6), y));

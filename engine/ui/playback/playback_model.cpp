@@ -145,6 +145,10 @@ std::variant<PlaybackModel::Command, CommandResult> PlaybackModel::parse(const j
     if (!message.contains("text") || !message["text"].is_string()) return refused("sentence_text");
     return SetSentence{message["text"].get<std::string>()};
   }
+  if (type == "draft") {
+    if (!message.contains("text") || !message["text"].is_string()) return refused("sentence_text");
+    return Draft{message["text"].get<std::string>()};
+  }
   if (type == "focus") {
     const auto token = integer_field(message, "token");
     if (!token) return refused("focus_whole");
@@ -198,6 +202,14 @@ CommandResult PlaybackModel::apply(const Command& command) {
           controller_.speech_ended(c.step);  // a stale end does nothing
         else if constexpr (std::is_same_v<C, SetSentence>) {
           if (auto problem = set_sentence(c.text)) result = refused("sentence_refused", {{"problem", *problem}});
+          else draft_.clear();
+        } else if constexpr (std::is_same_v<C, Draft>) {
+          draft_ = c.text == sentence_ ? std::string() : c.text;
+          if (draft_.size() > kPlaybackMaxDraftBytes) {  // cut at a character's start, never inside one
+            std::size_t end = kPlaybackMaxDraftBytes;
+            while (end > 0 && (static_cast<unsigned char>(draft_[end]) & 0xC0) == 0x80) --end;
+            draft_.resize(end);
+          }
         } else if constexpr (std::is_same_v<C, Focus>) {
           if (c.token < 0 || c.token >= tokens)
             result = refused("focus_range", {{"last", std::to_string(std::max(tokens - 1, 0))}});
@@ -290,6 +302,7 @@ json PlaybackModel::state() const {
           {"code", config_.code},
           {"code_lines", lines},
           {"summary", summary()},
+          {"draft", draft_},
           {"error", error_}};
 }
 
@@ -305,6 +318,7 @@ std::string PlaybackModel::summary() const {
 json PlaybackModel::snapshot() const {
   json s = {{"step", controller_.index()}, {"head", head_}};
   if (sentence_ != config_.sentence) s["sentence"] = sentence_;
+  if (!draft_.empty()) s["draft"] = draft_;
   if (trace_ && focus_token_ >= 0 && focus_token_ != static_cast<int>(trace_->labels.size()) - 1)
     s["focus"] = focus_token_;
   if (temperature_ > 0.0f) s["temperature"] = temperature_;
@@ -317,6 +331,7 @@ CommandResult PlaybackModel::restore(const json& snapshot) {
   // field of the wrong kind changes nothing.
   static const std::pair<const char*, std::pair<const char*, const char*>> fields[] = {
       {"sentence", {"setSentence", "text"}},
+      {"draft", {"draft", "text"}},
       {"temperature", {"temperature", "value"}},
       {"focus", {"focus", "token"}},
       {"step", {"seek", "step"}},

@@ -5,15 +5,17 @@
 //
 //   commands   play, pause, toggle, step{n}, restart, seek{step}, seekStage (view only),
 //              speed{rate}, voice{on}, speechEnded{step?}, setSentence{text},
+//              draft{text: what the sentence field holds, typed and not run yet},
 //              head{head (0-based)}, focus{token (0-based): the word the captions follow},
 //              temperature{value 0.1..5: next-token softmax(z/τ)}
 //   events     caption{text, step, index, kind, title, ...} on every step change;
 //              playback{playing, finished, step, speed, voice, caption} on play/pause/speed/voice
 //   state()    {kind, step, steps, step_kind, title, index (trace step), stage, playing,
 //               finished, caption, speed, voice, head, heads, sentence, tokens, focus,
-//               temperature, code, code_lines (1-based, lit now), summary,
+//               temperature, code, code_lines (1-based, lit now), summary, draft,
 //               error (last refused sentence, or why it cannot run)}
-//   snapshot   {"sentence"?, "step", "head", "focus"?, "temperature"?}: what the learner changed
+//   snapshot   {"sentence"?, "draft"?, "step", "head", "focus"?, "temperature"?}: what the learner
+//              changed; a shared link carries the words typed in the field even before they run
 #pragma once
 #include "engine/core/trace.h"
 #include "engine/lesson/lesson.h"
@@ -33,6 +35,8 @@ namespace neuralpath::ui {
 
 // The longest sentence the board shows (its grids are T×T; more tokens would not be legible).
 inline constexpr int kPlaybackMaxTokens = 16;
+// The sentence field's size (the view's buffer, less its NUL): a longer draft is cut there.
+inline constexpr std::size_t kPlaybackMaxDraftBytes = 511;
 // The temperature slider's range on the next-token step.
 inline constexpr float kMinTemperature = 0.1f, kMaxTemperature = 5.0f;
 
@@ -65,6 +69,9 @@ class PlaybackModel {
   struct SetSentence {
     std::string text;
   };
+  struct Draft {
+    std::string text;
+  };
   struct Focus {
     int token = 0;
   };
@@ -75,7 +82,7 @@ class PlaybackModel {
     int head = 0;
   };
   using Command = std::variant<Play, Pause, Toggle, Restart, StepBy, Seek, SeekStage, Speed, Voice, SpeechEnded,
-                               SetSentence, Focus, Temperature, Head>;
+                               SetSentence, Draft, Focus, Temperature, Head>;
   static std::variant<Command, CommandResult> parse(const nlohmann::json& message);
 
   PlaybackModel(const PlaybackSettings& config, const lesson::Lesson& lesson, const ModelSpec& spec);
@@ -99,6 +106,7 @@ class PlaybackModel {
   const playback::PlaybackController& controller() const { return controller_; }
   const std::vector<int>& step_indices() const { return steps_; }  // trace indices shown, in order
   const std::string& sentence() const { return sentence_; }
+  const std::string& draft() const { return draft_; }  // "" when the field holds the sentence
   const std::string& error() const { return error_; }
   int head() const { return head_; }
 
@@ -120,6 +128,7 @@ class PlaybackModel {
   std::vector<int> steps_;
   playback::PlaybackController controller_;
   std::string sentence_;
+  std::string draft_;  // typed in the field, not run yet ("" = none); a sentence that runs clears it
   std::string error_;  // why the board is empty, or the last rejected sentence
   int head_ = 0;
   int focus_token_ = -1;      // -1 = the last word
