@@ -15,6 +15,9 @@
 //   typing  a phone opens its keyboard only for a focused DOM text field: while a text field in
 //           the canvas is active on a touch screen, a hidden stand-in field takes the focus and
 //           passes text and editing keys to the engine (see [SECTION] Typing on a phone).
+//   keys    on a desk the same queue takes the characters and editing keys typed into a canvas
+//           text field, since ImGui 1.86 loses a key pressed and released between two frames
+//           (see [SECTION] Typing on a desk).
 //
 // Our listeners are registered on the canvas before GLFW's (this module runs before the engine
 // downloads), in the same capture group, so stopImmediatePropagation() keeps GLFW from also
@@ -254,9 +257,47 @@ function standInKeyboard(wanted) {
   } else if (document.activeElement === standIn) canvas.focus({ preventScroll: true });
 }
 
+// [SECTION] Typing on a desk ----------------------------------------------------------------------
+// GLFW's port tells ImGui 1.86 each key's state, and ImGui reads it once per frame: a key pressed
+// and released between two frames is never seen, and two presses count once. A frame can take
+// 150 ms on a busy machine, so a quick typist's Backspaces vanished (nine in a row deleted one
+// character) and an Enter could be lost. While a text field in the canvas has the keyboard, a
+// keystroke on the canvas goes through the phone's queue instead (web/main.cpp holds each key
+// one frame, text keeps its order), and a character the page cannot draw gets the phone's note.
+// Other keys (Tab, ↑ ↓, Ctrl+C / V / X) still go to GLFW. Registered on window in the capture
+// phase before the engine's own listeners exist (GLFW adds its key listeners there in glfwInit),
+// so stopImmediatePropagation() keeps GLFW from seeing the keystrokes taken here.
+let deskField = false;   // a text field in the canvas has the keyboard
+const takenKeys = new Set();  // event.code of each keydown taken here: its keyup is ours too
+
+function deskKeyDown(event) {
+  if (!deskField || (event.target !== canvas && event.target !== document.body)) return;
+  if (event.isComposing || event.keyCode === 229) return;
+  const command = (event.ctrlKey && !event.altKey) || event.metaKey;  // AltGr is Ctrl+Alt: a character
+  const mods = (event.shiftKey ? MOD_SHIFT : 0) | (command ? MOD_CONTROL : 0);
+  let taken = false;
+  if ((event.key === 'a' || event.key === 'A') && command) taken = pressKey(GLFW.a, MOD_CONTROL) === 1;
+  else if (event.key in GLFW && event.key.length > 1) taken = pressKey(GLFW[event.key], mods) === 1;
+  else if (!command && [...event.key].length === 1) { typeText(event.key); taken = true; }
+  if (!taken) return;
+  event.preventDefault();  // no keypress follows, so GLFW types nothing twice
+  event.stopImmediatePropagation();
+  takenKeys.add(event.code);
+}
+
+function deskKeyUp(event) {
+  if (takenKeys.delete(event.code)) event.stopImmediatePropagation();
+}
+
+window.addEventListener('keydown', deskKeyDown, true);
+window.addEventListener('keyup', deskKeyUp, true);
+
 // The engine says when a text field inside the canvas gains or loses the keyboard (np-app.js
 // passes web/main.cpp's report on as the 'text-field' event).
-window.neuralpath?.events?.addEventListener('text-field', event => standInKeyboard(event.detail.wanted));
+window.neuralpath?.events?.addEventListener('text-field', event => {
+  deskField = event.detail.wanted;
+  standInKeyboard(event.detail.wanted);
+});
 
 // [SECTION] Reduced motion ------------------------------------------------------------------------
 const np = window.neuralpath;
