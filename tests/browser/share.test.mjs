@@ -22,6 +22,18 @@ const widget = (s, id) => s.widgets.find(w => w.id === id);
 // Where a figure and its parts are drawn (rect, the spotlight's layout) depends on the window, not the state.
 const comparable = w => { const { rect, layout, ...rest } = w; return rest; };
 
+// Opens a shared link in a fresh browser (no storage, Spanish locale) and waits until the
+// playback board has come back to `step`.
+async function openAtPlaybackStep(url, step) {
+  const fresh = await env.browser.newContext({ locale: 'es-ES' });
+  const other = await fresh.newPage();
+  await other.goto(url);
+  await lessonReady(other);
+  await other.waitForFunction(s => window.neuralpath.state().widgets.find(w => w.kind === 'playback').step === s,
+    step, { timeout: 20_000 });
+  return { fresh, other };
+}
+
 let link, shared;
 test('share() gives a short link that a fresh browser opens at the same section and figures', async () => {
   const { page } = sharer;
@@ -143,12 +155,7 @@ test('a shared link reopens the playback at the step it was on', async () => {
   const url = await page.evaluate(() => window.neuralpath.share());
   assert.ok(url.length < 400, `short: ${url.length}`);
 
-  const fresh = await env.browser.newContext({ locale: 'es-ES' });
-  const other = await fresh.newPage();
-  await other.goto(url);
-  await lessonReady(other);
-  await other.waitForFunction(step => window.neuralpath.state().widgets.find(w => w.kind === 'playback').step === step,
-    board.step, { timeout: 20_000 });
+  const { fresh, other } = await openAtPlaybackStep(url, board.step);
   await fresh.close();
 });
 
@@ -187,12 +194,7 @@ test('a shared link carries the sentence typed into the playback, run or still i
   const url = await page.evaluate(() => window.neuralpath.share());
   assert.ok(url.length < 400, `short: ${url.length}`);
 
-  const fresh = await env.browser.newContext({ locale: 'es-ES' });
-  const other = await fresh.newPage();
-  await other.goto(url);
-  await lessonReady(other);
-  await other.waitForFunction(step => window.neuralpath.state().widgets.find(w => w.kind === 'playback').step === step,
-    board.step, { timeout: 20_000 });
+  const { fresh, other } = await openAtPlaybackStep(url, board.step);
   const opened = await playback(other);
   assert.equal(opened.sentence, ran, 'the sentence that ran is on the board');
   assert.deepEqual(opened.tokens, board.tokens);
