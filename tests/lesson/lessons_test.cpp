@@ -272,3 +272,23 @@ TEST_CASE("model_spec_for carries the lesson's weights into the engine's spec") 
     CHECK(spec.attention.w_q(5, 4) == doctest::Approx(3.5));
     CHECK(spec.attention.w_o.size() == 0);   // left to the engine's default (identity)
 }
+
+TEST_CASE("every link to a lesson names one that exists; self-attention's last note leads on to multi-head") {
+    const std::regex link("lesson\\.html\\?lesson=([A-Za-z0-9_-]+)");
+    for (const char* name : {"self-attention.md", "course-playback.md", "multi-head.md", "es/self-attention.md",
+                             "es/course-playback.md", "es/multi-head.md"}) {
+        CAPTURE(name);
+        const std::string text = read(kLessons + name);
+        for (auto it = std::sregex_iterator(text.begin(), text.end(), link); it != std::sregex_iterator(); ++it)
+            CHECK_MESSAGE(std::ifstream(kLessons + (*it)[1].str() + ".md").good(), "no lesson " << (*it)[1].str());
+    }
+    // The teaser about several heads sits in the lesson's last section; it must link the lesson
+    // that teaches them, in both languages.
+    for (const char* name : {"self-attention.md", "es/self-attention.md"}) {
+        CAPTURE(name);
+        const std::string text = read(kLessons + name);
+        const std::size_t last = text.rfind("\n## ");
+        REQUIRE(last != std::string::npos);
+        CHECK(text.find("lesson.html?lesson=multi-head", last) != std::string::npos);
+    }
+}
