@@ -368,19 +368,30 @@ EMSCRIPTEN_KEEPALIVE const char* np_text_input(const char* utf8) {
   return platform.reply.c_str();
 }
 
-// One editing key from the stand-in field, held for one frame in its turn (deliver_typing):
-// Backspace, Delete, Enter, Escape, ←, →, Home, End, or A (with Control: select all);
-// mods: GLFW_MOD_CONTROL (2) and/or GLFW_MOD_SHIFT (1). Returns 0 for a key it does not take.
+// One key from the page (web/shell/np-input.js), held for one frame in its turn (deliver_typing):
+// the editing keys a text field takes (Backspace, Delete, Enter, Escape, ←, →, Home, End, or A
+// with Control: select all) and, while no field has the keyboard, the keys that press the
+// focused button and scroll the page (Space, ↑, ↓, Page Up, Page Down). mods: GLFW_MOD_CONTROL
+// (2) and/or GLFW_MOD_SHIFT (1). Returns 0 for a key it does not take.
 EMSCRIPTEN_KEEPALIVE int np_key_press(int glfw_key, int mods) {
   switch (glfw_key) {
     case GLFW_KEY_BACKSPACE: case GLFW_KEY_DELETE: case GLFW_KEY_ENTER: case GLFW_KEY_ESCAPE:
-    case GLFW_KEY_LEFT: case GLFW_KEY_RIGHT: case GLFW_KEY_HOME: case GLFW_KEY_END: break;
+    case GLFW_KEY_LEFT: case GLFW_KEY_RIGHT: case GLFW_KEY_HOME: case GLFW_KEY_END:
+    case GLFW_KEY_SPACE: case GLFW_KEY_UP: case GLFW_KEY_DOWN:
+    case GLFW_KEY_PAGE_UP: case GLFW_KEY_PAGE_DOWN: break;
     case GLFW_KEY_A: if (mods & GLFW_MOD_CONTROL) break; return 0;
     default: return 0;
   }
   typed.push_back({{}, glfw_key, mods & (GLFW_MOD_CONTROL | GLFW_MOD_SHIFT)});
   idle.wake();
   return 1;
+}
+
+// Keys and text still waiting for their frame, the one held down included: the page drops a
+// held key's auto-repeat while the engine has not caught up, so a slow page does not go on
+// scrolling after the key is let go.
+EMSCRIPTEN_KEEPALIVE int np_keys_pending() {
+  return static_cast<int>(typed.size()) + (held.key >= 0 ? 1 : 0);
 }
 
 // WebGL context loss: stop drawing; on restore, recreate every GL object ImGui owned.

@@ -3,7 +3,7 @@
 // text follows the reader's zoom and motion preferences.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, openPage, screenshotPath } from './harness.mjs';
+import { launch, openPage, pauseClock, screenshotPath, settled } from './harness.mjs';
 import { answerKey, answerKeyOf, axeProblems, waitForLesson, LESSON } from './embed-kit.mjs';
 
 let env;
@@ -135,6 +135,35 @@ test('a keyboard alone (Tab, Enter, Space) walks the whole lesson and completes 
   assert.ok(key.length >= 2, 'the lesson has knowledge checks');
   await keyboardWalk(page, key);
   await page.screenshot({ path: screenshotPath('text-version-desktop') });
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+// ImGui 1.86 reads each key once per frame, so a key pressed and let go between two frames used
+// to be lost (np-input.js now queues it). With the page's clock paused no frame runs while the
+// keys go down and up, which is the slowest page there is.
+test('with the canvas focused, every key press counts, several between two frames too, and Tab still leaves it', async () => {
+  const { page, problems, context } = await openLesson({ clock: true });
+  await page.emulateMedia({ reducedMotion: 'reduce' });  // a scroll lands at once: one press, one step
+  const scroll = () => page.evaluate(() => window.neuralpath.state().layout.scroll);
+  await page.locator('#canvas').focus();
+  await pauseClock(page);
+  await settled(page);
+  assert.equal(await scroll(), 0);
+  await page.keyboard.press('ArrowDown');
+  await settled(page);
+  const step = await scroll();
+  assert.ok(step > 0, 'an arrow scrolls the page');
+  for (let i = 0; i < 4; i++) await page.keyboard.press('ArrowDown');
+  await settled(page);
+  assert.equal(await scroll(), 5 * step, 'four presses between two frames scroll four steps');
+  await page.keyboard.press('Space');
+  await page.keyboard.press('Shift+Space');
+  await page.keyboard.press('Home');
+  await settled(page);
+  assert.equal(await scroll(), 0, 'Space, Shift+Space and Home each arrived, in order');
+  await page.keyboard.press('Tab');
+  assert.notEqual(await page.evaluate(() => document.activeElement.id), 'canvas', 'Tab moves focus on');
   assert.deepEqual(problems, []);
   await context.close();
 });

@@ -159,11 +159,8 @@ test('375 px, touch: the cost readout moves with − / + and a tap on the track;
   await context.close();
 });
 
-// todo: Enter on the focused Next passed in one run and failed in the next (stage stayed 'slice')
-// against the same product code; the headless test (widgets_split_cost_test.cpp) passes. Not yet
-// understood: kept visible as a todo instead of weakened.
 test('1440 px: a mouse drags the head count, parameters and multiplications stay put; Enter repeats the focused Next',
-  { todo: 'Enter on the focused Next fails intermittently in Chromium (2026-12-01, #16)' }, async () => {
+  async () => {
   const { page, context } = await open({ width: 1440, height: 900, touch: false });
   await scrollTo(page, 'heads-cost');
   let c = await widget(page, 'heads-cost');

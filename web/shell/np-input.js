@@ -16,8 +16,9 @@
 //           the canvas is active on a touch screen, a hidden stand-in field takes the focus and
 //           passes text and editing keys to the engine (see [SECTION] Typing on a phone).
 //   keys    on a desk the same queue takes the characters and editing keys typed into a canvas
-//           text field, since ImGui 1.86 loses a key pressed and released between two frames
-//           (see [SECTION] Typing on a desk).
+//           text field, and the keys that press a button or scroll while the canvas has focus,
+//           since ImGui 1.86 loses a key pressed and released between two frames (see
+//           [SECTION] Keys on a desk).
 //
 // Our listeners are registered on the canvas before GLFW's (this module runs before the engine
 // downloads), in the same capture group, so stopImmediatePropagation() keeps GLFW from also
@@ -257,32 +258,62 @@ function standInKeyboard(wanted) {
   } else if (document.activeElement === standIn) canvas.focus({ preventScroll: true });
 }
 
-// [SECTION] Typing on a desk ----------------------------------------------------------------------
+// [SECTION] Keys on a desk ------------------------------------------------------------------------
 // GLFW's port tells ImGui 1.86 each key's state, and ImGui reads it once per frame: a key pressed
 // and released between two frames is never seen, and two presses count once. A frame can take
 // 150 ms on a busy machine, so a quick typist's Backspaces vanished (nine in a row deleted one
-// character) and an Enter could be lost. While a text field in the canvas has the keyboard, a
-// keystroke on the canvas goes through the phone's queue instead (web/main.cpp holds each key
-// one frame, text keeps its order), and a character the page cannot draw gets the phone's note.
-// Other keys (Tab, ↑ ↓, Ctrl+C / V / X) still go to GLFW. Registered on window in the capture
-// phase before the engine's own listeners exist (GLFW adds its key listeners there in glfwInit),
-// so stopImmediatePropagation() keeps GLFW from seeing the keystrokes taken here.
+// character), an Enter on a focused button could be lost, and so could an arrow that scrolls.
+// So a key for the canvas goes through the phone's queue instead (web/main.cpp holds each key
+// down for one frame and lets it go on the next; text keeps its order):
+//   a text field in the canvas has the keyboard: characters and the editing keys (GLFW above);
+//     a character the page cannot draw gets the phone's note. Tab, ↑ ↓ and Ctrl+C / V / X
+//     still go to GLFW.
+//   no text field, the canvas focused: the keys that press the focused button and move the page
+//     (NAVIGATION), Shift kept (Shift+Space pages up). Tab is not one of them: np-app.js never
+//     lets it reach the engine, so it always moves focus on through the page (the text
+//     version, a host's page) as the browser means it to; a Tab queued here would keep a
+//     keyboard user inside the canvas. Keys with Ctrl, ⌘ or Alt stay the browser's.
+// Registered on window in the capture phase before the engine's own listeners exist (GLFW adds
+// its key listeners there in glfwInit), so stopImmediatePropagation() keeps GLFW from seeing the
+// keystrokes taken here: their keydown, the keypress that would give ImGui a ' ' character, and
+// their keyup.
+const NAVIGATION = { Enter: 257, ' ': 32, Escape: 256, ArrowUp: 265, ArrowDown: 264, ArrowLeft: 263,
+  ArrowRight: 262, PageUp: 266, PageDown: 267, Home: 268, End: 269 };
 let deskField = false;   // a text field in the canvas has the keyboard
-const takenKeys = new Set();  // event.code of each keydown taken here: its keyup is ours too
+const takenKeys = new Set();  // event.code of each keydown taken here: its keypress and keyup are ours too
 
-function deskKeyDown(event) {
-  if (!deskField || (event.target !== canvas && event.target !== document.body)) return;
-  if (event.isComposing || event.keyCode === 229) return;
+function typingKey(event) {
+  if (event.target !== canvas && event.target !== document.body) return false;
   const command = (event.ctrlKey && !event.altKey) || event.metaKey;  // AltGr is Ctrl+Alt: a character
   const mods = (event.shiftKey ? MOD_SHIFT : 0) | (command ? MOD_CONTROL : 0);
-  let taken = false;
-  if ((event.key === 'a' || event.key === 'A') && command) taken = pressKey(GLFW.a, MOD_CONTROL) === 1;
-  else if (event.key in GLFW && event.key.length > 1) taken = pressKey(GLFW[event.key], mods) === 1;
-  else if (!command && [...event.key].length === 1) { typeText(event.key); taken = true; }
-  if (!taken) return;
-  event.preventDefault();  // no keypress follows, so GLFW types nothing twice
+  if ((event.key === 'a' || event.key === 'A') && command) return pressKey(GLFW.a, MOD_CONTROL) === 1;
+  if (event.key in GLFW && event.key.length > 1) return pressKey(GLFW[event.key], mods) === 1;
+  if (!command && [...event.key].length === 1) { typeText(event.key); return true; }
+  return false;
+}
+
+function navigationKey(event) {
+  if (event.target !== canvas || document.activeElement !== canvas) return false;
+  if (event.ctrlKey || event.metaKey || event.altKey || !Object.hasOwn(NAVIGATION, event.key)) return false;
+  // A held key repeats at the keyboard's rate; while the engine is still behind, a repeat is
+  // dropped (but kept from GLFW), so the page stops scrolling when the key is let go.
+  if (event.repeat && engineCall('np_keys_pending', 'number', [], []) > 0) return true;
+  return pressKey(NAVIGATION[event.key], event.shiftKey ? MOD_SHIFT : 0) === 1;
+}
+
+function deskKeyDown(event) {
+  if (event.isComposing || event.keyCode === 229) return;
+  if (!(deskField ? typingKey(event) : navigationKey(event))) return;
+  // No default action: no keypress follows (so GLFW types nothing twice) and Space or an arrow
+  // does not also scroll the lesson's page. Embedded, the host's page is the one that scrolls,
+  // and it still does on the keys that move it.
+  if (deskField || !embedded || event.key === 'Enter' || event.key === 'Escape') event.preventDefault();
   event.stopImmediatePropagation();
   takenKeys.add(event.code);
+}
+
+function deskKeyPress(event) {
+  if (takenKeys.has(event.code)) event.stopImmediatePropagation();
 }
 
 function deskKeyUp(event) {
@@ -290,6 +321,7 @@ function deskKeyUp(event) {
 }
 
 window.addEventListener('keydown', deskKeyDown, true);
+window.addEventListener('keypress', deskKeyPress, true);
 window.addEventListener('keyup', deskKeyUp, true);
 
 // The engine says when a text field inside the canvas gains or loses the keyboard (np-app.js
