@@ -114,7 +114,12 @@ int main(int argc, char** argv) {
         std::printf("]}\n");
         return 0;
     }
-    std::printf("%-64s %12s\n", "training (native)", "");
+#ifdef __EMSCRIPTEN__
+    const char* where = "training (WebAssembly)";  // train-bench.cjs: the page's own training code under Node
+#else
+    const char* where = "training (native)";
+#endif
+    std::printf("%-64s %12s\n", where, "");
     for (const Row& r : rows) std::printf("%-64s %12.1f %s\n", r.name.c_str(), r.value, r.unit.c_str());
     return 0;
 }
