@@ -3,6 +3,9 @@
 // model trains (so an idle page sleeps).
 #include "headless.h"
 #include "widgets_support.h"
+#include "engine/ui/widgets/model_view_widget.h"
+#include "engine/ui/widgets/train/train_model.h"
+#include "engine/ui/widgets/train/train_view.h"
 
 #include <doctest/doctest.h>
 
@@ -53,4 +56,37 @@ TEST_CASE("the App wants frames while the train widget trains, and sleeps once p
   CHECK_FALSE(page.app().wants_another_frame());
   // "reset" stays the App's (the learner's progress), never the widget's restart.
   REQUIRE(page.command({{"type", "reset"}})["ok"] == true);
+}
+
+// The box shows the sentence last asked for, whoever asked (a command, a shared link): refused
+// ones too, so that the message under it is about what the learner sees; a sentence longer than
+// the box is cut at a character's start.
+TEST_CASE("the train widget's sentence box follows commands, refused sentences included") {
+  using TrainWidget = neuralpath::ui::ModelViewWidget<neuralpath::ui::TrainModel, neuralpath::ui::TrainView>;
+  widgets_test::Headless page(1440, 900);
+  auto widget = widgets_test::widget("train-pronoun");
+  auto* train = dynamic_cast<TrainWidget*>(widget.get());
+  REQUIRE(train);
+  REQUIRE(widgets_test::draw_frames(page, *widget, 1));
+  CHECK(std::string(train->view().sentence_box()).empty());
+
+  const std::string fox = "The fox sat by the river because it was too deep.";
+  REQUIRE(send(*widget, {{"type", "setSentence"}, {"text", fox}}) == "");
+  REQUIRE(widgets_test::draw_frames(page, *widget, 1));
+  CHECK(train->view().sentence_box() == fox);
+
+  CHECK(send(*widget, {{"type", "setSentence"}, {"text", "The horse sat down."}}) != "");  // no "it"
+  REQUIRE(widgets_test::draw_frames(page, *widget, 1));
+  CHECK(train->view().sentence_box() == std::string("The horse sat down."));
+  CHECK_FALSE(train->model().input_error().empty());
+  CHECK(train->model().custom_sentence() == fox);  // the refused one replaced nothing
+
+  std::string long_one = "it ";
+  while (long_one.size() < 600) long_one += "café ";  // "é" is two bytes: some cut falls inside one
+  (void)send(*widget, {{"type", "setSentence"}, {"text", long_one}});
+  REQUIRE(widgets_test::draw_frames(page, *widget, 1));
+  const std::string shown = train->view().sentence_box();
+  CHECK(shown.size() < long_one.size());
+  CHECK(long_one.compare(0, shown.size(), shown) == 0);
+  CHECK((static_cast<unsigned char>(long_one[shown.size()]) & 0xC0) != 0x80);  // cut before a character
 }

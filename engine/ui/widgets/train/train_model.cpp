@@ -110,6 +110,8 @@ CommandResult TrainModel::apply(const Command& command) {
     if (s.finished()) return tr("train.already_trained");
     s.run_steps(steps->n);  // no time budget: a test or a host asked for n steps at once
   } else if (const auto* sentence = std::get_if<SetSentence>(&command)) {
+    asked_sentence_ = sentence->text;  // the box shows it, refused or not, next to its message
+    ++sentences_asked_;
     if (auto why = refuse_undrawable(sentence->text)) {  // shown as "?" or "�" otherwise
       input_error_ = *why;
       return input_error_;

@@ -100,6 +100,10 @@ class TrainModel {
   const SpotlightNow& shown() const { return shown_; }  // the block's sentence, weights per the switch
   const std::optional<SpotlightNow>& custom() const { return custom_; }
   const std::string& custom_sentence() const { return custom_sentence_; }
+  // The last sentence asked for (typed, or sent by a command or a shared link), accepted or
+  // refused, and how many have been asked: the view's box follows it.
+  const std::string& asked_sentence() const { return asked_sentence_; }
+  std::uint64_t sentences_asked() const { return sentences_asked_; }
 
   Explanation explain(const std::string& what) const;
   // The catalogue key for the lesson's own weights: `hand_set` ("train.weights_hand_set"), or its
@@ -115,7 +119,8 @@ class TrainModel {
   std::string error_, input_error_;
   SpotlightNow shown_, hand_set_;
   std::optional<SpotlightNow> custom_;
-  std::string custom_sentence_;
+  std::string custom_sentence_, asked_sentence_;
+  std::uint64_t sentences_asked_ = 0;
   std::size_t followed_points_ = 0;  // curve points the spotlights reflect
   std::optional<Explanation> explanation_;
   bool built_ = false;

@@ -17,6 +17,7 @@ class TrainView {
   using Asked = std::vector<TrainModel::Command>;
   void draw(const UiContext& ui, const TrainModel& model, Asked& asked);
   void update(const TrainModel& /*model*/, float /*dt*/) {}
+  const char* sentence_box() const { return sentence_; }  // what "try your own sentence" shows
   Explainer& explainer() { return explain_; }
   const Explainer& explainer() const { return explain_; }
 
@@ -31,7 +32,8 @@ class TrainView {
   Explainer explain_;
   int seed_field_ = -1;               // what the seed field shows; follows the model unless edited
   std::uint64_t seed_shown_ = ~0ull;  // the model's seed when the field last followed it
-  char sentence_[256] = {};           // "try your own sentence" as typed
+  char sentence_[512] = {};           // "try your own sentence" as typed
+  std::uint64_t sentences_seen_ = 0;  // the model's sentences_asked() the box last followed
 };
 
 }  // namespace neuralpath::ui
