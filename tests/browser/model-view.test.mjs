@@ -97,3 +97,42 @@ for (const device of [{ name: 'phone', width: 375, height: 740, touch: true },
     }
   });
 }
+
+// The head view on a phone: a weight's derivation opens in a sheet across the bottom, below the
+// head chips, and one tap on a chip toggles that head while the derivation stays open (a popup
+// took that tap to close itself, so a learner could not toggle heads while reading).
+test('phone: a derivation in the head view leaves the head chips visible and tappable', async () => {
+  const { context, page, problems } = await openLesson({ width: 375, height: 740, touch: true });
+  try {
+    const HEADS = 'trained-heads';
+    const view = async () => (await pageState(page)).widgets.find(w => w.id === HEADS);
+    for (let i = 0; i < 4; i++) {
+      const state = await pageState(page);
+      const by = state.widgets.find(w => w.id === HEADS).rect[1] - (state.layout.column[1] + 8);
+      if (Math.abs(by) < 2) break;
+      await scrollBy(page, by);
+    }
+    let v = await view();
+    assert.equal(v.layout.heads.length, 4);
+    // "carried" (row 3) → "bag" (column 5) in head 3, as a tap on "bag" on the right opens it.
+    await command(page, { type: 'explain', widget: HEADS, head: 2, row: 3, col: 5 });
+    await settled(page);
+    v = await view();
+    assert.equal(v.explained.open, true);
+    const sheet = v.explained.sheet;
+    assert.ok(sheet, 'the derivation is a sheet, not a popup');
+    assert.ok(sheet[1] + sheet[3] <= 740 && sheet[0] >= 0 && sheet[0] + sheet[2] <= 375, `sheet on screen: ${sheet}`);
+    for (const chip of v.layout.heads)
+      assert.ok(chip[1] + chip[3] <= sheet[1] && chip[1] >= 0, `chip ${chip} visible above the sheet at ${sheet[1]}`);
+    await page.screenshot({ path: screenshotPath('head-view-phone-sheet') });
+    const [x, y, w, h] = v.layout.heads[1];
+    await press(page, true, x + w / 2, y + h / 2);
+    v = await view();
+    assert.deepEqual(v.shown, [true, false, true, true], 'one tap toggles head 2');
+    assert.equal(v.explained.open, true, 'and the derivation stays open');
+    await page.screenshot({ path: screenshotPath('head-view-phone-sheet-toggled') });
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});

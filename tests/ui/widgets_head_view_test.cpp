@@ -99,3 +99,28 @@ TEST_CASE("the head view draws at 375 and 1440 px wide, with every word's lines 
     CHECK(widgets_test::draw_frames(page, *view, 3));
   }
 }
+
+TEST_CASE("on a phone a weight's derivation opens below the head chips, and a chip still toggles its head under it") {
+  Headless page(375.0f, 740.0f);
+  auto view = widgets_test::widget("trained-heads", "multi-head");
+  CHECK(widgets_test::draw_frames(page, *view, 2));
+  CHECK(send(*view, {{"type", "explain"}, {"head", 2}, {"row", 3}, {"col", 2}}) == "");
+  CHECK(widgets_test::draw_frames(page, *view, 2));
+  json s = view->state();
+  REQUIRE(s["explained"]["open"] == true);
+  REQUIRE(s["explained"].contains("sheet"));
+  const json sheet = s["explained"]["sheet"];
+  const auto bottom = [](const json& r) { return r[1].get<float>() + r[3].get<float>(); };
+  CHECK(bottom(sheet) <= 740.0f);
+  CHECK(sheet[2].get<float>() <= 375.0f);
+  REQUIRE(s["layout"]["heads"].size() == 4);
+  for (const json& chip : s["layout"]["heads"]) CHECK(bottom(chip) <= sheet[1].get<float>());
+  // One tap on head 2's chip: the head goes off at once and the derivation stays open.
+  const json chip = s["layout"]["heads"][1];
+  page.click(ImVec2(chip[0].get<float>() + chip[2].get<float>() * 0.5f, chip[1].get<float>() + chip[3].get<float>() * 0.5f));
+  CHECK(widgets_test::draw_frames(page, *view, 2));
+  s = view->state();
+  CHECK(s["shown"] == json({true, false, true, true}));
+  CHECK(s["explained"]["open"] == true);
+  CHECK(s["explained"]["title"].get<std::string>().find("Head 3") != std::string::npos);
+}

@@ -218,6 +218,48 @@ TEST_CASE("split-join: a snapshot reopens the sentence, stage, head and role") {
   CHECK(m.state()["sentence"] == "The girl slowly lifted the box.");  // refused: nothing changed
 }
 
+TEST_CASE("split-join: one head and one word read in the singular, in English and Spanish (the plural keys)") {
+  // The self-attention lesson's model: a single head as wide as the layer.
+  static const lesson::Lesson single = [] {
+    lesson::LoadResult r = lesson::load_lesson_file("lessons/self-attention.md");
+    REQUIRE(r.ok());
+    return std::move(*r.lesson);
+  }();
+  const ModelSpec one_head = lesson::model_spec_for(single);
+  SplitJoinSettings s;
+  s.sentence = "it";
+  s.causal = false;
+  SplitJoinModel m(s, {}, one_head);
+  REQUIRE(m.has_trace());
+  REQUIRE(m.state()["heads"] == 1);
+  const std::string d = std::to_string(m.state()["d_model"].get<int>());
+  const auto said_at = [&m](const char* stage) {
+    CHECK(send(m, {{"type", "stage"}, {"stage", stage}}) == "");
+    return m.narration();
+  };
+  const std::string cut = said_at("cut"), concat = said_at("concat");
+  CHECK(cut.find("1 word × " + d + " columns, kept whole as a single head of " + d + " columns") != std::string::npos);
+  CHECK(concat.find("of the single head, 1 word × " + d + " columns") != std::string::npos);
+  std::ifstream in("lessons/strings/es.strings");
+  std::stringstream text;
+  text << in.rdbuf();
+  REQUIRE(use_language("es", text.str()).empty());
+  const std::string cut_es = said_at("cut"), concat_es = said_at("concat");
+  SplitJoinModel four = walk();
+  const std::string four_es = four.narration();
+  use_language("en", "");
+  CHECK(cut_es.find("1 palabra × " + d + " columnas, sin cortar, una sola cabeza de " + d + " columnas") != std::string::npos);
+  CHECK(concat_es.find("con la única cabeza, 1 palabra") != std::string::npos);
+  CHECK(four_es.find("cortadas en 4 cabezas de 2 columnas") != std::string::npos);
+  for (const std::string& said : {cut, concat, cut_es, concat_es}) {
+    CAPTURE(said);
+    CHECK(said.find("1 heads") == std::string::npos);
+    CHECK(said.find("1 cabezas") == std::string::npos);
+    CHECK(said.find("1 words") == std::string::npos);
+    CHECK(said.find("1 palabras") == std::string::npos);
+  }
+}
+
 // [SECTION] The cost readout -------------------------------------------------------------------
 
 TEST_CASE("head-cost: the block's layer and its figures are the engine's cost function") {

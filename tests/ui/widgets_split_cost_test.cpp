@@ -4,9 +4,15 @@
 // + doing what it says.
 #include "widgets_support.h"
 
+#include "engine/core/catalogue.h"
+#include "engine/core/format.h"
 #include "engine/ui/widgets/kit.h"
+#include "engine/ui/widgets/split_join/split_join_view.h"
 
 #include <doctest/doctest.h>
+
+#include <fstream>
+#include <sstream>
 
 using namespace neuralpath;
 using nlohmann::json;
@@ -167,4 +173,73 @@ TEST_CASE("narration wraps between words, never inside a number where Dear ImGui
     CHECK(joined == text);  // nothing lost or doubled
   }
   CHECK(imgui_cuts_a_number > 0);
+}
+
+TEST_CASE("the cost chart's words over its flat line wrap whole at 375 px, in Spanish too") {
+  std::ifstream in("lessons/strings/es.strings");
+  std::stringstream text;
+  text << in.rdbuf();
+  REQUIRE(use_language("es", text.str()).empty());
+  Headless page(375.0f, 1400.0f);
+  auto cost = widgets_test::widget("heads-cost", "multi-head");
+  const bool drawn = widgets_test::draw_frames(page, *cost, 2);
+  const json s = cost->state();
+  const std::string said = tr("head-cost.chart_flat", {{"total", format_count(s["total_mults"].get<std::uint64_t>())}});
+  use_language("en", "");
+  CHECK(drawn);
+  const json flat = s["layout"]["flat"];
+  std::string joined;
+  for (const json& line : flat["lines"]) {
+    const std::string l = line.get<std::string>();
+    CHECK(l.find("…") == std::string::npos);
+    joined += (joined.empty() ? "" : " ") + l;
+  }
+  CHECK(joined == said);  // every word drawn, none cut
+  CHECK(said.find("cualquier número de cabezas") != std::string::npos);
+  CHECK(right(flat["rect"]) <= 375.0f);
+  CHECK(flat["rect"][1].get<float>() + flat["rect"][3].get<float>() <= s["layout"]["bars"][1].get<float>() + 0.5f);
+}
+
+TEST_CASE("split-join: the narration's numbers are printed as the grid prints them, short on a phone, full on a desk") {
+  using neuralpath::ui::SplitJoinModel;
+  for (float width : {375.0f, 1440.0f})
+    for (const char* sentence : {"The boy gently pushed the chair.", "The farmer carefully carried the bag because it was old."}) {
+      CAPTURE(width);
+      CAPTURE(sentence);
+      const bool phone = width < 400.0f;
+      Headless page(width, 1400.0f);
+      auto walk = widgets_test::widget("split-join-walk", "multi-head");
+      CHECK(send(*walk, {{"type", "setSentence"}, {"text", sentence}}) == "");
+      // The key the narration follows: the heaviest weight in the query's row.
+      CHECK(send(*walk, {{"type", "stage"}, {"stage", "softmax"}}) == "");
+      CHECK(widgets_test::draw_frames(page, *walk, 3));
+      json s = walk->state();
+      const json tokens = s["tokens"];
+      std::size_t q = 0, k = 0;
+      while (q < tokens.size() && tokens[q] != s["query"]) ++q;
+      REQUIRE(q < tokens.size());
+      for (std::size_t j = 0; j < tokens.size(); ++j)
+        if (s["matrix"][q][j].get<float>() > s["matrix"][q][k].get<float>()) k = j;
+      CHECK(s["short_numbers"] == phone);  // a row of "41.2%" and its sum do not fit 375 px
+      CHECK(s["narration"].get<std::string>().find(SplitJoinModel::weight(s["matrix"][q][k].get<float>(), phone)) !=
+            std::string::npos);
+      CHECK(send(*walk, {{"type", "stage"}, {"stage", "scores"}}) == "");
+      CHECK(widgets_test::draw_frames(page, *walk, 3));
+      s = walk->state();
+      const bool short_numbers = s["short_numbers"];
+      if (!phone) CHECK_FALSE(short_numbers);
+      const float score = s["matrix"][q][k].get<float>();
+      const std::string said = s["narration"];
+      CAPTURE(said);
+      CHECK(said.find(SplitJoinModel::number(score, short_numbers)) != std::string::npos);
+      if (short_numbers) CHECK(said.find(SplitJoinModel::number(score, false)) == std::string::npos);
+    }
+}
+
+TEST_CASE("split-join: a head's unlit columns keep a readable share of its colour, below every lit one") {
+  using neuralpath::ui::SplitJoinView;
+  CHECK(SplitJoinView::column_tint(false, 0.0f) >= 0.10f);
+  CHECK(SplitJoinView::column_tint(false, 1.0f) > SplitJoinView::column_tint(false, 0.0f));  // sizes still read
+  CHECK(SplitJoinView::column_tint(false, 1.0f) < SplitJoinView::column_tint(true, 0.0f));   // clearly behind
+  CHECK(SplitJoinView::column_tint(true, 1.0f) <= 0.9f);  // room left for the cell's text
 }

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cfloat>
+#include <cstdio>
 
 namespace neuralpath::ui {
 
@@ -74,6 +75,10 @@ void Explainer::open(Explanation explanation) {
 }
 
 void Explainer::draw_popup(const UiContext& ui) {
+  if (sheet_) {
+    draw_sheet(ui);
+    return;
+  }
   if (open_requested_) {
     ImGui::OpenPopup("##explain");
     open_requested_ = false;
@@ -102,22 +107,7 @@ void Explainer::draw_popup(const UiContext& ui) {
     current_.reset();
     return;
   }
-  if (current_) {
-    const Explanation& e = *current_;
-    ImGui::PushTextWrapPos(max_w - ui.px(14));
-    kit::wrapped(ui, e.title, 0, kit::Face::bold);
-    if (!e.formula.empty()) kit::wrapped(ui, e.formula, c.accent, kit::Face::mono);
-    if (!e.inputs.empty()) {
-      kit::gap(ui, 2);
-      for (const auto& [name, value] : e.inputs) kit::wrapped(ui, name + ":  " + value, c.muted, kit::Face::small);
-    }
-    if (!e.text.empty()) {
-      kit::gap(ui, 2);
-      kit::wrapped(ui, e.text);
-    }
-    ImGui::PopTextWrapPos();
-    kit::gap(ui, 2);
-  }
+  if (current_) draw_body(ui, max_w - ui.px(14));
   if (kit::button(ui, tr("widgets.close").c_str())) {
     ImGui::CloseCurrentPopup();
     shown_ = false;
@@ -126,10 +116,70 @@ void Explainer::draw_popup(const UiContext& ui) {
   ImGui::EndPopup();
 }
 
+void Explainer::draw_body(const UiContext& ui, float wrap) {
+  const Palette& c = ui.colors();
+  const Explanation& e = *current_;
+  ImGui::PushTextWrapPos(wrap);
+  kit::wrapped(ui, e.title, 0, kit::Face::bold);
+  if (!e.formula.empty()) kit::wrapped(ui, e.formula, c.accent, kit::Face::mono);
+  if (!e.inputs.empty()) {
+    kit::gap(ui, 2);
+    for (const auto& [name, value] : e.inputs) kit::wrapped(ui, name + ":  " + value, c.muted, kit::Face::small);
+  }
+  if (!e.text.empty()) {
+    kit::gap(ui, 2);
+    kit::wrapped(ui, e.text);
+  }
+  ImGui::PopTextWrapPos();
+  kit::gap(ui, 2);
+}
+
+void Explainer::draw_sheet(const UiContext& ui) {
+  open_requested_ = false;
+  sheet_rect_.reset();
+  if (!current_) return;
+  if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape), false)) {
+    current_.reset();
+    return;
+  }
+  // Across the bottom of the screen, at most 40% of its height (longer text scrolls inside): a
+  // widget's top, where its controls are, stays in view above it.
+  const Palette& c = ui.colors();
+  const ImGuiViewport* viewport = ImGui::GetMainViewport();
+  const float w = std::min(viewport->Size.x - ui.px(16), ui.px(560));
+  ImGui::SetNextWindowPos(ImVec2(viewport->Pos.x + viewport->Size.x * 0.5f, viewport->Pos.y + viewport->Size.y - ui.px(8)),
+                          ImGuiCond_Always, ImVec2(0.5f, 1.0f));
+  ImGui::SetNextWindowSizeConstraints(ImVec2(w, 0), ImVec2(w, viewport->Size.y * 0.4f));
+  ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(ui.px(14), ui.px(12)));
+  ImGui::PushStyleVar(ImGuiStyleVar_WindowRounding, ui.px(8));
+  ImGui::PushStyleVar(ImGuiStyleVar_WindowBorderSize, ui.px(1));
+  ImGui::PushStyleColor(ImGuiCol_WindowBg, c.panel);
+  ImGui::PushStyleColor(ImGuiCol_Border, c.accent);
+  // One window per Explainer (a window's name is global in Dear ImGui, not under the ID stack).
+  char name[48];
+  std::snprintf(name, sizeof name, "##explain-sheet-%p", static_cast<const void*>(this));
+  ImGui::Begin(name, nullptr,
+               ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoMove |
+                   ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_AlwaysAutoResize |
+                   ImGuiWindowFlags_NoFocusOnAppearing);
+  ImGui::PopStyleColor(2);
+  ImGui::PopStyleVar(3);
+  draw_body(ui, w - ui.px(14));
+  const bool closed = kit::button(ui, tr("widgets.close").c_str());
+  const ImVec2 pos = ImGui::GetWindowPos(), size = ImGui::GetWindowSize();
+  ImGui::End();
+  sheet_rect_ = nlohmann::json::array({pos.x / ui.scale, pos.y / ui.scale, size.x / ui.scale, size.y / ui.scale});
+  if (closed) {
+    current_.reset();
+    sheet_rect_.reset();
+  }
+}
+
 nlohmann::json Explainer::state() const {
   if (!current_) return {{"open", false}};
   nlohmann::json j = current_->to_json();
   j["open"] = true;
+  if (sheet_rect_) j["sheet"] = *sheet_rect_;
   return j;
 }
 

@@ -45,21 +45,29 @@ class Explainer {
   bool area(const UiContext& ui, const char* id, ImVec2 min, ImVec2 max, const Make& make);
 
   void open(Explanation explanation);  // programmatic (commands, tests): centred on screen
+  // A sheet instead of a popup: a panel across the bottom of the screen that leaves the rest of
+  // the page working (a popup takes every tap until it closes, so a learner reading it could
+  // not toggle the head view's heads). It closes with its ✕ button or Escape.
+  void use_sheet(bool sheet) { sheet_ = sheet; }
   void close() { current_.reset(); }
   bool is_open() const { return current_.has_value(); }
   const std::optional<Explanation>& current() const { return current_; }
 
   void draw_popup(const UiContext& ui);       // call once per frame at the end of draw()
-  nlohmann::json state() const;               // {"open": false} or {"open": true, ...}
+  nlohmann::json state() const;               // {"open": false} or {"open": true, ..., "sheet": [x, y, w, h]}
   std::vector<nlohmann::json> take_events();  // {"type": "explain", "text": ...} when opened
 
  private:
   bool activated();  // clicked, or Enter while focused
+  void draw_sheet(const UiContext& ui);
+  void draw_body(const UiContext& ui, float wrap);  // title, formula, inputs, text
 
   std::optional<Explanation> current_;
   bool open_requested_ = false;
   bool shown_ = false;
   bool centred_ = false;  // opened by a command, not at the pointer
+  bool sheet_ = false;
+  std::optional<nlohmann::json> sheet_rect_;  // where the sheet was drawn, CSS px
   std::vector<nlohmann::json> events_;
 };
 

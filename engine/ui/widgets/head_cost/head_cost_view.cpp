@@ -193,7 +193,11 @@ void HeadCostView::draw_by_heads(const UiContext& ui, const Model& model, float 
   const MultiHeadCost& now = model.cost();
   kit::title(ui, tr("head-cost.chart_title", {{"d", count(now.d_model)}}));
   const int n = static_cast<int>(all.size());
-  const float top_pad = small->FontSize + ui.px(6);  // room for the flat line's words
+  // The flat line's words above the bars, wrapped: on a phone the Spanish "multiplicaciones: …
+  // con cualquier número de cabezas" is wider than the card and was cut to "núm…".
+  const std::vector<std::string> flat =
+      kit::wrap_lines(small, tr("head-cost.chart_flat", {{"total", count(now.total_mults)}}), width);
+  const float top_pad = small->FontSize * static_cast<float>(flat.size()) + ui.px(6);
   const float chart_h = ui.px(110), label_h = small->FontSize + ui.px(4);
   const float gap = ui.px(2);
   const float bar_w = std::max(ui.px(4), (width - gap * static_cast<float>(n - 1)) / static_cast<float>(n));
@@ -233,8 +237,11 @@ void HeadCostView::draw_by_heads(const UiContext& ui, const Model& model, float 
   }
   ImGui::PopID();
   draw->AddPolyline(line.data(), static_cast<int>(line.size()), p.bad, 0, ui.px(2.5f));
-  const std::string flat = tr("head-cost.chart_flat", {{"total", count(now.total_mults)}});
-  draw->AddText(small, small->FontSize, ImVec2(origin.x, origin.y), p.bad, kit::fit_text(small, flat, width).c_str());
+  for (std::size_t i = 0; i < flat.size(); ++i)
+    draw->AddText(small, small->FontSize, ImVec2(origin.x, origin.y + small->FontSize * static_cast<float>(i)), p.bad,
+                  flat[i].c_str());
+  layout_["flat"] = {{"lines", flat},
+                     {"rect", css_rect(ui, origin, ImVec2(origin.x + width, origin.y + small->FontSize * static_cast<float>(flat.size())))}};
   layout_["bars"] = css_rect(ui, ImVec2(origin.x, origin.y + top_pad), ImVec2(origin.x + width, base));
   ImGui::SetCursorScreenPos(ImVec2(origin.x, base + label_h + ui.px(2)));
   ImGui::Dummy(ImVec2(width, 0));

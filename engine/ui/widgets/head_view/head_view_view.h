@@ -7,6 +7,8 @@
 #include "engine/ui/widgets/explain.h"
 #include "engine/ui/widgets/head_view/head_view_model.h"
 
+#include <nlohmann/json.hpp>
+
 #include <vector>
 
 namespace neuralpath::ui {
@@ -21,13 +23,19 @@ class HeadViewView {
 
   // One colour per head (cycled past eight), the same in both themes.
   static ImU32 head_color(int head);
+  // Where the last frame drew the head chips, [x, y, w, h] in CSS pixels from the canvas's top
+  // left (state()'s "layout": {"heads": [...]}).
+  const nlohmann::json& layout() const { return layout_; }
 
  private:
   void draw_head_chips(const UiContext& ui, const HeadViewModel& model, float width, Asked& asked);
   void draw_lines(const UiContext& ui, const HeadViewModel& model, float width, Asked& asked);
   void draw_tops(const UiContext& ui, const HeadViewModel& model, float width);
 
+  nlohmann::json css_rect(const UiContext& ui, ImVec2 min, ImVec2 max) const;
+
   Explainer explain_;
+  nlohmann::json layout_ = nlohmann::json::object();
 };
 
 }  // namespace neuralpath::ui

@@ -3,6 +3,7 @@
 #include "engine/core/catalogue.h"
 #include "engine/ui/widgets/folder_kind.h"
 #include "engine/ui/widgets/mask_steps/mask_steps_view.h"
+#include "engine/ui/widgets/step_through.h"
 
 namespace neuralpath::ui {
 
@@ -13,17 +14,9 @@ namespace {
 void describe_mask_steps(const MaskStepsSettings& w, json& out) {
   out["sentence"] = w.sentence;
   out["causal"] = w.causal;
-  json stages = json::array(), items = json::array();
-  for (MaskStage stage : w.stages) {
-    const std::string name = mask_stage_name(stage);
-    stages.push_back(name);
-    items.push_back({{"label", tr("widgets.stage." + name)},
-                     {"command", {{"type", "stage"}, {"stage", name}}},
-                     {"when", {{"stage", name}}}});
-  }
-  out["stages"] = std::move(stages);
-  out["takes_sentence"] = true;
-  out["choices"] = {{"label", tr("widgets.stage")}, {"items", items}};
+  std::vector<std::string> names;
+  for (MaskStage stage : w.stages) names.push_back(mask_stage_name(stage));
+  step_through::describe_stages(out, names, "widgets.stage.");
 }
 
 }  // namespace

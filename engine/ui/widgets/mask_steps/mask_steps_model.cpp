@@ -8,6 +8,7 @@
 #include "engine/core/format.h"
 #include "engine/core/narration.h"
 #include "engine/ui/command_result.h"
+#include "engine/ui/widgets/step_through.h"
 
 #include <algorithm>
 #include <cmath>
@@ -89,16 +90,8 @@ const ScaleDemo& MaskStepsModel::scale_demo_now() const {
 }
 
 std::pair<float, float> MaskStepsModel::stage_range() const {
-  float low = std::numeric_limits<float>::max(), high = std::numeric_limits<float>::lowest();
-  if (const Step* step = stage_step()) {
-    const Matrix& m = step->result.values;
-    for (Index i = 0; i < m.size(); ++i)
-      if (std::isfinite(m.data()[i])) {
-        low = std::min(low, m.data()[i]);
-        high = std::max(high, m.data()[i]);
-      }
-  }
-  return {low, high};
+  if (const Step* step = stage_step()) return step_through::finite_range(step->result.values);
+  return {std::numeric_limits<float>::max(), std::numeric_limits<float>::lowest()};  // nothing shown: an empty range
 }
 
 bool MaskStepsModel::row_sum_whole(Index row) const {
@@ -108,21 +101,8 @@ bool MaskStepsModel::row_sum_whole(Index row) const {
 // [SECTION] Commands ---------------------------------------------------------------------------
 
 std::variant<MaskStepsModel::Command, CommandResult> MaskStepsModel::parse(const json& message) {
+  if (auto common = step_through::parse_common<MaskStepsModel>(message, parse_mask_stage)) return *common;
   const std::string type = message.value("type", std::string());
-  if (type == "setSentence") {
-    if (!message.contains("text") || !message["text"].is_string()) return CommandResult(tr("widgets.needs_text"));
-    return Command(SetSentence{message["text"].get<std::string>()});
-  }
-  if (type == "stage") {
-    const json& v = message.contains("stage") ? message["stage"] : json();
-    SetStage s;
-    if (v.is_number_integer()) s.index = v.get<int>();
-    if (v.is_string()) s.stage = parse_mask_stage(v.get<std::string>());
-    return Command(s);
-  }
-  if (type == "setHead") return Command(SetHead{int_field(message, "head").value_or(-1)});
-  if (type == "selectCell")
-    return Command(SelectCell{{int_field(message, "row").value_or(-1), int_field(message, "col").value_or(-1)}});
   if (type == "mistake") {
     const std::string name = message.contains("mistake") && message["mistake"].is_string()
                                  ? message["mistake"].get<std::string>()
@@ -277,15 +257,7 @@ json MaskStepsModel::state() const {
   if (!error_.empty()) s["error"] = error_;
   const Step* step = stage_step();
   if (!trace_ || !step) return s;
-  const auto rows = [](const Matrix& m) {
-    json out = json::array();
-    for (Index i = 0; i < m.rows(); ++i) {
-      json row = json::array();
-      for (Index j = 0; j < m.cols(); ++j) row.push_back(std::isfinite(m(i, j)) ? json(m(i, j)) : json(nullptr));
-      out.push_back(row);
-    }
-    return out;
-  };
+  const auto rows = step_through::matrix_rows;
   const auto list = [](const Vector& v) { return std::vector<float>(v.data(), v.data() + v.size()); };
   s["sentence"] = sentence_;
   s["tokens"] = trace_->labels;

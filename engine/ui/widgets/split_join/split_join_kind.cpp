@@ -3,6 +3,7 @@
 #include "engine/core/catalogue.h"
 #include "engine/ui/widgets/folder_kind.h"
 #include "engine/ui/widgets/split_join/split_join_view.h"
+#include "engine/ui/widgets/step_through.h"
 
 namespace neuralpath::ui {
 
@@ -13,17 +14,9 @@ namespace {
 void describe_split_join(const SplitJoinSettings& w, json& out) {
   out["sentence"] = w.sentence;
   out["causal"] = w.causal;
-  json stages = json::array(), items = json::array();
-  for (SplitStage stage : all_split_stages()) {
-    const std::string name = split_stage_name(stage);
-    stages.push_back(name);
-    items.push_back({{"label", tr("split-join.stage." + name)},
-                     {"command", {{"type", "stage"}, {"stage", name}}},
-                     {"when", {{"stage", name}}}});
-  }
-  out["stages"] = std::move(stages);
-  out["takes_sentence"] = true;
-  out["choices"] = {{"label", tr("widgets.stage")}, {"items", items}};
+  std::vector<std::string> names;
+  for (SplitStage stage : all_split_stages()) names.push_back(split_stage_name(stage));
+  step_through::describe_stages(out, names, "split-join.stage.");
 }
 
 }  // namespace

@@ -4,7 +4,9 @@
 
 #include "engine/core/catalogue.h"
 #include "engine/core/format.h"
+#include "engine/core/format_short.h"
 #include "engine/core/narration.h"
+#include "engine/ui/widgets/step_through.h"
 
 #include <algorithm>
 #include <cctype>
@@ -18,6 +20,9 @@ using nlohmann::json;
 namespace {
 
 std::string n(long long value) { return std::to_string(value); }
+
+// "1 word" or "9 words": a count in the narration with its plural form (key.one / key.other).
+std::string counted(const char* key, long long count) { return tr_n(key, count, {{"n", n(count)}}); }
 
 }  // namespace
 
@@ -150,16 +155,7 @@ void SplitJoinModel::reshow() {
   shown_ = std::move(s);
 }
 
-std::pair<float, float> SplitJoinModel::shown_range() const {
-  float low = std::numeric_limits<float>::max(), high = std::numeric_limits<float>::lowest();
-  const Matrix& m = shown_.values;
-  for (Index i = 0; i < m.size(); ++i)
-    if (std::isfinite(m.data()[i])) {
-      low = std::min(low, m.data()[i]);
-      high = std::max(high, m.data()[i]);
-    }
-  return {low, high};
-}
+std::pair<float, float> SplitJoinModel::shown_range() const { return step_through::finite_range(shown_.values); }
 
 int SplitJoinModel::query_row() const {
   const Trace& t = *trace_;
@@ -184,21 +180,10 @@ std::string SplitJoinModel::columns_of(int head) const {
 // [SECTION] Commands ---------------------------------------------------------------------------
 
 std::variant<SplitJoinModel::Command, CommandResult> SplitJoinModel::parse(const json& message) {
+  if (auto common = step_through::parse_common<SplitJoinModel>(message, parse_split_stage)) return *common;
   const std::string type = message.value("type", std::string());
-  if (type == "setSentence") {
-    if (!message.contains("text") || !message["text"].is_string()) return CommandResult(tr("widgets.needs_text"));
-    return Command(SetSentence{message["text"].get<std::string>()});
-  }
-  if (type == "stage") {
-    const json& v = message.contains("stage") ? message["stage"] : json();
-    SetStage s;
-    if (v.is_number_integer()) s.index = v.get<int>();
-    if (v.is_string()) s.stage = parse_split_stage(v.get<std::string>());
-    return Command(s);
-  }
   if (type == "next") return Command(Move{1});
   if (type == "back") return Command(Move{-1});
-  if (type == "setHead") return Command(SetHead{int_field(message, "head").value_or(-1)});
   if (type == "setRole") {
     std::string r = message.value("role", std::string());
     if (r.size() == 1) r[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(r[0])));  // "Q" or "q"
@@ -206,8 +191,10 @@ std::variant<SplitJoinModel::Command, CommandResult> SplitJoinModel::parse(const
       if (r == role_name(role)) return Command(SetRole{role});
     return CommandResult(tr("split-join.needs_role"));
   }
-  if (type == "selectCell")
-    return Command(SelectCell{{int_field(message, "row").value_or(-1), int_field(message, "col").value_or(-1)}});
+  if (type == "numbers") {
+    if (!message.contains("short") || !message["short"].is_boolean()) return CommandResult(tr("split-join.needs_short"));
+    return Command(SetShortNumbers{message["short"].get<bool>()});
+  }
   if (type == "mistake") {
     if (!message.contains("on") || !message["on"].is_boolean()) return CommandResult(tr("split-join.needs_on"));
     return Command(SetMistake{message["on"].get<bool>()});
@@ -251,6 +238,10 @@ CommandResult SplitJoinModel::apply(const Command& command) {
     mistake_ = c->on;
     return changed();
   }
+  if (const auto* c = std::get_if<SetShortNumbers>(&command)) {
+    short_numbers_ = c->on;  // the same matrix, printed shorter: the selection still holds
+    return {};
+  }
   const Cell cell = std::get<SelectCell>(command).cell;
   const int rows = static_cast<int>(shown_.values.rows()), cols = static_cast<int>(shown_.values.cols());
   if (cell.row < 0 || cell.row >= rows || cell.col < 0 || cell.col >= cols)
@@ -273,7 +264,10 @@ std::string SplitJoinModel::narration() const {
   const int q = query_row(), k = heaviest_key(head_);
   const std::string head = n(head_ + 1), query = quote_token(t.labels[static_cast<std::size_t>(q)]),
                     key = quote_token(t.labels[static_cast<std::size_t>(k)]);
-  const auto cell = [&](SplitStage s) { return format_number(step_for(s)->result.values(q, k)); };
+  const auto cell = [&](SplitStage s) { return number(step_for(s)->result.values(q, k), short_numbers_); };
+  const auto share = [&](float w) { return weight(w, short_numbers_); };
+  const std::string words = counted("split-join.words", static_cast<long long>(t.labels.size()));
+  const std::string span = tr_n("split-join.span", t.d_head, {{"columns", columns_of(head_)}});
   if (mistake())
     return tr(stage() == SplitStage::scale ? "split-join.say_mistake_scale" : "split-join.say_mistake_softmax",
               {{"head", head},
@@ -282,31 +276,32 @@ std::string SplitJoinModel::narration() const {
                {"query", query},
                {"key", key},
                {"right_scaled", cell(SplitStage::scale)},
-               {"wrong_scaled", format_number(wrong_.scaled(q, k))},
-               {"right_weight", format_percent(step_for(SplitStage::softmax)->result.values(q, k))},
-               {"wrong_weight", format_percent(wrong_.weights(q, k))}});
+               {"wrong_scaled", number(wrong_.scaled(q, k), short_numbers_)},
+               {"right_weight", share(step_for(SplitStage::softmax)->result.values(q, k))},
+               {"wrong_weight", share(wrong_.weights(q, k))}});
   switch (stage()) {
     case SplitStage::cut: {
       std::string ranges;
       for (int h = 0; h < t.heads; ++h) {
         if (h > 0) ranges += h + 1 == t.heads ? tr("split-join.and") : ", ";
-        ranges += tr("split-join.range", {{"columns", columns_of(h)}, {"head", n(h + 1)}});
+        ranges += tr_n("split-join.range", t.d_head, {{"columns", columns_of(h)}, {"head", n(h + 1)}});
       }
-      return tr("split-join.say_cut", {{"role", tr(std::string("split-join.role_") + role_name(role_))},
-                                       {"T", n(static_cast<long long>(t.labels.size()))},
-                                       {"d", n(t.d_model)},
-                                       {"heads", n(t.heads)},
-                                       {"d_head", n(t.d_head)},
-                                       {"ranges", ranges}});
+      return tr("split-join.say_cut",
+                {{"role", tr(std::string("split-join.role_") + role_name(role_))},
+                 {"words", words},
+                 {"columns", counted("split-join.columns", t.d_model)},
+                 {"cut", tr_n("split-join.cut_into", t.heads, {{"n", n(t.heads)}, {"columns", counted("split-join.columns", t.d_head)}})},
+                 {"ranges", ranges}});
     }
     case SplitStage::slice:
-      return tr("split-join.say_slice", {{"head", head},
-                                         {"columns", columns_of(head_)},
-                                         {"T", n(static_cast<long long>(t.labels.size()))},
-                                         {"d_head", n(t.d_head)}});
+      return tr("split-join.say_slice",
+                {{"head", head}, {"span", span}, {"words", words}, {"numbers", counted("split-join.numbers", t.d_head)}});
     case SplitStage::scores:
-      return tr("split-join.say_scores",
-                {{"head", head}, {"d_head", n(t.d_head)}, {"query", query}, {"key", key}, {"value", cell(SplitStage::scores)}});
+      return tr("split-join.say_scores", {{"head", head},
+                                          {"numbers", counted("split-join.numbers", t.d_head)},
+                                          {"query", query},
+                                          {"key", key},
+                                          {"value", cell(SplitStage::scores)}});
     case SplitStage::scale:
       return tr("split-join.say_scale", {{"head", head},
                                          {"root", format_sqrt(t.d_head)},
@@ -319,20 +314,20 @@ std::string SplitJoinModel::narration() const {
       return tr("split-join.say_softmax", {{"head", head},
                                            {"query", query},
                                            {"key", key},
-                                           {"weight", format_percent(step_for(SplitStage::softmax)->result.values(q, k))}});
+                                           {"weight", share(step_for(SplitStage::softmax)->result.values(q, k))}});
     case SplitStage::mix:
       return tr("split-join.say_mix", {{"head", head},
-                                       {"T", n(static_cast<long long>(t.labels.size()))},
-                                       {"d_head", n(t.d_head)},
+                                       {"words", words},
+                                       {"numbers", counted("split-join.numbers", t.d_head)},
                                        {"query", query},
                                        {"key", key},
-                                       {"columns", columns_of(head_)}});
+                                       {"span", span}});
     case SplitStage::concat:
-      return tr("split-join.say_concat", {{"heads", n(t.heads)},
-                                          {"T", n(static_cast<long long>(t.labels.size()))},
-                                          {"d", n(t.d_model)},
+      return tr("split-join.say_concat", {{"all_heads", counted("split-join.all_heads", t.heads)},
+                                          {"words", words},
+                                          {"width", counted("split-join.columns", t.d_model)},
                                           {"head", head},
-                                          {"columns", columns_of(head_)}});
+                                          {"span", span}});
     case SplitStage::output: {
       const Matrix& w_o = step_for(SplitStage::output)->inputs.at(1).values;
       const bool identity = w_o.isIdentity(0.0f);  // reads the weights; nothing is computed from them
@@ -341,6 +336,14 @@ std::string SplitJoinModel::narration() const {
     }
   }
   return {};
+}
+
+std::string SplitJoinModel::number(float value, bool short_numbers) {
+  return short_numbers ? format_short(value) : format_number(value);
+}
+
+std::string SplitJoinModel::weight(float fraction, bool short_numbers) {
+  return short_numbers ? format_percent_short(fraction) : format_percent(fraction);
 }
 
 std::string SplitJoinModel::formula() const {
@@ -451,12 +454,6 @@ json SplitJoinModel::state() const {
   if (!trace_) return s;
   const Trace& t = *trace_;
   const Matrix& m = shown_.values;
-  json rows = json::array();
-  for (Index i = 0; i < m.rows(); ++i) {
-    json row = json::array();
-    for (Index j = 0; j < m.cols(); ++j) row.push_back(std::isfinite(m(i, j)) ? json(m(i, j)) : json(nullptr));
-    rows.push_back(row);
-  }
   json lit = json::array();
   for (std::size_t c = 0; c < shown_.lit.size(); ++c)
     if (shown_.lit[c]) lit.push_back(c);
@@ -468,7 +465,7 @@ json SplitJoinModel::state() const {
   s["d_head"] = t.d_head;
   s["scale"] = {{"d_head", t.d_head}, {"d_model", t.d_model}, {"factor", scale ? scale->scalar : 0.0f},
                 {"root", format_sqrt(t.d_head)}};
-  s["matrix"] = rows;
+  s["matrix"] = step_through::matrix_rows(m);
   s["columns"] = shown_.columns;
   s["column_heads"] = shown_.column_head;
   s["lit_columns"] = lit;
@@ -477,6 +474,7 @@ json SplitJoinModel::state() const {
     s["row_sums"] = std::vector<float>(sums.data(), sums.data() + sums.size());
   }
   s["query"] = t.labels[static_cast<std::size_t>(query_row())];
+  s["short_numbers"] = short_numbers_;
   const int q = query_row(), k = heaviest_key(head_);
   s["mistake"] = {{"on", mistake()},
                   {"width", wrong_.width},

@@ -9,9 +9,11 @@
 //              setRole{role: q|k|v}  selectCell{row, col} (opens the cell's explanation)
 //              mistake{on: bool}  the lesson's common mistake at the scale and softmax stages:
 //                                 the head's scores ÷ √d_model instead of √d_head (head_mistakes.h)
+//              numbers{short: bool}  the grid prints one decimal fewer (the view sends it when
+//                                 the full numbers do not fit, on a phone): the narration follows
 //   state()    {kind, stages, stage, stage_index, sentence, tokens, heads, head, d_model, d_head,
 //               scale{d_head, d_model, factor, root}, role, matrix, columns, column_heads,
-//               lit_columns, row_sums (softmax), query, narration, selected, mistake{on, width,
+//               lit_columns, row_sums (softmax), query, short_numbers, narration, selected, mistake{on, width,
 //               root, factor, right, wrong}, summary, table, error?}
 //   snapshot   {"s": sentence, "st": stage index, "h": head, "r": role, "m": mistake on}
 #pragma once
@@ -62,7 +64,10 @@ class SplitJoinModel {
   struct SetMistake {
     bool on = false;
   };
-  using Command = std::variant<SetSentence, SetStage, Move, SetHead, SetRole, SelectCell, SetMistake>;
+  struct SetShortNumbers {
+    bool on = false;
+  };
+  using Command = std::variant<SetSentence, SetStage, Move, SetHead, SetRole, SelectCell, SetMistake, SetShortNumbers>;
   static std::variant<Command, CommandResult> parse(const nlohmann::json& message);
 
   SplitJoinModel(const SplitJoinSettings& settings, const lesson::Inline& caption, const ModelSpec& spec);
@@ -105,6 +110,11 @@ class SplitJoinModel {
   const Shown& shown() const { return shown_; }
   std::pair<float, float> shown_range() const;  // finite min and max of the shown matrix (colours)
   std::string narration() const;                // the stage in one sentence: what is lit
+  // A number or a weight as the grid prints it now, "1.90" / "41.2%" or, with short numbers,
+  // "1.9" / "41%": the one rule for the cells and the narration's numbers, so they never differ.
+  static std::string number(float value, bool short_numbers);
+  static std::string weight(float fraction, bool short_numbers);
+  bool short_numbers() const { return short_numbers_; }
   std::string formula() const;                  // the stage's rule, with √d_head written out
   Explanation explain_cell(Cell cell) const;
   Explanation explain_row_sum(int row) const;  // softmax stage
@@ -128,6 +138,7 @@ class SplitJoinModel {
   int head_ = 0;
   Role role_ = Role::q;
   bool mistake_ = false;
+  bool short_numbers_ = false;
   ScaledByWidth wrong_;  // the current head's scores ÷ √d_model (the mistake), from engine/core
   std::optional<Cell> selected_;
   Shown shown_;

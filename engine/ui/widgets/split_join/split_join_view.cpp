@@ -4,7 +4,6 @@
 
 #include "engine/core/catalogue.h"
 #include "engine/core/format.h"
-#include "engine/core/format_short.h"
 #include "engine/core/narration.h"
 #include "engine/ui/widgets/grid.h"
 #include "engine/ui/widgets/head_view/head_view_view.h"
@@ -22,6 +21,12 @@ using Model = SplitJoinModel;
 
 nlohmann::json SplitJoinView::css_rect(const UiContext& ui, ImVec2 min, ImVec2 max) const {
   return nlohmann::json::array({min.x / ui.scale, min.y / ui.scale, (max.x - min.x) / ui.scale, (max.y - min.y) / ui.scale});
+}
+
+float SplitJoinView::column_tint(bool lit, float level) {
+  // Unlit columns were a flat 7% of the head's colour: too pale to tell which head owned them
+  // or to read their sizes. Now both follow the number, the unlit ones in a lower band.
+  return lit ? 0.30f + 0.55f * level : 0.10f + 0.12f * level;
 }
 
 void SplitJoinView::draw(const UiContext& ui, const Model& model, Asked& asked) {
@@ -153,19 +158,21 @@ void SplitJoinView::draw_matrix(const UiContext& ui, const Model& model, float w
   grid.selected = model.selected();
   grid.corner = token_grid ? tr("widgets.grid_corner") : tr("split-join.grid_corner");
   grid.fallback_together = true;
+  ImFont* small = kit::font(ui, kit::Face::small);
+  float widest = 0;  // the widest full-length number, to know which the grid printed
   grid.cell = [&, low = low, high = high](int r, int k) {
     GridCell cell;
     const float v = m(r, k);
-    cell.text = shown.weights ? format_percent(v) : format_number(v);
     // On a phone 8 columns of "-0.47" (or 7 of "41.2%" and the row sums) scroll sideways,
     // hiding heads' columns; one decimal fewer fits (a tap still explains the full number).
-    cell.fallback = shown.weights ? format_percent_short(v) : format_short(v);
+    cell.text = shown.weights ? Model::weight(v, false) : Model::number(v, false);
+    cell.fallback = shown.weights ? Model::weight(v, true) : Model::number(v, true);
+    widest = std::max(widest, kit::text_size(small, cell.text).x);
     const int owner = shown.column_head[static_cast<std::size_t>(k)];
     if (owner >= 0) {
-      // A column a head owns: that head's colour, stronger for larger numbers, faint when unlit.
+      // A column a head owns: that head's colour, stronger for larger numbers.
       const float level = reach > 0 ? std::abs(v) / reach : 0.0f;
-      const bool lit = shown.lit[static_cast<std::size_t>(k)];
-      cell.fill = kit::mix(c.page, HeadViewView::head_color(owner), lit ? 0.18f + 0.55f * level : 0.07f);
+      cell.fill = kit::mix(c.page, HeadViewView::head_color(owner), column_tint(shown.lit[static_cast<std::size_t>(k)], level));
     } else {
       const float level = shown.weights ? v : high > low ? (v - low) / (high - low) : 0.5f;
       cell.fill = heat_color(ui.theme, level);
@@ -180,6 +187,10 @@ void SplitJoinView::draw_matrix(const UiContext& ui, const Model& model, float w
   }
   const GridResult result = draw_grid(ui, grid, width, explain_);
   hovered_ = result.hovered;
+  // The grid printed the short numbers when the full ones did not fit a cell (grid.cpp's rule
+  // for fallback_together); the model narrates in whichever it printed.
+  const bool printed_short = widest > result.cell_size.x - ui.px(3);
+  if (printed_short != model.short_numbers()) asked.push_back(Model::SetShortNumbers{printed_short});
   // Where cell (r, k) is, so a test (or a host) can tap a number it chose: origin + (k, r)·size,
   // visible inside clip (a phone's grid scrolls sideways).
   layout_["cells"] = {{"origin", {result.cells_min.x / ui.scale, result.cells_min.y / ui.scale}},

@@ -25,6 +25,10 @@ class SplitJoinView {
   // (state()'s "layout"): back, next, the head chips, the grid, its cells {origin, size, clip}
   // and the narration.
   const nlohmann::json& layout() const { return layout_; }
+  // How much of its head's colour a cell takes (0..1) for a number at `level` (|v| over the
+  // grid's largest |v|): lit columns (the stage's head) 0.30..0.85, the others 0.10..0.22,
+  // readable but clearly behind.
+  static float column_tint(bool lit, float level);
 
  private:
   void draw_choices(const UiContext& ui, const SplitJoinModel& model, float width, Asked& asked);
