@@ -22,7 +22,10 @@ set(CMAKE_C_LINKER_LAUNCHER ${_neuralpath_emcc_env})
 set(CMAKE_CXX_LINKER_LAUNCHER ${_neuralpath_emcc_env})
 
 # The engine reports bad input (a sentence too long, a broken lesson) with C++ exceptions.
-# Emscripten builds without exception catching by default, so a throw would abort the page;
-# -fexceptions uses the prebuilt libc++-except that Debian's Emscripten ships.
-set(CMAKE_CXX_FLAGS_INIT "-fexceptions")
-set(CMAKE_EXE_LINKER_FLAGS_INIT "-fexceptions")
+# Emscripten builds without exception catching by default, so a throw would abort the page.
+# -fwasm-exceptions uses WebAssembly's own try/catch (Chrome 95, Firefox 100, Safari 15.2, Node
+# 17 and later) and the prebuilt libc++-except / libc++abi-except that Debian's Emscripten 3.1.6
+# ships; -fexceptions would emulate them through JavaScript, wrapping every call that may throw
+# in a JS trampoline: a larger and slower wasm. Both compile and link need the flag.
+set(CMAKE_CXX_FLAGS_INIT "-fwasm-exceptions")
+set(CMAKE_EXE_LINKER_FLAGS_INIT "-fwasm-exceptions")
