@@ -143,12 +143,16 @@ void Explainer::draw_sheet(const UiContext& ui) {
     return;
   }
   // Across the bottom of the screen, at most 40% of its height (longer text scrolls inside): a
-  // widget's top, where its controls are, stays in view above it.
+  // widget's top, where its controls are, stays in view above it. Centred under the window the
+  // widget is drawn in (the reading column on a desk, so it does not cover the contents).
   const Palette& c = ui.colors();
   const ImGuiViewport* viewport = ImGui::GetMainViewport();
-  const float w = std::min(viewport->Size.x - ui.px(16), ui.px(560));
-  ImGui::SetNextWindowPos(ImVec2(viewport->Pos.x + viewport->Size.x * 0.5f, viewport->Pos.y + viewport->Size.y - ui.px(8)),
-                          ImGuiCond_Always, ImVec2(0.5f, 1.0f));
+  const float column_w = std::min(ImGui::GetWindowWidth(), viewport->Size.x);
+  const float w = std::min(column_w - ui.px(16), ui.px(560));
+  const float centre = std::clamp(ImGui::GetWindowPos().x + column_w * 0.5f, viewport->Pos.x + w * 0.5f,
+                                  viewport->Pos.x + viewport->Size.x - w * 0.5f);
+  ImGui::SetNextWindowPos(ImVec2(centre, viewport->Pos.y + viewport->Size.y - ui.px(8)), ImGuiCond_Always,
+                          ImVec2(0.5f, 1.0f));
   ImGui::SetNextWindowSizeConstraints(ImVec2(w, 0), ImVec2(w, viewport->Size.y * 0.4f));
   ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(ui.px(14), ui.px(12)));
   ImGui::PushStyleVar(ImGuiStyleVar_WindowRounding, ui.px(8));
