@@ -49,11 +49,13 @@ async function tap(rect) {
   await page.touchscreen.tap(x, y);
   await settled(page);
 }
-// Scrolls so the board's frame starts at the top of the canvas.
-async function showBoard() {
+// Scrolls so the board's frame starts at the top of the canvas (or, for a photograph, just
+// under the phone's top bars, which cover the canvas's top).
+async function showBoard({ underBars = false } = {}) {
   const state = await page.evaluate(() => window.neuralpath.state());
   const rect = state.widgets.find(w => w.kind === 'playback').rect;
-  await command({ type: 'scroll', to: state.layout.scroll + rect[1] - 8 });
+  const top = underBars ? state.layout.column[1] + 4 : 8;
+  await command({ type: 'scroll', to: state.layout.scroll + rect[1] - top });
 }
 
 test('at 375 px the board keeps one height and its caption, buttons and timeline stay on screen at every step', async () => {
@@ -151,6 +153,63 @@ test('the sentence field takes a phone keyboard: Backspace, select-all, cursor k
   b = await board();
   assert.match(b.error, /Type a sentence first/);
   assert.equal(b.sentence, 'The AI Agents Build Tomorrow');
+  // The field stays empty beside the message (it went back to the old sentence).
+  await page.waitForFunction(() => window.neuralpath.state().widgets.find(w => w.kind === 'playback').layout.field === '',
+    null, { timeout: 10_000 });
+  assert.deepEqual(problems, []);
+});
+
+test('a refused sentence stays in the field beside the message about it: empty, emoji, too long, then one that runs', async () => {
+  const kept = (await board()).sentence;
+  // Refused: the message, and then the field drawn with `field` (the frames a command wakes may
+  // already have run when the refusal comes back, so the field is waited for, not a frame count).
+  const refuse = async (text, message, field) => {
+    await assert.rejects(page.evaluate(t => window.neuralpath.command({ type: 'setSentence', text: t }), text), message);
+    await page.waitForFunction(f => window.neuralpath.state().widgets.find(w => w.kind === 'playback').layout.field === f,
+      field, { timeout: 10_000 }).catch(() => {});
+    return board();
+  };
+  let b = await refuse('', /Type a sentence first/, '');
+  assert.match(b.error, /Type a sentence first/);
+  assert.equal(b.layout.field, '', 'the field is empty, as the message says');
+  b = await refuse('AI 🙂 Agents', /cannot be drawn/, 'AI Agents');
+  assert.equal(b.field, 'AI 🙂 Agents');
+  assert.equal(b.layout.field, 'AI Agents', 'the field shows the sentence without what it cannot draw, never a "?"');
+  const long = 'one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen';
+  b = await refuse(long, /17 tokens; the board shows at most 16/, long);
+  assert.equal(b.layout.field, long);
+  assert.equal(b.sentence, kept, 'the board keeps its own sentence meanwhile');
+  await command({ type: 'scroll', to: (await page.evaluate(() => window.neuralpath.state().layout.scroll)) + b.layout.sentence[1] - 300 });
+  await page.screenshot({ path: screenshotPath('phone-board-refused-long') });
+  await command({ type: 'setSentence', text: 'AI Agents Build Future' });
+  b = await board();
+  assert.equal(b.error, '');
+  assert.equal(b.layout.field, 'AI Agents Build Future');
+  assert.equal(b.draft, '');
+  assert.deepEqual(problems, []);
+});
+
+test('a 16-token sentence at 375 px: at every step the row labels stay apart and none is under 8 px', async () => {
+  await command({ type: 'setSentence', text: 'The quick brown fox jumps over the lazy dog while the old cat sleeps on mats' });
+  const steps = (await board()).steps;
+  for (let k = 0; k < steps; k++) {
+    await command({ type: 'seek', step: k });
+    const b = await board();
+    for (const m of b.layout.matrices ?? []) {
+      assert.ok(m.label_size >= 8 - 1e-3, `step ${k} ${m.name}: labels ${m.label_size.toFixed(1)} px`);
+      const rows = [...m.row_labels].sort((x, y) => x[1] - y[1]);
+      for (let i = 1; i < rows.length; i++)
+        assert.ok(rows[i][1] >= rows[i - 1][1] + rows[i - 1][3] - 0.5,
+          `step ${k} (${b.step_kind}) ${m.name}: label ${i} starts at ${rows[i][1].toFixed(1)}, ` +
+          `the one above ends at ${(rows[i - 1][1] + rows[i - 1][3]).toFixed(1)}`);
+      if (m.rect[3] > 0 && m.row_labels.length) assert.ok(m.row_labels.length >= 2, `step ${k} ${m.name}: some rows are named`);
+    }
+    if (b.step_kind === 'softmax' || b.step_kind === 'feed_forward') {
+      await showBoard({ underBars: true });
+      await page.screenshot({ path: screenshotPath(`phone-board-long-${b.step_kind}`) });
+    }
+  }
+  await command({ type: 'setSentence', text: 'AI Agents Build Future' });
   assert.deepEqual(problems, []);
 });
 

@@ -69,11 +69,12 @@ async function open(query, { voices = true, width = 1280, height = 900, clock = 
 const board = page => page.evaluate(() => window.neuralpath.state().widgets.find(w => w.kind === 'playback'));
 const playback = page => page.evaluate(() => window.neuralpath.state().playback);
 
-// Scrolls the page so the board's top is near the top of the canvas (for the screenshots).
+// Scrolls the page so the board's top is near the top of the reading column (for the screenshots).
 async function showBoard(page) {
   const state = await page.evaluate(() => window.neuralpath.state());
   const rect = state.widgets.find(w => w.kind === 'playback').rect;
-  await page.evaluate(to => window.neuralpath.command({ type: 'scroll', to }), state.layout.scroll + rect[1] - 12);
+  const top = (state.layout.column?.[1] ?? 0) + 4;  // under a phone's bars
+  await page.evaluate(to => window.neuralpath.command({ type: 'scroll', to }), state.layout.scroll + rect[1] - top);
   await settled(page);
 }
 
@@ -119,6 +120,9 @@ test('play advances steps and captions, pause stops, step back returns the previ
   const back = await playback(page);
   assert.equal(back.step, paused.step);
   assert.equal(back.caption, paused.caption, 'step back returns the previous caption');
+  // Its caption event comes a frame later (under load that frame may not have run yet).
+  await page.waitForFunction(text => window.__captions.at(-1)?.text === text, paused.caption, { timeout: 10_000 })
+    .catch(() => {});
   const last = await page.evaluate(() => window.__captions.at(-1));
   assert.equal(last.text, paused.caption, 'and announces it again');
 
@@ -188,6 +192,46 @@ test('the learner\'s voice choice is remembered across a reload', async () => {
     null, { timeout: 10_000 });
   assert.equal(await page.locator('#np-voice').isChecked(), true);
   await context.close();
+});
+
+test('every stage\'s name is whole and inside its room, at 375 and 1440 px, in English and Spanish', async () => {
+  // On a phone the lit stage's name sat after the dots and was cut ("Tokens + posi"); it now
+  // goes under them when the longest name would not fit there. A desk shows every name in a box.
+  for (const [width, phone] of [[375, true], [1440, false]])
+    for (const lang of ['en', 'es']) {
+      const context = await env.browser.newContext({ viewport: { width, height: phone ? 740 : 900 },
+        hasTouch: phone, isMobile: phone, deviceScaleFactor: phone ? 2 : 1, reducedMotion: 'reduce' });
+      const page = await context.newPage();
+      await page.goto(`${env.origin}/lesson.html?lesson=${LESSON}&lang=${lang}&voice=off`);
+      await lessonReady(page);
+      const steps = (await board(page)).steps;
+      const seen = new Set();
+      for (let k = 0; k < steps; k++) {
+        await page.evaluate(step => window.neuralpath.command({ type: 'seek', step }), k);
+        // The layout is the last frame's: wait for the frame that drew step k (or fail below).
+        await page.waitForFunction(() => {
+          const w = window.neuralpath.state().widgets.find(x => x.kind === 'playback');
+          return w.layout.stage_labels?.some(l => l.text === w.stage);
+        }, null, { timeout: 10_000 }).catch(() => {});
+        const b = await board(page);
+        const labels = b.layout.stage_labels;
+        assert.ok(labels?.length, `${lang} ${width}: step ${k} names its stage`);
+        for (const { text, text_rect: t, room: r } of labels) {
+          assert.ok(t[0] >= r[0] - 0.5 && t[0] + t[2] <= r[0] + r[2] + 0.5,
+            `${lang} ${width}: '${text}' (${t[0].toFixed(1)}..${(t[0] + t[2]).toFixed(1)}) inside ${r[0].toFixed(1)}..${(r[0] + r[2]).toFixed(1)}`);
+          assert.ok(t[0] + t[2] <= b.layout.frame[0] + b.layout.frame[2], `${lang} ${width}: '${text}' inside the board`);
+        }
+        assert.ok(labels.some(l => l.text === b.stage), `${lang} ${width}: the lit stage '${b.stage}' is named whole`);
+        seen.add(b.stage);
+      }
+      assert.ok(seen.size >= 8, `${lang} ${width}: ${seen.size} stages visited`);
+      if (phone) {  // the longest name, on a phone
+        await page.evaluate(step => window.neuralpath.command({ type: 'seek', step }), steps - 4);
+        await showBoard(page);
+        await page.screenshot({ path: screenshotPath(`playback-stage-name-${lang}-${width}`) });
+      }
+      await context.close();
+    }
 });
 
 test('three moments of playback look right (screenshots)', async () => {

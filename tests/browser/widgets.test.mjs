@@ -83,6 +83,56 @@ test('switching the spotlight between tired and wide moves its top token from an
   assert.deepEqual(problems, []);
 });
 
+test('a refused sentence stays in the spotlight\'s box beside its message, and a chosen sentence clears both', async () => {
+  const { page, problems } = await deskAt('spotlight');
+  // Refused: the message, then the box drawn with `field` (waited for: the frames the command
+  // woke may have run before the refusal came back).
+  const refuse = async (text, message, field) => {
+    await assert.rejects(command(page, { type: 'setSentence', widget: 'it-spotlight', text }), message);
+    await page.waitForFunction(f => window.neuralpath.state().widgets.find(w => w.id === 'it-spotlight').layout.field === f,
+      field, { timeout: 10_000 }).catch(() => {});
+    return widgetState(page, 'it-spotlight');
+  };
+  let spot = await refuse('', /Type a sentence first/, '');
+  assert.equal(spot.layout.field, '', 'the box is empty, as the message says (it showed the old sentence)');
+  spot = await refuse('the cat 🙂 saw it', /cannot be drawn/, 'the cat saw it');
+  assert.equal(spot.layout.field, 'the cat saw it', 'no "?" where the emoji was');
+  const long = Array(60).fill('word').join(' ');
+  spot = await refuse(long, /60 tokens/, long);
+  assert.equal(spot.layout.field, long);
+  assert.equal(spot.sentence, TIRED, 'the spotlight keeps what it showed');
+  await scrollTo(page, 'it-spotlight');
+  await command(page, { type: 'scroll', by: (await widgetState(page, 'it-spotlight')).rect[3] - 500 });
+  await settled(page);
+  await page.screenshot({ path: screenshotPath('widgets-spotlight-refused') });
+  await command(page, { type: 'chooseSentence', widget: 'it-spotlight', index: 1 });
+  await frames(page);
+  spot = await widgetState(page, 'it-spotlight');
+  assert.equal(spot.layout.field, WIDE);
+  assert.equal(spot.input_error, undefined, 'the refusal went with the refused sentence');
+  await command(page, { type: 'chooseSentence', widget: 'it-spotlight', index: 0 });
+  assert.deepEqual(problems, []);
+});
+
+test('at 375 px the heatmap fits the card without a sideways scroll, in Spanish and English', async () => {
+  for (const lang of ['es', 'en']) {
+    const phone = await openPage(env, `/lesson.html?lesson=self-attention&lang=${lang}&section=causal-mask`,
+      { width: 375, height: 812, scale: 2 });
+    await lessonReady(phone.page);
+    for (const mask of ['causal', 'none']) {
+      await command(phone.page, { type: 'setMask', widget: 'causal-grid', mask });
+      await scrollTo(phone.page, 'causal-grid');
+      await settled(phone.page);
+      const { layout } = await widgetState(phone.page, 'causal-grid');
+      assert.equal(layout.scrolls, false, `${lang} ${mask}: no sideways scroll`);
+      assert.ok(layout.grid[2] <= layout.card_width + 0.5, `${lang} ${mask}: grid ${layout.grid[2]} px in a ${layout.card_width} px card`);
+      await phone.page.screenshot({ path: screenshotPath(`widgets-heatmap-375-${lang}-${mask}`) });
+    }
+    assert.deepEqual(phone.problems, []);
+    await phone.context.close();
+  }
+});
+
 test('the BERT switch opens the heatmap\'s upper triangle; every row still sums to 1', async () => {
   const { page, problems } = await deskAt('causal-mask');
   const upper = weights => weights.flatMap((row, i) => row.filter((_, j) => j > i));

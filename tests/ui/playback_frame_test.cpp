@@ -7,7 +7,9 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <set>
+#include <vector>
 
 using namespace neuralpath;
 using nlohmann::json;
@@ -134,4 +136,84 @@ TEST_CASE("an empty sentence is refused with 'type a sentence first' and the boa
   CHECK(result.reason().find("Type a sentence first") != std::string::npos);
   CHECK(board->state()["sentence"] == "AI Agents Build Future");
   CHECK(board->state()["error"].get<std::string>().find("Type a sentence first") != std::string::npos);
+}
+
+TEST_CASE("the sentence field and the message under it speak of the same sentence: emptied, refused, run") {
+  Headless page(375, 740);
+  auto board = playback_test::example_board();
+  const auto field = [&] {
+    page.frame([&](const ui::UiContext& ui) { board->draw(ui); });
+    return board->state()["layout"]["field"].get<std::string>();
+  };
+  CHECK(field() == "AI Agents Build Future");
+  // Emptied by the learner: the field stays empty (an empty draft used to mean "no draft", and
+  // the field went back to the old sentence while the message said to type one).
+  REQUIRE(board->command({{"type", "draft"}, {"text", ""}}).done());
+  CHECK(field() == "");
+  CHECK_FALSE(board->command({{"type", "setSentence"}, {"text", ""}}).done());
+  CHECK(field() == "");
+  CHECK(board->state()["error"].get<std::string>().find("Type a sentence first") != std::string::npos);
+  // Refused as a command: the field shows those words (without what the fonts cannot draw).
+  CHECK_FALSE(board->command({{"type", "setSentence"}, {"text", "AI 🙂 Agents"}}).done());
+  CHECK(board->state()["field"] == "AI 🙂 Agents");
+  CHECK(field() == "AI Agents");
+  const std::string long_sentence = "a b c d e f g h i j k l m n o p q r";  // 18 tokens
+  CHECK_FALSE(board->command({{"type", "setSentence"}, {"text", long_sentence}}).done());
+  CHECK(field() == long_sentence);
+  CHECK(board->state()["sentence"] == "AI Agents Build Future");
+  // A shared link carries what the field holds, even an emptied field.
+  REQUIRE(board->command({{"type", "draft"}, {"text", ""}}).done());
+  CHECK(board->snapshot()["draft"] == "");
+  // A sentence that runs: field, board and message agree again.
+  REQUIRE(board->command({{"type", "setSentence"}, {"text", "The AI Agents Build"}}).done());
+  CHECK(field() == "The AI Agents Build");
+  CHECK(board->state()["error"] == "");
+  CHECK(board->state()["draft"] == "");
+}
+
+TEST_CASE("every stage's name is whole inside its room, beside the dots or under them on a phone") {
+  for (const float width : {320.0f, 375.0f, 768.0f, 1440.0f}) {
+    CAPTURE(width);
+    Headless page(width, 800);
+    page.ui.reduced_motion = true;
+    auto board = playback_test::example_board();
+    for (int k = 0; k < board->model().controller().count(); ++k) {
+      CAPTURE(k);
+      REQUIRE(board->command({{"type", "seek"}, {"step", k}}).done());
+      const json layout = draw(page, *board);
+      REQUIRE_FALSE(layout["stage_labels"].empty());
+      bool lit_named = false;
+      for (const json& label : layout["stage_labels"]) {
+        const json &text = label["text_rect"], &room = label["room"];
+        CHECK(text[0].get<float>() >= room[0].get<float>() - 0.5f);
+        CHECK(text[0].get<float>() + text[2].get<float>() <= room[0].get<float>() + room[2].get<float>() + 0.5f);
+        lit_named = lit_named || label["text"] == board->state()["stage"];
+      }
+      CHECK(lit_named);
+    }
+  }
+}
+
+TEST_CASE("on a phone the longest sentence's row labels never overlap and none is smaller than 8 px") {
+  Headless page(375, 740);
+  page.ui.reduced_motion = true;
+  auto board = playback_test::example_board("The quick brown fox jumps over the lazy dog while the old cat sleeps on mats");
+  REQUIRE(board->model().trace()->labels.size() == 16);
+  int crowded = 0;  // matrices whose rows are too short for a label each
+  for (int k = 0; k < board->model().controller().count(); ++k) {
+    CAPTURE(k);
+    REQUIRE(board->command({{"type", "seek"}, {"step", k}}).done());
+    const json layout = draw(page, *board);
+    if (!layout.contains("matrices")) continue;
+    for (const json& m : layout["matrices"]) {
+      CAPTURE(m["name"].get<std::string>());
+      CHECK(m["label_size"].get<float>() >= 8.0f - 1e-3f);
+      std::vector<std::pair<float, float>> spans;
+      for (const json& r : m["row_labels"]) spans.emplace_back(r[1].get<float>(), r[1].get<float>() + r[3].get<float>());
+      std::sort(spans.begin(), spans.end());
+      for (std::size_t i = 1; i < spans.size(); ++i) CHECK(spans[i].first >= spans[i - 1].second - 0.5f);
+      if (!spans.empty() && spans.size() < 16) ++crowded;
+    }
+  }
+  MESSAGE(crowded << " matrices label every n-th row");
 }

@@ -53,8 +53,10 @@ TEST_CASE("a page snapshot reopens the section and the changed widgets in a fres
   for (const char* id : {"causal-grid", "mask-walkthrough"}) {
     CAPTURE(id);
     json a = widget_state(first.state(), id), b = widget_state(second.state(), id);
-    a.erase("rect");
-    b.erase("rect");
+    for (const char* where : {"rect", "layout"}) {  // where it is drawn depends on the scroll, not the state
+      a.erase(where);
+      b.erase(where);
+    }
     CHECK(a == b);
   }
 }

@@ -121,6 +121,30 @@ TEST_CASE("bad sentences get a clear message and the spotlight keeps what it sho
   CHECK(after["sentence"] == before["sentence"]);
 }
 
+TEST_CASE("after a refusal the sentence box holds the refused sentence beside its message, and a chosen sentence clears both") {
+  Headless page(375, 900);
+  auto spotlight = widgets_test::widget("it-spotlight");
+  const auto box = [&] {
+    REQUIRE(widgets_test::draw_frames(page, *spotlight, 2));
+    return spotlight->state()["layout"]["field"].get<std::string>();
+  };
+  CHECK(box() == kTired);
+  // A command's sentence, not only a typed one: the box showed the old sentence beside "Type a sentence first".
+  CHECK(send(*spotlight, {{"type", "setSentence"}, {"text", ""}}).find("Type a sentence") != std::string::npos);
+  CHECK(box() == "");
+  CHECK(spotlight->state()["sentence"] == kTired);  // the spotlight keeps what it showed
+  CHECK(send(*spotlight, {{"type", "setSentence"}, {"text", "the cat 🙂 saw it"}}) != "");
+  CHECK(box() == "the cat saw it");  // what the fonts cannot draw is left out of the box, never a "?"
+  std::string long_sentence;
+  for (int i = 0; i < 60; ++i) long_sentence += "word ";
+  CHECK(send(*spotlight, {{"type", "setSentence"}, {"text", long_sentence}}).find("60 tokens") != std::string::npos);
+  CHECK(box() == long_sentence);
+  // Choosing sentence B puts B in the box and the refusal's message goes with the refused text.
+  CHECK(send(*spotlight, {{"type", "chooseSentence"}, {"index", 1}}) == "");
+  CHECK(box() == kWide);
+  CHECK_FALSE(spotlight->state().contains("input_error"));
+}
+
 TEST_CASE("each weight explains how the engine made it") {
   auto spotlight = widgets_test::widget("it-spotlight");
   CHECK(spotlight->state()["explained"]["open"] == false);

@@ -24,6 +24,7 @@
 namespace neuralpath::ui {
 
 using namespace playback;
+using nlohmann::json;
 
 namespace {
 
@@ -45,8 +46,18 @@ float PlaybackView::draw_flow(const Painter& p, const PlaybackModel& m, ImVec2 p
 
   const float h = p.small_size() + p.px(14), gap = p.px(6);
   if (compact(p, width)) {
-    // A phone: one dot per stage (each a 24 px target) and the lit stage's name after them.
+    // A phone: one dot per stage (each a 24 px target) and the lit stage's name after them, or
+    // on a line of its own when the longest name would not fit there (never cut: "Tokens + posi").
+    // Decided from every stage's name, so the frame keeps one height from step to step.
     const float dot = p.px(24);
+    int dots = 0;
+    float longest = 0;
+    for (int stage = 0; stage < kStageCount; ++stage)
+      if (present[stage]) {
+        ++dots;
+        longest = std::max(longest, p.measure(p.bold(), p.small_size(), stage_label(static_cast<Stage>(stage))).x);
+      }
+    const bool beside = static_cast<float>(dots) * dot + gap + longest <= width;
     float x = pos.x;
     for (int stage = 0; stage < kStageCount; ++stage) {
       if (!present[stage]) continue;
@@ -64,23 +75,20 @@ float PlaybackView::draw_flow(const Painter& p, const PlaybackModel& m, ImVec2 p
       ImGui::PopID();
       x += dot;
     }
-    if (current >= 0) {  // the lit stage's name, cut with "…" where the row ends
-      std::string label = stage_label(static_cast<Stage>(current));
-      const float room = pos.x + width - x - gap;
-      while (label.size() > 1 && p.measure(p.bold(), p.small_size(), label).x > room) {
-        label.pop_back();
-        while (!label.empty() && (static_cast<unsigned char>(label.back()) & 0xC0) == 0x80)
-          label.pop_back();  // whole characters
-        while (!label.empty() && (static_cast<unsigned char>(label.back()) & 0xC0) == 0xC0) label.pop_back();
-        label += "…";
-        if (p.measure(p.bold(), p.small_size(), label).x <= room) break;
-        label.erase(label.size() - std::string("…").size());
-      }
-      p.text(ImVec2(x + gap, pos.y + (h - p.small_size()) * 0.5f), label, c.accent, p.bold(), p.small_size(), 0, false);
+    const ImVec2 label_at = beside ? ImVec2(x + gap, pos.y + (h - p.small_size()) * 0.5f) : ImVec2(pos.x, pos.y + h);
+    if (current >= 0) {
+      const std::string label = stage_label(static_cast<Stage>(current));
+      // Where the name is and the room it has (a test checks that every name fits its room).
+      json one = {{"text", label},
+                  {"text_rect", css_rect(label_at, label_at + p.measure(p.bold(), p.small_size(), label))},
+                  {"room", css_rect(label_at, ImVec2(pos.x + width, label_at.y + p.small_size()))}};
+      layout_["stage_labels"] = json::array({std::move(one)});
+      p.text(label_at, label, c.accent, p.bold(), p.small_size(), 0, false);
     }
-    return h;
+    return beside ? h : h + p.small_size() + p.px(4);
   }
   const float arrow_w = p.measure(p.small(), 0, "→").x + 2 * gap;
+  json labels = json::array();
   float x = pos.x, y = pos.y;
   bool first = true;
   for (int stage = 0; stage < kStageCount; ++stage) {
@@ -101,6 +109,9 @@ float PlaybackView::draw_flow(const Painter& p, const PlaybackModel& m, ImVec2 p
     p.draw->AddRectFilled(a, b, lit ? c.accent : done ? mix(c.panel, c.accent, 0.18f) : c.panel, p.px(5));
     p.draw->AddRect(a, b, lit ? c.accent : c.border, p.px(5));
     p.centered(a, b, label, lit ? text_on(c.accent) : c.text, lit ? p.bold() : p.small(), p.small_size());
+    const ImVec2 text_w = p.measure(lit ? p.bold() : p.small(), p.small_size(), label);
+    const ImVec2 text_at(std::floor(a.x + (w - text_w.x) * 0.5f), std::floor(a.y + (h - text_w.y) * 0.5f));
+    labels.push_back({{"text", label}, {"text_rect", css_rect(text_at, text_at + text_w)}, {"room", css_rect(a, b)}});
     ImGui::SetCursorScreenPos(a);
     ImGui::PushID(stage);
     if (ImGui::InvisibleButton("stage", ImVec2(w, h))) asked.push_back(PlaybackModel::SeekStage{stage});
@@ -108,6 +119,7 @@ float PlaybackView::draw_flow(const Painter& p, const PlaybackModel& m, ImVec2 p
     ImGui::PopID();
     x += w;
   }
+  layout_["stage_labels"] = std::move(labels);
   return y + h - pos.y;
 }
 
@@ -334,10 +346,15 @@ void PlaybackView::draw_stage(const Painter& p, const PlaybackModel& m, ImRect s
       nlohmann::json matrices = nlohmann::json::array();
       for (std::size_t k = 0; k < items.size(); ++k) {
         const ImVec2 at = stage.Min + a.at[k];
+        std::vector<ImRect> labels;
+        const Cell hovered = draw_matrix(p, at, items[k], a.layouts[k], &labels);
+        nlohmann::json label_rects = nlohmann::json::array();
+        for (const ImRect& r : labels) label_rects.push_back(css_rect(r.Min, r.Max));
         matrices.push_back({{"name", items[k].matrix->name},
                             {"rect", css_rect(at, at + a.layouts[k].size)},
-                            {"numbers", a.layouts[k].numbers}});
-        const Cell hovered = draw_matrix(p, at, items[k], a.layouts[k]);
+                            {"numbers", a.layouts[k].numbers},
+                            {"label_size", a.layouts[k].label_size / scale_},
+                            {"row_labels", std::move(label_rects)}});
         if (hovered.row >= 0) {
           const bool is_result = k + 1 == items.size();
           const NamedMatrix& mat = *items[k].matrix;

@@ -11,6 +11,8 @@
 #include "engine/core/format.h"
 
 #include <algorithm>
+#include <cmath>
+#include <cstdlib>
 #include <limits>
 
 namespace neuralpath::ui::playback {
@@ -95,14 +97,31 @@ MatrixLayout layout_matrix(const Painter& p, const MatrixStyle& style, float max
   const float text_size = p.cell_text_size();
   const float number_w = number_cell_width(p);
   l.title_h = p.small_size() + p.px(4);
-  float label_w = 0;
-  for (const std::string& label : m.row_labels)
-    label_w = std::max(label_w, p.measure(p.small(), 0, short_label(label, 8)).x);
-  l.label_w = rows > 0 && !m.row_labels.empty() ? label_w + p.px(6) : 0;
-  const float room = std::max(max_width - l.label_w, p.px(40));
-  l.cell_w = std::clamp(room / std::max(cols, 1), p.px(3), max_cell > 0 ? std::min(max_cell, number_w) : number_w);
-  l.numbers = l.cell_w >= number_w;
-  l.cell_h = l.numbers ? text_size + p.px(8) : std::clamp(l.cell_w, p.px(3), p.px(22));
+  const bool labelled = rows > 0 && !m.row_labels.empty();
+  const auto labels_width = [&](float size) {
+    float w = 0;
+    for (const std::string& label : m.row_labels) w = std::max(w, p.measure(p.small(), size, short_label(label, 8)).x);
+    return labelled ? w + p.px(6) : 0.0f;
+  };
+  const auto size_cells = [&] {
+    const float room = std::max(max_width - l.label_w, p.px(40));
+    l.cell_w = std::clamp(room / std::max(cols, 1), p.px(3), max_cell > 0 ? std::min(max_cell, number_w) : number_w);
+    l.numbers = l.cell_w >= number_w;
+    l.cell_h = l.numbers ? text_size + p.px(8) : std::clamp(l.cell_w, p.px(3), p.px(22));
+  };
+  l.label_size = p.small_size();
+  l.label_w = labels_width(l.label_size);
+  size_cells();
+  // Rows shorter than a label (16 tokens in a phone's stage): smaller labels, not below the
+  // floor; the narrower label column leaves the cells a little more room. Rows shorter still
+  // are labelled every n-th (draw_matrix keeps the narrated rows').
+  const float floor_size = std::min(p.small_size(), p.px(8));
+  if (labelled && !l.numbers && l.cell_h < l.label_size + p.px(1)) {
+    l.label_size = std::max(l.cell_h - p.px(1), floor_size);
+    l.label_w = labels_width(l.label_size);
+    size_cells();
+  }
+  l.label_every = std::max(1, static_cast<int>(std::ceil((l.label_size + p.px(1)) / l.cell_h - 0.01f)));
   l.header_h = l.numbers && !m.col_labels.empty() ? p.small_size() * 0.9f + p.px(3) : 0;
   const std::size_t readouts = l.numbers ? 0 : style.spoken.size() + (has_minus_infinity(m.values) ? 1 : 0);
   l.readout_h = static_cast<float>(readouts) * (p.small_size() + p.px(2));
@@ -114,7 +133,8 @@ MatrixLayout layout_matrix(const Painter& p, const MatrixStyle& style, float max
 
 // [SECTION] Matrix drawing ---------------------------------------------------------------------
 
-Cell draw_matrix(const Painter& p, ImVec2 pos, const MatrixStyle& style, const MatrixLayout& l) {
+Cell draw_matrix(const Painter& p, ImVec2 pos, const MatrixStyle& style, const MatrixLayout& l,
+                 std::vector<ImRect>* row_labels) {
   const NamedMatrix& m = *style.matrix;
   const Palette& c = p.colors();
   const int rows = static_cast<int>(m.values.rows()), cols = static_cast<int>(m.values.cols());
@@ -130,10 +150,19 @@ Cell draw_matrix(const Painter& p, ImVec2 pos, const MatrixStyle& style, const M
       p.centered(a, b, fit_label(p, p.small(), size, m.col_labels[static_cast<std::size_t>(j)], l.cell_w - p.px(2)),
                  j == style.lit_col ? c.accent : c.muted, p.small(), size);
     }
+  // Row labels: where rows are too short for one each, every n-th, but always the lit row and
+  // the narrated cells' rows (their neighbours give way).
+  std::vector<int> kept;
+  if (style.lit_row >= 0) kept.push_back(style.lit_row);
+  for (const Cell& s : style.spoken) kept.push_back(s.row);
   for (int i = 0; i < rows && i < static_cast<int>(m.row_labels.size()); ++i) {
-    const float y = grid.y + l.cell_h * i + (l.cell_h - p.small_size()) * 0.5f;
-    p.text(ImVec2(pos.x, y), short_label(m.row_labels[static_cast<std::size_t>(i)], 8),
-           i == style.lit_row ? c.accent : c.muted, p.small(), 0, 0, false);
+    const bool must = std::find(kept.begin(), kept.end(), i) != kept.end();
+    const bool crowds = std::any_of(kept.begin(), kept.end(), [&](int k) { return k != i && std::abs(k - i) < l.label_every; });
+    if (!must && (i % l.label_every != 0 || crowds)) continue;
+    const float y = grid.y + l.cell_h * i + (l.cell_h - l.label_size) * 0.5f;
+    const ImVec2 size = p.text(ImVec2(pos.x, y), short_label(m.row_labels[static_cast<std::size_t>(i)], 8),
+                               i == style.lit_row ? c.accent : c.muted, p.small(), l.label_size, 0, false);
+    if (row_labels) row_labels->emplace_back(ImVec2(pos.x, y), ImVec2(pos.x + size.x, y + size.y));
   }
 
   Cell hovered;

@@ -31,6 +31,9 @@ struct MatrixStyle {
 struct MatrixLayout {
   float cell_w = 0, cell_h = 0;
   float label_w = 0;     // row labels (token texts) on the left
+  float label_size = 0;  // their font size: smaller for short rows, down to a legible floor
+  int label_every = 1;   // rows too short even for the floor: every n-th row is labelled (and the
+                         // rows the narrator speaks of); a tap on the matrix shows them all
   float title_h = 0;     // the matrix name above
   float header_h = 0;    // column labels above the cells (0 = none)
   float readout_h = 0;   // spoken numbers printed below when cells are too small for text
@@ -39,12 +42,15 @@ struct MatrixLayout {
 };
 
 // The layout of `style.matrix` in at most `max_width` (cells shrink to fit, text goes first);
+// row labels never overlap: a long sentence in a short stage gets smaller labels, then fewer;
 // cells are at most `max_cell` wide (0: as wide as a printed number needs).
 MatrixLayout layout_matrix(const Painter& p, const MatrixStyle& style, float max_width, float max_cell = 0);
 // The width a cell needs to print its number.
 float number_cell_width(const Painter& p);
-// Draws at `pos`; returns the cell under the mouse ({-1, -1} if none).
-Cell draw_matrix(const Painter& p, ImVec2 pos, const MatrixStyle& style, const MatrixLayout& layout);
+// Draws at `pos`; returns the cell under the mouse ({-1, -1} if none). `row_labels`, when
+// given, receives where each row label was drawn (screen px).
+Cell draw_matrix(const Painter& p, ImVec2 pos, const MatrixStyle& style, const MatrixLayout& layout,
+                 std::vector<ImRect>* row_labels = nullptr);
 
 // The sentence as token chips with their positions; `shown` chips are drawn (animation).
 float draw_tokens(const Painter& p, ImVec2 pos, float width, const Trace& trace, int shown);

@@ -14,6 +14,7 @@
 
 #include "engine/core/catalogue.h"
 #include "engine/core/format.h"
+#include "engine/ui/widgets/kit.h"
 
 #include <imgui.h>
 
@@ -334,12 +335,12 @@ float PlaybackView::draw_temperature(const Painter& p, const PlaybackModel& m, I
 float PlaybackView::draw_sentence_input(const Painter& p, const PlaybackModel& m, ImVec2 pos, float width,
                                         Asked& asked) {
   const Palette& c = p.colors();
-  // The field shows the model's draft, else its sentence, whenever that changes (a command, a
-  // shared link); what the learner types goes back as a draft, so a shared link carries it.
-  const std::string& shown = m.draft().empty() ? m.sentence() : m.draft();
+  // The field shows the model's field whenever it changes (a command, a shared link, a refused
+  // sentence); what the learner types goes back as a draft, so a shared link carries it.
+  const std::string& shown = m.field();
   if (input_for_ != shown) {
     input_for_ = shown;
-    std::snprintf(input_, sizeof input_, "%s", input_for_.c_str());
+    kit::fill_field(input_, sizeof input_, input_for_);
   }
   const std::string label = tr("playback.your_sentence");
   const std::string run_label = tr("playback.run");
@@ -360,6 +361,7 @@ float PlaybackView::draw_sentence_input(const Painter& p, const PlaybackModel& m
   }
   const float field_h = ImGui::GetItemRectSize().y;
   layout_["sentence"] = css_rect(ImGui::GetItemRectMin(), ImGui::GetItemRectMax());
+  layout_["field"] = input_;  // what the field holds (a test compares it with the message under it)
   ImGui::SetCursorScreenPos(ImVec2(field_x + field_w + p.px(6), y));
   run |= ImGui::Button((run_label + "##run").c_str(), ImVec2(run_w, field_h));
   if (run) asked.push_back(PlaybackModel::SetSentence{input_});

@@ -44,7 +44,8 @@ std::optional<std::string> PlaybackModel::run(const std::string& sentence, bool 
     const std::size_t tokens = tokenize(sentence).size();
     if (tokens == 0) throw InputError(tr("playback-ui.empty"));
     if (tokens > static_cast<std::size_t>(kPlaybackMaxTokens))
-      throw InputError(tr("playback.too_long", {{"max", std::to_string(kPlaybackMaxTokens)}}));
+      throw InputError(
+          tr("playback.too_long", {{"n", std::to_string(tokens)}, {"max", std::to_string(kPlaybackMaxTokens)}}));
     TraceOptions options;
     options.mask = config_.causal ? Mask::causal_mask() : Mask::none();
     // The learner's focus word, if this sentence still has it (a new sentence starts at its last word).
@@ -104,6 +105,14 @@ std::optional<int> integer_field(const json& message, const char* key) {
 // A refusal in the learner's words (the catalogue's [playback-ui] section).
 CommandResult refused(const char* key, const TextArgs& args = {}) {
   return CommandResult(tr(std::string("playback-ui.") + key, args));
+}
+
+// What the field keeps of `text`: at most the view's buffer, cut at a character's start.
+std::string field_text(const std::string& text) {
+  if (text.size() <= kPlaybackMaxDraftBytes) return text;
+  std::size_t end = kPlaybackMaxDraftBytes;
+  while (end > 0 && (static_cast<unsigned char>(text[end]) & 0xC0) == 0x80) --end;
+  return text.substr(0, end);
 }
 
 }  // namespace
@@ -201,15 +210,15 @@ CommandResult PlaybackModel::apply(const Command& command) {
         else if constexpr (std::is_same_v<C, SpeechEnded>)
           controller_.speech_ended(c.step);  // a stale end does nothing
         else if constexpr (std::is_same_v<C, SetSentence>) {
-          if (auto problem = set_sentence(c.text)) result = refused("sentence_refused", {{"problem", *problem}});
-          else draft_.clear();
-        } else if constexpr (std::is_same_v<C, Draft>) {
-          draft_ = c.text == sentence_ ? std::string() : c.text;
-          if (draft_.size() > kPlaybackMaxDraftBytes) {  // cut at a character's start, never inside one
-            std::size_t end = kPlaybackMaxDraftBytes;
-            while (end > 0 && (static_cast<unsigned char>(draft_[end]) & 0xC0) == 0x80) --end;
-            draft_.resize(end);
+          if (auto problem = set_sentence(c.text)) {
+            result = refused("sentence_refused", {{"problem", *problem}});
+            draft_ = field_text(c.text);  // the field keeps the refused words, beside the message about them
+          } else {
+            draft_.reset();
           }
+        } else if constexpr (std::is_same_v<C, Draft>) {
+          if (c.text == sentence_) draft_.reset();
+          else draft_ = field_text(c.text);
         } else if constexpr (std::is_same_v<C, Focus>) {
           if (c.token < 0 || c.token >= tokens)
             result = refused("focus_range", {{"last", std::to_string(std::max(tokens - 1, 0))}});
@@ -302,7 +311,8 @@ json PlaybackModel::state() const {
           {"code", config_.code},
           {"code_lines", lines},
           {"summary", summary()},
-          {"draft", draft_},
+          {"draft", draft_.value_or(std::string())},
+          {"field", field()},
           {"error", error_}};
 }
 
@@ -318,7 +328,7 @@ std::string PlaybackModel::summary() const {
 json PlaybackModel::snapshot() const {
   json s = {{"step", controller_.index()}, {"head", head_}};
   if (sentence_ != config_.sentence) s["sentence"] = sentence_;
-  if (!draft_.empty()) s["draft"] = draft_;
+  if (draft_) s["draft"] = *draft_;  // even "": the learner emptied the field
   if (trace_ && focus_token_ >= 0 && focus_token_ != static_cast<int>(trace_->labels.size()) - 1)
     s["focus"] = focus_token_;
   if (temperature_ > 0.0f) s["temperature"] = temperature_;

@@ -12,8 +12,8 @@
 //              playback{playing, finished, step, speed, voice, caption} on play/pause/speed/voice
 //   state()    {kind, step, steps, step_kind, title, index (trace step), stage, playing,
 //               finished, caption, speed, voice, head, heads, sentence, tokens, focus,
-//               temperature, code, code_lines (1-based, lit now), summary, draft,
-//               error (last refused sentence, or why it cannot run)}
+//               temperature, code, code_lines (1-based, lit now), summary, draft ("" = none),
+//               field (what the sentence field holds), error (last refused sentence, or why it cannot run)}
 //   snapshot   {"sentence"?, "draft"?, "step", "head", "focus"?, "temperature"?}: what the learner
 //              changed; a shared link carries the words typed in the field even before they run
 #pragma once
@@ -106,7 +106,9 @@ class PlaybackModel {
   const playback::PlaybackController& controller() const { return controller_; }
   const std::vector<int>& step_indices() const { return steps_; }  // trace indices shown, in order
   const std::string& sentence() const { return sentence_; }
-  const std::string& draft() const { return draft_; }  // "" when the field holds the sentence
+  // What the sentence field holds: the words typed and not run (even none at all), the sentence
+  // just refused (so the field and the message under it agree), else the sentence on the board.
+  const std::string& field() const { return draft_ ? *draft_ : sentence_; }
   const std::string& error() const { return error_; }
   int head() const { return head_; }
 
@@ -128,7 +130,7 @@ class PlaybackModel {
   std::vector<int> steps_;
   playback::PlaybackController controller_;
   std::string sentence_;
-  std::string draft_;  // typed in the field, not run yet ("" = none); a sentence that runs clears it
+  std::optional<std::string> draft_;  // typed in the field, not run yet, or refused; a sentence that runs clears it
   std::string error_;  // why the board is empty, or the last rejected sentence
   int head_ = 0;
   int focus_token_ = -1;      // -1 = the last word

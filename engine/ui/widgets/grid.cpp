@@ -58,14 +58,29 @@ GridResult draw_grid(const UiContext& ui, const GridSpec& spec, float width, Exp
   float label_w = 0;
   for (const std::string& s : spec.rows) label_w = std::max(label_w, kit::text_size(body, s).x);
   label_w = std::min(label_w + 2 * pad, std::max(width * 0.28f, ui.px(56)));
+  // The row-end column has its title on one line where the cells keep their full width anyway;
+  // where they would not, it is as wide as its numbers (or the title's longest word) and the title
+  // wraps in the header above it ("suma de la fila" on a phone cost the grid a sideways scroll).
   float end_w = 0;
+  std::vector<std::string> end_title;
   if (has_end) {
-    for (const std::string& s : spec.row_end) end_w = std::max(end_w, kit::text_size(small, s).x);
-    end_w = std::max(end_w, kit::text_size(small, spec.row_end_title).x) + 2 * pad;
+    float numbers_w = 0, word_w = 0;
+    for (const std::string& s : spec.row_end) numbers_w = std::max(numbers_w, kit::text_size(small, s).x);
+    for (std::size_t at = 0; at < spec.row_end_title.size();) {
+      const std::size_t space = std::min(spec.row_end_title.find(' ', at), spec.row_end_title.size());
+      word_w = std::max(word_w, kit::text_size(small, spec.row_end_title.substr(at, space - at)).x);
+      at = space + 1;
+    }
+    const float one_line = std::max(numbers_w, kit::text_size(small, spec.row_end_title).x) + 2 * pad;
+    const bool roomy = cols > 0 && (width - label_w - one_line) / static_cast<float>(cols) >= widest + ui.px(8);
+    end_w = roomy ? one_line : std::max(numbers_w, word_w) + 2 * pad;
+    end_title = roomy ? std::vector<std::string>{spec.row_end_title}
+                      : kit::wrap_lines(small, spec.row_end_title, end_w - 2 * pad + ui.px(1));
   }
   float header_h = 0;
   for (const std::string& s : spec.cols) header_h = std::max(header_h, kit::text_size(small, s).x);
   header_h = std::min(header_h, ui.px(84)) + pad;
+  header_h = std::max(header_h, static_cast<float>(end_title.size()) * small->FontSize + pad);
   // Cells share the width up to 80 px each; when that is too narrow for every text, they may
   // shrink to the fallbacks with a tight margin; only below that does the grid scroll.
   const float fit = cols > 0 ? (width - label_w - end_w) / static_cast<float>(cols) : 0;
@@ -156,8 +171,10 @@ GridResult draw_grid(const UiContext& ui, const GridSpec& spec, float width, Exp
   // [row end] e.g. each row's sum, every number explaining itself.
   if (has_end) {
     const float x = grid_x + cell_w * static_cast<float>(cols) + pad;
-    draw->AddText(small, small->FontSize, ImVec2(x, grid_y - small->FontSize - pad * 0.5f), c.muted,
-                  spec.row_end_title.c_str());
+    for (std::size_t i = 0; i < end_title.size(); ++i) {  // the title's last line just above the cells
+      const float up = static_cast<float>(end_title.size() - i) * small->FontSize;
+      draw->AddText(small, small->FontSize, ImVec2(x, grid_y - up - pad * 0.5f), c.muted, end_title[i].c_str());
+    }
     for (int r = 0; r < rows && r < static_cast<int>(spec.row_end.size()); ++r) {
       ImGui::SetCursorScreenPos(ImVec2(x, grid_y + cell_h * static_cast<float>(r) + (cell_h - small->FontSize) * 0.5f));
       ImGui::PushID(10000 + r);
@@ -176,6 +193,8 @@ GridResult draw_grid(const UiContext& ui, const GridSpec& spec, float width, Exp
   result.cell_size = ImVec2(cell_w, cell_h);
   result.clip_min = ImGui::GetWindowDrawList()->GetClipRectMin();
   result.clip_max = ImGui::GetWindowDrawList()->GetClipRectMax();
+  result.size = ImVec2(total_w, total_h);
+  result.scrolls = scroll;
   ImGui::SetCursorScreenPos(ImVec2(origin.x, origin.y + total_h));
   ImGui::Dummy(ImVec2(scroll ? total_w : width, 0));
   if (scroll) ImGui::EndChild();

@@ -45,6 +45,8 @@ struct GridResult {
   // Where the cells were drawn (screen pixels), for a view that reports its layout: cell (r, k)
   // starts at cells_min + (k·cell_size.x, r·cell_size.y); what shows of it lies in [clip_min, clip_max].
   ImVec2 cells_min, cell_size, clip_min, clip_max;
+  ImVec2 size;           // the whole grid: labels, cells and the row-end column
+  bool scrolls = false;  // wider than `width`: it scrolls sideways
 };
 
 GridResult draw_grid(const UiContext& ui, const GridSpec& spec, float width, Explainer& explain);

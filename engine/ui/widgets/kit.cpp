@@ -7,6 +7,8 @@
 // [SECTION] Draw-list helpers
 #include "engine/ui/widgets/kit.h"
 
+#include "engine/ui/drawable.h"
+
 #include <imgui_internal.h>
 
 #include <algorithm>
@@ -46,6 +48,31 @@ std::string fit_text(ImFont* face, const std::string& text, float max_width) {
     if (text_size(face, cut + "…").x <= max_width) return cut + "…";
   }
   return "…";
+}
+
+std::string drawable_only(const std::string& text) {
+  const std::string bad = undrawable(text);  // each undrawable character once
+  if (bad.empty()) return text;
+  std::string out;
+  for (std::size_t at = 0; at < text.size();) {
+    std::size_t n = 1;  // one whole UTF-8 character
+    while (at + n < text.size() && (static_cast<unsigned char>(text[at + n]) & 0xC0) == 0x80) ++n;
+    const std::string piece = text.substr(at, n);
+    at += n;
+    if (bad.find(piece) == std::string::npos) {
+      if (!(piece == " " && !out.empty() && out.back() == ' ')) out += piece;  // "a 🙂 b" -> "a b"
+    }
+  }
+  return out;
+}
+
+void fill_field(char* buffer, std::size_t size, const std::string& text) {
+  if (size == 0) return;
+  const std::string shown = drawable_only(text);
+  std::size_t n = std::min(shown.size(), size - 1);
+  while (n < shown.size() && n > 0 && (static_cast<unsigned char>(shown[n]) & 0xC0) == 0x80) --n;
+  shown.copy(buffer, n);
+  buffer[n] = '\0';
 }
 
 std::vector<std::string> wrap_lines(ImFont* face, const std::string& text, float width) {

@@ -25,6 +25,11 @@ ImVec2 text_size(ImFont* face, const std::string& text);  // at the face's own s
 // `text` cut (at a UTF-8 character boundary) with "…" so it is at most `max_width` wide.
 std::string fit_text(ImFont* face, const std::string& text, float max_width);
 
+// `text` without the characters the fonts cannot draw (drawable.h), so a field that shows a
+// refused sentence holds no "?" where its emoji were (one space is left where one stood between words).
+std::string drawable_only(const std::string& text);
+// Fills a text field's buffer with drawable_only(text), cut at a character's start when longer.
+void fill_field(char* buffer, std::size_t size, const std::string& text);
 // Text at the cursor, wrapped at the available width, in `color` (0 = the theme's text).
 void wrapped(const UiContext& ui, const std::string& text, ImU32 color = 0, Face face = Face::body);
 // The lines `text` wraps into at `width` (screen px, the face's own size): Dear ImGui's word wrap,

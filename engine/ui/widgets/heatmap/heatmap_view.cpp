@@ -41,7 +41,12 @@ void HeatmapView::draw(const UiContext& ui, const HeatmapModel& model, std::vect
     std::vector<std::string> sums;
     for (Index r = 0; r < model.row_sums().size(); ++r) sums.push_back(format_percent(model.row_sums()[r]));
     add_row_sums(grid, std::move(sums), c.good, [&model](int r) { return model.explain_row_sum(r); });
+    const ImVec2 grid_at = ImGui::GetCursorScreenPos();
     const GridResult result = draw_grid(ui, grid, width, explain_);
+    const float css = ui.scale > 0 ? ui.scale : 1;
+    layout_ = {{"grid", {grid_at.x / css, grid_at.y / css, result.size.x / css, result.size.y / css}},
+               {"card_width", width / css},
+               {"scrolls", result.scrolls}};
     hovered_ = result.hovered;
     if (result.picked) asked.push_back(HeatmapModel::SelectCell{*result.picked});
 

@@ -6,6 +6,8 @@
 #include "engine/ui/widgets/explain.h"
 #include "engine/ui/widgets/heatmap/heatmap_model.h"
 
+#include <nlohmann/json.hpp>
+
 #include <optional>
 #include <vector>
 
@@ -17,12 +19,16 @@ class HeatmapView {
   void update(const HeatmapModel& /*model*/, float /*dt*/) {}
   Explainer& explainer() { return explain_; }
   const Explainer& explainer() const { return explain_; }
+  // Where the grid was drawn (CSS px from the canvas's top left, last frame) and whether it is
+  // wider than the card and scrolls sideways: {grid: [x, y, w, h], card_width, scrolls}.
+  const nlohmann::json& layout() const { return layout_; }
 
  private:
   void draw_details(const UiContext& ui, const HeatmapModel& model, Cell cell);
 
   std::optional<Cell> hovered_;
   Explainer explain_;
+  nlohmann::json layout_ = nlohmann::json::object();
 };
 
 }  // namespace neuralpath::ui

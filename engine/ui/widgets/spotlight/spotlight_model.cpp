@@ -178,6 +178,7 @@ CommandResult SpotlightModel::apply(const Command& command) {
   if (const auto* c = std::get_if<SetSentence>(&command)) {
     auto problem = set_sentence(c->text);
     input_error_ = problem ? *problem : std::string();
+    refused_ = problem ? c->text : std::string();
     return problem;
   }
   if (!trace_) return tr("spotlight.no_sentence", {{"error", error_}});
@@ -185,6 +186,8 @@ CommandResult SpotlightModel::apply(const Command& command) {
     if (c->index < 0 || c->index >= static_cast<int>(sentences_.size()))
       return tr("spotlight.sentence_range", {{"last", std::to_string(sentences_.size() - 1)}});
     choose_sentence(c->index);
+    input_error_.clear();  // a chosen sentence replaces the refused one in the box: its message goes too
+    refused_.clear();
     return {};
   }
   if (const auto* c = std::get_if<SetHead>(&command)) {

@@ -73,6 +73,9 @@ class SpotlightModel {
   const Trace& trace() const { return *trace_; }
   const std::string& error() const { return error_; }
   const std::string& input_error() const { return input_error_; }
+  // What the sentence box shows: the sentence on screen, or after a refusal the refused text, so
+  // the box and the message under it speak of the same sentence (a command's too, not only typing).
+  const std::string& field() const { return input_error_.empty() ? sentence() : refused_; }
   const std::vector<std::string>& sentences() const { return sentences_; }
   const std::vector<std::string>& labels() const { return labels_; }  // "A · tired", "B · wide", "Yours"
   int sentence_index() const { return sentence_; }
@@ -113,6 +116,7 @@ class SpotlightModel {
   std::optional<Trace> trace_;  // the engine's run of sentences_[sentence_]
   std::string error_;           // why the block's own sentence could not run
   std::string input_error_;     // why the learner's last sentence could not run
+  std::string refused_;         // that sentence (meaningful while input_error_ is set)
   int query_ = 0;
   int head_ = -1;   // -1: the mean over heads (model_spec.h), else one head
   Vector weights_;  // trace_->spotlight(query_, head_)

@@ -12,7 +12,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <numeric>
 
 namespace neuralpath::ui {
@@ -281,10 +280,11 @@ void SpotlightView::draw_blend(const UiContext& ui, const SpotlightModel& model,
 
 void SpotlightView::draw_input(const UiContext& ui, const SpotlightModel& model, float width, Asked& asked) {
   const Palette& c = ui.colors();
-  // The field shows the model's sentence whenever it changes (a command, a sentence button).
-  if (input_for_ != model.sentence()) {
-    input_for_ = model.sentence();
-    std::snprintf(input_, sizeof input_, "%s", input_for_.c_str());
+  // The field shows the model's field whenever it changes: the sentence on screen, or the one
+  // just refused (typed, or sent as a command), so the message under the box speaks of what it holds.
+  if (input_for_ != model.field()) {
+    input_for_ = model.field();
+    kit::fill_field(input_, sizeof input_, input_for_);
   }
   kit::title(ui, tr("spotlight.your_sentence"));
   const std::string show = tr("spotlight.show");
@@ -297,6 +297,7 @@ void SpotlightView::draw_input(const UiContext& ui, const SpotlightModel& model,
   if (same_line) ImGui::SameLine(0, ui.px(8));
   const bool clicked = kit::button(ui, show.c_str(), true);
   if (entered || clicked) asked.push_back(SpotlightModel::SetSentence{input_});
+  layout_["field"] = input_;  // what the box holds (a test compares it with the message)
   if (!model.input_error().empty()) {
     kit::wrapped(ui, model.input_error(), c.bad, kit::Face::small);
   } else if (model.custom()) {
