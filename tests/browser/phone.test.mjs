@@ -30,14 +30,17 @@ after(async () => { await env?.close(); });
 
 const board = () => page.evaluate(() => window.neuralpath.state().widgets.find(w => w.kind === 'playback'));
 const canvasBox = () => page.locator('#canvas').boundingBox();
-// Waits until the engine has run `n` more frames (what a command changed is then drawn).
-async function frames(n = 2) {
-  const start = await engineFrames(page);
+// Waits until the engine has run `n` frames since frame `start` (what a command changed is then drawn).
+async function frames(n = 2, start) {
+  start ??= await engineFrames(page);
   await page.waitForFunction(([s, k]) => window.Module._np_engine_frames() >= s + k, [start, n], { timeout: 10_000 });
 }
+// Counted from before the command: the few frames a command wakes can all run before its reply
+// is back in the test (seen at load 8), and the engine then idles.
 async function command(c) {
+  const start = await engineFrames(page);
   await page.evaluate(c => window.neuralpath.command(c), c);
-  await frames();
+  await frames(2, start);
 }
 // The centre of a layout rectangle ([x, y, w, h], CSS px from the canvas's top left), on the page.
 async function centre(rect) {
