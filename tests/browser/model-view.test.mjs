@@ -90,7 +90,16 @@ for (const device of [{ name: 'phone', width: 375, height: 740, touch: true },
       assert.ok(w.explained.title.includes(`“${w.tokens[row]}” → “${w.tokens[col]}”`), w.explained.title);
       assert.ok(w.explained.title.startsWith('Head 3'), w.explained.title);
       assert.ok(w.explained.inputs.some(i => i.name === 'q_h·k_h'), 'the score is taken apart');
+      // The derivation is a sheet at the bottom, clear of the tapped cell, so one more tap on the
+      // next row's cell explains that one at once (a popup took a tap just to close itself).
+      const sheet = w.explained.sheet;
+      assert.ok(sheet && sheet[1] >= origin[1] + size[1] * (row + 2), `the sheet (${sheet}) leaves the next row visible`);
       await page.screenshot({ path: screenshotPath(`model-view-${device.name}-explained`) });
+      await press(page, device.touch, origin[0] + size[0] * (col + 0.5), origin[1] + size[1] * (row + 1.5));
+      w = await widget(page);
+      assert.deepEqual([w.selected?.row, w.selected?.col], [row + 1, col], 'one tap picks the next cell');
+      assert.ok(w.explained.open && w.explained.title.includes(`“${w.tokens[row + 1]}” → “${w.tokens[col]}”`),
+        w.explained.title);
       assert.deepEqual(problems, []);
     } finally {
       await context.close();

@@ -23,6 +23,12 @@ json ModelViewView::css_rect(const UiContext& ui, ImVec2 min, ImVec2 max) const 
 }
 
 void ModelViewView::draw(const UiContext& ui, const ModelViewModel& model, Asked& asked) {
+  // A cell's derivation opens in a sheet across the bottom of the screen: a popup at the finger
+  // covered the open grid on a phone, and took the next tap just to close itself.
+  explain_.use_sheet(true);
+  // Every derivation here is of the selected cell: when the head closes or another opens, the
+  // cell is gone from the screen and its sheet goes with it.
+  if (explain_.is_open() && !model.selected()) explain_.close();
   layout_ = json::object();
   draw_widget_card(ui, this, model, explain_, [&](float width) {
     draw_thumbnails(ui, model, width, asked);
