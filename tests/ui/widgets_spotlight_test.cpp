@@ -139,7 +139,12 @@ TEST_CASE("after a refusal the sentence box holds the refused sentence beside it
   for (int i = 0; i < 60; ++i) long_sentence += "word ";
   CHECK(send(*spotlight, {{"type", "setSentence"}, {"text", long_sentence}}).find("60 tokens") != std::string::npos);
   CHECK(box() == long_sentence);
-  // Choosing sentence B puts B in the box and the refusal's message goes with the refused text.
+  // Choosing the sentence already shown puts it back in the box; choosing B puts B there. The
+  // refusal's message goes with the refused text.
+  CHECK(send(*spotlight, {{"type", "chooseSentence"}, {"index", 0}}) == "");
+  CHECK(box() == kTired);
+  CHECK_FALSE(spotlight->state().contains("input_error"));
+  CHECK(send(*spotlight, {{"type", "setSentence"}, {"text", ""}}) != "");
   CHECK(send(*spotlight, {{"type", "chooseSentence"}, {"index", 1}}) == "");
   CHECK(box() == kWide);
   CHECK_FALSE(spotlight->state().contains("input_error"));

@@ -58,7 +58,9 @@ void SpotlightView::draw(const UiContext& ui, const SpotlightModel& model, Asked
 void SpotlightView::draw_choices(const UiContext& ui, const SpotlightModel& model, float width, Asked& asked) {
   if (model.sentences().size() > 1) {
     const int picked = kit::segmented(ui, "sentence", model.labels(), model.sentence_index(), width);
-    if (picked >= 0 && picked != model.sentence_index()) asked.push_back(SpotlightModel::ChooseSentence{picked});
+    // The chosen sentence again after a refusal still counts: it puts that sentence back in the box.
+    if (picked >= 0 && (picked != model.sentence_index() || !model.input_error().empty()))
+      asked.push_back(SpotlightModel::ChooseSentence{picked});
     if (picked >= 0) input_for_.clear();  // the box shows the chosen sentence, even over unsent typing (#15)
   }
   const int count = model.trace().heads;
