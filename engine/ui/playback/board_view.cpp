@@ -297,7 +297,9 @@ float PlaybackView::stage_natural_height(const Painter& p, const PlaybackModel& 
 
 namespace {
 std::string header_text(const PlaybackModel& m, int k) {
-  const Step& s = m.trace()->steps[static_cast<std::size_t>(m.step_indices()[static_cast<std::size_t>(k)])];
+  const Trace* trace = m.trace();
+  if (!trace) return {};  // never drawn without a trace; says so to GCC's -Wnull-dereference too
+  const Step& s = trace->steps[static_cast<std::size_t>(m.step_indices()[static_cast<std::size_t>(k)])];
   return tr("playback.step_header",
             {{"n", std::to_string(k + 1)}, {"total", std::to_string(m.controller().count())}, {"title", s.title}});
 }
