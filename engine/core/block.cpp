@@ -8,6 +8,7 @@
 // [SECTION] run_block: residuals, LayerNorm, feed-forward, next token
 #include "block.h"
 
+#include "catalogue.h"
 #include "embedding.h"
 #include "error.h"
 #include "format.h"
@@ -24,6 +25,19 @@ namespace neuralpath {
 namespace {
 
 // [SECTION] Helpers (labels, per-cell terms) ---------------------------------------------------
+
+// A step title's words (catalogue [steps]) with one more placeholder.
+TextArgs with(TextArgs args, std::pair<std::string, std::string> more) {
+    args.push_back(std::move(more));
+    return args;
+}
+
+// The mask's name in the learner's language: "none", "causal", "padding", "causal+padding".
+std::string mask_title(const Mask& mask) {
+    std::string key = "steps.mask_" + mask.name();
+    std::replace(key.begin(), key.end(), '+', '_');
+    return tr(key);
+}
 
 std::vector<std::string> numbered(const std::string& prefix, Index n) {
     std::vector<std::string> labels;
@@ -87,7 +101,7 @@ struct Builder {
     }
 
     void residual(const Matrix& x, const Matrix& sublayer, const Matrix& sum, const std::string& what) {
-        Step& s = add(StepKind::residual, "Residual: x + " + what);
+        Step& s = add(StepKind::residual, tr(what == "attention" ? "steps.residual_attention" : "steps.residual_feed_forward"));
         s.inputs = {by_features("x", x), by_features(what, sublayer)};
         s.result = by_features("x + " + what, sum);
         s.term_a = "x";
@@ -178,7 +192,7 @@ Trace run_block(const ModelSpec& unresolved, const std::vector<Token>& tokens, c
     Builder b{trace, T <= options.max_term_tokens, f};
 
     {   // tokens: the sentence as the rows every later matrix has
-        Step& s = b.add(StepKind::tokens, "Tokens");
+        Step& s = b.add(StepKind::tokens, tr("steps.tokens"));
         Matrix positions(1, T);
         for (int t = 0; t < T; ++t) positions(0, t) = static_cast<float>(t);
         s.result = {"position", positions, {"position"}, trace.labels};
@@ -190,7 +204,7 @@ Trace run_block(const ModelSpec& unresolved, const std::vector<Token>& tokens, c
     // x = embed(tokens)                                            [T][d]
     trace.embeddings = embed_tokens(spec.vocabulary, tokens, d, spec.seed);
     {
-        Step& s = b.add(StepKind::embedding, "Token vectors");
+        Step& s = b.add(StepKind::embedding, tr("steps.embedding"));
         s.result = b.by_features("embedding", trace.embeddings);
         b.focus_row_max(s);
     }
@@ -200,7 +214,7 @@ Trace run_block(const ModelSpec& unresolved, const std::vector<Token>& tokens, c
                           : Matrix(Matrix::Zero(T, d));
     trace.input = trace.embeddings + trace.positions;
     {
-        Step& s = b.add(StepKind::positions, "Positions added");
+        Step& s = b.add(StepKind::positions, tr("steps.positions"));
         s.inputs = {b.by_features("embedding", trace.embeddings),
                     b.by_features("position code", trace.positions)};
         s.result = b.by_features("x", trace.input);
@@ -216,11 +230,11 @@ Trace run_block(const ModelSpec& unresolved, const std::vector<Token>& tokens, c
         const AttentionLayer& layer = spec.context_layers[c];
         MultiHeadResult mh = multi_head_attention(x, layer, trace.mask);  // MultiHead(x)
         const Matrix after = x + mh.output;                                 // x + MultiHead(x)
-        Step& s = b.add(StepKind::context_layer, "Context layer " + std::to_string(c + 1),
+        Step& s = b.add(StepKind::context_layer, tr("steps.context_layer", {{"n", std::to_string(c + 1)}}),
                         static_cast<int>(c));
         s.inputs = {b.by_features("x", x)};
         for (std::size_t h = 0; h < mh.heads.size(); ++h)
-            s.inputs.push_back(b.square("weights (head " + std::to_string(h + 1) + ")", mh.heads[h].weights));
+            s.inputs.push_back(b.square("weights" + tr("steps.in_head", {{"n", std::to_string(h + 1)}}), mh.heads[h].weights));
         s.result = b.by_features("x + context", after);
         s.tokens = {f};
         s.focus = {f, static_cast<int>(argmax_abs(mh.output.row(f)))};
@@ -239,7 +253,7 @@ Trace run_block(const ModelSpec& unresolved, const std::vector<Token>& tokens, c
     const Matrix* results[] = {&mh.q, &mh.k, &mh.v};
     for (int p = 0; p < 3; ++p) {  // Q = X·W_Q, K = X·W_K, V = X·W_V
         const std::string n = names[p];
-        Step& s = b.add(projections[p].first, n + " = X·W_" + n);
+        Step& s = b.add(projections[p].first, tr("steps.projection", {{"name", n}}));
         s.inputs = {b.by_features("X", x),
                     {"W_" + n, *projections[p].second, trace.feature_labels, numbered(n == "Q" ? "q" : n == "K" ? "k" : "v", d)}};
         s.result = b.tokens_by(n, *results[p], numbered(n == "Q" ? "q" : n == "K" ? "k" : "v", d));
@@ -256,7 +270,8 @@ Trace run_block(const ModelSpec& unresolved, const std::vector<Token>& tokens, c
     const std::string sqrt_name = "1/" + format_sqrt(dh);
     for (int h = 0; h < layer.heads; ++h) {
         const AttentionResult& a = mh.heads[static_cast<std::size_t>(h)];
-        const std::string head = " (head " + std::to_string(h + 1) + ")";
+        const std::string in_head = tr("steps.in_head", {{"n", std::to_string(h + 1)}});  // " (head 1)"
+        const TextArgs head = {{"head", in_head}};
         // the key this head's focus query weighs most: the cell every narration of the head follows
         const int j = a.weights.row(f).maxCoeff() > 0.0f ? static_cast<int>(argmax(a.weights.row(f))) : f;
         std::vector<Cell> masked;
@@ -266,8 +281,8 @@ Trace run_block(const ModelSpec& unresolved, const std::vector<Token>& tokens, c
         const auto dims = numbered("", dh);
 
         {   // scores = Q_h·K_hᵀ
-            Step& s = b.add(StepKind::score, "Scores" + head, -1, h);
-            s.inputs = {b.tokens_by("Q" + head, qh[h], dims), b.tokens_by("K" + head, kh[h], dims)};
+            Step& s = b.add(StepKind::score, tr("steps.score", head), -1, h);
+            s.inputs = {b.tokens_by("Q" + in_head, qh[h], dims), b.tokens_by("K" + in_head, kh[h], dims)};
             s.result = b.square("scores", a.scores);
             s.term_a = "q";
             s.term_b = "k";
@@ -276,7 +291,7 @@ Trace run_block(const ModelSpec& unresolved, const std::vector<Token>& tokens, c
             s.focus = {f, j};
         }
         {   // scaled = scores · scale, scale = 1/sqrt(d_head)
-            Step& s = b.add(StepKind::scale, "Scaled by " + sqrt_name + head, -1, h);
+            Step& s = b.add(StepKind::scale, tr("steps.scale", with(head, {"sqrt", sqrt_name})), -1, h);
             s.inputs = {b.square("scores", a.scores)};
             s.result = b.square("scaled", a.scaled);
             s.scalar = a.scale;
@@ -291,7 +306,7 @@ Trace run_block(const ModelSpec& unresolved, const std::vector<Token>& tokens, c
             s.focus = {f, j};
         }
         {   // masked = scaled, -inf where hidden
-            Step& s = b.add(StepKind::mask, "Mask: " + trace.mask.name() + head, -1, h);
+            Step& s = b.add(StepKind::mask, tr("steps.mask", with(head, {"mask", mask_title(trace.mask)})), -1, h);
             s.inputs = {b.square("scaled", a.scaled)};
             s.result = b.square("masked", a.masked);
             s.masked_cells = masked;
@@ -306,7 +321,7 @@ Trace run_block(const ModelSpec& unresolved, const std::vector<Token>& tokens, c
             s.tokens = {s.focus.row};
         }
         {   // weights = softmax(masked), row by row
-            Step& s = b.add(StepKind::softmax, "Softmax" + head, -1, h);
+            Step& s = b.add(StepKind::softmax, tr("steps.softmax", head), -1, h);
             s.inputs = {b.square("masked", a.masked)};
             s.result = b.square("weights", a.weights);
             s.masked_cells = masked;
@@ -326,8 +341,8 @@ Trace run_block(const ModelSpec& unresolved, const std::vector<Token>& tokens, c
             s.focus = {f, j};
         }
         {   // blend = weights·V_h
-            Step& s = b.add(StepKind::blend, "Blend of values" + head, -1, h);
-            s.inputs = {b.square("weights", a.weights), b.tokens_by("V" + head, vh[h], dims)};
+            Step& s = b.add(StepKind::blend, tr("steps.blend", head), -1, h);
+            s.inputs = {b.square("weights", a.weights), b.tokens_by("V" + in_head, vh[h], dims)};
             s.result = b.tokens_by("blend", a.output, dims);
             s.term_a = "weight";
             s.term_b = "v";
@@ -337,15 +352,15 @@ Trace run_block(const ModelSpec& unresolved, const std::vector<Token>& tokens, c
         }
     }
     {   // concat(head_1 .. head_H)
-        Step& s = b.add(StepKind::concat_heads, "Heads side by side");
+        Step& s = b.add(StepKind::concat_heads, tr("steps.concat_heads"));
         for (int h = 0; h < layer.heads; ++h)
-            s.inputs.push_back(b.tokens_by("blend (head " + std::to_string(h + 1) + ")",
+            s.inputs.push_back(b.tokens_by("blend" + tr("steps.in_head", {{"n", std::to_string(h + 1)}}),
                                            mh.heads[static_cast<std::size_t>(h)].output, numbered("", dh)));
         s.result = b.tokens_by("concat", mh.concat, numbered("", d));
         b.focus_row_max(s);
     }
     {   // · W_O
-        Step& s = b.add(StepKind::output_projection, "Output projection W_O");
+        Step& s = b.add(StepKind::output_projection, tr("steps.output_projection"));
         s.inputs = {b.tokens_by("concat", mh.concat, numbered("", d)),
                     {"W_O", layer.w_o, numbered("", d), trace.feature_labels}};
         s.result = b.by_features("attention", mh.output);
@@ -359,13 +374,13 @@ Trace run_block(const ModelSpec& unresolved, const std::vector<Token>& tokens, c
     const Matrix res1 = x + mh.output;                                   // x + attention(x)
     b.residual(x, mh.output, res1, "attention");
     trace.norm_attention = layer_norm(res1, spec.norm_attention);        // LayerNorm_1
-    b.norm(res1, trace.norm_attention, spec.norm_attention, "LayerNorm after attention");
+    b.norm(res1, trace.norm_attention, spec.norm_attention, tr("steps.norm_attention"));
     x = trace.norm_attention.output;
 
     if (spec.feed_forward.enabled) {
         trace.feed_forward = feed_forward(x, spec.feed_forward);         // relu(x·W1 + b1)·W2 + b2
         {
-            Step& s = b.add(StepKind::feed_forward, "Feed-forward");
+            Step& s = b.add(StepKind::feed_forward, tr("steps.feed_forward"));
             const int hidden = spec.feed_forward.hidden;
             s.inputs = {b.by_features("x", x), b.tokens_by("hidden", trace.feed_forward.hidden, numbered("h", hidden))};
             s.result = b.by_features("feed-forward", trace.feed_forward.output);
@@ -377,7 +392,7 @@ Trace run_block(const ModelSpec& unresolved, const std::vector<Token>& tokens, c
         const Matrix res2 = x + trace.feed_forward.output;               // x + FFN(x)
         b.residual(x, trace.feed_forward.output, res2, "feed-forward");
         trace.norm_feed_forward = layer_norm(res2, spec.norm_feed_forward);  // LayerNorm_2
-        b.norm(res2, trace.norm_feed_forward, spec.norm_feed_forward, "LayerNorm after feed-forward");
+        b.norm(res2, trace.norm_feed_forward, spec.norm_feed_forward, tr("steps.norm_feed_forward"));
         x = trace.norm_feed_forward.output;
     }
     trace.output = x;
@@ -386,7 +401,7 @@ Trace run_block(const ModelSpec& unresolved, const std::vector<Token>& tokens, c
     for (const auto& entry : spec.vocabulary.words) words.push_back(entry.first);
     trace.next = next_token(x.row(T - 1).transpose(), spec.unembedding, words, spec.temperature);
     {   // p = softmax(U·h_last / temperature)
-        Step& s = b.add(StepKind::next_token, "Next token");
+        Step& s = b.add(StepKind::next_token, tr("steps.next_token"));
         s.inputs = {{"logits", trace.next.logits.transpose(), {"logit"}, words}};
         s.result = {"probability", trace.next.probabilities.transpose(), {"probability"}, words};
         s.scalar = spec.temperature;

@@ -65,7 +65,7 @@ std::string format_setting(double value) {
 
 std::string format_sqrt(int value) { return "√" + std::to_string(value); }
 
-std::string quote_token(const std::string& text) { return "'" + text + "'"; }
+std::string quote_token(const std::string& text) { return tr("format.quote", {{"text", text}}); }
 
 std::string format_count(std::uint64_t n) {
     const std::string digits = std::to_string(n);

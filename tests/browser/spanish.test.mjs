@@ -136,6 +136,15 @@ test('course-playback in Spanish: the narration speaks Spanish', async () => {
   assert.ok(caption.length > 0, 'a caption is shown');
   assert.deepEqual(englishIn(caption), []);
   assert.match(caption, /[áéíóúñ]|la |el |de /i, `a Spanish caption: ${caption}`);
+  // The step titles on the board (they came from the engine's core in English) and the quotes
+  // around tokens in the captions.
+  for (const [step, title] of [[6, 'Puntuaciones (cabeza 1)'], [18, 'Residual: x + atención'], [23, 'Siguiente token']]) {
+    await es.page.evaluate(n => window.neuralpath.command({ widget: 'block-playback', type: 'seek', step: n }), step);
+    const at = (await state(es.page)).widgets.find(w => w.kind === 'playback');
+    assert.equal(at.title, title);
+    assert.doesNotMatch(at.caption, /'[A-Za-z]+'/, `tokens in Spanish quotes: ${at.caption}`);
+    assert.match(at.caption, /«[A-Za-z]+»/, `tokens in Spanish quotes: ${at.caption}`);
+  }
   for (const width of [375, 1440]) {
     await es.page.setViewportSize({ width, height: width === 375 ? 740 : 900 });
     await es.page.evaluate(() => window.neuralpath.goto('overview'));

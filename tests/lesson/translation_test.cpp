@@ -309,7 +309,17 @@ TEST_CASE("neuralpath-cli check reports a drifted translation, and trace --lang 
     CHECK(es.out.find("La frase se convierte en 4 tokens") != std::string::npos);
     CHECK(es.out.find("The sentence becomes") == std::string::npos);
     CHECK(es.out.find(",") != std::string::npos);
+    // The steps' titles (the board's step list) and the quotes around tokens are Spanish too.
+    CHECK(es.out.find("\"title\":\"Puntuaciones (cabeza 1)\"") != std::string::npos);
+    CHECK(es.out.find("\"title\":\"Siguiente token\"") != std::string::npos);
+    CHECK(es.out.find("«cat»") != std::string::npos);
+    for (const char* english : {"(head 1)", "Scores", "Blend of values", "'cat'"}) {
+        CAPTURE(english);
+        CHECK(es.out.find(english) == std::string::npos);
+    }
     const auto en = run_cli_text("trace --sentence 'The cat sat down' --lesson '" + kLessons + "self-attention.md'");
     CHECK(en.out.find("The sentence becomes 4 tokens") != std::string::npos);
+    CHECK(en.out.find("\"title\":\"Scores (head 1)\"") != std::string::npos);
+    CHECK(en.out.find("'cat'") != std::string::npos);
     neuralpath::test::check_refused(run_cli_text("trace --sentence 'The cat' --lang xx"), "--lang xx: no word catalogue");
 }

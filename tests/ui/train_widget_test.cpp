@@ -89,4 +89,10 @@ TEST_CASE("the train widget's sentence box follows commands, refused sentences i
   CHECK(shown.size() < long_one.size());
   CHECK(long_one.compare(0, shown.size(), shown) == 0);
   CHECK((static_cast<unsigned char>(long_one[shown.size()]) & 0xC0) != 0x80);  // cut before a character
+
+  // An emoji cannot be drawn (it would show as "?"): refused, and left out of the box.
+  CHECK(send(*widget, {{"type", "setSentence"}, {"text", "The dog \xF0\x9F\x90\xB6 sat because it was tired."}}) != "");
+  REQUIRE(widgets_test::draw_frames(page, *widget, 1));
+  CHECK(std::string(train->view().sentence_box()).find("\xF0") == std::string::npos);
+  CHECK(std::string(train->view().sentence_box()).find("sat because it was tired.") != std::string::npos);
 }

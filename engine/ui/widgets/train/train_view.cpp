@@ -250,12 +250,7 @@ void TrainView::draw_try(const UiContext& ui, const Model& model, float width, A
   // message under the box is about it); what the learner typed is already there.
   if (model.sentences_asked() != sentences_seen_) {
     sentences_seen_ = model.sentences_asked();
-    // Cut (a sentence longer than the box) at a character's start, never inside one.
-    const std::string& wanted = model.asked_sentence();
-    std::size_t n = std::min(wanted.size(), sizeof sentence_ - 1);
-    while (n < wanted.size() && n > 0 && (static_cast<unsigned char>(wanted[n]) & 0xC0) == 0x80) --n;
-    wanted.copy(sentence_, n);
-    sentence_[n] = '\0';
+    kit::fill_field(sentence_, sizeof sentence_, model.asked_sentence());  // whole characters, none undrawable
   }
   const std::string show = tr("train.show");
   const float button_w = kit::text_size(kit::font(ui, kit::Face::body), show).x + ui.px(24);
