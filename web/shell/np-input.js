@@ -307,7 +307,8 @@ function deskKeyDown(event) {
   // No default action: no keypress follows (so GLFW types nothing twice) and Space or an arrow
   // does not also scroll the lesson's page. Embedded, the host's page is the one that scrolls,
   // and it still does on the keys that move it.
-  if (deskField || !embedded || event.key === 'Enter' || event.key === 'Escape') event.preventDefault();
+  const scrolls = !deskField && NAVIGATION[event.key] !== NAVIGATION.Enter && NAVIGATION[event.key] !== NAVIGATION.Escape;
+  if (!(embedded && scrolls)) event.preventDefault();
   event.stopImmediatePropagation();
   takenKeys.add(event.code);
 }
