@@ -243,3 +243,25 @@ TEST_CASE("split-join: a head's unlit columns keep a readable share of its colou
   CHECK(SplitJoinView::column_tint(false, 1.0f) < SplitJoinView::column_tint(true, 0.0f));   // clearly behind
   CHECK(SplitJoinView::column_tint(true, 1.0f) <= 0.9f);  // room left for the cell's text
 }
+
+TEST_CASE("kit::Flow keeps a group together: a new line only when the group would not fit") {
+  Headless page(375.0f, 800.0f);
+  ImGui::NewFrame();
+  ImGui::SetNextWindowPos(ImVec2(0, 0));
+  ImGui::Begin("flow");
+  const ImVec2 start = ImGui::GetCursorScreenPos();
+  kit::Flow flow(100.0f, 4.0f, 2.0f);
+  flow.keep_together(500.0f);  // wider than a line, but the line is empty: no new line
+  const ImVec2 first = flow.place(ImVec2(60, 10));
+  CHECK(first.y == start.y);
+  flow.keep_together(30.0f);  // 60 + 4 + 30 fits in 100: same line
+  const ImVec2 second = flow.place(ImVec2(30, 10));
+  CHECK(second.y == first.y);
+  flow.keep_together(20.0f);  // 98 + 20 does not: a new line before the group
+  const ImVec2 third = flow.place(ImVec2(10, 10));
+  CHECK(third.y > first.y);
+  CHECK(third.x == first.x);
+  flow.end();
+  ImGui::End();
+  ImGui::EndFrame();
+}

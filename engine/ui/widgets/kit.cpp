@@ -272,6 +272,10 @@ ImVec2 Flow::place(ImVec2 size) {
   return pos;
 }
 
+void Flow::keep_together(float width) {
+  if (x_ > x0_ && x_ + width > right_) newline();
+}
+
 void Flow::newline() {
   y_ += line_h_ + sy_;
   x_ = x0_;

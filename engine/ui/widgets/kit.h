@@ -86,6 +86,10 @@ class Flow {
  public:
   Flow(float width, float spacing_x, float spacing_y);
   ImVec2 place(ImVec2 size);
+  // A new line unless `width` (items placed next, with their spacing) fits on this one, so a
+  // group such as "0.22 ]" is never split across lines.
+  void keep_together(float width);
+  float spacing() const { return sx_; }
   void newline();
   void end();  // leaves the cursor below the last line
   float bottom() const { return y_ + line_h_; }

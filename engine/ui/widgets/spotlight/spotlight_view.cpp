@@ -267,7 +267,14 @@ void SpotlightView::draw_blend(const UiContext& ui, const SpotlightModel& model,
     text("= [", body, c.muted);
     for (int col = 0; col < blend->result.values.cols(); ++col) {
       const std::string value = format_number(blend->result.values(query_index, col));
-      flow.place(kit::text_size(kit::font(ui, kit::Face::mono), value));
+      ImFont* mono = kit::font(ui, kit::Face::mono);
+      const ImVec2 size = kit::text_size(mono, value);
+      // The last two entries and "]" share a line: a wrapped vector never ends on "0.22 ]" alone.
+      const int cols = static_cast<int>(blend->result.values.cols());
+      if (col + 2 == cols)
+        flow.keep_together(size.x + kit::text_size(mono, format_number(blend->result.values(query_index, col + 1))).x +
+                           kit::text_size(body, "]").x + 2 * flow.spacing());
+      flow.place(size);
       ImGui::PushID(1000 + col);
       NumberStyle style;
       style.mono = true;
