@@ -13,6 +13,8 @@
 //             the median and the worst, the load average around each run, and the median of
 //             each mark on the way (np-app.js and web/main.cpp's np:* performance marks:
 //             wasm-compiled, main, lesson-parsed, fonts-built, first-frame, ready ...)
+//   frames    gaps between animation frames while the train widget trains, and while the
+//             course playback plays, at 1440x900 (median, p95, worst; 33.3 ms is 30 fps)
 import { readFile } from 'node:fs/promises';
 import { loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -77,12 +79,50 @@ async function oneVisit(origin) {
   return { phases, fetched };
 }
 
+// Frames while the self-attention lesson's train widget trains (issue #10: never below 30 fps):
+// the gaps between the browser's animation frames from Train to the end of training, at
+// 1440x900, and the same while the course playback plays (the page's other animation), for
+// comparison. Software WebGL: each frame of the whole page is drawn on the CPU.
+async function trainingFrames(origin) {
+  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+    args: chromiumArgs });
+  const page = await (await browser.newContext({ viewport: { width: 1440, height: 900 } })).newPage();
+  const watch = async (path, start, done) => {
+    await page.goto(origin + path);
+    await page.waitForFunction(() => window.neuralpath && window.neuralpath.ready, null, { timeout: 120_000 });
+    await page.evaluate(() => window.neuralpath.ready);
+    await page.waitForTimeout(500);
+    const load = loadavg()[0];
+    await page.evaluate(() => {
+      const w = window.__gaps = { gaps: [], last: null, on: true };
+      const tick = now => { if (w.last !== null) w.gaps.push(now - w.last); w.last = now; if (w.on) requestAnimationFrame(tick); };
+      requestAnimationFrame(tick);
+    });
+    await page.evaluate(start);
+    await page.waitForFunction(done, null, { timeout: 120_000, polling: 250 });
+    const gaps = await page.evaluate(() => { window.__gaps.on = false; return window.__gaps.gaps.sort((a, b) => a - b); });
+    const at = q => Number(gaps[Math.min(gaps.length - 1, Math.floor(q * gaps.length))].toFixed(1));
+    return { frames: gaps.length, median_ms: at(0.5), p95_ms: at(0.95), worst_ms: at(1), load_average: Number(load.toFixed(2)) };
+  };
+  try {
+    const training = await watch('/lesson.html?lesson=self-attention&section=learn',
+      () => window.neuralpath.command({ widget: 'train-pronoun', type: 'train' }),
+      () => window.neuralpath.state().widgets.find(w => w.id === 'train-pronoun').finished);
+    const playback = await watch('/lesson.html?lesson=course-playback&section=overview',
+      () => { window.__until = performance.now() + 4000; window.neuralpath.command({ widget: 'block-playback', type: 'play' }); },
+      () => performance.now() > window.__until);
+    return { training, playback, how: 'gaps between requestAnimationFrame callbacks, 1440x900, headless Chromium (software WebGL)' };
+  } finally {
+    await browser.close();
+  }
+}
+
 async function main() {
   const server = await startServer({ root: site, port: 0 });
   const origin = `http://127.0.0.1:${server.address().port}`;
   const samples = [];
   const loads = [];
-  let fetched = new Map();
+  let fetched = new Map(), frames = null;
   try {
     // The server compresses each file once, on its first request; a static host would have
     // done that ahead of time, so the warm-up visit is not counted.
@@ -93,6 +133,7 @@ async function main() {
       samples.push(visit.phases);
       if (i === 0) fetched = visit.fetched;
     }
+    frames = await trainingFrames(origin);
   } finally {
     await new Promise(done => server.close(done));
   }
@@ -126,6 +167,7 @@ async function main() {
         .map(phase => [phase, round(median(samples.map(s => s[phase])))])),
       how: `${runs} cold visits, a fresh headless Chromium each (software WebGL), localhost`,
     },
+    frames,
   }, null, 2));
 }
 
