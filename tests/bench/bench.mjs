@@ -48,7 +48,10 @@ function runJson(command, args, env = process.env) {
   log(`${command} ${args.join(' ')}`);
   const out = execFileSync(command, args, { env, encoding: 'utf8', maxBuffer: 64 << 20,
     stdio: ['ignore', 'pipe', 'inherit'] });
-  return JSON.parse(out.trim().split('\n').pop());
+  // The whole output when it is one JSON value (page-metrics.mjs prints it indented), else its
+  // last line (the benches print progress before their JSON line).
+  const text = out.trim();
+  try { return JSON.parse(text); } catch { return JSON.parse(text.split('\n').pop()); }
 }
 
 const dumpDir = mkdtempSync(join(tmpdir(), 'np-bench-'));
