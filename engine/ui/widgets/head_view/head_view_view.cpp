@@ -59,7 +59,7 @@ void HeadViewView::draw_head_chips(const UiContext& ui, const HeadViewModel& mod
     const ImVec2 min = flow.place(size), max(min.x + size.x, min.y + size.y);
     layout_["heads"].push_back(css_rect(ui, min, max));
     ImGui::PushID(h);
-    if (ImGui::InvisibleButton("##head", size)) asked.emplace_back(std::in_place_type<HeadViewModel::ToggleHead>, h);
+    if (ImGui::InvisibleButton("##head", size)) asked.push_back(HeadViewModel::ToggleHead{h});
     const bool on = model.shown(h), hovered = ImGui::IsItemHovered();
     const ImU32 color = head_color(h);
     draw->AddRectFilled(min, max, on ? kit::fade(color, 0.22f) : c.page, ui.px(14));
@@ -126,7 +126,7 @@ void HeadViewView::draw_lines(const UiContext& ui, const HeadViewModel& model, f
       bool hovered = false;
       if (side == 0) {
         if (ImGui::InvisibleButton("##word", ImVec2(column, row_h)))
-          asked.emplace_back(std::in_place_type<HeadViewModel::Focus>, focus == j ? -1 : j);
+          asked.push_back(HeadViewModel::Focus{focus == j ? -1 : j});
         hovered = ImGui::IsItemHovered();
       } else {
         int best = -1;  // the shown head giving this word the most weight from the focus word

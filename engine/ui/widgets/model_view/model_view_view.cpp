@@ -68,8 +68,8 @@ void ModelViewView::draw_thumbnails(const UiContext& ui, const ModelViewModel& m
       ImGui::PushID(l * 1000 + h);
       if (ImGui::InvisibleButton("##thumb", item) ||
           (ImGui::IsItemFocused() && ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Enter), false))) {
-        if (model.open() == std::optional(head)) asked.emplace_back(std::in_place_type<ModelViewModel::Close>);
-        else asked.emplace_back(std::in_place_type<ModelViewModel::Open>, head);
+        if (model.open() == std::optional(head)) asked.push_back(ModelViewModel::Close{});
+        else asked.push_back(ModelViewModel::Open{head});
       }
       const bool hovered = ImGui::IsItemHovered(), focused = ImGui::IsItemFocused();
       if (hovered) ImGui::SetTooltip("%s", tr("model-view.open_tip", {{"head", model.label(head)}}).c_str());
@@ -115,7 +115,7 @@ void ModelViewView::draw_open(const UiContext& ui, const ModelViewModel& model, 
   const GridResult result = draw_grid(ui, grid, width, explain_);
   hovered_ = result.hovered;
   if (result.picked) {  // a tap selects the cell and opens how its weight was made
-    asked.emplace_back(std::in_place_type<ModelViewModel::SelectCell>, *result.picked);
+    asked.push_back(ModelViewModel::SelectCell{*result.picked});
     explain_.open(model.explain_cell(head, *result.picked));
   }
   layout_["cells"] = {{"origin", {result.cells_min.x / ui.scale, result.cells_min.y / ui.scale}},
