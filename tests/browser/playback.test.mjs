@@ -155,8 +155,11 @@ test('with the voice on the narrator speaks exactly each caption and the board m
   assert.equal(spoken[0].voice, 'Test Voice');
 
   // Pause stops the voice at once and the board stays.
-  await page.evaluate(() => { window.__speechMs = 60_000; });  // the next utterance would run long
-  await page.waitForFunction(() => window.speechSynthesis.speaking, null, { timeout: 5000 });
+  // The next utterance runs long. Wait until it has begun: a 250 ms one still speaking could end
+  // on its own just before pause, and then there is nothing left to cancel.
+  const spokenBefore = await page.evaluate(() => { window.__speechMs = 60_000; return window.__speech.spoken.length; });
+  await page.waitForFunction(n => window.__speech.spoken.length > n && window.speechSynthesis.speaking, spokenBefore,
+    { timeout: 5000 });
   const cancelsBefore = await page.evaluate(() => window.__speech.cancels);
   await page.evaluate(() => window.neuralpath.pause());
   await page.waitForFunction(() => !window.speechSynthesis.speaking, null, { timeout: 2000 });
