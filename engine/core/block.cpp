@@ -39,6 +39,9 @@ std::string mask_title(const Mask& mask) {
     return tr(key);
 }
 
+// A matrix's or scalar's name on the board, in the learner's language ([matrices]).
+std::string matrix_name(const std::string& key, TextArgs args = {}) { return tr("matrices." + key, args); }
+
 std::vector<std::string> numbered(const std::string& prefix, Index n) {
     std::vector<std::string> labels;
     for (Index i = 0; i < n; ++i) labels.push_back(prefix + std::to_string(i));
@@ -100,10 +103,12 @@ struct Builder {
         s.focus = {f, static_cast<int>(argmax_abs(s.result.values.row(f)))};
     }
 
-    void residual(const Matrix& x, const Matrix& sublayer, const Matrix& sum, const std::string& what) {
-        Step& s = add(StepKind::residual, tr(what == "attention" ? "steps.residual_attention" : "steps.residual_feed_forward"));
+    // `sublayer_key`: attention or feed_forward, the sublayer whose output is added.
+    void residual(const Matrix& x, const Matrix& sublayer, const Matrix& sum, const std::string& sublayer_key) {
+        Step& s = add(StepKind::residual, tr("steps.residual_" + sublayer_key));
+        const std::string what = matrix_name(sublayer_key);
         s.inputs = {by_features("x", x), by_features(what, sublayer)};
-        s.result = by_features("x + " + what, sum);
+        s.result = by_features(matrix_name("x_plus", {{"what", what}}), sum);
         s.term_a = "x";
         s.term_b = what;
         if (record_terms)
@@ -117,8 +122,8 @@ struct Builder {
 
     void norm(const Matrix& x, const LayerNormResult& ln, const LayerNormParams& p, const std::string& title) {
         Step& s = add(StepKind::layer_norm, title);
-        s.inputs = {by_features("x", x), tokens_by("mean", ln.mean, {"mean"}),
-                    tokens_by("spread", ln.stddev, {"spread"})};
+        s.inputs = {by_features("x", x), tokens_by(matrix_name("mean"), ln.mean, {matrix_name("mean")}),
+                    tokens_by(matrix_name("spread"), ln.stddev, {matrix_name("spread")})};
         s.result = by_features("LayerNorm(x)", ln.output);
         s.term_a = "x - mean";
         s.term_b = "gamma / spread";  // plus beta as a term with b = 1
@@ -195,9 +200,9 @@ Trace run_block(const ModelSpec& unresolved, const std::vector<Token>& tokens, c
         Step& s = b.add(StepKind::tokens, tr("steps.tokens"));
         Matrix positions(1, T);
         for (int t = 0; t < T; ++t) positions(0, t) = static_cast<float>(t);
-        s.result = {"position", positions, {"position"}, trace.labels};
+        s.result = {matrix_name("position"), positions, {matrix_name("position")}, trace.labels};
         s.scalar = static_cast<float>(T);
-        s.scalar_name = "tokens";
+        s.scalar_name = matrix_name("tokens");
         s.focus = {0, f};
         s.tokens = {f};
     }
@@ -205,7 +210,7 @@ Trace run_block(const ModelSpec& unresolved, const std::vector<Token>& tokens, c
     trace.embeddings = embed_tokens(spec.vocabulary, tokens, d, spec.seed);
     {
         Step& s = b.add(StepKind::embedding, tr("steps.embedding"));
-        s.result = b.by_features("embedding", trace.embeddings);
+        s.result = b.by_features(matrix_name("embedding"), trace.embeddings);
         b.focus_row_max(s);
     }
     // x = x + positional_scale · PE                                [T][d]
@@ -215,11 +220,11 @@ Trace run_block(const ModelSpec& unresolved, const std::vector<Token>& tokens, c
     trace.input = trace.embeddings + trace.positions;
     {
         Step& s = b.add(StepKind::positions, tr("steps.positions"));
-        s.inputs = {b.by_features("embedding", trace.embeddings),
-                    b.by_features("position code", trace.positions)};
+        s.inputs = {b.by_features(matrix_name("embedding"), trace.embeddings),
+                    b.by_features(matrix_name("position_code"), trace.positions)};
         s.result = b.by_features("x", trace.input);
         s.scalar = spec.positional_encoding ? spec.positional_scale : 0.0f;
-        s.scalar_name = "positional scale";
+        s.scalar_name = matrix_name("positional_scale");
         s.tokens = {f};
         s.focus = {f, static_cast<int>(argmax_abs(trace.positions.row(f)))};
     }
@@ -234,8 +239,8 @@ Trace run_block(const ModelSpec& unresolved, const std::vector<Token>& tokens, c
                         static_cast<int>(c));
         s.inputs = {b.by_features("x", x)};
         for (std::size_t h = 0; h < mh.heads.size(); ++h)
-            s.inputs.push_back(b.square("weights" + tr("steps.in_head", {{"n", std::to_string(h + 1)}}), mh.heads[h].weights));
-        s.result = b.by_features("x + context", after);
+            s.inputs.push_back(b.square(matrix_name("weights") + tr("steps.in_head", {{"n", std::to_string(h + 1)}}), mh.heads[h].weights));
+        s.result = b.by_features(matrix_name("x_plus", {{"what", matrix_name("context")}}), after);
         s.tokens = {f};
         s.focus = {f, static_cast<int>(argmax_abs(mh.output.row(f)))};
         trace.context.push_back(std::move(mh));
@@ -283,7 +288,7 @@ Trace run_block(const ModelSpec& unresolved, const std::vector<Token>& tokens, c
         {   // scores = Q_h·K_hᵀ
             Step& s = b.add(StepKind::score, tr("steps.score", head), -1, h);
             s.inputs = {b.tokens_by("Q" + in_head, qh[h], dims), b.tokens_by("K" + in_head, kh[h], dims)};
-            s.result = b.square("scores", a.scores);
+            s.result = b.square(matrix_name("scores"), a.scores);
             s.term_a = "q";
             s.term_b = "k";
             if (b.record_terms) s.cell_terms = product_terms(qh[h], kh[h].transpose());
@@ -292,8 +297,8 @@ Trace run_block(const ModelSpec& unresolved, const std::vector<Token>& tokens, c
         }
         {   // scaled = scores · scale, scale = 1/sqrt(d_head)
             Step& s = b.add(StepKind::scale, tr("steps.scale", with(head, {"sqrt", sqrt_name})), -1, h);
-            s.inputs = {b.square("scores", a.scores)};
-            s.result = b.square("scaled", a.scaled);
+            s.inputs = {b.square(matrix_name("scores"), a.scores)};
+            s.result = b.square(matrix_name("scaled"), a.scaled);
             s.scalar = a.scale;
             s.scalar_name = sqrt_name;
             s.term_a = "score";
@@ -307,8 +312,8 @@ Trace run_block(const ModelSpec& unresolved, const std::vector<Token>& tokens, c
         }
         {   // masked = scaled, -inf where hidden
             Step& s = b.add(StepKind::mask, tr("steps.mask", with(head, {"mask", mask_title(trace.mask)})), -1, h);
-            s.inputs = {b.square("scaled", a.scaled)};
-            s.result = b.square("masked", a.masked);
+            s.inputs = {b.square(matrix_name("scaled"), a.scaled)};
+            s.result = b.square(matrix_name("masked"), a.masked);
             s.masked_cells = masked;
             // The mask teaches on a row it changes: the focus token's own row when something is
             // hidden from it, else the nearest earlier row that has a hidden cell (under a causal
@@ -322,8 +327,10 @@ Trace run_block(const ModelSpec& unresolved, const std::vector<Token>& tokens, c
         }
         {   // weights = softmax(masked), row by row
             Step& s = b.add(StepKind::softmax, tr("steps.softmax", head), -1, h);
-            s.inputs = {b.square("masked", a.masked)};
-            s.result = b.square("weights", a.weights);
+            // Nothing hidden: the softmax's input is the scaled grid itself (a playback that
+            // leaves the mask step out must not call it "masked").
+            s.inputs = {b.square(matrix_name(masked.empty() ? "scaled" : "masked"), a.masked)};
+            s.result = b.square(matrix_name("weights"), a.weights);
             s.masked_cells = masked;
             s.term_a = "exp(s - max)";
             s.term_b = "1 / sum";
@@ -342,8 +349,8 @@ Trace run_block(const ModelSpec& unresolved, const std::vector<Token>& tokens, c
         }
         {   // blend = weights·V_h
             Step& s = b.add(StepKind::blend, tr("steps.blend", head), -1, h);
-            s.inputs = {b.square("weights", a.weights), b.tokens_by("V" + in_head, vh[h], dims)};
-            s.result = b.tokens_by("blend", a.output, dims);
+            s.inputs = {b.square(matrix_name("weights"), a.weights), b.tokens_by("V" + in_head, vh[h], dims)};
+            s.result = b.tokens_by(matrix_name("blend"), a.output, dims);
             s.term_a = "weight";
             s.term_b = "v";
             if (b.record_terms) s.cell_terms = product_terms(a.weights, vh[h]);
@@ -354,17 +361,17 @@ Trace run_block(const ModelSpec& unresolved, const std::vector<Token>& tokens, c
     {   // concat(head_1 .. head_H)
         Step& s = b.add(StepKind::concat_heads, tr("steps.concat_heads"));
         for (int h = 0; h < layer.heads; ++h)
-            s.inputs.push_back(b.tokens_by("blend" + tr("steps.in_head", {{"n", std::to_string(h + 1)}}),
+            s.inputs.push_back(b.tokens_by(matrix_name("blend") + tr("steps.in_head", {{"n", std::to_string(h + 1)}}),
                                            mh.heads[static_cast<std::size_t>(h)].output, numbered("", dh)));
-        s.result = b.tokens_by("concat", mh.concat, numbered("", d));
+        s.result = b.tokens_by(matrix_name("concat"), mh.concat, numbered("", d));
         b.focus_row_max(s);
     }
     {   // · W_O
         Step& s = b.add(StepKind::output_projection, tr("steps.output_projection"));
-        s.inputs = {b.tokens_by("concat", mh.concat, numbered("", d)),
+        s.inputs = {b.tokens_by(matrix_name("concat"), mh.concat, numbered("", d)),
                     {"W_O", layer.w_o, numbered("", d), trace.feature_labels}};
-        s.result = b.by_features("attention", mh.output);
-        s.term_a = "concat";
+        s.result = b.by_features(matrix_name("attention"), mh.output);
+        s.term_a = matrix_name("concat");
         s.term_b = "W_O";
         if (b.record_terms) s.cell_terms = product_terms(mh.concat, layer.w_o);
         b.focus_row_max(s);
@@ -372,7 +379,7 @@ Trace run_block(const ModelSpec& unresolved, const std::vector<Token>& tokens, c
 
     // [SECTION] run_block: residuals, LayerNorm, feed-forward, next token ----------------------
     const Matrix res1 = x + mh.output;                                   // x + attention(x)
-    b.residual(x, mh.output, res1, "attention");
+    b.residual(x, mh.output, res1, "attention");   // [matrices] and [steps] key
     trace.norm_attention = layer_norm(res1, spec.norm_attention);        // LayerNorm_1
     b.norm(res1, trace.norm_attention, spec.norm_attention, tr("steps.norm_attention"));
     x = trace.norm_attention.output;
@@ -382,15 +389,15 @@ Trace run_block(const ModelSpec& unresolved, const std::vector<Token>& tokens, c
         {
             Step& s = b.add(StepKind::feed_forward, tr("steps.feed_forward"));
             const int hidden = spec.feed_forward.hidden;
-            s.inputs = {b.by_features("x", x), b.tokens_by("hidden", trace.feed_forward.hidden, numbered("h", hidden))};
-            s.result = b.by_features("feed-forward", trace.feed_forward.output);
-            s.term_a = "hidden";
+            s.inputs = {b.by_features("x", x), b.tokens_by(matrix_name("hidden"), trace.feed_forward.hidden, numbered("h", hidden))};
+            s.result = b.by_features(matrix_name("feed_forward"), trace.feed_forward.output);
+            s.term_a = matrix_name("hidden");
             s.term_b = "W2";  // plus b2 (not a term: a constant per column)
             if (b.record_terms) s.cell_terms = product_terms(trace.feed_forward.hidden, spec.feed_forward.w2);
             b.focus_row_max(s);
         }
         const Matrix res2 = x + trace.feed_forward.output;               // x + FFN(x)
-        b.residual(x, trace.feed_forward.output, res2, "feed-forward");
+        b.residual(x, trace.feed_forward.output, res2, "feed_forward");
         trace.norm_feed_forward = layer_norm(res2, spec.norm_feed_forward);  // LayerNorm_2
         b.norm(res2, trace.norm_feed_forward, spec.norm_feed_forward, tr("steps.norm_feed_forward"));
         x = trace.norm_feed_forward.output;
@@ -402,10 +409,10 @@ Trace run_block(const ModelSpec& unresolved, const std::vector<Token>& tokens, c
     trace.next = next_token(x.row(T - 1).transpose(), spec.unembedding, words, spec.temperature);
     {   // p = softmax(U·h_last / temperature)
         Step& s = b.add(StepKind::next_token, tr("steps.next_token"));
-        s.inputs = {{"logits", trace.next.logits.transpose(), {"logit"}, words}};
-        s.result = {"probability", trace.next.probabilities.transpose(), {"probability"}, words};
+        s.inputs = {{matrix_name("logits"), trace.next.logits.transpose(), {matrix_name("logit")}, words}};
+        s.result = {matrix_name("probability"), trace.next.probabilities.transpose(), {matrix_name("probability")}, words};
         s.scalar = spec.temperature;
-        s.scalar_name = "temperature";
+        s.scalar_name = matrix_name("temperature");
         s.tokens = {T - 1};
         s.focus = {0, trace.next.ranking.empty() ? -1 : trace.next.ranking.front()};
     }

@@ -73,6 +73,18 @@ TEST_CASE("the trace covers the whole block in the documented order") {
     CHECK(t.steps[12].head == 1);
 }
 
+TEST_CASE("the softmax's input is called masked only where the mask hid something") {
+    const auto softmax_input = [](const Trace& t) {
+        for (const Step& s : t.steps)
+            if (s.kind == StepKind::softmax) return s.inputs.at(0).name;
+        return std::string();
+    };
+    CHECK(softmax_input(run_block(default_model_spec(), kTired)) == "masked");
+    // Nothing hidden: the softmax reads the scaled scores (a playback without its mask step
+    // called them "masked").
+    CHECK(softmax_input(run_block(default_model_spec(), kTired, bidirectional())) == "scaled");
+}
+
 TEST_CASE("every number in a narration sentence is a number the step holds, printed the same way") {
     for (const char* sentence : {kTired, kWide, "A zebra sat on the mat"}) {
         for (const TraceOptions& options : {TraceOptions{}, bidirectional()}) {

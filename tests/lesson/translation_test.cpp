@@ -313,7 +313,12 @@ TEST_CASE("neuralpath-cli check reports a drifted translation, and trace --lang 
     CHECK(es.out.find("\"title\":\"Puntuaciones (cabeza 1)\"") != std::string::npos);
     CHECK(es.out.find("\"title\":\"Siguiente token\"") != std::string::npos);
     CHECK(es.out.find("«cat»") != std::string::npos);
-    for (const char* english : {"(head 1)", "Scores", "Blend of values", "'cat'"}) {
+    // So are the matrices' names (the board's labels and cell readouts, the narration's sublayer).
+    CHECK(es.out.find("\"name\":\"puntuaciones\"") != std::string::npos);
+    CHECK(es.out.find("\"name\":\"x + atención\"") != std::string::npos);
+    CHECK(es.out.find("\"name\":\"código de posición\"") != std::string::npos);
+    for (const char* english : {"(head 1)", "Scores", "Blend of values", "'cat'", "\"name\":\"scores\"",
+                                "\"name\":\"position code\"", "\"name\":\"x + attention\""}) {
         CAPTURE(english);
         CHECK(es.out.find(english) == std::string::npos);
     }
@@ -321,5 +326,6 @@ TEST_CASE("neuralpath-cli check reports a drifted translation, and trace --lang 
     CHECK(en.out.find("The sentence becomes 4 tokens") != std::string::npos);
     CHECK(en.out.find("\"title\":\"Scores (head 1)\"") != std::string::npos);
     CHECK(en.out.find("'cat'") != std::string::npos);
+    CHECK(en.out.find("\"name\":\"position code\"") != std::string::npos);
     neuralpath::test::check_refused(run_cli_text("trace --sentence 'The cat' --lang xx"), "--lang xx: no word catalogue");
 }

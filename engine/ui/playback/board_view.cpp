@@ -127,11 +127,18 @@ float PlaybackView::draw_flow(const Painter& p, const PlaybackModel& m, ImVec2 p
 
 namespace {
 
+// By what the matrix is in its step, not by its name (names are in the learner's language).
 Heat heat_of(const Step& s, int input) {  // input -1 = the result
-  const std::string& name = input < 0 ? s.result.name : s.inputs[static_cast<std::size_t>(input)].name;
-  if (name.rfind("weights", 0) == 0) return Heat::weights;
-  if (name == "scores" || name == "scaled" || name == "masked") return Heat::range;
-  return Heat::signed_values;
+  const bool result = input < 0;
+  switch (s.kind) {
+    case StepKind::score: return result ? Heat::range : Heat::signed_values;       // Q·Kᵀ = scores
+    case StepKind::scale:
+    case StepKind::mask: return Heat::range;                                        // scores in, scores out
+    case StepKind::softmax: return result ? Heat::weights : Heat::range;            // scores → weights
+    case StepKind::blend: return input == 0 ? Heat::weights : Heat::signed_values;  // weights · V
+    case StepKind::context_layer: return !result && input > 0 ? Heat::weights : Heat::signed_values;
+    default: return Heat::signed_values;
+  }
 }
 
 // The operator drawn after input `k` (before the next input, or before the result).
@@ -147,7 +154,7 @@ std::string operator_after(const Step& s, std::size_t k) {
     case StepKind::output_projection: return last ? "=" : "·";
     case StepKind::score: return last ? "ᵀ =" : "·";
     case StepKind::scale: return "× " + s.scalar_name + " =";
-    case StepKind::mask: return "+ mask →";
+    case StepKind::mask: return tr("playback.op_mask");
     case StepKind::softmax: return "softmax →";
     case StepKind::concat_heads: return last ? "=" : "|";
     case StepKind::layer_norm: return last ? "LayerNorm →" : "";
