@@ -51,6 +51,23 @@ std::string cell_name(const NamedMatrix& m, Cell c) {
   return m.name + "[" + label(m.row_labels, c.row) + ", " + label(m.col_labels, c.col) + "]";
 }
 
+// The numbers printed under a matrix whose cells are too small for text, each wrapped to the
+// matrix's own width: a long name ("position code[Future, quality] = 0.00") once ran into the
+// matrix beside it on a phone.
+std::vector<std::string> readout_lines(const Painter& p, const MatrixStyle& style, float width) {
+  const NamedMatrix& m = *style.matrix;
+  std::vector<std::string> lines;
+  for (const Cell& s : style.spoken)
+    for (std::string& line : p.wrap(p.small(), 0, cell_name(m, s) + " = " + format_number(m.values(s.row, s.col)), width))
+      lines.push_back(std::move(line));
+  return lines;
+}
+float legend_box(const Painter& p) { return p.small_size() * 0.8f; }
+float legend_text_width(const Painter& p, float width) { return std::max(width - legend_box(p) - p.px(4), p.px(40)); }
+std::string masked_legend() {
+  return tr("playback.masked_legend", {{"value", format_number(-std::numeric_limits<float>::infinity())}});
+}
+
 struct Scale {
   float lo = 0, hi = 1, abs = 1;
 };
@@ -123,11 +140,14 @@ MatrixLayout layout_matrix(const Painter& p, const MatrixStyle& style, float max
   }
   l.label_every = std::max(1, static_cast<int>(std::ceil((l.label_size + p.px(1)) / l.cell_h - 0.01f)));
   l.header_h = l.numbers && !m.col_labels.empty() ? p.small_size() * 0.9f + p.px(3) : 0;
-  const std::size_t readouts = l.numbers ? 0 : style.spoken.size() + (has_minus_infinity(m.values) ? 1 : 0);
-  l.readout_h = static_cast<float>(readouts) * (p.small_size() + p.px(2));
   const float title_w = p.measure(p.bold(), p.small_size(), m.name).x;
-  l.size = ImVec2(std::max(l.label_w + l.cell_w * static_cast<float>(cols), title_w),
-                  l.title_h + l.header_h + l.cell_h * static_cast<float>(rows) + l.readout_h);
+  l.size.x = std::max(l.label_w + l.cell_w * static_cast<float>(cols), title_w);
+  if (!l.numbers) {
+    std::size_t lines = readout_lines(p, style, l.size.x).size();
+    if (has_minus_infinity(m.values)) lines += p.wrap(p.small(), 0, masked_legend(), legend_text_width(p, l.size.x)).size();
+    l.readout_h = static_cast<float>(lines) * (p.small_size() + p.px(2));
+  }
+  l.size.y = l.title_h + l.header_h + l.cell_h * static_cast<float>(rows) + l.readout_h;
   return l;
 }
 
@@ -195,18 +215,18 @@ Cell draw_matrix(const Painter& p, ImVec2 pos, const MatrixStyle& style, const M
     }
   if (!l.numbers) {  // cells too small for text: the narrated numbers go underneath
     float y = grid.y + l.cell_h * rows + p.px(2);
-    for (const Cell& s : style.spoken) {
-      const std::string line = cell_name(m, s) + " = " + format_number(m.values(s.row, s.col));
+    for (const std::string& line : readout_lines(p, style, l.size.x)) {
       p.text(ImVec2(pos.x, y), line, c.text, p.small());
       y += p.small_size() + p.px(2);
     }
     if (has_minus_infinity(m.values)) {  // the greyed cells' value, which the cells cannot print
-      const float box = p.small_size() * 0.8f;
+      const float box = legend_box(p);
       p.draw->AddRectFilled(ImVec2(pos.x, y + p.px(2)), ImVec2(pos.x + box, y + p.px(2) + box), c.masked);
       p.draw->AddRect(ImVec2(pos.x, y + p.px(2)), ImVec2(pos.x + box, y + p.px(2) + box), c.border);
-      p.text(ImVec2(pos.x + box + p.px(4), y),
-             tr("playback.masked_legend", {{"value", format_number(-std::numeric_limits<float>::infinity())}}), c.muted,
-             p.small());
+      for (const std::string& line : p.wrap(p.small(), 0, masked_legend(), legend_text_width(p, l.size.x))) {
+        p.text(ImVec2(pos.x + box + p.px(4), y), line, c.muted, p.small());
+        y += p.small_size() + p.px(2);
+      }
     }
   }
   return hovered;

@@ -319,13 +319,16 @@ float PlaybackView::draw_temperature(const Painter& p, const PlaybackModel& m, I
   const float h = ImGui::GetFrameHeight();
   const std::string label = tr("playback.temperature");
   p.text(ImVec2(pos.x, pos.y + (h - p.small_size()) * 0.5f), label, c.muted, p.small(), 0, 0, false);
-  const float x = pos.x + p.measure(p.small(), 0, label).x + p.px(8);
-  ImGui::SetCursorScreenPos(ImVec2(x, pos.y));
-  ImGui::SetNextItemWidth(std::min(pos.x + width - x, p.px(320)));
+  float x = pos.x + p.measure(p.small(), 0, label).x + p.px(8);
   float tau = trace->next.temperature;
-  // The value as format_number prints it ("τ = 1,00" in Spanish); a format without '%' is shown as is.
+  // The value beside the slider, not inside it, where the grab covered its digits at τ = 1
+  // (the middle of the track); as format_number prints it ("τ = 1,00" in Spanish).
   const std::string shown = "τ = " + format_number(tau);
-  if (ImGui::SliderFloat("##temperature", &tau, kMinTemperature, kMaxTemperature, shown.c_str(),
+  p.text(ImVec2(x, pos.y + (h - p.small_size()) * 0.5f), shown, c.text, p.small(), 0, 0, false);
+  x += p.measure(p.small(), 0, "τ = 0.00").x + p.px(8);  // the widest value, so the track never moves
+  ImGui::SetCursorScreenPos(ImVec2(x, pos.y));
+  ImGui::SetNextItemWidth(std::max(p.px(80), std::min(pos.x + width - x, p.px(320))));
+  if (ImGui::SliderFloat("##temperature", &tau, kMinTemperature, kMaxTemperature, "",
                          ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp))
     asked.push_back(PlaybackModel::Temperature{tau});
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr("playback.temperature_tip").c_str());
