@@ -160,6 +160,32 @@ TEST_CASE("a tap on a thumbnail opens that head and a tap on a cell explains its
   }
 }
 
+TEST_CASE("a cell's derivation sheet closes once its widget is scrolled out of sight, not before") {
+  Headless page(1440.0f, 900.0f);
+  auto view = widgets_test::widget("every-head", "multi-head");
+  CHECK(send(*view, {{"type", "open"}, {"layer", 0}, {"head", 3}}) == "");
+  CHECK(send(*view, {{"type", "explain"}, {"layer", 0}, {"head", 3}, {"row", 3}, {"col", 1}}) == "");
+  // Drawn with the page scrolled so far that the widget sits below the screen: opened by a
+  // command, the sheet waits for its widget to come into sight.
+  const auto draw_below = [&](float offset) {
+    for (int i = 0; i < 3; ++i) {
+      view->update(1.0f / 60);
+      page.frame([&](const ui::UiContext& ui) {
+        ImGui::Dummy(ImVec2(1.0f, offset));
+        view->draw(ui);
+      });
+    }
+  };
+  draw_below(2000.0f);
+  CHECK(view->state()["explained"]["open"] == true);
+  draw_below(0.0f);  // in sight, the sheet below it
+  REQUIRE(view->state()["explained"]["open"] == true);
+  CHECK(view->state()["explained"].contains("sheet"));
+  draw_below(2000.0f);  // scrolled away: it closes rather than cover what is on screen now
+  CHECK(view->state()["explained"]["open"] == false);
+  CHECK(view->state()["open"]["head"] == 3);  // the open head stays open
+}
+
 TEST_CASE("the model view refuses what it cannot do and its snapshot reopens the head and cell") {
   auto view = widgets_test::widget("every-head", "multi-head");
   CHECK(send(*view, {{"type", "open"}, {"layer", 0}, {"head", 4}}) != "");

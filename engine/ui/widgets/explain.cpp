@@ -74,9 +74,9 @@ void Explainer::open(Explanation explanation) {
   centred_ = true;
 }
 
-void Explainer::draw_popup(const UiContext& ui) {
+void Explainer::draw_popup(const UiContext& ui, float owner_top, float owner_bottom) {
   if (sheet_) {
-    draw_sheet(ui);
+    draw_sheet(ui, owner_top, owner_bottom);
     return;
   }
   if (open_requested_) {
@@ -134,19 +134,32 @@ void Explainer::draw_body(const UiContext& ui, float wrap) {
   kit::gap(ui, 2);
 }
 
-void Explainer::draw_sheet(const UiContext& ui) {
+void Explainer::draw_sheet(const UiContext& ui, float owner_top, float owner_bottom) {
   open_requested_ = false;
   sheet_rect_.reset();
-  if (!current_) return;
-  if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape), false)) {
-    current_.reset();
+  if (!current_) {
+    sheet_top_ = FLT_MAX;
+    owner_seen_ = false;
     return;
   }
+  // Scrolled away: the widget it explains is above the screen or wholly behind the sheet itself.
+  // The sheet would otherwise sit over whatever the learner scrolled to (#15 walk: the model
+  // view's sheet covered the split-join walk's Next button, and taps on it did nothing).
+  // Only once the widget was seen with its sheet: a command may open one for a widget off screen.
+  const ImGuiViewport* viewport = ImGui::GetMainViewport();
+  const float shown_until = std::min(sheet_top_, viewport->Pos.y + viewport->Size.y);
+  const bool owner_in_sight = owner_bottom > viewport->Pos.y && owner_top < shown_until;
+  if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape), false) || (owner_seen_ && !owner_in_sight)) {
+    current_.reset();
+    sheet_top_ = FLT_MAX;
+    owner_seen_ = false;
+    return;
+  }
+  owner_seen_ = owner_seen_ || owner_in_sight;
   // Across the bottom of the screen, at most 40% of its height (longer text scrolls inside): a
   // widget's top, where its controls are, stays in view above it. Centred under the window the
   // widget is drawn in (the reading column on a desk, so it does not cover the contents).
   const Palette& c = ui.colors();
-  const ImGuiViewport* viewport = ImGui::GetMainViewport();
   const float column_w = std::min(ImGui::GetWindowWidth(), viewport->Size.x);
   const float w = std::min(column_w - ui.px(16), ui.px(560));
   const float centre = std::clamp(ImGui::GetWindowPos().x + column_w * 0.5f, viewport->Pos.x + w * 0.5f,
@@ -173,9 +186,11 @@ void Explainer::draw_sheet(const UiContext& ui) {
   const ImVec2 pos = ImGui::GetWindowPos(), size = ImGui::GetWindowSize();
   ImGui::End();
   sheet_rect_ = nlohmann::json::array({pos.x / ui.scale, pos.y / ui.scale, size.x / ui.scale, size.y / ui.scale});
+  sheet_top_ = pos.y;
   if (closed) {
     current_.reset();
     sheet_rect_.reset();
+    sheet_top_ = FLT_MAX;
   }
 }
 

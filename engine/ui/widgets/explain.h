@@ -18,6 +18,7 @@
 #include <imgui.h>
 #include <nlohmann/json.hpp>
 
+#include <cfloat>
 #include <functional>
 #include <optional>
 #include <string>
@@ -47,19 +48,23 @@ class Explainer {
   void open(Explanation explanation);  // programmatic (commands, tests): centred on screen
   // A sheet instead of a popup: a panel across the bottom of the screen that leaves the rest of
   // the page working (a popup takes every tap until it closes, so a learner reading it could
-  // not toggle the head view's heads). It closes with its ✕ button or Escape.
+  // not toggle the head view's heads). It closes with its ✕ button or Escape, and by itself once
+  // its widget is scrolled out of sight (nothing left above the sheet), so it never stays over
+  // another widget's controls.
   void use_sheet(bool sheet) { sheet_ = sheet; }
   void close() { current_.reset(); }
   bool is_open() const { return current_.has_value(); }
   const std::optional<Explanation>& current() const { return current_; }
 
-  void draw_popup(const UiContext& ui);       // call once per frame at the end of draw()
+  // Call once per frame at the end of draw(); `owner_top`/`owner_bottom`: the widget's card, in
+  // screen px (a sheet closes when none of it shows above the sheet).
+  void draw_popup(const UiContext& ui, float owner_top = -FLT_MAX, float owner_bottom = FLT_MAX);
   nlohmann::json state() const;               // {"open": false} or {"open": true, ..., "sheet": [x, y, w, h]}
   std::vector<nlohmann::json> take_events();  // {"type": "explain", "text": ...} when opened
 
  private:
   bool activated();  // clicked, or Enter while focused
-  void draw_sheet(const UiContext& ui);
+  void draw_sheet(const UiContext& ui, float owner_top, float owner_bottom);
   void draw_body(const UiContext& ui, float wrap);  // title, formula, inputs, text
 
   std::optional<Explanation> current_;
@@ -68,6 +73,8 @@ class Explainer {
   bool centred_ = false;  // opened by a command, not at the pointer
   bool sheet_ = false;
   std::optional<nlohmann::json> sheet_rect_;  // where the sheet was drawn, CSS px
+  float sheet_top_ = FLT_MAX;                 // its top edge last frame, screen px
+  bool owner_seen_ = false;                   // its widget was in sight since it opened
   std::vector<nlohmann::json> events_;
 };
 

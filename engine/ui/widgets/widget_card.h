@@ -21,6 +21,7 @@ namespace neuralpath::ui {
 template <class Model, class Body>
 void draw_widget_card(const UiContext& ui, const void* view, const Model& model, Explainer& explain, Body&& body) {
   ImGui::PushID(view);
+  const float top = ImGui::GetCursorScreenPos().y;
   kit::Card card(ui, Model::kKind);
   const float width = card.inner_width();
   if constexpr (requires { model.has_trace(); }) {
@@ -40,7 +41,7 @@ void draw_widget_card(const UiContext& ui, const void* view, const Model& model,
     kit::wrapped(ui, caption, ui.colors().muted, kit::Face::small);
   }
   card.end();
-  explain.draw_popup(ui);
+  explain.draw_popup(ui, top, ImGui::GetCursorScreenPos().y);
   ImGui::PopID();
 }
 
