@@ -75,6 +75,31 @@ TEST_CASE("a click on split-join's Next moves one step, and a click on a head ch
   CHECK(walk->state()["head"] == 2);
 }
 
+TEST_CASE("split-join's Next does not slide sideways when Back appears beside it") {
+  for (float width : {375.0f, 1440.0f}) {
+    CAPTURE(width);
+    Headless page(width, 2000.0f);
+    auto walk = widgets_test::widget("split-join-walk", "multi-head");
+    CHECK(widgets_test::draw_frames(page, *walk, 2));
+    const json first_next = walk->state()["layout"]["next"];
+    CHECK_FALSE(walk->state()["layout"].contains("back"));
+    page.click(centre(first_next));
+    CHECK(widgets_test::draw_frames(page, *walk, 3));
+    const json next = walk->state()["layout"]["next"];
+    CHECK(walk->state()["layout"].contains("back"));
+    CHECK(next[0] == first_next[0]);  // Back took the place kept for it, left of Next
+    CHECK(next[2] == first_next[2]);
+    // Where the stage's grid keeps its height (the cut and slice grids at 1440 px), a second
+    // click on the same spot is a second step, not a step back.
+    if (width > 1000.0f) {
+      REQUIRE(next == first_next);
+      page.click(centre(first_next));
+      CHECK(widgets_test::draw_frames(page, *walk, 3));
+      CHECK(walk->state()["stage"] == "scores");
+    }
+  }
+}
+
 TEST_CASE("the cost readout draws at 375 and 1440 px with each value clear of its slider") {
   for (float width : {375.0f, 1440.0f}) {
     CAPTURE(width);

@@ -228,6 +228,25 @@ bool button(const UiContext& ui, const char* label, bool primary, ImVec2 size) {
   return clicked;
 }
 
+StepNav step_nav(const UiContext& ui, const char* back_label, const char* next_label, bool can_back, bool can_next) {
+  StepNav nav;
+  if (can_back) {
+    if (button(ui, back_label)) nav.move = -1;
+    nav.back = {true, ImGui::GetItemRectMin(), ImGui::GetItemRectMax()};
+  } else {
+    // The space button() would take: its label plus the padding it pushes (12 by 6 px).
+    const ImVec2 label = ImGui::CalcTextSize(back_label, nullptr, true);
+    ImGui::Dummy(ImVec2(label.x + 2 * ui.px(12), label.y + 2 * ui.px(6)));
+  }
+  ImGui::SameLine(0, ui.px(8));
+  if (can_next) {
+    if (button(ui, next_label, true)) nav.move = 1;
+    nav.next = {true, ImGui::GetItemRectMin(), ImGui::GetItemRectMax()};
+    ImGui::SameLine(0, ui.px(8));
+  }
+  return nav;
+}
+
 void push_field_style(const UiContext& ui) {
   const Palette& c = ui.colors();
   ImGui::PushStyleColor(ImGuiCol_FrameBg, c.page);

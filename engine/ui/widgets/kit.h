@@ -71,6 +71,15 @@ int segmented(const UiContext& ui, const char* id, const std::vector<std::string
 // A plain button sized to its label (scaled padding), or to `size` (screen px) where a finger
 // needs a larger target than the label gives; true when clicked.
 bool button(const UiContext& ui, const char* label, bool primary = false, ImVec2 size = ImVec2(0, 0));
+// A step-through's Back and Next on one line. Back's place is kept on the first step (nothing
+// drawn there), so Next never slides under the pointer when Back appears: a second click on
+// Next is Next again. Next is left out on the last step. Leaves the cursor on the same line.
+struct StepNav {
+  struct Drawn { bool shown = false; ImVec2 min, max; };  // a button's screen rectangle
+  int move = 0;              // -1 Back clicked, +1 Next clicked, 0 neither
+  Drawn back, next;          // where each was drawn, for layout reports
+};
+StepNav step_nav(const UiContext& ui, const char* back_label, const char* next_label, bool can_back, bool can_next);
 // Text fields and sliders drawn on a card need their own frame: page-coloured, outlined, with
 // an accent grab. Push before the field, pop after it.
 void push_field_style(const UiContext& ui);

@@ -88,15 +88,11 @@ void MaskStepsView::draw_stages(const UiContext& ui, const MaskStepsModel& model
   kit::wrapped(ui, shown ? narrate(t, *step, *shown) : step->narration, c.text, kit::Face::small);
 
   ImGui::PushID("nav");
-  if (model.stage_index() > 0) {
-    if (kit::button(ui, tr("mask-steps.back").c_str()))
-      asked.push_back(MaskStepsModel::SetStage{model.stage_index() - 1, std::nullopt});
-    ImGui::SameLine(0, ui.px(8));
-  }
-  if (model.stage_index() + 1 < static_cast<int>(model.stages().size())) {
-    if (kit::button(ui, tr("mask-steps.next").c_str(), true))
-      asked.push_back(MaskStepsModel::SetStage{model.stage_index() + 1, std::nullopt});
-  }
+  const kit::StepNav nav =
+      kit::step_nav(ui, tr("mask-steps.back").c_str(), tr("mask-steps.next").c_str(), model.stage_index() > 0,
+                    model.stage_index() + 1 < static_cast<int>(model.stages().size()));
+  if (nav.move != 0) asked.push_back(MaskStepsModel::SetStage{model.stage_index() + nav.move, std::nullopt});
+  ImGui::NewLine();
   ImGui::PopID();
 }
 

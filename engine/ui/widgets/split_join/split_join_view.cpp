@@ -52,16 +52,11 @@ void SplitJoinView::draw(const UiContext& ui, const Model& model, Asked& asked) 
     kit::gap(ui, 4);
     ImGui::PushID("nav");
     const int last = static_cast<int>(all_split_stages().size()) - 1;
-    if (model.stage_index() > 0) {
-      if (kit::button(ui, tr("split-join.back").c_str())) asked.push_back(Model::Move{-1});
-      layout_["back"] = css_rect(ui, ImGui::GetItemRectMin(), ImGui::GetItemRectMax());
-      ImGui::SameLine(0, ui.px(8));
-    }
-    if (model.stage_index() < last) {
-      if (kit::button(ui, tr("split-join.next").c_str(), true)) asked.push_back(Model::Move{1});
-      layout_["next"] = css_rect(ui, ImGui::GetItemRectMin(), ImGui::GetItemRectMax());
-      ImGui::SameLine(0, ui.px(8));
-    }
+    const kit::StepNav nav = kit::step_nav(ui, tr("split-join.back").c_str(), tr("split-join.next").c_str(),
+                                           model.stage_index() > 0, model.stage_index() < last);
+    if (nav.move != 0) asked.push_back(Model::Move{nav.move});
+    if (nav.back.shown) layout_["back"] = css_rect(ui, nav.back.min, nav.back.max);
+    if (nav.next.shown) layout_["next"] = css_rect(ui, nav.next.min, nav.next.max);
     ImGui::AlignTextToFramePadding();
     ImGui::PushStyleColor(ImGuiCol_Text, c.muted);
     ImGui::TextUnformatted(tr("split-join.step_of", {{"n", std::to_string(model.stage_index() + 1)},
