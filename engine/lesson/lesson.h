@@ -255,6 +255,7 @@ struct Lesson {
     std::string                   title;
     Level                         level = Level::None;
     std::string                   summary;
+    int                           order = 0;  // front matter: place in the lesson list (0: after those with one)
     Blocks                        intro;    // blocks before the first section
     std::vector<Section>          sections;
     std::optional<VocabularyData> vocabulary;

@@ -66,6 +66,7 @@ std::size_t front_matter(ParseContext& ctx, Lesson& lesson) {
     }
     lesson.title = f.text("title", true).value_or("");
     lesson.summary = f.text("summary", true).value_or("");
+    lesson.order = static_cast<int>(f.integer("order", 0, 1, 9999).value_or(0));
     if (auto level = f.source("level", true)) {
         if (auto l = parse_level(level->text())) lesson.level = *l;
         else ctx.error(level->origin(0), "level is Beginner, Medium or Advanced, not '" + level->text() + "'");

@@ -332,7 +332,7 @@ private:
         return printable_file_name(original_file_) + ":" + std::to_string(line_index + 1);
     }
 
-    // id and level, read from the `key: value` lines between the first two `---` lines.
+    // id, level and order, read from the `key: value` lines between the first two `---` lines.
     struct FrontValue {
         std::string value;
         std::size_t offset = 0;
@@ -352,7 +352,7 @@ private:
     }
 
     void compare_front_matter() {
-        for (const char* key : {"id", "level"}) {
+        for (const char* key : {"id", "level", "order"}) {
             const FrontValue o = front(original_, key), t = front(translated_, key);
             if (!o.found || !t.found || o.value == t.value) continue;
             report(t.offset, std::string("the ") + key + " is '" + t.value + "' but the original's is '" + o.value +

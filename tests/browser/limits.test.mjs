@@ -3,7 +3,12 @@
 // "Opening the lesson…" for good), and the pages work under the server's strict CSP.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { launch, openPage, lessonReady } from './harness.mjs';
+
+const repo = join(dirname(fileURLToPath(import.meta.url)), '../..');
 
 let env;
 before(async () => { env = await launch(); });
@@ -98,6 +103,12 @@ test('the home page and the lesson page run under the strict CSP with no violati
     if (path === '/') {
       await page.waitForSelector('#np-lessons a');
       assert.ok(await page.locator('#np-lessons a').count() >= 1, 'the lesson list is drawn');
+      // In the course's order, each lesson's own `order:` (the Beginner lesson first, not by file name).
+      const listed = (await page.locator('#np-lessons a').evaluateAll(links => links.map(a => a.href)))
+        .map(href => new URL(href).searchParams.get('lesson'));
+      const orderOf = id => Number((readFileSync(join(repo, 'lessons', `${id}.md`), 'utf8').match(/^order: (\d+)$/m) || [])[1] || Infinity);
+      assert.deepEqual([...listed].sort((a, b) => orderOf(a) - orderOf(b)), listed, 'lessons listed by their order');
+      assert.equal(listed[0], 'self-attention');
     } else if (path === LESSON_PATH) {
       await lessonReady(page);
     } else {

@@ -44,6 +44,23 @@ TEST_CASE("front matter gives the lesson its id, title, level and summary") {
     CHECK(r.lesson.file == "test.md");
 }
 
+TEST_CASE("front matter's optional order places the lesson in the list; a bad one is a file:line:col error") {
+    CHECK(parse(doc("Hello.\n")).lesson.order == 0);  // none: after the lessons that have one
+    std::string text = doc("Hello.\n");
+    text.insert(text.find("summary:"), "order: 2\n");
+    const auto r = parse(text);
+    REQUIRE_MESSAGE(r.diagnostics.empty(), all_messages(r));
+    CHECK(r.lesson.order == 2);
+    for (const char* bad : {"0", "first", "-1"}) {
+        std::string wrong = doc("Hello.\n");
+        wrong.insert(wrong.find("summary:"), std::string("order: ") + bad + "\n");
+        const auto e = parse(wrong);
+        REQUIRE(e.diagnostics.size() == 1);
+        CHECK(e.diagnostics[0].pos.line == 5);
+        CHECK(e.diagnostics[0].message == "'order' should be a whole number from 1 to 9999");
+    }
+}
+
 TEST_CASE("level-prefixed ## headings become the table of contents") {
     const std::string text = doc(
         "Intro text.\n\n"

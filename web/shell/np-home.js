@@ -19,7 +19,10 @@ async function translated() {
 const list = document.getElementById('np-lessons');
 try {
   const ours = await translated();
-  const lessons = (await (await fetch('lessons/index.json')).json()).map(l => ({ ...l, ...(ours.get(l.id) || {}) }));
+  // In the course's order (each lesson's `order`, docs/lesson-format.md); those without one after, by id.
+  const rank = lesson => (lesson.order > 0 ? lesson.order : Infinity);
+  const lessons = (await (await fetch('lessons/index.json')).json()).map(l => ({ ...l, ...(ours.get(l.id) || {}) }))
+    .sort((a, b) => rank(a) - rank(b) || String(a.id).localeCompare(String(b.id)));
   list.replaceChildren(...lessons.map(lesson => {
     const item = document.createElement('li');
     const link = document.createElement('a');
