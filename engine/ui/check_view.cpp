@@ -210,7 +210,9 @@ void draw_buttons(PageContext& page, const lesson::Block& block, const lesson::C
   if (graded && !state.grade->correct) actions.push_back({"retry", tr("page.try_again"), false, 1});
   if (!check.hint.empty() && !state.hint_shown && !(graded && state.grade->correct))
     actions.push_back({"hint", tr("page.show_hint"), false, 2});
-  if (!state.revealed) actions.push_back({"reveal", tr("page.show_answer"), false, 3});
+  // Answered correctly, the answer is on screen already: neither hint nor answer is offered.
+  if (!state.revealed && !(graded && state.grade->correct))
+    actions.push_back({"reveal", tr("page.show_answer"), false, 3});
   if (actions.empty()) return;
   // Buttons flow left to right and wrap on a narrow screen.
   const ImVec2 start = ImGui::GetCursorScreenPos();

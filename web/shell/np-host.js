@@ -80,9 +80,12 @@ function post(type, fields = {}, { personal = false } = {}) {
   if (!framed) return;
   if (personal && !siteAllowed) { heldBack.push([type, fields]); return; }
   const message = { source: 'neuralpath', type, lesson: np.params.lesson, ...fields };
-  // postMessage delivers only when targetOrigin matches the parent, so learner data is posted
-  // once per allowed origin (only the parent's own can arrive); the rest goes to any parent.
-  const targets = personal ? allowed : ['*'];
+  // postMessage delivers only when targetOrigin matches the parent, so learner data goes to the
+  // parent's origin where the browser tells it (location.ancestorOrigins: Chromium, Safari) and
+  // that origin is allowed; elsewhere once per allowed origin (only the parent's own arrives, and
+  // the browser logs an error for each of the others). The rest goes to any parent.
+  const parentOrigin = location.ancestorOrigins?.[0];
+  const targets = !personal ? ['*'] : parentOrigin ? allowed.filter(origin => origin === parentOrigin) : allowed;
   for (const origin of targets) {
     try { window.parent.postMessage(message, origin); } catch (error) {
       console.warn(`neuralpath: could not post '${type}' to ${origin}: ${error.message}`);

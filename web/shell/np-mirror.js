@@ -234,7 +234,8 @@ function render(state) {
   const navList = el('ol');
   for (const section of documentData.sections) {
     const headingId = `np-m-sec-${section.anchor}`;
-    const heading = el('h2', { id: headingId, tabindex: '-1' }, section.title,
+    // A space between title and level, so the heading reads "Queries (Medium)" aloud and copied.
+    const heading = el('h2', { id: headingId, tabindex: '-1' }, section.title, section.level ? ' ' : null,
       section.level ? el('span', { class: 'np-m-level', text: t('mirror.level', { level: t(`levels.${section.level}`) }) }) : null);
     const region = el('section', { class: 'np-m-section', 'aria-labelledby': headingId, 'data-anchor': section.anchor },
       heading, ...renderBlocks(section.blocks || [], section.anchor));
