@@ -205,6 +205,12 @@ TEST_CASE("the model view refuses what it cannot do and its snapshot reopens the
   CHECK(s["open"]["head"] == 2);
   CHECK(s["selected"] == view->state()["selected"]);
   CHECK(s["summary"].get<std::string>().find("Head 3") != std::string::npos);
+  // The sentence keeps its own full stop, never "box.: 1 layer" (#16 walk); one is added if missing.
+  CHECK(s["summary"].get<std::string>().find("for the sentence The girl slowly lifted the box. ") != std::string::npos);
+  CHECK(s["summary"].get<std::string>().find(".:") == std::string::npos);
+  CHECK(send(*view, {{"type", "setSentence"}, {"text", "The girl lifted the box"}}) == "");
+  CHECK(view->state()["summary"].get<std::string>().find("for the sentence The girl lifted the box. ") != std::string::npos);
+  CHECK(send(*view, {{"type", "setSentence"}, {"text", "The girl slowly lifted the box."}}) == "");
   CHECK(!fresh->restore(json("not a snapshot")).done());
   CHECK(send(*view, {{"type", "setSentence"}, {"text", ""}}) != "");
   CHECK(view->state()["sentence"] == "The girl slowly lifted the box.");

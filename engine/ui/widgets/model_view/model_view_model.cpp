@@ -7,6 +7,7 @@
 #include "engine/ui/widgets/model_view/head_weights.h"
 
 #include <algorithm>
+#include <string_view>
 
 namespace neuralpath::ui {
 
@@ -193,7 +194,9 @@ std::string ModelViewModel::summary() const {
   if (!trace_) return error_;
   int all = 0;
   for (int l = 0; l < layers(); ++l) all += heads(l);
-  std::string out = tr("model-view.summary", {{"sentence", sentence_},
+  // The sentence ends the summary's first sentence: its own full stop, or one added.
+  const bool stops = !sentence_.empty() && std::string_view(".!?").find(sentence_.back()) != std::string_view::npos;
+  std::string out = tr("model-view.summary", {{"sentence", stops ? sentence_ : sentence_ + "."},
                                               {"layers", tr_n("model-view.layers", layers(), {{"n", std::to_string(layers())}})},
                                               {"heads", tr_n("model-view.heads", all, {{"n", std::to_string(all)}})}});
   if (!open_) return out + " " + tr("model-view.summary_grid");
