@@ -48,6 +48,9 @@ std::string cell_name(const NamedMatrix& m, Cell c) {
   auto label = [](const std::vector<std::string>& labels, int i) {
     return i >= 0 && i < static_cast<int>(labels.size()) ? labels[static_cast<std::size_t>(i)] : std::to_string(i);
   };
+  // A one-column matrix (LayerNorm's mean and spread) is indexed by its row alone: "mean[Future]",
+  // not "mean[Future, mean]", which on a phone is wider than the matrix it sits under.
+  if (m.values.cols() == 1) return m.name + "[" + label(m.row_labels, c.row) + "]";
   return m.name + "[" + label(m.row_labels, c.row) + ", " + label(m.col_labels, c.col) + "]";
 }
 
