@@ -105,7 +105,8 @@ struct Builder {
 
     // `sublayer_key`: attention or feed_forward, the sublayer whose output is added.
     void residual(const Matrix& x, const Matrix& sublayer, const Matrix& sum, const std::string& sublayer_key) {
-        Step& s = add(StepKind::residual, tr("steps.residual_" + sublayer_key));
+        Step& s = add(StepKind::residual, tr(sublayer_key == "attention" ? "steps.residual_attention"
+                                                                           : "steps.residual_feed_forward"));
         const std::string what = matrix_name(sublayer_key);
         s.inputs = {by_features("x", x), by_features(what, sublayer)};
         s.result = by_features(matrix_name("x_plus", {{"what", what}}), sum);
