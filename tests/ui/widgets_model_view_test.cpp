@@ -183,6 +183,11 @@ TEST_CASE("a cell's derivation sheet closes once its widget is scrolled out of s
   CHECK(view->state()["explained"].contains("sheet"));
   draw_below(2000.0f);  // scrolled away: it closes rather than cover what is on screen now
   CHECK(view->state()["explained"]["open"] == false);
+  // A widget whose top shows only low on the screen, where the sheet goes, keeps its sheet: a tap
+  // there must not open one that closes at once.
+  CHECK(send(*view, {{"type", "explain"}, {"layer", 0}, {"head", 3}, {"row", 3}, {"col", 1}}) == "");
+  draw_below(800.0f);
+  CHECK(view->state()["explained"]["open"] == true);
   CHECK(view->state()["open"]["head"] == 3);  // the open head stays open
 }
 

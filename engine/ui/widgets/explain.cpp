@@ -139,23 +139,26 @@ void Explainer::draw_sheet(const UiContext& ui, float owner_top, float owner_bot
   sheet_rect_.reset();
   if (!current_) {
     sheet_top_ = FLT_MAX;
-    owner_seen_ = false;
+    owner_seen_ = seen_above_sheet_ = false;
     return;
   }
-  // Scrolled away: the widget it explains is above the screen or wholly behind the sheet itself.
-  // The sheet would otherwise sit over whatever the learner scrolled to (#15 walk: the model
-  // view's sheet covered the split-join walk's Next button, and taps on it did nothing).
-  // Only once the widget was seen with its sheet: a command may open one for a widget off screen.
+  // Scrolled away: the widget it explains has left the screen, or, having been seen above the
+  // sheet, has gone wholly behind it. The sheet would otherwise sit over whatever the learner
+  // scrolled to (#15 walk: the model view's sheet covered the split-join walk's Next button, and
+  // taps on it did nothing). A widget only ever seen behind the sheet (a tap low on the screen)
+  // keeps it, and so does one never seen yet (a command may open a sheet for a widget off screen).
   const ImGuiViewport* viewport = ImGui::GetMainViewport();
-  const float shown_until = std::min(sheet_top_, viewport->Pos.y + viewport->Size.y);
-  const bool owner_in_sight = owner_bottom > viewport->Pos.y && owner_top < shown_until;
-  if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape), false) || (owner_seen_ && !owner_in_sight)) {
+  const bool on_screen = owner_bottom > viewport->Pos.y && owner_top < viewport->Pos.y + viewport->Size.y;
+  const bool above_sheet = sheet_top_ < FLT_MAX && owner_bottom > viewport->Pos.y && owner_top < sheet_top_;
+  if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape), false) || (owner_seen_ && !on_screen) ||
+      (seen_above_sheet_ && !above_sheet)) {
     current_.reset();
     sheet_top_ = FLT_MAX;
-    owner_seen_ = false;
+    owner_seen_ = seen_above_sheet_ = false;
     return;
   }
-  owner_seen_ = owner_seen_ || owner_in_sight;
+  owner_seen_ = owner_seen_ || on_screen;
+  seen_above_sheet_ = seen_above_sheet_ || above_sheet;
   // Across the bottom of the screen, at most 40% of its height (longer text scrolls inside): a
   // widget's top, where its controls are, stays in view above it. Centred under the window the
   // widget is drawn in (the reading column on a desk, so it does not cover the contents).

@@ -74,7 +74,8 @@ class Explainer {
   bool sheet_ = false;
   std::optional<nlohmann::json> sheet_rect_;  // where the sheet was drawn, CSS px
   float sheet_top_ = FLT_MAX;                 // its top edge last frame, screen px
-  bool owner_seen_ = false;                   // its widget was in sight since it opened
+  bool owner_seen_ = false;                   // its widget was on screen since it opened
+  bool seen_above_sheet_ = false;             // ...and above the sheet's top edge
   std::vector<nlohmann::json> events_;
 };
 
