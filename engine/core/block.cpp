@@ -42,9 +42,11 @@ std::string mask_title(const Mask& mask) {
 // A matrix's or scalar's name on the board, in the learner's language ([matrices]).
 std::string matrix_name(const std::string& key, TextArgs args = {}) { return tr("matrices." + key, args); }
 
+// Column names counted from 1 (q1, q2, …), as the lessons and the split-join explorer count a
+// head's columns ("head 1 owns columns 1–2"); positions still count from 0, as PE(pos) does.
 std::vector<std::string> numbered(const std::string& prefix, Index n) {
     std::vector<std::string> labels;
-    for (Index i = 0; i < n; ++i) labels.push_back(prefix + std::to_string(i));
+    for (Index i = 1; i <= n; ++i) labels.push_back(prefix + std::to_string(i));
     return labels;
 }
 

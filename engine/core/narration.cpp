@@ -132,7 +132,7 @@ std::string narrate_projection(const Trace& trace, const Step& s, Cell c) {
                                        {"token", token(trace, c.row)},
                                        {"entry", col_label(s.result, c.col)},
                                        {"value", number(s.result.values(c.row, c.col))},
-                                       {"column", count(c.col)},
+                                       {"column", count(c.col + 1)},  // counted from 1, as its entry's name is (q1 is column 1)
                                        {"matrix", s.inputs.at(1).name}});
 }
 
@@ -256,9 +256,14 @@ std::string narrate_next_token(const Trace& trace, const Step& s, Cell c) {
     else if (first && ranking.size() > 1)
         rest = tr("narration.next.runner_up", {{"word", quote_token(col_label(s.result, ranking[1]))},
                                                {"percent", format_percent(p(0, ranking[1]))}});
-    return tr("narration.next", {{"after", after}, {"word", quote_token(col_label(s.result, c.col))},
-                                 {"percent", shown}, {"logit", number(input(s, 0)(0, c.col))},
-                                 {"temperature", number(s.scalar)}, {"rest", rest}});
+    std::string sentence = tr("narration.next", {{"after", after}, {"word", quote_token(col_label(s.result, c.col))},
+                                                 {"percent", shown}, {"logit", number(input(s, 0)(0, c.col))},
+                                                 {"temperature", number(s.scalar)}, {"rest", rest}});
+    // Following another word ("AI"), the learner would otherwise hear of "Future" with no reason.
+    const int last = static_cast<int>(trace.labels.size()) - 1;
+    if (trace.focus_token >= 0 && trace.focus_token < last)
+        sentence += " " + tr("narration.next.from_last", {{"followed", token(trace, trace.focus_token)}, {"after", after}});
+    return sentence;
 }
 
 }  // namespace

@@ -46,6 +46,13 @@ const uninvitedPage = (lessonOrigin, selfOrigin) => `<!doctype html>
   addEventListener('message', e => { if (e.data && e.data.source === 'neuralpath') received.push(e.data); });
 </script></body></html>`;
 
+// The course site's author framing the lesson by hand, with no embed.js to size the frame.
+const handMadePage = lessonOrigin => `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>By hand</title><link rel="icon" href="data:,"></head>
+<body style="margin: 0; padding: 1rem"><h1>Week 3</h1>
+<iframe id="frame" title="lesson" style="width: 900px; height: 600px; border: 0"
+  src="${lessonOrigin}/lesson.html?lesson=${LESSON}&embed=1"></iframe><p>The end.</p></body></html>`;
+
 before(async () => {
   env = await launch();
   host = await hostSite({});
@@ -54,6 +61,7 @@ before(async () => {
   lessonOrigin = `http://127.0.0.1:${lessons.address().port}`;
   writeFileSync(join(host.root, 'course.html'), hostPage(lessonOrigin));
   writeFileSync(join(host.root, 'stranger.html'), strangerPage(lessonOrigin));
+  writeFileSync(join(host.root, 'by-hand.html'), handMadePage(lessonOrigin));
   writeFileSync(join(other.root, 'uninvited.html'), uninvitedPage(lessonOrigin, other.origin));
 });
 after(async () => {
@@ -431,5 +439,35 @@ test('embedded, the page draws no scroll thumb of its own (the host page scrolls
   await own.waitForTimeout(300);
   const ownInk = edgeInk(await own.locator('#canvas').screenshot());
   assert.ok(ownInk >= 100, `the thumb shows on the lesson's own page (${ownInk} px)`);
+  await context.close();
+});
+
+// #15 walk: in a hand-made iframe the stage was as tall as the lesson, the canvas stopped at
+// WebGL's 8192 px, and the rest of the lesson could not be reached. The lesson now scrolls inside
+// the frame, as on its own page: the learner's wheel over it reaches the last section.
+test('framed by hand with embed=1 and no embed.js, the wheel over the lesson reaches its end', async () => {
+  const { page, context, problems } = await openHost('/by-hand.html', { width: 1280, height: 900 });
+  let frame = null;
+  for (let i = 0; i < 100 && !frame; i++) { frame = lessonFrame(page); if (!frame) await page.waitForTimeout(100); }
+  await waitForLesson(frame);
+  const stage = await frame.evaluate(() => document.getElementById('np-stage').getBoundingClientRect().height);
+  assert.ok(stage <= 600, `the stage (${stage} px) fits the 600 px frame`);
+  const box = await page.locator('#frame').boundingBox();
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  const layout = () => frame.evaluate(() => window.neuralpath.state().layout);
+  assert.ok((await layout()).scroll_max > 8192, 'the lesson is longer than any canvas');
+  for (let i = 0; i < 200; i++) {
+    const { scroll, scroll_max } = await layout();
+    if (scroll >= scroll_max - 1) break;
+    await page.mouse.wheel(0, 4000);
+    await frame.evaluate(() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done))));
+  }
+  const end = await layout();
+  assert.ok(end.scroll >= end.scroll_max - 1, `the wheel reached the end (${end.scroll} of ${end.scroll_max})`);
+  const last = await frame.evaluate(() => window.neuralpath.state().sections.at(-1).anchor);
+  await frame.waitForFunction(a => window.neuralpath.state().section === a, last, { timeout: 5_000 });
+  assert.equal(await page.evaluate(() => scrollY), 0, 'the host page stayed where it was');
+  await page.screenshot({ path: screenshotPath('embed-by-hand-end') });
+  assert.deepEqual(problems, []);
   await context.close();
 });

@@ -234,3 +234,36 @@ TEST_CASE("real models reach these cases: one head, even context attention, tied
     CHECK(sentence.find("; it ties ") != std::string::npos);
     CHECK(sentence.find(" and 1 more.") != std::string::npos);  // three named, the fourth counted
 }
+
+TEST_CASE("a projection's columns count from 1, in the board's names and in the narration alike") {
+    // The lessons say "head 1 owns columns 1–2" and the split-join explorer labels q1…; the board
+    // once said q0… while the narrator said "column 1" for q0.
+    const Trace t = run_block(default_model_spec(), "The cat sat down");
+    const Step* q = nullptr;
+    for (const Step& s : t.steps)
+        if (s.kind == StepKind::project_q && !q) q = &s;
+    REQUIRE(q != nullptr);
+    CHECK(q->result.col_labels.front() == "q1");
+    CHECK(q->result.col_labels.back() == "q" + std::to_string(t.d_model));
+    const std::string sentence = narrate(t, *q, {1, 1});
+    CAPTURE(sentence);
+    CHECK(sentence.find("has entry q2 = ") != std::string::npos);
+    CHECK(sentence.find("times column 2 of W_Q") != std::string::npos);
+}
+
+TEST_CASE("following a word other than the last, the next-word sentence says why it speaks of the last word") {
+    // #15 walk: following "AI", the last step's caption spoke of "Future" with no reason given.
+    TraceOptions options;
+    options.focus_token = 0;
+    const Trace followed = run_block(default_model_spec(), "The cat sat down", options);
+    const Step& next = followed.steps.back();
+    REQUIRE(next.kind == StepKind::next_token);
+    const std::string sentence = narrate(followed, next, {0, followed.next.ranking.front()});
+    CAPTURE(sentence);
+    CHECK(sentence.find("After 'down' the model gives") == 0);
+    CHECK(sentence.find("You follow 'The', but the next word is always guessed from the last word's row: 'down'.") !=
+          std::string::npos);
+    // Following the last word itself, there is nothing to explain.
+    const Trace last = run_block(default_model_spec(), "The cat sat down");
+    CHECK(narrate(last, last.steps.back(), {0, last.next.ranking.front()}).find("You follow") == std::string::npos);
+}

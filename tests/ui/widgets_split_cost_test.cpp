@@ -100,6 +100,35 @@ TEST_CASE("split-join's Next does not slide sideways when Back appears beside it
   }
 }
 
+TEST_CASE("split-join's Next never moves up as the learner steps on, and once every stage is seen it stays put") {
+  // #15 walk: at 375 px each stage's grid and sentence differ in height, so a second tap on Next
+  // landed on the narration or on Back.
+  for (float width : {375.0f, 1440.0f}) {
+    CAPTURE(width);
+    Headless page(width, 4000.0f);
+    auto walk = widgets_test::widget("split-join-walk", "multi-head");
+    CHECK(widgets_test::draw_frames(page, *walk, 2));
+    float lowest = walk->state()["layout"]["next"][1].get<float>();
+    for (int step = 1; step < 8; ++step) {  // the first pass: a tap on Next wherever it is
+      page.click(centre(walk->state()["layout"]["next"]));
+      CHECK(widgets_test::draw_frames(page, *walk, 3));
+      const float y = walk->state()["layout"]["next"].is_null() ? lowest : walk->state()["layout"]["next"][1].get<float>();
+      CHECK(y >= lowest - 0.5f);
+      lowest = std::max(lowest, y);
+    }
+    REQUIRE(walk->state()["stage"] == "output");
+    CHECK(send(*walk, {{"type", "stage"}, {"stage", "cut"}}) == "");
+    CHECK(widgets_test::draw_frames(page, *walk, 2));
+    const json spot = walk->state()["layout"]["next"];
+    for (int step = 1; step < 8; ++step) {  // the second pass: every tap on the same spot steps on
+      page.click(centre(spot));
+      CHECK(widgets_test::draw_frames(page, *walk, 3));
+      CHECK(walk->state()["stage_index"] == step);
+      if (step < 7) CHECK(walk->state()["layout"]["next"][1] == spot[1]);
+    }
+  }
+}
+
 TEST_CASE("the cost readout draws at 375 and 1440 px with each value clear of its slider") {
   for (float width : {375.0f, 1440.0f}) {
     CAPTURE(width);

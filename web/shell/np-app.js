@@ -403,7 +403,12 @@ window.neuralpath = {
   command: run,
   announce,
   state: () => (engine ? Object.assign(JSON.parse(engine.state()), { lang }) : null),
-  goto: section => run({ type: 'goto', section }),
+  // Said as an event too: embedded, a goto asked for through this API moves the host's page
+  // (np-host.js), as one from the host does; the engine's own scrolling does not.
+  goto: section => {
+    events.dispatchEvent(new CustomEvent('goto', { detail: { section } }));
+    return run({ type: 'goto', section });
+  },
   answer: (check, option) => run({ type: 'answer', check, option }),
   setSentence: text => run({ type: 'setSentence', text }),
   play: () => run({ type: 'play' }),

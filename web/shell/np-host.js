@@ -259,6 +259,7 @@ let movedAt = 0;            // when the window last moved (the engine catches up
 let lastEngineScroll = null;
 let lastAsked = -Infinity;  // when the learner last clicked or typed in the lesson, or the host sent goto
 for (const type of ['pointerdown', 'keydown']) window.addEventListener(type, () => { lastAsked = performance.now(); }, true);
+np.events.addEventListener('goto', () => { lastAsked = performance.now(); });   // the page's own API
 
 function maxCanvasCss() {
   let limit = 8192;
@@ -336,11 +337,20 @@ function hostViewport({ top, height }) {
   placeWindow();
 }
 
+// Until a host says which part of the frame is on screen (embed.js's 'viewport'), the frame may
+// be a hand-made iframe of fixed height with nobody to resize it: the stage is then no taller
+// than the frame's own window, and the engine scrolls the lesson inside it, as on its own page
+// (#15 walk: a stage as tall as the lesson left all past the canvas's 8192 px out of reach).
+// The height reported to the host is still the whole lesson's, so that embed.js can size the
+// frame to it, and from then on the stage is as tall as the frame.
+let contentHeight = 0;
 function fitStage(state) {
   const content = Number(state?.layout?.content_height ?? state?.content_height);
   if (!win) engineScrolls = Number(state?.layout?.scroll_max) > 1;
   if (!Number.isFinite(content) || content <= 0) return;
-  const height = Math.max(240, win ? Math.ceil(content) : Math.min(Math.ceil(content), maxCanvasCss()));
+  contentHeight = Math.ceil(content);
+  const height = Math.max(240, win ? contentHeight
+    : Math.min(contentHeight, maxCanvasCss(), Math.max(240, window.innerHeight || 0)));
   if (Math.abs(height - stageHeight) >= 2) {
     stageHeight = height;
     document.documentElement.style.setProperty('--np-stage-height', `${height}px`);
@@ -352,8 +362,13 @@ function pageHeight() {
   return Math.ceil(Math.max(document.body.scrollHeight, document.body.getBoundingClientRect().height));
 }
 
+// The frame's page as tall as it would be with the whole lesson on the stage.
+function frameHeight() {
+  return pageHeight() + (embedded && !win && stageHeight > 0 ? Math.max(0, contentHeight - stageHeight) : 0);
+}
+
 function reportHeight() {
-  const height = pageHeight();
+  const height = frameHeight();
   if (height === lastHeight) return;
   lastHeight = height;
   post('resize', { height });
@@ -397,7 +412,7 @@ np.ready.then(() => {
   // What the learner had when the lesson opened (a record restored from this browser) is no news.
   if (reportedPercent === null) reportedPercent = Number(state?.progress?.summary?.percent ?? 0);
   if (embedded) fitStage(state);
-  lastHeight = pageHeight();
+  lastHeight = frameHeight();
   post('ready', { title: state?.title || '', frameTitle: np.text('embed.frame_title', { title: state?.title || np.params.lesson }), sections: (state?.sections || []).map(({ anchor, title, level }) => ({ anchor, title, level })),
     section: state?.section || '', height: lastHeight });
   post('resize', { height: lastHeight });

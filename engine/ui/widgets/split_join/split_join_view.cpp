@@ -33,6 +33,7 @@ void SplitJoinView::draw(const UiContext& ui, const Model& model, Asked& asked) 
   layout_ = nlohmann::json::object();
   draw_widget_card(ui, this, model, explain_, [&](float width) {
     const Palette& c = ui.colors();
+    const float top = ImGui::GetCursorScreenPos().y;
     draw_choices(ui, model, width, asked);
     kit::wrapped(ui, model.formula(), model.mistake() ? c.bad : c.accent, kit::Face::mono);
     kit::gap(ui, 2);
@@ -50,6 +51,13 @@ void SplitJoinView::draw(const UiContext& ui, const Model& model, Asked& asked) 
         kit::wrapped(ui, model.explain_cell(*hovered_).text, c.muted, kit::Face::small);
     }
     kit::gap(ui, 4);
+    // Back and Next sit below the tallest stage seen at this width, so that stepping on never
+    // pulls Next up from under the finger (#15 walk: at 375 px each stage's grid and sentence
+    // differ in height, and a second tap on Next landed on the narration or on Back).
+    if (width != nav_width_) nav_width_ = width, nav_drop_ = 0;
+    const float drop = ImGui::GetCursorScreenPos().y - top;
+    if (drop < nav_drop_) ImGui::SetCursorScreenPos(ImVec2(ImGui::GetCursorScreenPos().x, top + nav_drop_));
+    nav_drop_ = std::max(nav_drop_, drop);
     ImGui::PushID("nav");
     const int last = static_cast<int>(all_split_stages().size()) - 1;
     const kit::StepNav nav = kit::step_nav(ui, tr("split-join.back").c_str(), tr("split-join.next").c_str(),

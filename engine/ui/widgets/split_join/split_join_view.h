@@ -38,6 +38,7 @@ class SplitJoinView {
   nlohmann::json css_rect(const UiContext& ui, ImVec2 min, ImVec2 max) const;
 
   std::optional<Cell> hovered_;
+  float nav_width_ = 0, nav_drop_ = 0;  // the tallest stage so far at this width: Back/Next go below it
   Explainer explain_;
   nlohmann::json layout_ = nlohmann::json::object();
 };
