@@ -48,7 +48,10 @@ void LessonPage::draw(Frame& frame) {
   ImGui::SetNextWindowSize(display);
   ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(0, 0));
   ImGui::PushStyleVar(ImGuiStyleVar_WindowBorderSize, 0);
-  ImGui::Begin("##lesson", nullptr, kPlainWindow | ImGuiWindowFlags_NoBringToFrontOnFocus);
+  // No background: the platform clears the screen to the page colour (WindowBg) before drawing,
+  // and a full-screen quad on top of that cost a software-WebGL page a sixth of its frame (#10:
+  // ~16 ms of SwiftShader's CPU per 1440x900 blended quad, while training redraws every frame).
+  ImGui::Begin("##lesson", nullptr, kPlainWindow | ImGuiWindowFlags_NoBringToFrontOnFocus | ImGuiWindowFlags_NoBackground);
   ImGui::PopStyleVar(2);
 
   // Contents: a side column on wide screens, a bar with a drawer button on phones.
