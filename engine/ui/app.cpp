@@ -324,10 +324,28 @@ std::string App::command(std::string_view text) {
     const bool by = message.contains("by"), to = message.contains("to");
     if (by == to || !message[by ? "by" : "to"].is_number()) return refused(tr("commands.scroll_needs")).dump();
     const float value = message[by ? "by" : "to"].get<float>() * scale();
+    // "placed": an embedding host moved the canvas over another part of the page (np-host.js),
+    // which is no scroll of the learner's.
+    const bool placed = message.contains("placed") && message["placed"].is_boolean() && message["placed"].get<bool>();
     if (by)
       m.page.scroll_by(value);
+    else if (placed)
+      m.page.place_at(value);
     else
       m.page.scroll_to(value);
+    return ok().dump();
+  }
+  if (type == "visible") {  // embedded: the band of the canvas the learner sees, CSS px; {} = all of it
+    const bool band = message.contains("top") || message.contains("height");
+    if (band && !(message.contains("top") && message["top"].is_number() && message.contains("height") &&
+                  message["height"].is_number() && message["height"].get<double>() >= 0))
+      return refused(tr("commands.visible_needs")).dump();
+    const bool moved = message.contains("learner") && message["learner"].is_boolean() && message["learner"].get<bool>();
+    if (band)
+      m.page.set_visible_band(std::make_pair(message["top"].get<float>() * scale(), message["height"].get<float>() * scale()),
+                              moved);
+    else
+      m.page.set_visible_band(std::nullopt, moved);
     return ok().dump();
   }
   if (!m.session) {

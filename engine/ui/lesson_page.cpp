@@ -134,6 +134,7 @@ void LessonPage::draw_page(PageContext& page, const Frame& frame) {
   const float natural = page.page_y(ImGui::GetCursorScreenPos().y) + ui.px(60);
   float last_top = 0;
   if (!lesson.sections.empty()) last_top = geometry_.section_top[lesson.sections.back().anchor];
+  page_end_ = natural;
   content_height_ = natural <= area_.GetHeight() ? natural : std::max(natural, last_top + area_.GetHeight());
   natural_height_ = area_.Min.y + natural;
 }
@@ -476,8 +477,15 @@ void LessonPage::track_section(LessonSession& session) {
     if (session.section() != *locked_section_) session.enter_section(*locked_section_);
     return;
   }
-  // The current section: the last one whose heading is above the top quarter of the view.
-  const float line = scroller_.offset() + area_.GetHeight() * 0.25f;
+  // The current section: the last one whose heading is above the top quarter of what the
+  // learner sees (embedded, the host's viewport is only a band of the canvas), or, once the
+  // page's end is in sight, the last one whose heading is: a last section too short to reach
+  // the top quarter is still read, and counted as visited (#15: embedded, the page has no room
+  // after its end, and a learner who read to the end never completed the lesson).
+  const float band_top = scroller_.offset() + (visible_band_ ? visible_band_->first : 0.0f);
+  const float band_height = visible_band_ ? visible_band_->second : area_.GetHeight();
+  const bool end_in_sight = band_top + band_height >= page_end_ - 1.0f;
+  const float line = end_in_sight ? band_top + band_height : band_top + band_height * 0.25f;
   std::string current = lesson.sections.front().anchor;
   for (const lesson::Section& section : lesson.sections) {
     auto it = geometry_.section_top.find(section.anchor);

@@ -52,6 +52,17 @@ class LessonPage {
     scroller_.jump_to(y);
     release_section_lock();
   }
+  // An embedding host's frame shows only part of the canvas (np-host.js): `placed` scrolls the
+  // page to where the host put the canvas, which is no scroll of the learner's, so a section
+  // a goto went to stays the current one.
+  void place_at(float y) { scroller_.jump_to(y); }
+  // The part of the canvas the learner sees, device px from its top (none: all of it). The
+  // current section is read from this band; `learner_moved` (the learner scrolled the host's
+  // page) ends a goto's hold on the section, as a scroll of the engine's own does.
+  void set_visible_band(std::optional<std::pair<float, float>> top_and_height, bool learner_moved) {
+    visible_band_ = top_and_height;
+    if (learner_moved) release_section_lock();
+  }
   void set_contents_open(bool open) { contents_open_ = open && narrow_; }
   void reset_scroll() {
     scroller_.jump_to(0);
@@ -119,6 +130,8 @@ class LessonPage {
   bool reduced_motion_ = false;
   std::optional<std::string> pending_goto_;
   std::optional<std::string> locked_section_;  // set by goto until the learner scrolls
+  std::optional<std::pair<float, float>> visible_band_;  // set_visible_band: top, height on the canvas
+  float page_end_ = 0;                         // where the last section ends, page px
   ImGuiID indicator_id_ = 0;
   float indicator_grab_ = 0;
 };

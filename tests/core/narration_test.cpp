@@ -24,6 +24,7 @@ Trace trace_of(std::vector<std::string> labels) {
     Trace t;
     t.labels = std::move(labels);
     t.known.assign(t.labels.size(), true);
+    t.focus_token = static_cast<int>(t.labels.size()) - 1;  // as run_block's default: the last token
     t.d_head = 2;
     return t;
 }

@@ -4,6 +4,9 @@
 
 #include <doctest/doctest.h>
 
+#include <map>
+#include <string>
+
 using namespace neuralpath::ui;
 using namespace neuralpath::ui::test;
 using nlohmann::json;
@@ -278,4 +281,52 @@ TEST_CASE("widget commands go to the named widget, else one that takes them") {
   const json unknown = page.command({{"type", "fly"}, {"widget", "heatmap-1"}});
   CHECK(unknown["ok"] == false);
   CHECK(page.command({{"type", "play"}})["ok"] == false);  // no playback in this lesson
+}
+
+// Embedded, the host shows only a band of the canvas (np-host.js puts the canvas over the host's
+// viewport with a margin): the current section follows that band, the host's moves of the canvas
+// keep a goto's section, and at the page's foot the last section is current even when its
+// heading cannot reach the band's top quarter (#15: an embedded lesson read to its end never
+// completed).
+TEST_CASE("embedded, the current section follows the band the host shows, down to the last section") {
+  Headless page(1280, 1400);  // the canvas: the host's 800 px viewport and a margin
+  page.load_file(kSample);
+  page.frames(2);
+  const json opened = page.state();
+  std::map<std::string, double> top;
+  for (const json& s : opened["sections"]) top[s["anchor"].get<std::string>()] = s["top"].get<double>();
+  const double content = opened["layout"]["content_height"].get<double>();
+  REQUIRE(content > 1400.0);
+
+  // The band (300 px below the canvas's top) starts just above "maths": maths is current,
+  // though the canvas's own top is still in "prose".
+  const double at = top["maths"] - 100.0;
+  REQUIRE(page.command({{"type", "scroll"}, {"to", at - 300.0}, {"placed", true}})["ok"] == true);
+  REQUIRE(page.command({{"type", "visible"}, {"top", 300}, {"height", 800}, {"learner", true}})["ok"] == true);
+  page.frames(2);
+  CHECK(page.state()["section"] == "maths");
+
+  // A goto holds its section while the host only moves the canvas, until the learner scrolls.
+  REQUIRE(page.command({{"type", "goto"}, {"section", "interaction"}})["ok"] == true);
+  page.frames(2);
+  REQUIRE(page.command({{"type", "scroll"}, {"to", at - 300.0}, {"placed", true}})["ok"] == true);
+  REQUIRE(page.command({{"type", "visible"}, {"top", 300}, {"height", 800}})["ok"] == true);
+  page.frames(2);
+  CHECK(page.state()["section"] == "interaction");
+  REQUIRE(page.command({{"type", "visible"}, {"top", 300}, {"height", 800}, {"learner", true}})["ok"] == true);
+  page.frames(2);
+  CHECK(page.state()["section"] == "maths");
+
+  // The foot of the page in the band: the last section, whose heading is in view but low.
+  const double band_top = content - 800.0;
+  REQUIRE(top["end"] > band_top + 200.0);  // below the band's top quarter
+  REQUIRE(page.command({{"type", "scroll"}, {"to", band_top - 300.0}, {"placed", true}})["ok"] == true);
+  REQUIRE(page.command({{"type", "visible"}, {"top", 300}, {"height", 800}, {"learner", true}})["ok"] == true);
+  page.frames(2);
+  CHECK(page.state()["section"] == "end");
+
+  // Bad bands are refused with a reason; none at all means the whole canvas again.
+  CHECK(page.command({{"type", "visible"}, {"top", 10}})["ok"] == false);
+  CHECK(page.command({{"type", "visible"}, {"top", 10}, {"height", -5}})["ok"] == false);
+  CHECK(page.command({{"type", "visible"}})["ok"] == true);
 }

@@ -198,7 +198,7 @@ let engineReady = false;
 const waiting = [];   // commands that came before the lesson was ready (at most a few)
 
 function run(command, origin) {
-  if (command.type === 'goto') lastAsked = performance.now();
+  if (command.type === 'goto') lastAsked = gotoAsked = performance.now();
   if (command.type === 'restore') restoring = true;   // the progress it causes is not the learner's
   try {
     const reply = np.command(command);
@@ -258,8 +258,9 @@ let win = null;             // the canvas window {top, height} in stage coordina
 let movedAt = 0;            // when the window last moved (the engine catches up a frame later)
 let lastEngineScroll = null;
 let lastAsked = -Infinity;  // when the learner last clicked or typed in the lesson, or the host sent goto
+let gotoAsked = -Infinity;  // when a goto came that the host's page has not followed yet
 for (const type of ['pointerdown', 'keydown']) window.addEventListener(type, () => { lastAsked = performance.now(); }, true);
-np.events.addEventListener('goto', () => { lastAsked = performance.now(); });   // the page's own API
+np.events.addEventListener('goto', () => { lastAsked = gotoAsked = performance.now(); });   // the page's own API
 
 function maxCanvasCss() {
   let limit = 8192;
@@ -278,14 +279,40 @@ function setWindowStyle() {
   document.documentElement.style.setProperty('--np-canvas-height', `${win.height}px`);
 }
 
+// "placed": the canvas moved over another part of the page, which is no scroll of the learner's
+// (a section a goto went to stays the current one).
 function scrollEngine(top) {
-  try { np.command({ type: 'scroll', to: top }); } catch (error) { console.warn(`neuralpath: ${error.message}`); }
+  try { np.command({ type: 'scroll', to: top, placed: true }); } catch (error) { console.warn(`neuralpath: ${error.message}`); }
+}
+
+// The engine reads the current section from the band of the canvas the learner sees (the host's
+// viewport), not from the canvas's top, which lies a margin above it (#15: at the foot of a
+// host's page the last section never became current, so an embedded lesson read to its end
+// never completed). A band that moved on the page while the host was not asked to scroll is the
+// learner scrolling the host's page: it ends a goto's hold on the section.
+let hostScrollAskedAt = -Infinity;  // when the host was last asked to scroll (a goto, a contents link)
+let lastBand = null;
+function tellVisible() {
+  if (!view || !win || !engineReady || stageHeight <= 0) return;
+  const offset = stage.getBoundingClientRect().top + window.scrollY;
+  const visTop = clamp(view.top - offset, 0, stageHeight);
+  const visBottom = clamp(view.top + view.height - offset, 0, stageHeight);
+  const band = { top: Math.round(visTop - win.top), height: Math.round(visBottom - visTop), at: Math.round(visTop) };
+  if (lastBand && band.top === lastBand.top && band.height === lastBand.height && band.at === lastBand.at) return;
+  const learner = lastBand !== null && Math.abs(band.at - lastBand.at) >= 2 && performance.now() - hostScrollAskedAt > 1500;
+  lastBand = band;
+  try { np.command({ type: 'visible', top: band.top, height: band.height, learner }); } catch (error) {
+    console.warn(`neuralpath: ${error.message}`);
+  }
 }
 
 // Puts the canvas over the visible part of the stage (plus a margin), moving it only when the
 // visible part leaves it, so most scrolling moves nothing at all.
 function placeWindow() {
   if (!view || !win || stageHeight <= 0) return;
+  // A goto the window has not followed yet: moving the window now would scroll the engine back
+  // from where the goto took it (followEngine brings the window and the host's page there).
+  if (performance.now() - gotoAsked < 3000) return;
   const offset = stage.getBoundingClientRect().top + window.scrollY;
   const visTop = clamp(view.top - offset, 0, stageHeight);
   const visBottom = clamp(view.top + view.height - offset, 0, stageHeight);
@@ -308,7 +335,10 @@ function followEngine(state) {
   if (!win || !Number.isFinite(scroll) || Math.abs(scroll - win.top) < 1) { lastEngineScroll = null; return; }
   // ...unless the learner or the host asked the engine to go somewhere since the window moved:
   // re-sending then would undo that goto's glide, and the host page would never follow it.
-  if (performance.now() - movedAt < 400 && lastAsked < movedAt) { scrollEngine(win.top); return; }
+  // A goto not yet followed is never undone, even when the window moved since (the host's page
+  // shifting a little as the frame resizes moved it, and the goto was lost).
+  const goingTo = performance.now() - gotoAsked < 3000;
+  if (!goingTo && performance.now() - movedAt < 400 && lastAsked < movedAt) { scrollEngine(win.top); return; }
   if (lastEngineScroll === null || Math.abs(lastEngineScroll - scroll) >= 1) { lastEngineScroll = scroll; return; }
   lastEngineScroll = null;
   // Only the learner (a click or key in the lesson) or the host (goto) may move the host's
@@ -320,7 +350,10 @@ function followEngine(state) {
   movedAt = performance.now();
   if (Math.abs(top - scroll) >= 1) scrollEngine(top);
   const offset = stage.getBoundingClientRect().top + window.scrollY;
+  hostScrollAskedAt = performance.now();
+  gotoAsked = -Infinity;
   post('scroll', { top: Math.round(offset + scroll) });
+  tellVisible();
 }
 
 function hostViewport({ top, height }) {
@@ -335,6 +368,7 @@ function hostViewport({ top, height }) {
     fitStage(engineReady ? np.state() : null);
   }
   placeWindow();
+  tellVisible();
 }
 
 // Until a host says which part of the frame is on screen (embed.js's 'viewport'), the frame may
@@ -349,13 +383,17 @@ function fitStage(state) {
   if (!win) engineScrolls = Number(state?.layout?.scroll_max) > 1;
   if (!Number.isFinite(content) || content <= 0) return;
   contentHeight = Math.ceil(content);
-  const height = Math.max(240, win ? contentHeight
-    : Math.min(contentHeight, maxCanvasCss(), Math.max(240, window.innerHeight || 0)));
+  // The frame's window less what sits above the stage (the lesson tools), so that the frame's
+  // own page does not scroll as well.
+  // (Opened on its own, not framed, the embed page grows with the lesson and scrolls as a page.)
+  const above = stage.getBoundingClientRect().top + window.scrollY;
+  const frameRoom = framed ? Math.floor((window.innerHeight || 0) - above) : Infinity;
+  const height = Math.max(240, win ? contentHeight : Math.min(contentHeight, maxCanvasCss(), frameRoom));
   if (Math.abs(height - stageHeight) >= 2) {
     stageHeight = height;
     document.documentElement.style.setProperty('--np-stage-height', `${height}px`);
   }
-  if (win) { placeWindow(); followEngine(state); }
+  if (win) { placeWindow(); followEngine(state); tellVisible(); }
 }
 
 function pageHeight() {
@@ -364,7 +402,7 @@ function pageHeight() {
 
 // The frame's page as tall as it would be with the whole lesson on the stage.
 function frameHeight() {
-  return pageHeight() + (embedded && !win && stageHeight > 0 ? Math.max(0, contentHeight - stageHeight) : 0);
+  return pageHeight() + (embedded && framed && !win && stageHeight > 0 ? Math.max(0, contentHeight - stageHeight) : 0);
 }
 
 function reportHeight() {
