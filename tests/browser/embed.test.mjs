@@ -229,6 +229,10 @@ test('a long lesson is shown whole: scrolling the host page brings every part of
     assert.ok(Math.abs(seen.scroll - (seen.canvasTop - seen.stageTop)) <= 1,
       `the engine's page is scrolled to the canvas's place (${seen.scroll} vs ${seen.canvasTop - seen.stageTop})`);
   }
+  // Read to the foot of the host's page, the last section is the current one (and so visited:
+  // an embedded lesson read to its end can complete).
+  const last = await frame.evaluate(() => window.neuralpath.state().sections.at(-1).anchor);
+  await frame.waitForFunction(a => window.neuralpath.state().section === a, last, { timeout: 5_000 });
   await page.screenshot({ path: screenshotPath('embed-host-scrolled-desktop') });
   assert.deepEqual(problems, []);
   await context.close();
