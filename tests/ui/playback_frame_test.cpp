@@ -108,6 +108,51 @@ TEST_CASE("a tap on a matrix too small for its numbers shows them with their lab
   CHECK(board->view().zoomed().empty());
 }
 
+// #15 walk: at 375 px a zoomed W_V stacked its columns in two blocks, and the fixed frame cut the
+// second after one row. Blocks that do not all fit show one at a time, picked by chips.
+TEST_CASE("a zoomed matrix whose column blocks do not fit the frame shows one block at a time, every row of it") {
+  Headless page(375, 740);
+  page.ui.reduced_motion = true;
+  auto board = playback_test::example_board();
+  int k = 0;
+  while (board->state()["step_kind"] != "project_v") REQUIRE(board->command({{"type", "seek"}, {"step", ++k}}).done());
+  json layout = draw(page, *board);
+  json wv;
+  for (const json& m : layout["matrices"])
+    if (m["name"] == "W_V") wv = m;
+  REQUIRE(wv.is_object());
+  page.click(centre(wv["rect"]));
+  draw(page, *board);
+  draw(page, *board);
+  layout = draw(page, *board);
+  REQUIRE(board->view().zoomed() == "W_V");
+  REQUIRE(layout.contains("zoom_blocks"));
+  const std::size_t blocks = layout["zoom_blocks"].size();
+  REQUIRE(blocks >= 2);
+  const Step& step = *board->model().current_step();
+  const NamedMatrix* w = nullptr;
+  for (const NamedMatrix& m : step.inputs)
+    if (m.name == "W_V") w = &m;
+  REQUIRE(w != nullptr);
+  // Together the blocks show every number and column label; each block's rows end inside the board.
+  std::multiset<std::string> seen;
+  for (std::size_t b = 0; b < blocks; ++b) {
+    CAPTURE(b);
+    page.click(centre(layout["zoom_blocks"][b]));
+    draw(page, *board);
+    draw(page, *board);
+    layout = draw(page, *board);
+    CHECK(layout["zoom_block"] == static_cast<int>(b));
+    const std::vector<std::string>& drawn = board->view().drawn_strings();
+    seen.insert(drawn.begin(), drawn.end());
+    // The block ends inside the board's frame: no row is cut off.
+    CHECK(bottom(layout["zoom"]) <= bottom(layout["stage"]) + 0.5f);
+  }
+  for (const std::string& label : w->col_labels) CHECK_MESSAGE(seen.count(label) > 0, "column label " << label);
+  for (Index i = 0; i < w->values.rows(); ++i)
+    for (Index j = 0; j < w->values.cols(); ++j) CHECK(seen.count(format_number(w->values(i, j))) > 0);
+}
+
 TEST_CASE("a snapshot of the learner's board reopens the same board, and a bad one changes nothing") {
   auto board = playback_test::example_board();
   REQUIRE(board->command({{"type", "setSentence"}, {"text", "The robot fixed the road"}}).done());

@@ -408,8 +408,54 @@ void PlaybackView::draw_zoom(const Painter& p, const PlaybackModel& m, const Mat
   MatrixStyle probe = item;
   const float label_w = layout_matrix(p, probe, width).label_w;  // the row labels' column
   const int per_block = std::clamp(static_cast<int>((width - label_w) / number_cell_width(p)), 1, std::max(cols, 1));
+  const int blocks = (cols + per_block - 1) / std::max(per_block, 1);
   const bool is_result = &whole == &s.result;
+  const auto block_label = [&](int b) {
+    const int first = b * per_block, last = std::min(cols, first + per_block) - 1;
+    const auto label = [&](int j) {
+      return j < static_cast<int>(whole.col_labels.size()) ? whole.col_labels[static_cast<std::size_t>(j)] : std::to_string(j);
+    };
+    return label(first) + "–" + label(last);
+  };
+  // Stacked, the column blocks may not fit the board's fixed frame (#15 walk: at 375 px the
+  // second block of W_V showed one row of eight): then one block shows at a time, picked by a
+  // row of chips, starting with the one that holds the column being spoken of.
+  const float block_h = layout_matrix(p, probe, width).size.y;  // the rows are the same in every block
+  const bool one_at_a_time = blocks > 1 && y + static_cast<float>(blocks) * (block_h + p.px(10)) > stage.Max.y;
+  int shown = -1;
+  if (one_at_a_time) {
+    const std::string chosen_for = whole.name + "@" + s.title;
+    if (zoom_block_for_ != chosen_for || zoom_block_ < 0 || zoom_block_ >= blocks) {
+      zoom_block_for_ = chosen_for;
+      const int spoken = item.lit_col >= 0 ? item.lit_col : item.spoken.empty() ? 0 : item.spoken.front().col;
+      zoom_block_ = std::clamp(spoken / per_block, 0, blocks - 1);
+    }
+    shown = zoom_block_;
+    float x = stage.Min.x;
+    json chips = json::array();
+    for (int b = 0; b < blocks; ++b) {
+      const std::string text = block_label(b);
+      const ImVec2 size = p.measure(p.small(), 0, text) + ImVec2(p.px(16), p.px(10));
+      const ImVec2 at(x, y), button(std::max(size.x, p.px(44)), std::max(size.y, p.px(28)));
+      ImGui::SetCursorScreenPos(at);
+      ImGui::PushID(b);
+      if (ImGui::InvisibleButton("zoom_block", button)) zoom_block_ = shown = b;
+      const bool on = b == shown, hovered = ImGui::IsItemHovered();
+      ImGui::PopID();
+      p.draw->AddRectFilled(at, at + button, on ? mix(c.panel, c.accent, 0.25f) : hovered ? mix(c.panel, c.accent, 0.12f) : c.panel,
+                            p.px(5));
+      p.draw->AddRect(at, at + button, on ? c.accent : c.border, p.px(5));
+      p.text(ImVec2(at.x + (button.x - size.x) * 0.5f + p.px(8), at.y + (button.y - size.y) * 0.5f + p.px(5)), text,
+             c.text, p.small(), 0, 0, false);
+      chips.push_back(css_rect(at, at + button));
+      x += button.x + p.px(6);
+    }
+    layout_["zoom_blocks"] = std::move(chips);
+    layout_["zoom_block"] = shown;
+    y += std::max(back_size.y, p.px(28)) + p.px(6);
+  }
   for (int first = 0; first < cols; first += per_block) {
+    if (shown >= 0 && first / per_block != shown) continue;
     const int n = std::min(per_block, cols - first);
     NamedMatrix block{whole.name, whole.values.middleCols(first, n), whole.row_labels, {}};
     for (int j = first; j < first + n; ++j)
@@ -441,6 +487,7 @@ void PlaybackView::draw_zoom(const Painter& p, const PlaybackModel& m, const Mat
     }
     y += l.size.y + p.px(10);
   }
+  layout_["zoom"] = css_rect(stage.Min, ImVec2(stage.Max.x, y - p.px(10)));  // what the numbers took
 }
 
 // [SECTION] Caption ----------------------------------------------------------------------------
