@@ -13,6 +13,7 @@
 #include "engine/ui/app.h"
 #include "engine/ui/fonts.h"
 #include "engine/ui/text_bridge.h"
+#include "web/imgui_webgl_renderer.h"
 
 #include <GLFW/glfw3.h>
 #include <GLES3/gl3.h>
@@ -41,6 +42,7 @@ struct Platform {
   neuralpath::ui::ViewportInfo viewport;
   float font_scale = 0;     // pixel scale the font atlas was last built for
   bool context_lost = false;  // WebGL context gone: skip drawing until it is restored
+  neuralpath::web::ImGuiWebGLRenderer renderer;  // draws ImGui's draw data (imgui_webgl_renderer.h)
   double last_time = 0;
   bool wanted_text_input = false;  // ImGui's text field focus, as last reported to JS
   std::string reply;        // keeps strings returned to JS alive until the next call
@@ -253,7 +255,7 @@ void frame() {
     const ImVec4 clear = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];
     glClearColor(clear.x, clear.y, clear.z, 1.0f);
     glClear(GL_COLOR_BUFFER_BIT);
-    ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+    platform.renderer.render(ImGui::GetDrawData());  // solid fills skip the font texture (#10)
     idle.drawn = look;
   }
   idle.after_frame(looked_different, platform.app->wants_another_frame());
@@ -406,6 +408,7 @@ EMSCRIPTEN_KEEPALIVE double np_engine_frames() { return static_cast<double>(idle
 EMSCRIPTEN_KEEPALIVE void np_gl_context_restored() {
   ImGui_ImplOpenGL3_Shutdown();
   ImGui_ImplOpenGL3_Init("#version 300 es");
+  platform.renderer.forget();
   platform.font_scale = 0;  // forces the font texture upload on the next frame
   platform.context_lost = false;
   idle.redraw();

@@ -1,0 +1,172 @@
+// imgui_webgl_renderer.cpp: Dear ImGui's draw data through WebGL2 (imgui_webgl_renderer.h).
+#include "imgui_webgl_renderer.h"
+
+#include <GLES3/gl3.h>
+#include <imgui.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+
+namespace neuralpath::web {
+
+namespace {
+
+// The backend's shaders for GLSL ES 3.00, plus the solid-fill mark.
+constexpr const char* kVertexShader = R"(#version 300 es
+precision highp float;
+layout (location = 0) in vec2 Position;
+layout (location = 1) in vec2 UV;
+layout (location = 2) in vec4 Color;
+uniform mat4 ProjMtx;
+uniform vec2 WhiteUv;
+out vec2 Frag_UV;
+out vec4 Frag_Color;
+out float Frag_Solid;
+void main() {
+  Frag_UV = UV;
+  Frag_Color = Color;
+  Frag_Solid = UV == WhiteUv ? 1.0 : 0.0;  // a solid fill: every vertex of it has this UV
+  gl_Position = ProjMtx * vec4(Position.xy, 0.0, 1.0);
+}
+)";
+
+constexpr const char* kFragmentShader = R"(#version 300 es
+precision mediump float;
+uniform sampler2D Texture;
+in vec2 Frag_UV;
+in vec4 Frag_Color;
+in float Frag_Solid;
+layout (location = 0) out vec4 Out_Color;
+void main() {
+  // The white pixel is (1, 1, 1, 1): the colour alone is what the fetch would give.
+  if (Frag_Solid > 0.5) Out_Color = Frag_Color;
+  else Out_Color = Frag_Color * texture(Texture, Frag_UV.st);
+}
+)";
+
+GLuint compile(GLenum kind, const char* source) {
+  const GLuint shader = glCreateShader(kind);
+  glShaderSource(shader, 1, &source, nullptr);
+  glCompileShader(shader);
+  GLint ok = GL_FALSE;
+  glGetShaderiv(shader, GL_COMPILE_STATUS, &ok);
+  if (ok != GL_TRUE) {
+    char log[512] = {};
+    glGetShaderInfoLog(shader, sizeof log, nullptr, log);
+    std::fprintf(stderr, "neuralpath: the ImGui %s shader did not compile: %s\n",
+                 kind == GL_VERTEX_SHADER ? "vertex" : "fragment", log);
+    glDeleteShader(shader);
+    return 0;
+  }
+  return shader;
+}
+
+}  // namespace
+
+bool ImGuiWebGLRenderer::create() {
+  const GLuint vertex = compile(GL_VERTEX_SHADER, kVertexShader);
+  const GLuint fragment = compile(GL_FRAGMENT_SHADER, kFragmentShader);
+  if (!vertex || !fragment) {
+    if (vertex) glDeleteShader(vertex);
+    if (fragment) glDeleteShader(fragment);
+    return false;
+  }
+  program_ = glCreateProgram();
+  glAttachShader(program_, vertex);
+  glAttachShader(program_, fragment);
+  glLinkProgram(program_);
+  glDeleteShader(vertex);
+  glDeleteShader(fragment);
+  GLint linked = GL_FALSE;
+  glGetProgramiv(program_, GL_LINK_STATUS, &linked);
+  if (linked != GL_TRUE) {
+    std::fprintf(stderr, "neuralpath: the ImGui shader program did not link\n");
+    glDeleteProgram(program_);
+    program_ = 0;
+    return false;
+  }
+  projection_ = glGetUniformLocation(program_, "ProjMtx");
+  texture_ = glGetUniformLocation(program_, "Texture");
+  white_uv_ = glGetUniformLocation(program_, "WhiteUv");
+
+  glGenVertexArrays(1, &vao_);
+  glGenBuffers(1, &vertices_);
+  glGenBuffers(1, &indices_);
+  glBindVertexArray(vao_);
+  glBindBuffer(GL_ARRAY_BUFFER, vertices_);
+  glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, indices_);  // part of the VAO's state
+  const auto stride = static_cast<GLsizei>(sizeof(ImDrawVert));
+  glEnableVertexAttribArray(0);
+  glVertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, stride, reinterpret_cast<const void*>(offsetof(ImDrawVert, pos)));
+  glEnableVertexAttribArray(1);
+  glVertexAttribPointer(1, 2, GL_FLOAT, GL_FALSE, stride, reinterpret_cast<const void*>(offsetof(ImDrawVert, uv)));
+  glEnableVertexAttribArray(2);
+  glVertexAttribPointer(2, 4, GL_UNSIGNED_BYTE, GL_TRUE, stride, reinterpret_cast<const void*>(offsetof(ImDrawVert, col)));
+  glBindVertexArray(0);
+  return true;
+}
+
+void ImGuiWebGLRenderer::forget() { program_ = vao_ = vertices_ = indices_ = 0; }
+
+void ImGuiWebGLRenderer::set_up(const ImDrawData* data, int framebuffer_width, int framebuffer_height) const {
+  glEnable(GL_BLEND);
+  glBlendEquation(GL_FUNC_ADD);
+  glBlendFuncSeparate(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA, GL_ONE, GL_ONE_MINUS_SRC_ALPHA);
+  glDisable(GL_CULL_FACE);
+  glDisable(GL_DEPTH_TEST);
+  glDisable(GL_STENCIL_TEST);
+  glEnable(GL_SCISSOR_TEST);
+  glViewport(0, 0, framebuffer_width, framebuffer_height);
+  // Display coordinates (top left = DisplayPos) to clip space, y down.
+  const float l = data->DisplayPos.x, r = data->DisplayPos.x + data->DisplaySize.x;
+  const float t = data->DisplayPos.y, b = data->DisplayPos.y + data->DisplaySize.y;
+  const float ortho[16] = {2.0f / (r - l), 0, 0, 0, 0, 2.0f / (t - b), 0, 0, 0, 0, -1.0f, 0,
+                           (r + l) / (l - r), (t + b) / (b - t), 0, 1.0f};
+  glUseProgram(program_);
+  glUniform1i(texture_, 0);
+  glUniformMatrix4fv(projection_, 1, GL_FALSE, ortho);
+  const ImVec2 white = ImGui::GetIO().Fonts->TexUvWhitePixel;
+  glUniform2f(white_uv_, white.x, white.y);
+  glActiveTexture(GL_TEXTURE0);
+  glBindVertexArray(vao_);
+}
+
+void ImGuiWebGLRenderer::render(const ImDrawData* data) {
+  const int width = static_cast<int>(data->DisplaySize.x * data->FramebufferScale.x);
+  const int height = static_cast<int>(data->DisplaySize.y * data->FramebufferScale.y);
+  if (width <= 0 || height <= 0 || (!program_ && !create())) return;
+  set_up(data, width, height);
+  const ImVec2 offset = data->DisplayPos, scale = data->FramebufferScale;
+  const GLenum index_type = sizeof(ImDrawIdx) == 2 ? GL_UNSIGNED_SHORT : GL_UNSIGNED_INT;
+  for (int n = 0; n < data->CmdListsCount; ++n) {
+    const ImDrawList* list = data->CmdLists[n];
+    glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(list->VtxBuffer.Size) * static_cast<GLsizeiptr>(sizeof(ImDrawVert)),
+                 list->VtxBuffer.Data, GL_STREAM_DRAW);
+    glBufferData(GL_ELEMENT_ARRAY_BUFFER, static_cast<GLsizeiptr>(list->IdxBuffer.Size) * static_cast<GLsizeiptr>(sizeof(ImDrawIdx)),
+                 list->IdxBuffer.Data, GL_STREAM_DRAW);
+    for (const ImDrawCmd& cmd : list->CmdBuffer) {
+      if (cmd.UserCallback) {
+        if (cmd.UserCallback == ImDrawCallback_ResetRenderState)
+          set_up(data, width, height);
+        else
+          cmd.UserCallback(list, &cmd);
+        continue;
+      }
+      // The clip rectangle in framebuffer pixels (GL's y goes up). WebGL2 has no base vertex, so
+      // the backend never sets RendererHasVtxOffset and VtxOffset is always 0.
+      const float x0 = (cmd.ClipRect.x - offset.x) * scale.x, y0 = (cmd.ClipRect.y - offset.y) * scale.y;
+      const float x1 = (cmd.ClipRect.z - offset.x) * scale.x, y1 = (cmd.ClipRect.w - offset.y) * scale.y;
+      if (x1 <= x0 || y1 <= y0) continue;
+      glScissor(static_cast<GLint>(x0), static_cast<GLint>(static_cast<float>(height) - y1), static_cast<GLsizei>(x1 - x0),
+                static_cast<GLsizei>(y1 - y0));
+      glBindTexture(GL_TEXTURE_2D, static_cast<GLuint>(reinterpret_cast<std::intptr_t>(cmd.TextureId)));
+      glDrawElements(GL_TRIANGLES, static_cast<GLsizei>(cmd.ElemCount), index_type,
+                     reinterpret_cast<const void*>(static_cast<std::uintptr_t>(cmd.IdxOffset) * sizeof(ImDrawIdx)));
+    }
+  }
+  glBindVertexArray(0);
+  glDisable(GL_SCISSOR_TEST);
+}
+
+}  // namespace neuralpath::web
