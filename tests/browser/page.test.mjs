@@ -127,3 +127,28 @@ test('the page starts with one WebGL context, and the engine compiles its WebAss
   assert.ok(wasm >= 0 && script >= 0 && wasm < script, `requests in order: ${requested.join(' ')}`);
   await context.close();
 });
+
+// The GPU can take the WebGL context away (a driver reset, a tab in the background on a phone):
+// the page must draw the lesson again once it is given back, with every GL object the engine and
+// its ImGui renderer own made anew, and the learner's place kept.
+test('a lost WebGL context is drawn again once restored, at the same place', async () => {
+  const { page, problems, context } = await openPage(env, '/lesson.html?lesson=self-attention&section=qkv');
+  await lessonReady(page);
+  const before = await canvasPixelVariance(page);
+  const section = await page.evaluate(() => window.neuralpath.state().section);
+  await page.evaluate(() => {
+    const gl = document.getElementById('canvas').getContext('webgl2');
+    window.__lose = gl.getExtension('WEBGL_lose_context');
+    window.__lose.loseContext();
+  });
+  await page.waitForFunction(() => document.getElementById('canvas').getContext('webgl2').isContextLost());
+  await page.evaluate(() => window.__lose.restoreContext());
+  await page.waitForFunction(() => !document.getElementById('canvas').getContext('webgl2').isContextLost());
+  await page.evaluate(() => window.neuralpath.command({ type: 'scroll', by: 1 }));   // a change: a frame is drawn
+  await page.waitForTimeout(500);
+  const after = await canvasPixelVariance(page);
+  assert.ok(after > 50 && after > before * 0.5, `the canvas is drawn again (luma variance ${before.toFixed(1)} -> ${after.toFixed(1)})`);
+  assert.equal(await page.evaluate(() => window.neuralpath.state().section), section);
+  assert.deepEqual(problems.filter(p => !/context/i.test(p)), []);
+  await context.close();
+});
