@@ -478,13 +478,14 @@ void LessonPage::track_section(LessonSession& session) {
     return;
   }
   // The current section: the last one whose heading is above the top quarter of what the
-  // learner sees (embedded, the host's viewport is only a band of the canvas), or, once the
-  // page's end is in sight, the last one whose heading is: a last section too short to reach
-  // the top quarter is still read, and counted as visited (#15: embedded, the page has no room
-  // after its end, and a learner who read to the end never completed the lesson).
+  // learner sees (embedded, the host's viewport is only a band of the canvas). Embedded, the
+  // host's page has no room after the lesson's end, so once that end is in sight the last
+  // section whose heading shows is current: a last section too short to reach the top quarter
+  // is still read, and counted as visited (#15: a learner who read an embedded lesson to its end
+  // never completed it). On its own page the room is there, and the heading reaches the top.
   const float band_top = scroller_.offset() + (visible_band_ ? visible_band_->first : 0.0f);
   const float band_height = visible_band_ ? visible_band_->second : area_.GetHeight();
-  const bool end_in_sight = band_top + band_height >= page_end_ - 1.0f;
+  const bool end_in_sight = visible_band_ && band_top + band_height >= page_end_ - 1.0f;
   const float line = end_in_sight ? band_top + band_height : band_top + band_height * 0.25f;
   std::string current = lesson.sections.front().anchor;
   for (const lesson::Section& section : lesson.sections) {
