@@ -294,9 +294,7 @@ let hostScrollAskedAt = -Infinity;  // when the host was last asked to scroll (a
 let lastBand = null;
 function tellVisible() {
   if (!view || !win || !engineReady || stageHeight <= 0) return;
-  const offset = stage.getBoundingClientRect().top + window.scrollY;
-  const visTop = clamp(view.top - offset, 0, stageHeight);
-  const visBottom = clamp(view.top + view.height - offset, 0, stageHeight);
+  const { visTop, visBottom } = visiblePart();
   const band = { top: Math.round(visTop - win.top), height: Math.round(visBottom - visTop), at: Math.round(visTop) };
   if (lastBand && band.top === lastBand.top && band.height === lastBand.height && band.at === lastBand.at) return;
   const learner = lastBand !== null && Math.abs(band.at - lastBand.at) >= 2 && performance.now() - hostScrollAskedAt > 1500;
@@ -306,6 +304,12 @@ function tellVisible() {
   }
 }
 
+// The part of the stage inside the host's viewport, in stage coordinates.
+function visiblePart() {
+  const offset = stage.getBoundingClientRect().top + window.scrollY;
+  return { visTop: clamp(view.top - offset, 0, stageHeight), visBottom: clamp(view.top + view.height - offset, 0, stageHeight) };
+}
+
 // Puts the canvas over the visible part of the stage (plus a margin), moving it only when the
 // visible part leaves it, so most scrolling moves nothing at all.
 function placeWindow() {
@@ -313,9 +317,7 @@ function placeWindow() {
   // A goto the window has not followed yet: moving the window now would scroll the engine back
   // from where the goto took it (followEngine brings the window and the host's page there).
   if (performance.now() - gotoAsked < 3000) return;
-  const offset = stage.getBoundingClientRect().top + window.scrollY;
-  const visTop = clamp(view.top - offset, 0, stageHeight);
-  const visBottom = clamp(view.top + view.height - offset, 0, stageHeight);
+  const { visTop, visBottom } = visiblePart();
   const height = Math.min(stageHeight, maxCanvasCss(), Math.max(480, Math.ceil(view.height * 1.6)));
   let top = win.top;
   if (height !== win.height || visTop < top || visBottom > top + height || top + height > stageHeight)
@@ -383,9 +385,9 @@ function fitStage(state) {
   if (!win) engineScrolls = Number(state?.layout?.scroll_max) > 1;
   if (!Number.isFinite(content) || content <= 0) return;
   contentHeight = Math.ceil(content);
-  // The frame's window less what sits above the stage (the lesson tools), so that the frame's
-  // own page does not scroll as well.
-  // (Opened on its own, not framed, the embed page grows with the lesson and scrolls as a page.)
+  // Framed, the stage is at most the frame's window less what sits above it (the lesson tools),
+  // so the frame's own page does not scroll as well. Opened on its own, not framed, the embed
+  // page grows with the lesson and scrolls as a page.
   const above = stage.getBoundingClientRect().top + window.scrollY;
   const frameRoom = framed ? Math.floor((window.innerHeight || 0) - above) : Infinity;
   const height = Math.max(240, win ? contentHeight : Math.min(contentHeight, maxCanvasCss(), frameRoom));

@@ -385,24 +385,43 @@ void PlaybackView::draw_stage(const Painter& p, const PlaybackModel& m, ImRect s
 
 // One matrix alone: every number printed, with its row and column labels. Columns that do not
 // fit the width go on under the first ones, in blocks, each with its own labels.
-void PlaybackView::draw_zoom(const Painter& p, const PlaybackModel& m, const MatrixStyle& item, ImRect stage) {
+namespace {
+// A small button of the zoomed view ("← All matrices", a block of columns): drawn around its
+// text, tappable over at least 44 × 28 px; `on` marks the block shown.
+struct ZoomButton {
+  bool clicked = false;
+  ImVec2 min, max;    // where it is drawn
+  float height = 0;   // of the tappable area
+};
+ZoomButton zoom_button(const Painter& p, const char* id, ImVec2 at, const std::string& text, bool on) {
   const Palette& c = p.colors();
+  const ImVec2 size = p.measure(p.small(), 0, text) + ImVec2(p.px(16), p.px(10));
+  const ImVec2 hit(std::max(size.x, p.px(44)), std::max(size.y, p.px(28)));
+  ZoomButton b;
+  ImGui::SetCursorScreenPos(at);
+  b.clicked = ImGui::InvisibleButton(id, hit);
+  const bool hovered = ImGui::IsItemHovered();
+  b.min = at;
+  b.max = at + size;
+  b.height = hit.y;
+  p.draw->AddRectFilled(b.min, b.max, on ? mix(c.panel, c.accent, 0.25f) : hovered ? mix(c.panel, c.accent, 0.18f) : c.panel,
+                        p.px(5));
+  p.draw->AddRect(b.min, b.max, on ? c.accent : c.border, p.px(5));
+  p.text(ImVec2(at.x + p.px(8), at.y + p.px(5)), text, c.text, p.small(), 0, 0, false);
+  return b;
+}
+}  // namespace
+
+void PlaybackView::draw_zoom(const Painter& p, const PlaybackModel& m, const MatrixStyle& item, ImRect stage) {
   const Step& s = *m.current_step();
   const NamedMatrix& whole = *item.matrix;
   const float width = stage.GetWidth();
   float y = stage.Min.y;
   // "← all matrices": back to the step.
-  const std::string back = tr("playback-ui.zoom_back");
-  const ImVec2 back_size = p.measure(p.small(), 0, back) + ImVec2(p.px(16), p.px(10));
-  ImGui::SetCursorScreenPos(ImVec2(stage.Min.x, y));
-  if (ImGui::InvisibleButton("unzoom", ImVec2(std::max(back_size.x, p.px(44)), std::max(back_size.y, p.px(28)))))
-    zoom_.clear();
-  p.draw->AddRectFilled(ImVec2(stage.Min.x, y), ImVec2(stage.Min.x, y) + back_size,
-                        ImGui::IsItemHovered() ? mix(c.panel, c.accent, 0.18f) : c.panel, p.px(5));
-  p.draw->AddRect(ImVec2(stage.Min.x, y), ImVec2(stage.Min.x, y) + back_size, c.border, p.px(5));
-  p.text(ImVec2(stage.Min.x + p.px(8), y + p.px(5)), back, c.text, p.small(), 0, 0, false);
-  layout_["unzoom"] = css_rect(ImVec2(stage.Min.x, y), ImVec2(stage.Min.x, y) + back_size);
-  y += std::max(back_size.y, p.px(28)) + p.px(6);
+  const ZoomButton back = zoom_button(p, "unzoom", ImVec2(stage.Min.x, y), tr("playback-ui.zoom_back"), false);
+  if (back.clicked) zoom_.clear();
+  layout_["unzoom"] = css_rect(back.min, back.max);
+  y += back.height + p.px(6);
 
   const int cols = static_cast<int>(whole.values.cols());
   MatrixStyle probe = item;
@@ -410,12 +429,8 @@ void PlaybackView::draw_zoom(const Painter& p, const PlaybackModel& m, const Mat
   const int per_block = std::clamp(static_cast<int>((width - label_w) / number_cell_width(p)), 1, std::max(cols, 1));
   const int blocks = (cols + per_block - 1) / std::max(per_block, 1);
   const bool is_result = &whole == &s.result;
-  const auto block_label = [&](int b) {
-    const int first = b * per_block, last = std::min(cols, first + per_block) - 1;
-    const auto label = [&](int j) {
-      return j < static_cast<int>(whole.col_labels.size()) ? whole.col_labels[static_cast<std::size_t>(j)] : std::to_string(j);
-    };
-    return label(first) + "–" + label(last);
+  const auto column_label = [&](int j) {
+    return j < static_cast<int>(whole.col_labels.size()) ? whole.col_labels[static_cast<std::size_t>(j)] : std::to_string(j);
   };
   // Stacked, the column blocks may not fit the board's fixed frame (#15 walk: at 375 px the
   // second block of W_V showed one row of eight): then one block shows at a time, picked by a
@@ -431,37 +446,29 @@ void PlaybackView::draw_zoom(const Painter& p, const PlaybackModel& m, const Mat
       zoom_block_ = std::clamp(spoken / per_block, 0, blocks - 1);
     }
     shown = zoom_block_;
-    float x = stage.Min.x;
+    float x = stage.Min.x, row_height = 0;
     json chips = json::array();
     for (int b = 0; b < blocks; ++b) {
-      const std::string text = block_label(b);
-      const ImVec2 size = p.measure(p.small(), 0, text) + ImVec2(p.px(16), p.px(10));
-      const ImVec2 at(x, y), button(std::max(size.x, p.px(44)), std::max(size.y, p.px(28)));
-      ImGui::SetCursorScreenPos(at);
+      const int first = b * per_block, last = std::min(cols, first + per_block) - 1;
       ImGui::PushID(b);
-      if (ImGui::InvisibleButton("zoom_block", button)) zoom_block_ = shown = b;
-      const bool on = b == shown, hovered = ImGui::IsItemHovered();
+      const ZoomButton chip =
+          zoom_button(p, "zoom_block", ImVec2(x, y),
+                      tr("playback-ui.zoom_block", {{"first", column_label(first)}, {"last", column_label(last)}}), b == shown);
       ImGui::PopID();
-      p.draw->AddRectFilled(at, at + button, on ? mix(c.panel, c.accent, 0.25f) : hovered ? mix(c.panel, c.accent, 0.12f) : c.panel,
-                            p.px(5));
-      p.draw->AddRect(at, at + button, on ? c.accent : c.border, p.px(5));
-      p.text(ImVec2(at.x + (button.x - size.x) * 0.5f + p.px(8), at.y + (button.y - size.y) * 0.5f + p.px(5)), text,
-             c.text, p.small(), 0, 0, false);
-      chips.push_back(css_rect(at, at + button));
-      x += button.x + p.px(6);
+      if (chip.clicked) zoom_block_ = b;
+      chips.push_back(css_rect(chip.min, chip.max));
+      x = chip.max.x + p.px(6);
+      row_height = std::max(row_height, chip.height);
     }
     layout_["zoom_blocks"] = std::move(chips);
     layout_["zoom_block"] = shown;
-    y += std::max(back_size.y, p.px(28)) + p.px(6);
+    y += row_height + p.px(6);
   }
   for (int first = 0; first < cols; first += per_block) {
     if (shown >= 0 && first / per_block != shown) continue;
     const int n = std::min(per_block, cols - first);
     NamedMatrix block{whole.name, whole.values.middleCols(first, n), whole.row_labels, {}};
-    for (int j = first; j < first + n; ++j)
-      block.col_labels.push_back(j < static_cast<int>(whole.col_labels.size())
-                                     ? whole.col_labels[static_cast<std::size_t>(j)]
-                                     : std::to_string(j));
+    for (int j = first; j < first + n; ++j) block.col_labels.push_back(column_label(j));
     MatrixStyle style = item;
     style.matrix = &block;
     style.revealed = -1;  // numbers on demand show the finished values
