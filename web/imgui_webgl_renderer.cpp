@@ -4,6 +4,7 @@
 #include <GLES3/gl3.h>
 #include <imgui.h>
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
@@ -132,19 +133,40 @@ void ImGuiWebGLRenderer::set_up(const ImDrawData* data, int framebuffer_width, i
   glBindVertexArray(vao_);
 }
 
-void ImGuiWebGLRenderer::render(const ImDrawData* data) {
+namespace {
+
+// Whether a command's clip rectangle (display coordinates) meets `area`, and where: the scissor
+// in GL's framebuffer pixels (y up).
+struct Scissor {
+  int x = 0, y = 0, width = 0, height = 0;
+};
+bool scissor_for(const ImDrawCmd& cmd, const ImDrawData* data, const PixelRect& area, int framebuffer_height, Scissor& out) {
+  const ImVec2 offset = data->DisplayPos, scale = data->FramebufferScale;
+  const float x0 = std::max((cmd.ClipRect.x - offset.x) * scale.x, static_cast<float>(area.x0));
+  const float y0 = std::max((cmd.ClipRect.y - offset.y) * scale.y, static_cast<float>(area.y0));
+  const float x1 = std::min((cmd.ClipRect.z - offset.x) * scale.x, static_cast<float>(area.x1));
+  const float y1 = std::min((cmd.ClipRect.w - offset.y) * scale.y, static_cast<float>(area.y1));
+  if (!(x1 > x0 && y1 > y0)) return false;
+  out = {static_cast<int>(x0), static_cast<int>(static_cast<float>(framebuffer_height) - y1), static_cast<int>(x1 - x0), static_cast<int>(y1 - y0)};
+  return out.width > 0 && out.height > 0;
+}
+
+}  // namespace
+
+void ImGuiWebGLRenderer::render(const ImDrawData* data, const PixelRect& area, const ImVec4& clear) {
   const int width = static_cast<int>(data->DisplaySize.x * data->FramebufferScale.x);
   const int height = static_cast<int>(data->DisplaySize.y * data->FramebufferScale.y);
-  if (width <= 0 || height <= 0 || (!program_ && !create())) return;
+  if (width <= 0 || height <= 0 || area.empty() || (!program_ && !create())) return;
   set_up(data, width, height);
-  const ImVec2 offset = data->DisplayPos, scale = data->FramebufferScale;
+  // Only `area` is drawn again: cleared, then every command that reaches into it, cut to it.
+  glScissor(area.x0, height - area.y1, area.x1 - area.x0, area.y1 - area.y0);
+  glClearColor(clear.x, clear.y, clear.z, 1.0f);
+  glClear(GL_COLOR_BUFFER_BIT);
   const GLenum index_type = sizeof(ImDrawIdx) == 2 ? GL_UNSIGNED_SHORT : GL_UNSIGNED_INT;
+  Scissor scissor;
   for (int n = 0; n < data->CmdListsCount; ++n) {
     const ImDrawList* list = data->CmdLists[n];
-    glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(list->VtxBuffer.Size) * static_cast<GLsizeiptr>(sizeof(ImDrawVert)),
-                 list->VtxBuffer.Data, GL_STREAM_DRAW);
-    glBufferData(GL_ELEMENT_ARRAY_BUFFER, static_cast<GLsizeiptr>(list->IdxBuffer.Size) * static_cast<GLsizeiptr>(sizeof(ImDrawIdx)),
-                 list->IdxBuffer.Data, GL_STREAM_DRAW);
+    bool uploaded = false;  // a list none of whose commands reach into `area` is not sent at all
     for (const ImDrawCmd& cmd : list->CmdBuffer) {
       if (cmd.UserCallback) {
         if (cmd.UserCallback == ImDrawCallback_ResetRenderState)
@@ -153,13 +175,17 @@ void ImGuiWebGLRenderer::render(const ImDrawData* data) {
           cmd.UserCallback(list, &cmd);
         continue;
       }
-      // The clip rectangle in framebuffer pixels (GL's y goes up). WebGL2 has no base vertex, so
-      // the backend never sets RendererHasVtxOffset and VtxOffset is always 0.
-      const float x0 = (cmd.ClipRect.x - offset.x) * scale.x, y0 = (cmd.ClipRect.y - offset.y) * scale.y;
-      const float x1 = (cmd.ClipRect.z - offset.x) * scale.x, y1 = (cmd.ClipRect.w - offset.y) * scale.y;
-      if (x1 <= x0 || y1 <= y0) continue;
-      glScissor(static_cast<GLint>(x0), static_cast<GLint>(static_cast<float>(height) - y1), static_cast<GLsizei>(x1 - x0),
-                static_cast<GLsizei>(y1 - y0));
+      if (!scissor_for(cmd, data, area, height, scissor)) continue;
+      if (!uploaded) {
+        glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(list->VtxBuffer.Size) * static_cast<GLsizeiptr>(sizeof(ImDrawVert)),
+                     list->VtxBuffer.Data, GL_STREAM_DRAW);
+        glBufferData(GL_ELEMENT_ARRAY_BUFFER, static_cast<GLsizeiptr>(list->IdxBuffer.Size) * static_cast<GLsizeiptr>(sizeof(ImDrawIdx)),
+                     list->IdxBuffer.Data, GL_STREAM_DRAW);
+        uploaded = true;
+      }
+      // WebGL2 has no base vertex, so the backend never sets RendererHasVtxOffset and VtxOffset
+      // is always 0.
+      glScissor(scissor.x, scissor.y, scissor.width, scissor.height);
       glBindTexture(GL_TEXTURE_2D, static_cast<GLuint>(reinterpret_cast<std::intptr_t>(cmd.TextureId)));
       glDrawElements(GL_TRIANGLES, static_cast<GLsizei>(cmd.ElemCount), index_type,
                      reinterpret_cast<const void*>(static_cast<std::uintptr_t>(cmd.IdxOffset) * sizeof(ImDrawIdx)));

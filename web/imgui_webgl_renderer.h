@@ -8,17 +8,24 @@
 // (#10). The vertex shader marks a vertex whose UV is the white pixel's, and the fragment shader
 // then uses the vertex colour alone. Text and images are drawn exactly as before.
 //
+// It draws again only the part of the canvas a frame changes (canvas_damage.h): it clears that
+// rectangle and draws, cut to it, the commands that reach into it.
+//
 // The backend (imgui_impl_opengl3) still owns the font texture and its other objects; this
 // renderer owns only its program and buffers, and forgets them when the WebGL context is lost.
 #pragma once
 
+#include "canvas_damage.h"
+
 struct ImDrawData;
+struct ImVec4;
 
 namespace neuralpath::web {
 
 class ImGuiWebGLRenderer {
  public:
-  void render(const ImDrawData* data);
+  // Clears `area` (framebuffer pixels, y down) to `clear` and draws what falls in it.
+  void render(const ImDrawData* data, const PixelRect& area, const ImVec4& clear);
   void forget();  // the context was lost: its handles are gone (made again on the next render)
 
  private:

@@ -13,6 +13,7 @@
 #include "engine/ui/app.h"
 #include "engine/ui/fonts.h"
 #include "engine/ui/text_bridge.h"
+#include "web/canvas_damage.h"
 #include "web/imgui_webgl_renderer.h"
 
 #include <GLFW/glfw3.h>
@@ -43,6 +44,7 @@ struct Platform {
   float font_scale = 0;     // pixel scale the font atlas was last built for
   bool context_lost = false;  // WebGL context gone: skip drawing until it is restored
   neuralpath::web::ImGuiWebGLRenderer renderer;  // draws ImGui's draw data (imgui_webgl_renderer.h)
+  bool canvas_kept = false;  // the context preserves its drawing buffer: a frame may draw a part
   double last_time = 0;
   bool wanted_text_input = false;  // ImGui's text field focus, as last reported to JS
   std::string reply;        // keeps strings returned to JS alive until the next call
@@ -87,53 +89,23 @@ void rebuild_fonts(float pixel_scale) {
 //   - the last frame looked different from the one before (an animation, a glide, a swing);
 //   - the App says something changes with time alone (App::wants_another_frame: a run in
 //     progress, playback playing), even where two frames would look alike.
-// A frame that looks like the last one is not drawn either (the canvas keeps showing it).
+// A frame that looks like the last one is not drawn either (the canvas keeps showing it), and one
+// that changes part of the canvas draws only that part (canvas_damage.h).
 struct IdleGate {
   static constexpr int frames_after_wake = 3;
   int owed = frames_after_wake;   // engine frames still to run
-  std::uint64_t drawn = 0;        // fingerprint of what the canvas shows (0: redraw)
+  neuralpath::web::CanvasDamage damage;  // what the canvas shows, tile by tile
   long long engine_frames = 0;    // engine frames run so far (np_engine_frames, for tests)
   bool slept = false;             // the last animation frame ran no engine frame
 
   void wake() { owed = std::max(owed, frames_after_wake); }
-  void redraw() { drawn = 0; wake(); }
+  void redraw() { damage.forget(); wake(); }
   bool asleep() const { return owed <= 0; }
   void after_frame(bool looked_different, bool wants_more) {
     owed = (looked_different || wants_more) ? std::max(owed - 1, 1) : owed - 1;
   }
 };
 IdleGate idle;
-
-// A fingerprint of ImGui's draw lists: vertices (positions to 1/8 px, so an easing's last
-// sub-pixel creep counts as still), indices, clip rectangles and textures. Equal fingerprints
-// mean the frame looks the same.
-std::uint64_t fingerprint(const ImDrawData* data, int width, int height) {
-  std::uint64_t h = 1469598103934665603ull;
-  auto mix = [&h](std::uint64_t v) { h = (h ^ v) * 1099511628211ull; };
-  mix(static_cast<std::uint64_t>(width) << 32 | static_cast<std::uint32_t>(height));
-  for (int n = 0; n < data->CmdListsCount; n++) {
-    const ImDrawList* list = data->CmdLists[n];
-    for (const ImDrawVert& v : list->VtxBuffer) {
-      mix(static_cast<std::uint64_t>(std::lround(v.pos.x * 8)) << 32 |
-          static_cast<std::uint32_t>(std::lround(v.pos.y * 8)));
-      std::uint64_t uv = 0;
-      std::memcpy(&uv, &v.uv, sizeof uv);
-      mix(uv);
-      mix(v.col);
-    }
-    for (const ImDrawIdx index : list->IdxBuffer) mix(index);
-    for (const ImDrawCmd& cmd : list->CmdBuffer) {
-      std::uint64_t clip[2] = {};
-      std::memcpy(clip, &cmd.ClipRect, sizeof clip);
-      mix(clip[0]);
-      mix(clip[1]);
-      mix(reinterpret_cast<std::uintptr_t>(cmd.TextureId));
-      mix(static_cast<std::uint64_t>(cmd.ElemCount) << 32 | cmd.IdxOffset);
-      mix(cmd.VtxOffset);
-    }
-  }
-  return h == 0 ? 1 : h;
-}
 
 // Input wakes the loop. These are installed before ImGui's GLFW backend, which calls them
 // after its own handlers; the cursor position (which the backend polls) is ours alone.
@@ -230,6 +202,7 @@ void frame() {
   deliver_typing();
   if (platform.viewport.pixel_scale != platform.font_scale) {
     rebuild_fonts(platform.viewport.pixel_scale);
+    idle.damage.forget();  // a new atlas may reuse the old texture's name
     if (idle.engine_frames == 1) start_mark("fonts-built");
   }
 
@@ -248,16 +221,13 @@ void frame() {
 
   int width = 0, height = 0;
   glfwGetFramebufferSize(platform.window, &width, &height);
-  const std::uint64_t look = fingerprint(ImGui::GetDrawData(), width, height);
-  const bool looked_different = look != idle.drawn;
-  if (looked_different) {
-    glViewport(0, 0, width, height);
-    const ImVec4 clear = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];
-    glClearColor(clear.x, clear.y, clear.z, 1.0f);
-    glClear(GL_COLOR_BUFFER_BIT);
-    platform.renderer.render(ImGui::GetDrawData());  // solid fills skip the font texture (#10)
-    idle.drawn = look;
-  }
+  const ImVec4 background = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];
+  neuralpath::web::PixelRect changed =
+      idle.damage.changed(*ImGui::GetDrawData(), width, height, ImGui::ColorConvertFloat4ToU32(background));
+  const bool looked_different = !changed.empty();
+  if (!platform.canvas_kept) changed = {0, 0, width, height};  // the browser cleared it
+  if (looked_different)  // solid fills skip the font texture, unchanged tiles are not drawn (#10)
+    platform.renderer.render(ImGui::GetDrawData(), changed, background);
   idle.after_frame(looked_different, platform.app->wants_another_frame());
   if (idle.engine_frames == 1) start_mark("first-frame");
 
@@ -416,17 +386,38 @@ EMSCRIPTEN_KEEPALIVE void np_gl_context_restored() {
 
 }  // extern "C"
 
+// The canvas's WebGL2 context, asked for before GLFW's port asks for it: a canvas has one
+// context, and getContext() returns that one whatever a later call asks for, so these are the
+// attributes the page gets, including the one the port has no hint for. preserveDrawingBuffer:
+// the canvas keeps what a frame does not draw again (canvas_damage.h). No alpha, depth or
+// stencil: the page is opaque and flat, and the browser composites it as opaque.
+EM_JS(void, ask_for_context, (), {
+  Module.canvas.getContext('webgl2', {alpha: false, depth: false, stencil: false, antialias: false,
+                                      preserveDrawingBuffer: true});
+});
+// Whether the context the page got keeps its drawing buffer between frames (a browser may refuse).
+EM_JS(int, context_keeps_drawing, (), {
+  const gl = Module.canvas.getContext('webgl2');
+  const attributes = gl && gl.getContextAttributes();
+  return attributes && attributes.preserveDrawingBuffer ? 1 : 0;
+});
+
 int main() {
   if (!glfwInit()) return 1;
   glfwWindowHint(GLFW_CLIENT_API, GLFW_OPENGL_ES_API);
   glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);  // WebGL2
   glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 0);
+  glfwWindowHint(GLFW_ALPHA_BITS, 0);  // as ask_for_context asks
+  glfwWindowHint(GLFW_DEPTH_BITS, 0);
+  glfwWindowHint(GLFW_STENCIL_BITS, 0);
+  ask_for_context();
   platform.window = glfwCreateWindow(800, 600, "NeuralPath", nullptr, nullptr);
   if (!platform.window) {  // no WebGL2 context: the shell says so (np-app.js asks for none itself)
     EM_ASM(if (Module.onNoWebGL) Module.onNoWebGL(););
     return 1;
   }
   glfwMakeContextCurrent(platform.window);
+  platform.canvas_kept = context_keeps_drawing() != 0;
 
   IMGUI_CHECKVERSION();
   ImGui::CreateContext();
