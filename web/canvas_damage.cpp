@@ -22,8 +22,8 @@ std::uint64_t bits_of(ImVec2 v) {
   return bits;
 }
 
-// Spelled out: Emscripten 3.1.6's -Os build of std::min({a, b, c}) here returned another
-// variable's value (the tiles then missed every triangle of the page).
+// A triangle's box. This file is built without auto-vectorisation (web/CMakeLists.txt): with
+// it, Emscripten 3.1.6 miscomputed this arithmetic and the tiles missed every triangle.
 float min3(float a, float b, float c) { return a < b ? (a < c ? a : c) : (b < c ? b : c); }
 float max3(float a, float b, float c) { return a > b ? (a > c ? a : c) : (b > c ? b : c); }
 
