@@ -94,7 +94,7 @@ void TrainView::draw_controls(const UiContext& ui, const Model& model, float wid
   ImGui::TextUnformatted(tr("train.step_of", {{"step", format_count(static_cast<std::uint64_t>(s.step()))},
                                               {"total", format_count(static_cast<std::uint64_t>(s.total_steps()))}})
                              .c_str());
-  ImGui::SameLine(0, ui.px(12));
+  ImGui::SameLine(0, ui.px(6));  // the catalogue's words start with their own separator ("· learning rate")
   ImGui::TextUnformatted(tr("train.learning_rate").c_str());
   ImGui::SameLine(0, ui.px(4));
   NumberStyle style;
@@ -129,29 +129,35 @@ void TrainView::draw_curves(const UiContext& ui, const Model& model, float width
     const bool loss = k == 0;
     const ImVec2 at = side_by_side ? ImVec2(origin.x + k * (plot_w + gap), origin.y)
                                    : ImVec2(origin.x, origin.y + k * (label_h + plot_h + ui.px(10)));
-    draw->AddText(small, small->FontSize, at, c.muted, tr(loss ? "train.plot_loss" : "train.plot_accuracy").c_str());
+    // The latest value on the title's line, right-aligned, explainable like every number (inside
+    // the box it sat on the curve: the accuracy's line runs along the top once it reaches 100%).
+    // A title too long for the rest of the line is cut short of the value.
+    const std::string value =
+        loss ? format_number(curve.back().held_out_loss) : format_percent(curve.back().held_out_accuracy);
+    const ImVec2 size = kit::text_size(small, value);
+    const ImVec2 corner(at.x + plot_w - size.x, at.y);
+    const ImVec4 title_clip(at.x, at.y, corner.x - ui.px(8), at.y + label_h);
+    draw->AddText(small, small->FontSize, at, c.muted, tr(loss ? "train.plot_loss" : "train.plot_accuracy").c_str(),
+                  nullptr, 0.0f, &title_clip);
+    draw->AddText(small, small->FontSize, corner, c.text, value.c_str());
+    explain_.area(ui, loss ? "##loss" : "##accuracy", corner, ImVec2(corner.x + size.x, corner.y + size.y),
+                  [&model, loss] { return model.explain(loss ? "loss" : "accuracy"); });
     const ImVec2 min(at.x, at.y + label_h), max(at.x + plot_w, at.y + label_h + plot_h);
     draw->AddRectFilled(min, max, c.page, ui.px(3));
     draw->AddRect(min, max, c.border, ui.px(3));
+    // The curve inside an inset, so that a loss of 0 or an accuracy of 100% stays off the frame.
+    const float inset = ui.px(5);
+    const ImVec2 lo(min.x + inset, min.y + inset), hi(max.x - inset, max.y - inset);
     std::vector<ImVec2> points;
     for (const CurvePoint& p : curve) {
-      const float x =
-          min.x + (max.x - min.x) * static_cast<float>(p.step) / static_cast<float>(std::max(1, s.total_steps()));
+      const float x = lo.x + (hi.x - lo.x) * static_cast<float>(p.step) / static_cast<float>(std::max(1, s.total_steps()));
       const float v = loss ? p.held_out_loss / max_loss : p.held_out_accuracy;
-      points.emplace_back(x, max.y - (max.y - min.y) * std::clamp(v, 0.0f, 1.0f));
+      points.emplace_back(x, hi.y - (hi.y - lo.y) * std::clamp(v, 0.0f, 1.0f));
     }
     if (points.size() >= 2)
       draw->AddPolyline(points.data(), static_cast<int>(points.size()), c.accent, 0, ui.px(2));
     else
       draw->AddCircleFilled(points.front(), ui.px(3), c.accent);
-    // The latest value in the plot's top-right corner, explainable like every number.
-    const std::string value =
-        loss ? format_number(curve.back().held_out_loss) : format_percent(curve.back().held_out_accuracy);
-    const ImVec2 size = kit::text_size(small, value);
-    const ImVec2 corner(max.x - size.x - ui.px(6), min.y + ui.px(4));
-    draw->AddText(small, small->FontSize, corner, c.text, value.c_str());
-    explain_.area(ui, loss ? "##loss" : "##accuracy", corner, ImVec2(corner.x + size.x, corner.y + size.y),
-                  [&model, loss] { return model.explain(loss ? "loss" : "accuracy"); });
   }
   ImGui::SetCursorScreenPos(origin);
   ImGui::Dummy(ImVec2(width, side_by_side ? label_h + plot_h : 2 * (label_h + plot_h) + ui.px(10)));
