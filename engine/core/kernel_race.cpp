@@ -41,9 +41,11 @@ KernelRace::KernelRace(std::int64_t t, int d, int tile, std::uint64_t seed, bool
 }
 
 double KernelRace::gflops(const KernelRun& run) const {
-    // Q·Kᵀ and weights·V: 2·T²·d multiply-adds each = 4·T²·d floating-point operations.
-    const double t = static_cast<double>(t_);
-    return run.seconds > 0 ? 4.0 * t * t * d_ / run.seconds / 1e9 : 0.0;
+    // Q·Kᵀ and weights·V over the rows computed (no mask: every query row sees all T keys):
+    // 2·rows·T·d multiply-adds each = 4·rows·T·d floating-point operations; 4·T²·d once done.
+    // (A stopped run has done only some rows; counting all T of them overstated its speed by T/rows.)
+    const double rows = static_cast<double>(run.rows_done), t = static_cast<double>(t_);
+    return run.seconds > 0 ? 4.0 * rows * t * d_ / run.seconds / 1e9 : 0.0;
 }
 
 bool KernelRace::step_kernel(KernelRun& run, Matrix& output, bool naive, double budget) {

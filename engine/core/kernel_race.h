@@ -66,7 +66,7 @@ public:
     const KernelRun& tiled() const { return tiled_; }
     bool compared() const { return compared_; }               // both outputs compared
     float max_difference() const { return max_difference_; }  // max |O_naive − O_tiled|
-    double gflops(const KernelRun& run) const;                // 4·T²·d operations / seconds
+    double gflops(const KernelRun& run) const;                // 4·rows_done·T·d operations / seconds
 
 private:
     using Clock = std::chrono::steady_clock;

@@ -97,3 +97,17 @@ TEST_CASE("a race whose naive kernel is refused runs the tiled kernel alone; sto
     CHECK(stopped.tiled().status == KernelStatus::stopped);
     CHECK(stopped.step(1.0));  // nothing left to do
 }
+
+TEST_CASE("a kernel's speed counts the query rows it computed, so a stopped run is not credited with all T") {
+    KernelRace race(2048, 64, 64, 7, /*naive_allowed=*/false);
+    while (race.tiled().rows_done == 0) race.step(0.001);  // inputs first, then a first slice
+    race.stop();
+    const KernelRun& tiled = race.tiled();
+    REQUIRE(tiled.status == KernelStatus::stopped);
+    REQUIRE(tiled.rows_done > 0);
+    REQUIRE(tiled.rows_done < 2048);
+    REQUIRE(tiled.seconds > 0.0);
+    // each row: its 2048 scores (2048·64 multiply-adds) and its weighted sum of V (as many)
+    const double operations = 4.0 * static_cast<double>(tiled.rows_done) * 2048 * 64;
+    CHECK(race.gflops(tiled) == doctest::Approx(operations / tiled.seconds / 1e9));
+}
