@@ -4,7 +4,7 @@
 //
 // [SECTION] Register tiles
 // [SECTION] Micro-kernels: scores, blend
-// [SECTION] One strip of queries
+// [SECTION] Strips of queries
 // [SECTION] Exp and peak probe (for tests and the benchmark)
 //
 // Layout, and why. A strip of kStrip queries is transposed once into qt [dk][kStrip], so one
@@ -48,11 +48,6 @@ constexpr int kOutVectors = 2;    // 4 × 2 = 8 accumulators
 constexpr int kStrip = kStripVectors * kLanes;  // query rows per strip
 
 inline Index min_index(Index a, Index b) { return a < b ? a : b; }
-
-std::size_t workspace_floats(Index dk, Index block) {
-    // qt [dk][kStrip] + s [block][kStrip] + m, l, c [kStrip]
-    return static_cast<std::size_t>((dk + block + 3) * kStrip);
-}
 
 // [SECTION] Micro-kernels: scores, blend -------------------------------------------------------
 
@@ -163,7 +158,7 @@ inline void blend_block(const AttentionProblem& p, const float* probs, const flo
     if (col < p.dv) blend_scalar(p, probs, corr, keys, key0, row, rows, col);
 }
 
-// [SECTION] One strip of queries ---------------------------------------------------------------
+// [SECTION] Strips of queries ------------------------------------------------------------------
 // The online softmax: for query i keep m_i (max score so far), l_i (Σ e^(s - m_i) so far) and
 // out_i (Σ e^(s - m_i)·v so far). A block that raises the max to m_new rescales what was
 // accumulated by c_i = e^(m_i - m_new), so at the end out_i / l_i = softmax(row i)·V exactly.
@@ -171,29 +166,52 @@ inline void blend_block(const AttentionProblem& p, const float* probs, const flo
 // Shapes: q [tq][dk], k [tk][dk], v [tk][dv], out [tq][dv]
 //         per strip (n = kStrip queries from i0): qt [dk][n], m, l, c [n]
 //         per key block (b = block keys from j0): s [b][n] (scores, then probabilities)
+//
+// Why groups and spans. Each strip reads every key's K and V row. While K and V fit in L2 that
+// costs nothing; past it (T = 4096 at d = 64 is 2 MiB of K and V, a whole L2 of this project's
+// AVX-512 Xeon) each strip streamed them from L3 again: 170 GFLOP/s at T = 2048, 159 at 4096,
+// 144 at 8192 on one core. So a group of up to kGroupStrips strips walks the keys together, a
+// span of kSpanBytes of K and V at a time: each strip takes the span's key blocks, then the next
+// strip the same ones, still in L2. A strip still sees its keys in the same blocks, in the same
+// order, so the output is exactly what one strip at a time gives.
+constexpr Index kGroupStrips = 16;
+constexpr Index kSpanBytes = Index{512} << 10;  // K and V rows of one span: half of a 1 MiB L2
 
-void run_strip(const AttentionProblem& p, Index strip, float* workspace) {
-    const Index i0 = strip * kStrip;
-    const Index rows = min_index(kStrip, p.tq - i0);  // the last strip may be short
-    float* qt = workspace;                // [dk][kStrip]
-    float* s = qt + p.dk * kStrip;        // [block][kStrip]
-    float* m = s + p.block * kStrip;      // [kStrip]
-    float* l = m + kStrip;                // [kStrip]
-    float* corr = l + kStrip;             // [kStrip]
+struct Strip {
+    Index i0 = 0, rows = 0, key_end = 0;
+    float* m = nullptr;  // [kStrip] running max
+    float* l = nullptr;  // [kStrip] running sum
+};
+
+Strip start_strip(const AttentionProblem& p, Index strip, float* m, float* l) {
+    Strip st;
+    st.i0 = strip * kStrip;
+    st.rows = min_index(kStrip, p.tq - st.i0);  // the last strip may be short
+    // causal: the strip's last query sees keys up to itself; every later key is the future
+    st.key_end = p.causal ? min_index(p.tk, st.i0 + st.rows) : p.tk;
+    st.m = m;
+    st.l = l;
+    for (Index i = 0; i < kStrip; ++i) {
+        m[i] = kNegInf;
+        l[i] = 0.0f;
+    }
+    for (Index i = 0; i < st.rows * p.dv; ++i) p.out[st.i0 * p.dv + i] = 0.0f;
+    return st;
+}
+
+// Passes 0-4 for keys [key_begin, key_end) of one strip (key_begin a multiple of the block).
+inline __attribute__((always_inline)) void strip_keys(const AttentionProblem& p, const Strip& st, Index key_begin, Index key_end, float* qt, float* s,
+                float* corr) {
+    const Index i0 = st.i0, rows = st.rows;
+    float* m = st.m;
+    float* l = st.l;
 
     // pass 0: this strip's queries, scaled once, transposed      qt[c][i] = q[i0+i][c] · scale
     // (rows past the end are zeros: their scores are finite and nobody reads their output)
     for (Index i = 0; i < kStrip; ++i)
         for (Index c = 0; c < p.dk; ++c) qt[c * kStrip + i] = i < rows ? p.q[(i0 + i) * p.dk + c] * p.scale : 0.0f;
-    for (Index i = 0; i < kStrip; ++i) {
-        m[i] = kNegInf;
-        l[i] = 0.0f;
-    }
-    for (Index i = 0; i < rows * p.dv; ++i) p.out[i0 * p.dv + i] = 0.0f;
 
-    // causal: the strip's last query sees keys up to itself; every later key is the future
-    const Index key_end = p.causal ? min_index(p.tk, i0 + rows) : p.tk;
-    for (Index j0 = 0; j0 < key_end; j0 += p.block) {
+    for (Index j0 = key_begin; j0 < key_end; j0 += p.block) {
         const Index keys = min_index(p.block, key_end - j0);
 
         // pass 1: scores, scaled and masked, and each query's max over the block
@@ -234,12 +252,46 @@ void run_strip(const AttentionProblem& p, Index strip, float* workspace) {
         // pass 4: blend the values                    out_i = c_i·out_i + Σ_j p_ji·v_j
         blend_block(p, s, corr, keys, j0, i0, rows);
     }
+}
 
-    // pass 5: normalise                               out_i = out_i / l_i (0 if query i saw no key)
-    for (Index i = 0; i < rows; ++i) {
-        const float inv = l[i] > 0.0f ? 1.0f / l[i] : 0.0f;
-        float* out = p.out + (i0 + i) * p.dv;
+// pass 5: normalise                                   out_i = out_i / l_i (0 if query i saw no key)
+void finish_strip(const AttentionProblem& p, const Strip& st) {
+    for (Index i = 0; i < st.rows; ++i) {
+        const float inv = st.l[i] > 0.0f ? 1.0f / st.l[i] : 0.0f;
+        float* out = p.out + (st.i0 + i) * p.dv;
         for (Index c = 0; c < p.dv; ++c) out[c] *= inv;
+    }
+}
+
+std::size_t workspace_floats(Index dk, Index block) {
+    // qt [dk][kStrip] + s [block][kStrip] + c [kStrip] + m, l [kGroupStrips][kStrip]
+    return static_cast<std::size_t>((dk + block + 1 + 2 * kGroupStrips) * kStrip);
+}
+
+void run_strips(const AttentionProblem& p, Index first, Index count, float* workspace) {
+    float* qt = workspace;               // [dk][kStrip]
+    float* s = qt + p.dk * kStrip;       // [block][kStrip]
+    float* corr = s + p.block * kStrip;  // [kStrip]
+    float* running = corr + kStrip;      // m, l of each strip of the group: [kGroupStrips][2][kStrip]
+    const Index row_bytes = (p.dk + p.dv) * static_cast<Index>(sizeof(float));
+    const Index blocks = kSpanBytes / row_bytes / p.block;
+    const Index span = (blocks > 1 ? blocks : 1) * p.block;  // whole key blocks
+
+    Strip group[kGroupStrips];
+    for (Index g0 = first; g0 < first + count; g0 += kGroupStrips) {
+        const Index n = min_index(kGroupStrips, first + count - g0);
+        const Index group_end = p.causal ? min_index(p.tk, (g0 + n) * kStrip) : p.tk;
+        for (Index k0 = 0; k0 < group_end; k0 += span)
+            for (Index g = 0; g < n; ++g) {
+                // a strip starts on its first span and is normalised after its last, so its
+                // output rows are zeroed and scaled while they are still in L1
+                if (k0 == 0) group[g] = start_strip(p, g0 + g, running + 2 * g * kStrip, running + (2 * g + 1) * kStrip);
+                const Strip& st = group[g];
+                if (k0 >= st.key_end) continue;
+                const Index end = min_index(k0 + span, st.key_end);
+                strip_keys(p, st, k0, end, qt, s, corr);
+                if (end == st.key_end) finish_strip(p, st);
+            }
     }
 }
 
@@ -282,7 +334,7 @@ KernelVariant variant() {
     constexpr bool fma = false;
 #endif
     return {NP_STRINGIFY(NP_SIMD_NS), kLanes,     fma,         kStrip,           &workspace_floats,
-            &run_strip,               &exp_array, &peak_probe, kProbeChains * kLanes * 2};
+            &run_strips,               &exp_array, &peak_probe, kProbeChains * kLanes * 2};
 }
 
 }  // namespace neuralpath::simd::NP_SIMD_NS

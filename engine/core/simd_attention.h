@@ -34,8 +34,9 @@ struct KernelVariant {
     int         strip_rows;  // query rows per strip
     // floats of scratch one thread needs (transposed query strip, score block, running max/sum)
     std::size_t (*workspace_floats)(std::ptrdiff_t dk, std::ptrdiff_t block);
-    // computes out rows [strip·strip_rows, +strip_rows) of the problem
-    void (*run_strip)(const AttentionProblem& problem, std::ptrdiff_t strip, float* workspace);
+    // computes out rows [first·strip_rows, (first + count)·strip_rows) of the problem: the
+    // strips first .. first + count - 1, neighbours sharing the K and V rows they read in cache
+    void (*run_strips)(const AttentionProblem& problem, std::ptrdiff_t first, std::ptrdiff_t count, float* workspace);
     // out[i] = e^in[i] with the kernel's vector exp (in[i] <= 0), for tests
     void (*exp_array)(const float* in, float* out, std::ptrdiff_t n);
     // runs `rounds` rounds of independent multiply-adds at full width; returns a value that

@@ -110,8 +110,8 @@ void run_attention(const AttentionProblem& p, const KernelVariant& variant, int 
             const std::ptrdiff_t count = std::max<std::ptrdiff_t>(1, (strips - first) / (2 * threads));
             // another thread took strips meanwhile: `first` now holds the counter; try again
             if (!next.compare_exchange_weak(first, first + count, std::memory_order_relaxed)) continue;
-            for (std::ptrdiff_t n = first; n < first + count; ++n)
-                variant.run_strip(p, p.causal ? strips - 1 - n : n, scratch);
+            // causal: runs counted from the last strip, each run's strips in their own order
+            variant.run_strips(p, p.causal ? strips - first - count : first, count, scratch);
             first = next.load(std::memory_order_relaxed);
         }
     };
