@@ -16,8 +16,8 @@
 //     reduction anywhere;
 //   - the blend broadcasts one probability p[j][i] and multiplies it by v's row j, which is
 //     already contiguous in the row-major input.
-// The strip's output rows are the accumulator, so working memory is qt, one score block and
-// three small vectors per thread, whatever T is.
+// The strip's output rows are the accumulator, so working memory is qt, one score block, one
+// small vector and the running max and sum of a group of strips per thread, whatever T is.
 #include "engine/core/simd_attention.h"
 #include "engine/core/simd.h"
 
