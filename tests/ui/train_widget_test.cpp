@@ -8,6 +8,10 @@
 #include "engine/ui/widgets/train/train_view.h"
 
 #include <doctest/doctest.h>
+#include <imgui.h>
+
+#include <algorithm>
+#include <string>
 
 using namespace neuralpath;
 using nlohmann::json;
@@ -95,4 +99,24 @@ TEST_CASE("the train widget's sentence box follows commands, refused sentences i
   REQUIRE(widgets_test::draw_frames(page, *widget, 1));
   CHECK(std::string(train->view().sentence_box()).find("\xF0") == std::string::npos);
   CHECK(std::string(train->view().sentence_box()).find("sat because it was tired.") != std::string::npos);
+}
+
+TEST_CASE("a word wider than the card is cut with an ellipsis, so the train widget's chips stay inside the page") {
+  for (const float width : {375.0f, 1440.0f}) {
+    CAPTURE(width);
+    widgets_test::Headless page(width, 900);
+    auto train = widgets_test::widget("train-pronoun");
+    const std::string link = "https://example.org/" + std::string(300, 'x');
+    REQUIRE(send(*train, {{"type", "setSentence"}, {"text", "The dog read " + link + " because it was bored"}}) == "");
+    REQUIRE(train->state()["custom"]["tokens"].size() >= 6);
+    REQUIRE(widgets_test::draw_frames(page, *train, 2));
+    // Every vertex the frame drew (chips, text, card) lies within the page's width (up to a pixel
+    // over: the harness window's own border line). Uncut, the link's chip reached 2,600 px.
+    float right = 0;
+    const ImDrawData* data = ImGui::GetDrawData();
+    REQUIRE(data != nullptr);
+    for (int l = 0; l < data->CmdListsCount; ++l)
+      for (const ImDrawVert& v : data->CmdLists[l]->VtxBuffer) right = std::max(right, v.pos.x);
+    CHECK(right <= width + 2);
+  }
 }

@@ -179,8 +179,14 @@ void TrainView::draw_heads(const UiContext& ui, const SpotlightNow& spot, float 
   ImFont* small = kit::font(ui, kit::Face::small);
   ImDrawList* draw = ImGui::GetWindowDrawList();
   const int heads = static_cast<int>(spot.heads.size());
+  // the word column takes at most a third of the card; longer words are cut with "…"
+  const float word_limit = width / 3;
+  std::vector<std::string> words;
   float word_w = 0;
-  for (const std::string& t : spot.tokens) word_w = std::max(word_w, kit::text_size(face, t).x);
+  for (const std::string& t : spot.tokens) {
+    words.push_back(kit::fit_text(face, t, word_limit));
+    word_w = std::max(word_w, kit::text_size(face, words.back()).x);
+  }
   word_w += ui.px(12);
   const float gap = ui.px(3);
   const float column_w = std::min(ui.px(96), (width - word_w - gap * heads) / static_cast<float>(heads));
@@ -197,8 +203,7 @@ void TrainView::draw_heads(const UiContext& ui, const SpotlightNow& spot, float 
   for (std::size_t i = 0; i < spot.tokens.size(); ++i) {
     const bool query = static_cast<int>(i) == spot.query;
     const float y = origin.y + header_h + static_cast<float>(i) * (row_h + gap);
-    draw->AddText(face, face->FontSize, ImVec2(origin.x, y + ui.px(4)), query ? c.accent : c.text,
-                  spot.tokens[i].c_str());
+    draw->AddText(face, face->FontSize, ImVec2(origin.x, y + ui.px(4)), query ? c.accent : c.text, words[i].c_str());
     for (int h = 0; h < heads; ++h) {
       const float weight = spot.heads[static_cast<std::size_t>(h)][i];
       const ImVec2 min(origin.x + word_w + gap + h * (column_w + gap), y);
@@ -231,7 +236,9 @@ void TrainView::draw_chips(const UiContext& ui, const SpotlightNow& spot, float 
     const bool top = static_cast<int>(i) == spot.top;
     const float weight = i < spot.weights.size() ? spot.weights[i] : 0.0f;
     const std::string pct = query || i >= spot.weights.size() ? std::string() : format_percent(weight);
-    const ImVec2 text = kit::text_size(face, spot.tokens[i]);
+    // a word wider than the card (a pasted link, a long run of letters) is cut with "…"
+    const std::string word = kit::fit_text(face, spot.tokens[i], width - 2 * pad.x);
+    const ImVec2 text = kit::text_size(face, word);
     const float w = std::max(text.x + 2 * pad.x, kit::text_size(small, pct).x + ui.px(4));
     const float chip_h = face->FontSize + 2 * pad.y;
     flow.place(ImVec2(w, chip_h + small->FontSize + ui.px(2)));
@@ -241,7 +248,7 @@ void TrainView::draw_chips(const UiContext& ui, const SpotlightNow& spot, float 
     draw->AddRectFilled(min, max, fill, ui.px(4));
     draw->AddRect(min, max, query || top ? c.accent : c.border, ui.px(4), 0, query || top ? ui.px(2) : ui.px(1));
     draw->AddText(face, face->FontSize, ImVec2(min.x + (w - text.x) / 2, min.y + pad.y), query ? c.text : text_on(fill),
-                  spot.tokens[i].c_str());
+                  word.c_str());
     if (!pct.empty())
       draw->AddText(small, small->FontSize, ImVec2(min.x + (w - kit::text_size(small, pct).x) / 2, max.y + ui.px(2)),
                     top ? c.text : c.muted, pct.c_str());
