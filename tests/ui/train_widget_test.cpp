@@ -8,9 +8,7 @@
 #include "engine/ui/widgets/train/train_view.h"
 
 #include <doctest/doctest.h>
-#include <imgui.h>
 
-#include <algorithm>
 #include <string>
 
 using namespace neuralpath;
@@ -112,11 +110,6 @@ TEST_CASE("a word wider than the card is cut with an ellipsis, so the train widg
     REQUIRE(widgets_test::draw_frames(page, *train, 2));
     // Every vertex the frame drew (chips, text, card) lies within the page's width (up to a pixel
     // over: the harness window's own border line). Uncut, the link's chip reached 2,600 px.
-    float right = 0;
-    const ImDrawData* data = ImGui::GetDrawData();
-    REQUIRE(data != nullptr);
-    for (int l = 0; l < data->CmdListsCount; ++l)
-      for (const ImDrawVert& v : data->CmdLists[l]->VtxBuffer) right = std::max(right, v.pos.x);
-    CHECK(right <= width + 2);
+    CHECK(widgets_test::rightmost_vertex() <= width + 2);
   }
 }

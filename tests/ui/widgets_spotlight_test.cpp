@@ -259,3 +259,29 @@ TEST_CASE("the presets read different weights, as the lesson tells: C less sure 
   CHECK(top[0] > 0.5f);
   CHECK(top[1] > 0.5f);
 }
+
+TEST_CASE("a word wider than the card is cut with an ellipsis in the spotlight's chips and its weighted sum") {
+  for (const float width : {375.0f, 1440.0f}) {
+    CAPTURE(width);
+    widgets_test::Headless page(width, 900);
+    auto spot = widgets_test::widget("it-spotlight");
+    const std::string link = "https://example.org/" + std::string(300, 'x');
+    REQUIRE(send(*spot, {{"type", "setSentence"}, {"text", "The " + link + " sat because it was tired"}}) == "");
+    REQUIRE(widgets_test::draw_frames(page, *spot, 2));
+    // up to a pixel over: the harness window's border. Uncut, the chip clipped the word (and,
+    // as the query, the word wrapped over the lines below the sum's heading); now it ends in "…"
+    CHECK(widgets_test::rightmost_vertex() <= width + 2);
+    CHECK(widgets_test::drawn_glyphs(0x2026) >= 1);
+    // the link itself as the query: its name in the sum's heading is cut too
+    int longest = 0;
+    const json tokens = spot->state()["tokens"];
+    for (int i = 0; i < static_cast<int>(tokens.size()); ++i)
+      if (tokens[i].get<std::string>().size() > tokens[longest].get<std::string>().size()) longest = i;
+    REQUIRE(tokens[longest].get<std::string>().size() >= 300);
+    REQUIRE(send(*spot, {{"type", "setQuery"}, {"query", longest}}) == "");
+    REQUIRE(spot->state()["query_index"] == longest);
+    REQUIRE(widgets_test::draw_frames(page, *spot, 2));
+    CHECK(widgets_test::rightmost_vertex() <= width + 2);
+    CHECK(widgets_test::drawn_glyphs(0x2026) >= 2);  // the chip, and the query in the sum's heading
+  }
+}

@@ -68,6 +68,30 @@ bool draw_frames(Headless& page, ui::Widget& widget, int frames, float dt) {
   return balanced;
 }
 
+float rightmost_vertex() {
+  const ImDrawData* data = ImGui::GetDrawData();
+  REQUIRE(data != nullptr);
+  float right = 0;
+  for (int l = 0; l < data->CmdListsCount; ++l)
+    for (const ImDrawVert& v : data->CmdLists[l]->VtxBuffer) right = std::max(right, v.pos.x);
+  return right;
+}
+
+int drawn_glyphs(unsigned int c) {
+  const ImDrawData* data = ImGui::GetDrawData();
+  REQUIRE(data != nullptr);
+  std::vector<ImVec2> corners;
+  for (const ImFont* font : ImGui::GetIO().Fonts->Fonts)
+    if (const ImFontGlyph* glyph = font->FindGlyphNoFallback(static_cast<ImWchar>(c)))
+      corners.emplace_back(glyph->U0, glyph->V0);
+  int count = 0;
+  for (int l = 0; l < data->CmdListsCount; ++l)
+    for (const ImDrawVert& v : data->CmdLists[l]->VtxBuffer)
+      for (const ImVec2& corner : corners)
+        if (v.uv.x == corner.x && v.uv.y == corner.y) ++count;
+  return count;
+}
+
 std::string send(ui::Widget& widget, const nlohmann::json& message) {
   return widget.command(message).reason();
 }

@@ -30,6 +30,14 @@ const neuralpath::lesson::Inline& caption(const std::string& block_id, const std
 // update() + draw() for `frames` frames; false if any frame left ImGui's stacks unbalanced.
 bool draw_frames(Headless& page, neuralpath::ui::Widget& widget, int frames = 30, float dt = 1.0f / 60);
 
+// The rightmost x of any vertex the last frame drew (its ImDrawData): what a widget drew past
+// the page's right edge shows here even where a clip rectangle hid it.
+float rightmost_vertex();
+
+// How many times the last frame drew character `c`, in any of the atlas's fonts (by the
+// glyph's corner in the atlas, which no other glyph shares).
+int drawn_glyphs(unsigned int c);
+
 // Sends a command and returns its error ("" when it was done).
 std::string send(neuralpath::ui::Widget& widget, const nlohmann::json& message);
 

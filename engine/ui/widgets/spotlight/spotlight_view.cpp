@@ -95,10 +95,13 @@ void SpotlightView::draw_beams(const UiContext& ui, const SpotlightModel& model,
   const ImVec2 origin = ImGui::GetCursorScreenPos();
   std::vector<ImVec2> chip_min(static_cast<std::size_t>(n)), chip_size(static_cast<std::size_t>(n));
   std::vector<int> row_of(static_cast<std::size_t>(n));
+  // a word wider than the card (a pasted link, a long run of letters) is cut with "…"
+  std::vector<std::string> chip_text(static_cast<std::size_t>(n));
   float x = 0, y = 0;
   int row = 0;
   for (int j = 0; j < n; ++j) {
-    const ImVec2 text = kit::text_size(face, t.labels[static_cast<std::size_t>(j)]);
+    chip_text[static_cast<std::size_t>(j)] = kit::fit_text(face, t.labels[static_cast<std::size_t>(j)], width - 2 * pad.x);
+    const ImVec2 text = kit::text_size(face, chip_text[static_cast<std::size_t>(j)]);
     const ImVec2 size(std::min(text.x + 2 * pad.x, width), chip_h);
     const float slot = std::max(size.x, label_min);
     if (x > 0 && x + slot > width) {
@@ -189,7 +192,7 @@ void SpotlightView::draw_beams(const UiContext& ui, const SpotlightModel& model,
                     ui.px(8), 0, ui.px(2));
     draw->PushClipRect(min, max, true);
     draw->AddText(face, face->FontSize, ImVec2(min.x + pad.x, min.y + pad.y), is_query ? text_on(c.accent) : c.text,
-                  t.labels[uj].c_str());
+                  chip_text[uj].c_str());
     draw->PopClipRect();
 
     const std::string pct = format_percent(weights[j]);
@@ -239,7 +242,7 @@ void SpotlightView::draw_blend(const UiContext& ui, const SpotlightModel& model,
   };
   // One head's new vector is exactly this weighted sum of value vectors; with several heads
   // each blends its own values, so the mean is shown as "attention of", not as a new vector.
-  const std::string query = quote_token(t.labels[static_cast<std::size_t>(query_index)]);
+  const std::string query = quote_token(kit::fit_text(bold, t.labels[static_cast<std::size_t>(query_index)], width / 2));
   text(tr(model.head() < 0 ? "spotlight.blend_mean" : "spotlight.blend_new", {{"query", query}}), bold, c.text);
   const auto& blend_terms = model.blend();
   for (std::size_t b = 0; b < blend_terms.size(); ++b) {
@@ -257,7 +260,9 @@ void SpotlightView::draw_blend(const UiContext& ui, const SpotlightModel& model,
       explain_.number(
           ui, "##others", value, [&model] { return model.explain_others(); }, style);
     ImGui::PopID();
-    text(term.token >= 0 ? "× " + t.labels[static_cast<std::size_t>(term.token)]
+    // a word wider than the line is cut with "…": the flow places each piece as one line
+    text(term.token >= 0 ? "× " + kit::fit_text(body, t.labels[static_cast<std::size_t>(term.token)],
+                                                width - kit::text_size(body, "× ").x)
                          : tr("spotlight.times_others", {{"n", std::to_string(term.count)}}),
          body, c.text);
   }
