@@ -111,5 +111,14 @@ TEST_CASE("a word wider than the card is cut with an ellipsis, so the train widg
     // Every vertex the frame drew (chips, text, card) lies within the page's width (up to a pixel
     // over: the harness window's own border line). Uncut, the link's chip reached 2,600 px.
     CHECK(widgets_test::rightmost_vertex() <= width + 2);
+
+    // the multi-head lesson's widget: one row per word, the words in a column of their own (a
+    // page tall enough to show the sentence's rows: text below the screen is not drawn at all)
+    widgets_test::Headless tall(width, 3000);
+    auto heads = widgets_test::widget("train-heads", "multi-head");
+    REQUIRE(send(*heads, {{"type", "setSentence"}, {"text", "The " + link + " carried the bag because it was old."}}) == "");
+    REQUIRE(widgets_test::draw_frames(tall, *heads, 2));
+    CHECK(widgets_test::rightmost_vertex() <= width + 2);
+    CHECK(widgets_test::drawn_glyphs(0x2026) >= 1);
   }
 }
