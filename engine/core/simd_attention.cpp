@@ -7,8 +7,9 @@
 // [SECTION] Strips of queries
 // [SECTION] Exp and peak probe (for tests and the benchmark)
 //
-// Layout, and why. A strip of kStrip queries is transposed once into qt [dk][kStrip], so one
-// vector holds the same coordinate of kLanes different queries. Then
+// Layout, and why. A strip of kStrip queries is transposed into qt [dk][kStrip] (once per span of
+// keys, "Strips of queries" below), so one vector holds the same coordinate of kLanes different
+// queries. Then
 //   - a score tile is a plain outer-product GEMM: broadcast k[j][c], multiply by qt[c][...];
 //     keys need no packing, and the scores land as s [key][query];
 //   - the softmax runs down the keys of each query, i.e. across rows of s: the running max,
