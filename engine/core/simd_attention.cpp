@@ -201,8 +201,8 @@ Strip start_strip(const AttentionProblem& p, Index strip, float* m, float* l) {
 }
 
 // Passes 0-4 for keys [key_begin, key_end) of one strip (key_begin a multiple of the block).
-inline __attribute__((always_inline)) void strip_keys(const AttentionProblem& p, const Strip& st, Index key_begin, Index key_end, float* qt, float* s,
-                float* corr) {
+inline __attribute__((always_inline)) void strip_keys(const AttentionProblem& p, const Strip& st, Index key_begin,
+                                                      Index key_end, float* qt, float* s, float* corr) {
     const Index i0 = st.i0, rows = st.rows;
     float* m = st.m;
     float* l = st.l;
@@ -285,8 +285,10 @@ void run_strips(const AttentionProblem& p, Index first, Index count, float* work
         for (Index k0 = 0; k0 < group_end; k0 += span)
             for (Index g = 0; g < n; ++g) {
                 // a strip starts on its first span and is normalised after its last, so its
-                // output rows are zeroed and scaled while they are still in L1
-                if (k0 == 0) group[g] = start_strip(p, g0 + g, running + 2 * g * kStrip, running + (2 * g + 1) * kStrip);
+                // output rows are zeroed and scaled while they are still in L1 (every strip
+                // sees key 0: attention_tiled() refuses T = 0, so k0 = 0 always comes)
+                if (k0 == 0)
+                    group[g] = start_strip(p, g0 + g, running + 2 * g * kStrip, running + (2 * g + 1) * kStrip);
                 const Strip& st = group[g];
                 if (k0 >= st.key_end) continue;
                 const Index end = min_index(k0 + span, st.key_end);
@@ -335,7 +337,7 @@ KernelVariant variant() {
     constexpr bool fma = false;
 #endif
     return {NP_STRINGIFY(NP_SIMD_NS), kLanes,     fma,         kStrip,           &workspace_floats,
-            &run_strips,               &exp_array, &peak_probe, kProbeChains * kLanes * 2};
+            &run_strips,              &exp_array, &peak_probe, kProbeChains * kLanes * 2};
 }
 
 }  // namespace neuralpath::simd::NP_SIMD_NS

@@ -2,6 +2,7 @@
 // the learner's own sentence (and what happens when it is bad), drawn at every page width.
 #include "widgets_support.h"
 
+#include "engine/ui/widgets/kit.h"
 #include "engine/ui/widgets/spotlight/spotlight_settings.h"
 
 #include "engine/core/format.h"
@@ -284,4 +285,30 @@ TEST_CASE("a word wider than the card is cut with an ellipsis in the spotlight's
     CHECK(widgets_test::rightmost_vertex() <= width + 2);
     CHECK(widgets_test::drawn_glyphs(0x2026) >= 2);  // the chip, and the query in the sum's heading
   }
+}
+
+TEST_CASE("kit::fit_text keeps the longest run of whole characters that fits with an ellipsis, even for huge words") {
+  Headless page(800, 600);
+  ImFont* face = neuralpath::ui::kit::font(page.ui, neuralpath::ui::kit::Face::body);
+  const auto width = [&](const std::string& text) { return neuralpath::ui::kit::text_size(face, text).x; };
+  // the answer by hand: drop one character at a time from the end until it fits
+  const auto by_hand = [&](std::string text, float max_width) {
+    if (width(text) <= max_width) return text;
+    while (!text.empty()) {
+      while (!text.empty() && (static_cast<unsigned char>(text.back()) & 0xC0) == 0x80) text.pop_back();
+      if (!text.empty()) text.pop_back();
+      if (width(text + "…") <= max_width) return text + "…";
+    }
+    return std::string("…");
+  };
+  for (const std::string& text : {std::string("because"), std::string("señor → straße ∑"), std::string(1, 'x')})
+    for (const float max_width : {0.0f, 5.0f, 20.0f, 40.0f, 60.0f, 1000.0f}) {
+      CAPTURE(text);
+      CAPTURE(max_width);
+      CHECK(neuralpath::ui::kit::fit_text(face, text, max_width) == by_hand(text, max_width));
+    }
+  const std::string huge(20000, 'x');
+  const std::string cut = neuralpath::ui::kit::fit_text(face, huge, 300);
+  CHECK(width(cut) <= 300);
+  CHECK(width(cut.substr(0, cut.size() - std::string("…").size()) + "x…") > 300);  // one more would not fit
 }

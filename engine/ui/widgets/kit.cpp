@@ -38,16 +38,21 @@ ImVec2 text_size(ImFont* face, const std::string& text) {
 
 std::string fit_text(ImFont* face, const std::string& text, float max_width) {
   if (text_size(face, text).x <= max_width) return text;
-  std::string cut = text;
-  while (!cut.empty()) {
-    while (!cut.empty()) {  // drop one whole UTF-8 character: its continuation bytes, then its lead
-      const auto byte = static_cast<unsigned char>(cut.back());
-      cut.pop_back();
-      if ((byte & 0xC0) != 0x80) break;
-    }
-    if (text_size(face, cut + "…").x <= max_width) return cut + "…";
+  // The longest run of whole UTF-8 characters that fits with "…" after it, found by halving:
+  // views cut labels every frame, and dropping one character at a time measured a pasted
+  // 20,000-letter word 20,000 times a frame.
+  std::vector<std::size_t> ends;  // byte offset after each character but the last
+  for (std::size_t i = 1; i < text.size(); ++i)
+    if ((static_cast<unsigned char>(text[i]) & 0xC0) != 0x80) ends.push_back(i);
+  std::size_t lo = 0, hi = ends.size();  // characters kept: lo fits (0 always does), hi not known
+  while (lo < hi) {
+    const std::size_t mid = (lo + hi + 1) / 2;
+    if (text_size(face, text.substr(0, ends[mid - 1]) + "…").x <= max_width)
+      lo = mid;
+    else
+      hi = mid - 1;
   }
-  return "…";
+  return (lo == 0 ? std::string() : text.substr(0, ends[lo - 1])) + "…";
 }
 
 std::string drawable_only(const std::string& text) {
