@@ -99,6 +99,29 @@ TEST_CASE("the train widget's sentence box follows commands, refused sentences i
   CHECK(std::string(train->view().sentence_box()).find("sat because it was tired.") != std::string::npos);
 }
 
+// A sentence of only the query word gives one chip and no percentages; a note says why, so the
+// learner is not left wondering whether the widget broke. Any other word takes the note away.
+TEST_CASE("a sentence of only the query word says there is no other word to look at") {
+  for (const float width : {375.0f, 1440.0f}) {
+    CAPTURE(width);
+    widgets_test::Headless page(width, 900);
+    auto train = widgets_test::widget("train-pronoun");
+    REQUIRE(send(*train, {{"type", "setSentence"}, {"text", "it"}}) == "");
+    json custom = train->state()["custom"];
+    REQUIRE(custom["tokens"].size() == 1);
+    CHECK(custom["top"] == -1);
+    REQUIRE(custom.contains("note"));
+    CHECK(custom["note"].get<std::string>().find("no other word") != std::string::npos);
+    REQUIRE(widgets_test::draw_frames(page, *train, 2));
+    CHECK(widgets_test::rightmost_vertex() <= width + 2);
+
+    REQUIRE(send(*train, {{"type", "setSentence"}, {"text", "it was"}}) == "");
+    custom = train->state()["custom"];
+    CHECK(custom["top"] == 1);
+    CHECK_FALSE(custom.contains("note"));
+  }
+}
+
 TEST_CASE("a word wider than the card is cut with an ellipsis, so the train widget's chips stay inside the page") {
   for (const float width : {375.0f, 1440.0f}) {
     CAPTURE(width);

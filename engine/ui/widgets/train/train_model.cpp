@@ -238,10 +238,16 @@ json TrainModel::state() const {
   out["spotlight"] = spotlight_json(shown_);
   out["custom"] = custom_ ? spotlight_json(*custom_) : json(nullptr);
   if (custom_) out["custom"]["sentence"] = custom_sentence_;
+  if (const std::string note = custom_note(); !note.empty()) out["custom"]["note"] = note;
   if (!input_error_.empty()) out["input_error"] = input_error_;
   out["summary"] = summary();
   out["table"] = table().to_json();
   return out;
+}
+
+std::string TrainModel::custom_note() const {
+  if (!custom_ || custom_->top >= 0) return {};
+  return tr("train.alone", {{"query", ui::quoted(settings_.query)}});
 }
 
 json TrainModel::snapshot() const {

@@ -12,7 +12,7 @@
 //               loss, accuracy,
 //               curve[{step, loss, accuracy}], spotlight{tokens, weights, query, top,
 //               heads?[head][token], head_tops?[head]} (heads: with several),
-//               custom{sentence, tokens, weights, query, top}|null, summary, table,
+//               custom{sentence, tokens, weights, query, top, note?}|null, summary, table,
 //               error?, input_error?}
 //   snapshot   {"seed", "steps", "trained", "sentence"?}: training is deterministic, so restore
 //              replays the steps and lands on the same weights
@@ -100,6 +100,9 @@ class TrainModel {
   const SpotlightNow& shown() const { return shown_; }  // the block's sentence, weights per the switch
   const std::optional<SpotlightNow>& custom() const { return custom_; }
   const std::string& custom_sentence() const { return custom_sentence_; }
+  // Under the learner's sentence when the chips alone do not say it all: a sentence of only the
+  // query has no other word to look at (one chip, no percentages). Empty otherwise.
+  std::string custom_note() const;
   // The last sentence asked for (typed, or sent by a command or a shared link), accepted or
   // refused, and how many have been asked: the view's box follows it.
   const std::string& asked_sentence() const { return asked_sentence_; }

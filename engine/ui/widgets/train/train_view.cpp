@@ -282,6 +282,8 @@ void TrainView::draw_try(const UiContext& ui, const Model& model, float width, A
   } else if (model.custom()) {
     kit::wrapped(ui, tr("train.yours", {{"sentence", model.custom_sentence()}}), ui.colors().muted, kit::Face::small);
     draw_spotlight(ui, *model.custom(), width);
+    if (const std::string note = model.custom_note(); !note.empty())
+      kit::wrapped(ui, note, ui.colors().muted, kit::Face::small);
   }
 }
 
