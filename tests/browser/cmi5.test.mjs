@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { isDeepStrictEqual } from 'node:util';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import validation from 'xapi-validation';
@@ -26,17 +27,30 @@ const ALLOWED = new Set([...CMI5_DEFINED, VERB('progressed')]);
 
 // [SECTION] The LRS and the platform's side -------------------------------------------------------
 function makeLrs() {
-  const lrs = { statements: [], problems: [], tokens: new Map(), state: new Map() };
+  // `holding`: a verb whose next statement POST the LRS reads and then holds, neither stored nor
+  // answered, until release(): a request still on its way when the page closes.
+  const lrs = { statements: [], problems: [], tokens: new Map(), state: new Map(), stored: new Map(),
+    ignored: 0, holding: null, held: [] };
   const key = url => ['activityId', 'agent', 'registration', 'stateId'].map(k => url.searchParams.get(k)).join('|');
   const body = request => new Promise(done => { let s = ''; request.on('data', c => { s += c; }); request.on('end', () => done(s)); });
   const json = (response, status, value) => response.writeHead(status, { 'Content-Type': 'application/json' })
     .end(value === undefined ? '' : JSON.stringify(value));
 
+  // An LRS stores the first statement with an id; an identical one sent again changes nothing,
+  // a different one is a conflict (xAPI 1.0.3, 2.2).
   lrs.accept = (statement, from) => {
+    const first = statement.id && lrs.stored.get(statement.id);
+    if (first) {
+      if (isDeepStrictEqual(first, statement)) lrs.ignored++;
+      else lrs.problems.push(`${from} statement ${statement.id}: not the one already stored with that id`);
+      return;
+    }
     const warnings = validate(statement);
     if (warnings.length) lrs.problems.push(`${from} statement ${statement.verb?.id}: ${JSON.stringify(warnings).slice(0, 400)}`);
     lrs.statements.push(statement);
+    if (statement.id) lrs.stored.set(statement.id, statement);
   };
+  lrs.release = () => { for (const finish of lrs.held.splice(0)) finish(); };
   lrs.route = async (request, response, url) => {
     if (url.pathname === '/fetch') {
       // cmi5: POST only, and the token once per launch.
@@ -63,8 +77,14 @@ function makeLrs() {
     if (path === 'statements' && (request.method === 'POST' || request.method === 'PUT')) {
       const sent = JSON.parse(await body(request));
       const list = Array.isArray(sent) ? sent : [sent];
-      for (const s of list) lrs.accept(s, 'AU');
-      json(response, 200, list.map(s => s.id || randomUUID()));
+      const finish = () => {
+        for (const s of list) lrs.accept(s, 'AU');
+        json(response, 200, list.map(s => s.id || randomUUID()));
+      };
+      if (lrs.holding && list.some(s => s.verb?.id === VERB(lrs.holding))) {
+        lrs.holding = null;
+        lrs.held.push(finish);
+      } else finish();
       return true;
     }
     if (path === 'activities/state') {
@@ -234,6 +254,16 @@ async function lessonQuiet(page, timeout = 15_000) {
   }
 }
 
+const waitFor = (ready, what) => new Promise((resolve, reject) => {
+  const started = Date.now();
+  const poll = () => {
+    if (ready()) resolve();
+    else if (Date.now() - started > 15_000) reject(new Error(`waited 15 s: ${what}`));
+    else setTimeout(poll, 25);
+  };
+  poll();
+});
+
 function packageAu() {
   const cmi5Xml = readFileSync(join(env.root, 'pkg/cmi5.xml'), 'utf8');
   return { id: /<au id="([^"]+)"/.exec(cmi5Xml)[1], moveOn: /moveOn="([^"]+)"/.exec(cmi5Xml)[1],
@@ -321,7 +351,11 @@ test('a wrong answer fails (below the mastery score); the retried lesson passes 
   assert.deepEqual(env.lrs.problems, []);
 });
 
-test('closing the window without Exit still ends the session with terminated', async t => {
+// The learner closes the window while the LRS has not yet answered a statement and more wait
+// behind it (a slow platform): the page sends them and terminated together, and the held copy,
+// arriving after terminated, is one the LRS already has. The kept state goes out too, so the
+// next launch repeats nothing once-only.
+test('closing the window sends what is still on its way, then terminated, and keeps the state', async t => {
   const who = { registration: randomUUID(), actor: learner(3), mastery: 0.8 };
   const au = packageAu();
   const sessionId = randomUUID();
@@ -330,17 +364,26 @@ test('closing the window without Exit still ends the session with terminated', a
   await page.goto(launch.url);
   await lessonReady(page);
   await waitForVerb('initialized');
-  await inLesson(page, (np, a) => np.goto(a), (await lesson(page)).sections[1].anchor);
-  await waitForVerb('progressed');
-  // Closed once the lesson has stopped drawing and sending: Chromium gives a closing tab's
-  // pagehide handler one second, and a renderer busy for longer (a frame drawn in software while
-  // another test's browser fills both cores) is closed without it. Closing 1 s into a busy task
-  // loses terminated every time (tried, 2026-12-03); the platform then marks the session
-  // abandoned, as cmi5 expects of sessions without terminated.
+  env.lrs.holding = 'progressed';
+  await workThrough(page);   // every section and check: progressed, passed and completed wait
+  await waitFor(() => env.lrs.held.length === 1, 'the first progressed statement reached the LRS');
+  const ignoredBefore = env.lrs.ignored;
+  // Closed once the lesson has stopped drawing: Chromium gives a closing tab's pagehide handler
+  // one second, and a renderer busy longer than that (tried: a 1 s task at the close loses
+  // terminated every time, 300 ms does not) is closed without it.
   await lessonQuiet(page);
   await page.close({ runBeforeUnload: true });
   await waitForVerb('terminated');
+  env.lrs.release();   // the held request ends now, after terminated
+  assert.equal(env.lrs.ignored, ignoredBefore + 1, 'the held copy was sent again with terminated, and ignored');
   const verbs = checkSession(env.lrs.statements.splice(0), { ...who, sessionId, activityId: launch.activityId, publisherId: au.id });
   t.diagnostic(`closed: ${verbs.join(' ')}`);
+  assert.deepEqual(verbs.filter(v => ['passed', 'failed', 'completed'].includes(v)), ['passed', 'completed']);
+  assert.ok(verbs.filter(v => v === 'progressed').length <= 2, `only the last waiting progress report: ${verbs}`);
+
+  const again = await session(t, 'relaunched', who, page => page.waitForFunction(() =>
+    document.getElementById('np-lms-lesson').contentWindow.neuralpath.state().checks.every(c => c.correct === true),
+  null, { timeout: 10_000 }));
+  assert.deepEqual(again.verbs.filter(v => ['passed', 'failed', 'completed'].includes(v)), [], `${again.verbs}`);
   assert.deepEqual(env.lrs.problems, []);
 });

@@ -63,18 +63,36 @@ async function launch() {
   };
 
   // [SECTION] Statements in order ----------------------------------------------------------------
-  // One queue, so the LRS receives them in the order the learner caused them.
-  let queue = Promise.resolve();
-  let terminated = false;
-  // Closing the page sends terminated at once (it cannot wait for the queue); a statement still
-  // waiting in the queue then is dropped, so nothing reaches the LRS after terminated.
-  let closing = false;
-  const send = (what, call) => {
-    if (terminated) return queue;
-    queue = queue.then(() => (closing ? undefined : call()))
-      .catch(error => console.warn(`neuralpath: '${what}' not sent: ${error.message}`));
-    return queue;
+  // One at a time, so the LRS receives them in the order the learner caused them: `waiting`
+  // holds the calls not yet made, `unanswered` the statements on their way (sent, no reply yet).
+  // A closing page cannot wait for either: its pagehide handler (below) sends all of them and
+  // terminated in one request, in order.
+  const waiting = [];
+  const unanswered = new Map();   // statement id -> statement
+  let sending = false;
+  let terminated = false;         // terminated is sent or waiting: nothing may follow it
+  let closing = null;             // while the page closes: the statements the library builds
+  const libraryPost = cmi5.sendXapiStatement.bind(cmi5);
+  cmi5.sendXapiStatement = async (statement, options) => {
+    if (closing) { closing.push(statement); return; }
+    unanswered.set(statement.id, statement);
+    try { return await libraryPost(statement, options); } finally { unanswered.delete(statement.id); }
   };
+  async function pump() {
+    if (sending || closing || !waiting.length) return;
+    const next = waiting.shift();
+    sending = true;
+    try { await next.call(); } catch (error) { console.warn(`neuralpath: '${next.what}' not sent: ${error.message}`); }
+    sending = false;
+    next.done();
+    pump();
+  }
+  // Resolves once the statement is answered (or could not be sent: a warning says so).
+  const send = (what, call) => new Promise(done => {
+    if (terminated) { done(); return; }
+    waiting.push({ what, call, done });
+    pump();
+  });
   let lastPercent = -1;
   let judgedThisSession = false;   // passed or failed sent in this session
   function report(np, progress) {
@@ -131,32 +149,51 @@ async function launch() {
 
   // [SECTION] Leaving ------------------------------------------------------------------------------
   // Exit: terminated through the library, then back to the platform (returnURL) if it gave one.
-  // Closing or navigating away: the page cannot wait for the library's request, so the same
-  // statement (built by the library) goes out with fetch's keepalive, which outlives the page.
+  // Closing or navigating away (pagehide): the page cannot wait for replies, so what is still on
+  // its way or waiting goes out with terminated in one request with fetch's keepalive, which
+  // outlives the page, and the kept state in another.
+  // - A statement already on its way is in that request again with the same id: if it arrives
+  //   after the request, the LRS keeps the first copy of an id and ignores an identical second
+  //   (xAPI 1.0.3, 2.2), so nothing lands after terminated.
+  // - Chromium gives a closing tab's pagehide handler one second: a page busy for longer is
+  //   closed without it, and the platform marks the session abandoned, as cmi5 expects.
   const exit = exitButton();
   exit.textContent = say('cmi5.exit');
   exit.hidden = false;
-  let exiting = false;   // Exit's terminated is on its way: closing the page must not send a second
   exit.addEventListener('click', async () => {
     exit.disabled = true;
-    exiting = true;
-    await send('terminated', () => cmi5.terminate());
+    const sent = send('terminated', () => cmi5.terminate());
     terminated = true;
+    await sent;
     await saving;
     if (launchData.returnURL) window.location.assign(launchData.returnURL);
     else note(say('cmi5.left'));
   });
+  const endpoint = params.endpoint.replace(/\/?$/, '/');
+  const keepalive = (path, method, body) => fetch(`${endpoint}${path}`, {
+    method, keepalive: true, body: JSON.stringify(body),
+    headers: { 'Content-Type': 'application/json', Authorization: `Basic ${cmi5.getAuthToken()}`,
+      'X-Experience-API-Version': '1.0.3' },
+  }).catch(() => {});
   window.addEventListener('pagehide', () => {
-    if (terminated || exiting) return;
-    terminated = true;
-    closing = true;
-    const endpoint = params.endpoint.replace(/\/?$/, '/');
-    cmi5.sendXapiStatement = statement => fetch(`${endpoint}statements`, {
-      method: 'POST', keepalive: true, body: JSON.stringify(statement),
-      headers: { 'Content-Type': 'application/json', Authorization: `Basic ${cmi5.getAuthToken()}`,
-        'X-Experience-API-Version': '1.0.3' },
-    });
-    cmi5.terminate().catch(() => {});
+    if (closing || (terminated && !waiting.length && !unanswered.size)) return;   // Exit's is answered
+    closing = [...unanswered.values()];
+    // Each waiting call builds its statement into `closing`; of the progress reports only the
+    // last, which says it all (keepalive requests are limited to 64 KiB).
+    const lastProgress = waiting.findLastIndex(next => next.what === 'progressed');
+    for (const [i, next] of waiting.splice(0).entries()) {
+      if (next.what === 'progressed' && i !== lastProgress) { next.done(); continue; }
+      try { next.call(); } catch (error) { console.warn(`neuralpath: '${next.what}' not sent: ${error.message}`); }
+      next.done();
+    }
+    if (!terminated) {
+      terminated = true;
+      cmi5.terminate();
+    }
+    keepalive('statements', 'POST', closing);
+    const query = new URLSearchParams({ activityId: where.activityId, agent: JSON.stringify(where.agent),
+      stateId: where.stateId, registration: where.registration });
+    keepalive(`activities/state?${query}`, 'PUT', { record: kept.record, sent: kept.sent });
   });
 }
 
