@@ -387,3 +387,37 @@ test('closing the window sends what is still on its way, then terminated, and ke
   assert.deepEqual(again.verbs.filter(v => ['passed', 'failed', 'completed'].includes(v)), [], `${again.verbs}`);
   assert.deepEqual(env.lrs.problems, []);
 });
+
+// Leaving for another page ends the session (terminated, as above); coming back from the
+// browser's history shows the page as it was (its back-forward cache). The page says the session
+// has ended and records nothing more; the lesson the learner finishes then is sent at the next
+// launch. (Playwright's Chromium keeps no such cache, so the test fires the two events itself.)
+test('back from the history after leaving, the page says the session ended; the next launch sends what was earned', async t => {
+  const who = { registration: randomUUID(), actor: learner(4), mastery: 0.8 };
+  const au = packageAu();
+  const sessionId = randomUUID();
+  const page = await env.browser.newPage();
+  const launch = launchUrl(env, { registration: who.registration, sessionId, actor: who.actor, au, masteryScore: who.mastery });
+  await page.goto(launch.url);
+  await lessonReady(page);
+  await waitForVerb('initialized');
+  await page.evaluate(() => window.dispatchEvent(new PageTransitionEvent('pagehide', { persisted: true })));
+  await waitForVerb('terminated');
+  await page.evaluate(() => window.dispatchEvent(new PageTransitionEvent('pageshow', { persisted: true })));
+  const note = await page.evaluate(() => ({ text: document.getElementById('np-lms-note').textContent,
+    hidden: document.getElementById('np-lms-note').hidden, exit: document.getElementById('np-lms-exit').disabled }));
+  assert.match(note.text, /session ended/);
+  assert.equal(note.hidden, false);
+  assert.equal(note.exit, true, 'Exit is off: the session has ended');
+
+  await workThrough(page);
+  await lessonQuiet(page);
+  const verbs = checkSession(env.lrs.statements.splice(0), { ...who, sessionId, activityId: launch.activityId, publisherId: au.id });
+  t.diagnostic(`left, came back and finished: ${verbs.join(' ')}`);
+  assert.deepEqual(verbs, ['launched', 'initialized', 'terminated'], 'nothing after terminated');
+  await page.close();
+
+  const next = await session(t, 'next launch', who, async () => { await waitForVerb('passed'); await waitForVerb('completed'); });
+  assert.deepEqual(next.verbs.filter(v => ['passed', 'failed', 'completed'].includes(v)), ['passed', 'completed']);
+  assert.deepEqual(env.lrs.problems, []);
+});

@@ -112,7 +112,9 @@ async function launch() {
       send('progressed', () => cmi5.progress(percent));
     }
     const outcome = lessonOutcome(progress, { masteryScore: mastery });
-    if (normal && outcome.completed) {
+    // After terminated (Exit, or back from the history) nothing is sent, so nothing is marked
+    // sent either: the next launch sends what the learner earned since.
+    if (normal && outcome.completed && !terminated) {
       const score = { scaled: outcome.score / 100, raw: outcome.score, min: 0, max: 100 };
       // cmi5 9.3: one of passed/failed per session, passed once per registration, no failed
       // after passed. A retry that turns a failed lesson into a pass is sent at the next launch.
@@ -194,6 +196,13 @@ async function launch() {
     const query = new URLSearchParams({ activityId: where.activityId, agent: JSON.stringify(where.agent),
       stateId: where.stateId, registration: where.registration });
     keepalive(`activities/state?${query}`, 'PUT', { record: kept.record, sent: kept.sent });
+  });
+  // Back to this page from the browser's history (its back-forward cache): the session ended
+  // with terminated when the page was left, and what the learner does now is not recorded.
+  window.addEventListener('pageshow', event => {
+    if (!event.persisted || !closing) return;
+    exit.disabled = true;
+    note(say('cmi5.ended'));
   });
 }
 

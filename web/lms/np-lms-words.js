@@ -13,6 +13,8 @@ export const WORDS = {
     'If you reloaded this page, open the lesson again from your learning platform.',
   'cmi5.exit': 'Exit lesson',
   'cmi5.left': 'You have left the lesson; you can close this window.',
+  'cmi5.ended': 'This session ended when you left the page, so nothing more is recorded. ' +
+    'To go on, open the lesson again from your learning platform.',
   'cmi5.failed-start': 'The lesson could not start: {reason}',
   'record.not-object': 'the progress record is not a JSON object',
   'record.too-big': 'the progress record does not fit in {limit} characters even without its answers',
