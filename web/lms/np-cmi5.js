@@ -178,8 +178,8 @@ async function launch() {
       'X-Experience-API-Version': '1.0.3' },
   }).catch(() => {});
   window.addEventListener('pagehide', () => {
-    if (closing || (terminated && !waiting.length && !unanswered.size)) return;   // Exit's is answered
-    closing = [...unanswered.values()];
+    if (closing) return;
+    closing = [...unanswered.values()];   // empty when Exit's terminated was answered
     // Each waiting call builds its statement into `closing`; of the progress reports only the
     // last, which says it all (keepalive requests are limited to 64 KiB).
     const lastProgress = waiting.findLastIndex(next => next.what === 'progressed');
@@ -192,7 +192,7 @@ async function launch() {
       terminated = true;
       cmi5.terminate();
     }
-    keepalive('statements', 'POST', closing);
+    if (closing.length) keepalive('statements', 'POST', closing);
     const query = new URLSearchParams({ activityId: where.activityId, agent: JSON.stringify(where.agent),
       stateId: where.stateId, registration: where.registration });
     keepalive(`activities/state?${query}`, 'PUT', { record: kept.record, sent: kept.sent });
