@@ -64,19 +64,17 @@ async function launch() {
 
   // [SECTION] Statements in order ----------------------------------------------------------------
   // One at a time, so the LRS receives them in the order the learner caused them: `waiting`
-  // holds the calls not yet made, `unanswered` the statements on their way (sent, no reply yet).
-  // A closing page cannot wait for either: its pagehide handler (below) sends all of them and
-  // terminated in one request, in order.
+  // holds the calls not yet made. A closing page cannot wait for them: its pagehide handler
+  // (below) sends them and terminated in one request, in order.
   const waiting = [];
-  const unanswered = new Map();   // statement id -> statement
   let sending = false;
   let terminated = false;         // terminated is sent or waiting: nothing may follow it
   let closing = null;             // while the page closes: the statements the library builds
   const libraryPost = cmi5.sendXapiStatement.bind(cmi5);
-  cmi5.sendXapiStatement = async (statement, options) => {
-    if (closing) { closing.push(statement); return; }
-    unanswered.set(statement.id, statement);
-    try { return await libraryPost(statement, options); } finally { unanswered.delete(statement.id); }
+  cmi5.sendXapiStatement = (statement, options) => {
+    if (!closing) return libraryPost(statement, options);
+    closing.push(statement);
+    return Promise.resolve();
   };
   async function pump() {
     if (sending || closing || !waiting.length) return;
@@ -151,12 +149,12 @@ async function launch() {
 
   // [SECTION] Leaving ------------------------------------------------------------------------------
   // Exit: terminated through the library, then back to the platform (returnURL) if it gave one.
-  // Closing or navigating away (pagehide): the page cannot wait for replies, so what is still on
-  // its way or waiting goes out with terminated in one request with fetch's keepalive, which
-  // outlives the page, and the kept state in another.
-  // - A statement already on its way is in that request again with the same id: if it arrives
-  //   after the request, the LRS keeps the first copy of an id and ignores an identical second
-  //   (xAPI 1.0.3, 2.2), so nothing lands after terminated.
+  // Closing or navigating away (pagehide): the page cannot wait for replies, so the statements
+  // still waiting go out with terminated in one request with fetch's keepalive, which outlives
+  // the page, and the kept state in another.
+  // - A statement already on its way (sent, no reply yet) is not sent again: xAPI lets an LRS
+  //   answer a known statement id with 409, and a strict one would then refuse the whole request,
+  //   terminated and all. Sent before the closing request, it nearly always arrives first.
   // - Chromium gives a closing tab's pagehide handler one second: a page busy for longer is
   //   closed without it, and the platform marks the session abandoned, as cmi5 expects.
   const exit = exitButton();
@@ -179,7 +177,7 @@ async function launch() {
   }).catch(() => {});
   window.addEventListener('pagehide', () => {
     if (closing) return;
-    closing = [...unanswered.values()];   // empty when Exit's terminated was answered
+    closing = [];
     // Each waiting call builds its statement into `closing`; of the progress reports only the
     // last, which says it all (keepalive requests are limited to 64 KiB).
     const lastProgress = waiting.findLastIndex(next => next.what === 'progressed');
