@@ -228,15 +228,21 @@ const inLesson = (page, fn, arg) => page.evaluate(([source, a]) => {
   const np = document.getElementById('np-lms-lesson').contentWindow.neuralpath;
   return new Function('np', 'arg', `return (${source})(np, arg);`)(np, a);
 }, [fn.toString(), arg]);
-const waitForVerb = (verb, count = 1) => new Promise((resolve, reject) => {
+// Polls `ready` until it holds; after 15 s fails with `what()` (a function: said as it is then).
+const waitFor = (ready, what) => new Promise((resolve, reject) => {
   const started = Date.now();
   const poll = () => {
-    if (env.lrs.statements.filter(s => s.verb.id === VERB(verb)).length >= count) resolve();
-    else if (Date.now() - started > 15_000) reject(new Error(`no '${verb}' statement: ${env.lrs.statements.map(s => s.verb.id.split('/').pop())}`));
+    if (ready()) resolve();
+    else if (Date.now() - started > 15_000) reject(new Error(what()));
     else setTimeout(poll, 25);
   };
   poll();
 });
+const verbsSoFar = () => env.lrs.statements.map(s => s.verb.id.split('/').pop());
+const waitForVerb = (verb, count = 1) => waitFor(() => env.lrs.statements.filter(s => s.verb.id === VERB(verb)).length >= count,
+  () => `no '${verb}' statement: ${verbsSoFar()}`);
+// The statements of a session that judge the lesson, in order.
+const judgements = verbs => verbs.filter(v => ['passed', 'failed', 'completed'].includes(v));
 
 // Waits until the lesson has drawn no frame and the LRS has received no statement for 300 ms.
 async function lessonQuiet(page, timeout = 15_000) {
@@ -252,25 +258,15 @@ async function lessonQuiet(page, timeout = 15_000) {
   }
 }
 
-const waitFor = (ready, what) => new Promise((resolve, reject) => {
-  const started = Date.now();
-  const poll = () => {
-    if (ready()) resolve();
-    else if (Date.now() - started > 15_000) reject(new Error(`waited 15 s: ${what}`));
-    else setTimeout(poll, 25);
-  };
-  poll();
-});
-
 function packageAu() {
   const cmi5Xml = readFileSync(join(env.root, 'pkg/cmi5.xml'), 'utf8');
   return { id: /<au id="([^"]+)"/.exec(cmi5Xml)[1], moveOn: /moveOn="([^"]+)"/.exec(cmi5Xml)[1],
     url: /<url>([^<]+)<\/url>/.exec(cmi5Xml)[1] };
 }
 
-// One AU session: launch as the platform does, let `act` work in the lesson, press Exit; returns
-// the session's statements (the platform's "launched" first), checked against the cmi5 rules.
-async function session(t, label, { registration, actor, mastery }, act) {
+// Launches the AU as the platform does and waits for the lesson and its initialized statement.
+// `check(statements)` applies the cmi5 rules to this session's statements.
+async function openSession({ registration, actor, mastery }) {
   const au = packageAu();
   const sessionId = randomUUID();
   const page = await env.browser.newPage();
@@ -279,11 +275,20 @@ async function session(t, label, { registration, actor, mastery }, act) {
   await page.goto(launch.url);
   await lessonReady(page);
   await waitForVerb('initialized');
+  const check = statements => checkSession(statements, { actor, registration, sessionId, activityId: launch.activityId,
+    publisherId: au.id, mastery });
+  return { page, problems, check };
+}
+
+// One AU session: launch, let `act` work in the lesson, press Exit; returns the session's
+// statements (the platform's "launched" first), checked against the cmi5 rules.
+async function session(t, label, who, act) {
+  const { page, problems, check } = await openSession(who);
   await act(page);
   await page.click('#np-lms-exit');
   await waitForVerb('terminated');
   const statements = env.lrs.statements.splice(0);
-  const verbs = checkSession(statements, { actor, registration, sessionId, activityId: launch.activityId, publisherId: au.id, mastery });
+  const verbs = check(statements);
   t.diagnostic(`${label}: ${verbs.join(' ')}`);
   assert.deepEqual(unexpected(problems), []);
   await page.close();
@@ -315,14 +320,14 @@ test('a finished lesson sends a valid cmi5 sequence, and a relaunch resumes with
     await waitForVerb('passed');
   });
   assert.ok(first.verbs.includes('progressed'), `progress was reported: ${first.verbs}`);
-  assert.deepEqual(first.verbs.filter(v => ['passed', 'failed', 'completed'].includes(v)), ['passed', 'completed']);
+  assert.deepEqual(judgements(first.verbs), ['passed', 'completed']);
   assert.equal(first.statements.find(s => s.verb.id === VERB('passed')).result.score.scaled, 1);
 
   // Same registration: resumed from the LRS's state, nothing once-only sent again.
   const second = await session(t, 'session 2', who, page => page.waitForFunction(() =>
     document.getElementById('np-lms-lesson').contentWindow.neuralpath.state().checks.every(c => c.correct === true),
   null, { timeout: 10_000 }));
-  assert.deepEqual(second.verbs.filter(v => ['passed', 'failed', 'completed'].includes(v)), [], `${second.verbs}`);
+  assert.deepEqual(judgements(second.verbs), [], `${second.verbs}`);
   assert.deepEqual(env.lrs.problems, []);
 });
 
@@ -343,9 +348,9 @@ test('a wrong answer fails (below the mastery score); the retried lesson passes 
     await page.waitForFunction(() => document.getElementById('np-lms-lesson').contentWindow.neuralpath.state()
       .checks.every(c => c.correct === true));
   });
-  assert.deepEqual(first.verbs.filter(v => ['passed', 'failed', 'completed'].includes(v)), ['failed', 'completed']);
+  assert.deepEqual(judgements(first.verbs), ['failed', 'completed']);
   const second = await session(t, 'session 2', who, () => waitForVerb('passed'));
-  assert.deepEqual(second.verbs.filter(v => ['passed', 'failed', 'completed'].includes(v)), ['passed']);
+  assert.deepEqual(judgements(second.verbs), ['passed']);
   assert.deepEqual(env.lrs.problems, []);
 });
 
@@ -355,16 +360,10 @@ test('a wrong answer fails (below the mastery score); the retried lesson passes 
 // The kept state goes out too, so the next launch repeats nothing once-only.
 test('closing the window sends the statements still waiting, then terminated, and keeps the state', async t => {
   const who = { registration: randomUUID(), actor: learner(3), mastery: 0.8 };
-  const au = packageAu();
-  const sessionId = randomUUID();
-  const page = await env.browser.newPage();
-  const launch = launchUrl(env, { registration: who.registration, sessionId, actor: who.actor, au, masteryScore: who.mastery });
-  await page.goto(launch.url);
-  await lessonReady(page);
-  await waitForVerb('initialized');
+  const { page, check } = await openSession(who);
   env.lrs.holding = 'progressed';
   await workThrough(page);   // every section and check: progressed, passed and completed wait
-  await waitFor(() => env.lrs.held.length === 1, 'the first progressed statement reached the LRS');
+  await waitFor(() => env.lrs.held.length === 1, () => `the first progressed statement never came: ${verbsSoFar()}`);
   const heldId = env.lrs.statements.at(-1).id;
   // Closed once the lesson has stopped drawing: Chromium gives a closing tab's pagehide handler
   // one second, and a renderer busy longer than that (tried: a 1 s task at the close loses
@@ -373,9 +372,9 @@ test('closing the window sends the statements still waiting, then terminated, an
   await page.close({ runBeforeUnload: true });
   await waitForVerb('terminated');
   env.lrs.release();   // its reply goes nowhere now
-  const verbs = checkSession(env.lrs.statements.splice(0), { ...who, sessionId, activityId: launch.activityId, publisherId: au.id });
+  const verbs = check(env.lrs.statements.splice(0));
   t.diagnostic(`closed: ${verbs.join(' ')}`);
-  assert.deepEqual(verbs.filter(v => ['passed', 'failed', 'completed'].includes(v)), ['passed', 'completed']);
+  assert.deepEqual(judgements(verbs), ['passed', 'completed']);
   // The closing request: of the waiting progress reports only the last, the judgements, then
   // terminated; not the statement on its way.
   const request = env.lrs.requests.findLast(sent => sent.some(s => s.verb === 'terminated'));
@@ -389,7 +388,7 @@ test('closing the window sends the statements still waiting, then terminated, an
   const again = await session(t, 'relaunched', who, page => page.waitForFunction(() =>
     document.getElementById('np-lms-lesson').contentWindow.neuralpath.state().checks.every(c => c.correct === true),
   null, { timeout: 10_000 }));
-  assert.deepEqual(again.verbs.filter(v => ['passed', 'failed', 'completed'].includes(v)), [], `${again.verbs}`);
+  assert.deepEqual(judgements(again.verbs), [], `${again.verbs}`);
   assert.deepEqual(env.lrs.problems, []);
 });
 
@@ -399,13 +398,7 @@ test('closing the window sends the statements still waiting, then terminated, an
 // launch. (Playwright's Chromium keeps no such cache, so the test fires the two events itself.)
 test('back from the history after leaving, the page says the session ended; the next launch sends what was earned', async t => {
   const who = { registration: randomUUID(), actor: learner(4), mastery: 0.8 };
-  const au = packageAu();
-  const sessionId = randomUUID();
-  const page = await env.browser.newPage();
-  const launch = launchUrl(env, { registration: who.registration, sessionId, actor: who.actor, au, masteryScore: who.mastery });
-  await page.goto(launch.url);
-  await lessonReady(page);
-  await waitForVerb('initialized');
+  const { page, problems, check } = await openSession(who);
   await page.evaluate(() => window.dispatchEvent(new PageTransitionEvent('pagehide', { persisted: true })));
   await waitForVerb('terminated');
   await page.evaluate(() => window.dispatchEvent(new PageTransitionEvent('pageshow', { persisted: true })));
@@ -417,13 +410,14 @@ test('back from the history after leaving, the page says the session ended; the 
 
   await workThrough(page);
   await lessonQuiet(page);
-  const verbs = checkSession(env.lrs.statements.splice(0), { ...who, sessionId, activityId: launch.activityId, publisherId: au.id });
+  const verbs = check(env.lrs.statements.splice(0));
   t.diagnostic(`left, came back and finished: ${verbs.join(' ')}`);
   // (checkSession: terminated is last; progress reports from the lesson's start may precede it)
-  assert.deepEqual(verbs.filter(v => ['passed', 'failed', 'completed'].includes(v)), [], `nothing judged after terminated: ${verbs}`);
+  assert.deepEqual(judgements(verbs), [], `nothing judged after terminated: ${verbs}`);
+  assert.deepEqual(unexpected(problems), []);
   await page.close();
 
   const next = await session(t, 'next launch', who, async () => { await waitForVerb('passed'); await waitForVerb('completed'); });
-  assert.deepEqual(next.verbs.filter(v => ['passed', 'failed', 'completed'].includes(v)), ['passed', 'completed']);
+  assert.deepEqual(judgements(next.verbs), ['passed', 'completed']);
   assert.deepEqual(env.lrs.problems, []);
 });

@@ -182,8 +182,10 @@ async function launch() {
     // last, which says it all (keepalive requests are limited to 64 KiB).
     const lastProgress = waiting.findLastIndex(next => next.what === 'progressed');
     for (const [i, next] of waiting.splice(0).entries()) {
-      if (next.what === 'progressed' && i !== lastProgress) { next.done(); continue; }
-      try { next.call(); } catch (error) { console.warn(`neuralpath: '${next.what}' not sent: ${error.message}`); }
+      const superseded = next.what === 'progressed' && i !== lastProgress;
+      if (!superseded) {
+        try { next.call(); } catch (error) { console.warn(`neuralpath: '${next.what}' not sent: ${error.message}`); }
+      }
       next.done();
     }
     if (!terminated) {
