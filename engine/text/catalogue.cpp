@@ -1,5 +1,5 @@
 // catalogue.cpp: reading catalogue files and filling their {placeholders} (catalogue.h).
-#include "catalogue.h"
+#include "engine/text/catalogue.h"
 
 #include <set>
 

@@ -1,8 +1,8 @@
 // format.cpp: the one place numbers become text (views and narration share it).
 #include "format.h"
-#include "format_short.h"
+#include "engine/text/format_short.h"
 
-#include "catalogue.h"
+#include "engine/text/catalogue.h"
 
 #include <cmath>
 #include <cstdio>

@@ -1,7 +1,7 @@
 // drawable.cpp: the fonts' characters as a lookup (drawable.h).
-#include "engine/ui/drawable.h"
+#include "engine/widgets/drawable.h"
 
-#include "engine/core/catalogue.h"
+#include "engine/text/catalogue.h"
 
 #include <algorithm>
 #include <iterator>
@@ -12,7 +12,7 @@ namespace {
 
 // The same list fonts.cpp gives ImGui (first, last pairs, ascending, 0-terminated).
 constexpr char32_t kRanges[] = {
-#include "engine/ui/glyph_ranges.inc"
+#include "engine/widgets/glyph_ranges.inc"
 };
 
 // One UTF-8 character at `at`: its length, or 0 when the bytes are not UTF-8.

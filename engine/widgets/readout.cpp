@@ -1,11 +1,11 @@
 // readout.cpp: trace lookups and unit printing for the widgets (see readout.h).
-#include "engine/ui/widgets/readout.h"
+#include "engine/widgets/readout.h"
 
 #include "engine/core/block.h"
-#include "engine/core/catalogue.h"
+#include "engine/text/catalogue.h"
 #include "engine/core/error.h"
-#include "engine/core/format.h"
-#include "engine/ui/drawable.h"
+#include "engine/text/format.h"
+#include "engine/widgets/drawable.h"
 
 #include <algorithm>
 #include <cmath>

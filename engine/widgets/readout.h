@@ -1,9 +1,9 @@
 // readout.h: reading numbers out of a Trace for the views. Every printed number goes through
-// engine/core/format.h (format_number, format_count, format_bytes, ...), so a popup, a cell,
+// engine/text/format.h (format_number, format_count, format_bytes, ...), so a popup, a cell,
 // the narrator and the text version show identical strings.
 #pragma once
 #include "engine/core/attention.h"
-#include "engine/core/format.h"
+#include "engine/text/format.h"
 #include "engine/core/model.h"
 #include "engine/core/trace.h"
 

@@ -10,9 +10,9 @@
 //
 // Each model keeps its own commands beyond these, its stages and its words.
 #pragma once
-#include "engine/core/catalogue.h"
+#include "engine/text/catalogue.h"
 #include "engine/core/tensor.h"
-#include "engine/ui/command_result.h"
+#include "engine/widgets/command_result.h"
 
 #include <nlohmann/json.hpp>
 

@@ -126,7 +126,7 @@ TEST_CASE("attend reports a number beyond double's range (1e400) as bad input, e
     CHECK(lines(r.err) == 1);
 }
 
-TEST_CASE("attend refuses sizes that will not fit up front, naming the limit") {
+TEST_CASE("attend refuses sizes that will not fit up front, naming the limit" * doctest::test_suite("slow")) {
     TempDir dir;
     auto rows = [](int n) {
         std::string out = "[";

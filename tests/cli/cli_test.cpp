@@ -1,4 +1,4 @@
-// cli_test.cpp: neuralpath-cli's contract (DESIGN.md), run as the real binary.
+// cli_test.cpp: neuralpath-cli's contract (README.md, "The command-line tool"), run as the real binary.
 #include "cli_runner.h"
 
 #include <doctest/doctest.h>

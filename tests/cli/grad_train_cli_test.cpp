@@ -162,7 +162,7 @@ TEST_CASE("attend with grad_output works per head and refuses a grad_output of t
                   "grad_output is [1][3] but the output is [1][2]");
 }
 
-TEST_CASE("train prints one JSON line per logged step and teaches the pronoun task") {
+TEST_CASE("train prints one JSON line per logged step and teaches the pronoun task" * doctest::test_suite("slow")) {
     const std::string lesson = write_lesson("pronoun.md", std::string(kLessonHead) + kWeights + kTask);
     const Run r = cli("train --lesson '" + lesson + "'");
     INFO(r.err);
@@ -194,7 +194,7 @@ TEST_CASE("train prints one JSON line per logged step and teaches the pronoun ta
     std::filesystem::remove(lesson);
 }
 
-TEST_CASE("train --out writes a weights block the lesson accepts, and the model it holds is the trained one") {
+TEST_CASE("train --out writes a weights block the lesson accepts, and the model it holds is the trained one" * doctest::test_suite("slow")) {
     const std::string lesson = write_lesson("out.md", std::string(kLessonHead) + kWeights + kTask);
     const std::string weights = temp_path("weights.md").string();
     const Run r = cli("train --lesson '" + lesson + "' --out '" + weights + "'");

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "engine/lesson/parser.h"
+#include "engine/widgets/widget_kinds.h"
 
 #include <doctest/doctest.h>
 
@@ -25,7 +26,7 @@ inline const std::string kHead =
 
 inline std::string doc(std::string_view body) { return kHead + std::string(body); }
 
-inline ParseResult parse(std::string_view text) { return parse_lesson(text, "test.md"); }
+inline ParseResult parse(std::string_view text) { return parse_lesson(text, "test.md", neuralpath::ui::block_parsers()); }
 
 // Where `needle` (its `nth` occurrence) starts: 1-based line and column in characters.
 // Written independently of LineIndex so the suites check it rather than repeat it.

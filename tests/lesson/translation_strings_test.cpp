@@ -1,8 +1,8 @@
 // translation_strings_test.cpp: every word catalogue beside en.strings (lessons/strings/*.strings)
 // has every English key, with the same {placeholders} (keys English lacks are listed); and a
 // language's catalogue changes how numbers are printed (format.decimal, format.thousands).
-#include "engine/core/catalogue.h"
-#include "engine/core/format.h"
+#include "engine/text/catalogue.h"
+#include "engine/text/format.h"
 
 #include <doctest/doctest.h>
 

@@ -3,7 +3,7 @@
 #include "widgets_support.h"
 
 #include "engine/core/block.h"
-#include "engine/core/format.h"
+#include "engine/text/format.h"
 
 #include <doctest/doctest.h>
 

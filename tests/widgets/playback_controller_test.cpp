@@ -1,5 +1,5 @@
 // The playback clock: what play, pause, step, speed and the voice do to the current caption.
-#include "engine/ui/playback/playback_controller.h"
+#include "engine/widgets/playback/playback_controller.h"
 
 #include <doctest/doctest.h>
 

@@ -1,11 +1,12 @@
 // train_model_test.cpp: the train widget's model alone (no ImGui): a slice per update within its
 // step and time budget, frames wanted only while training, the spotlight moving from spread out
 // to the right noun, commands and their refusals, state(), snapshot/restore.
-#include "engine/core/catalogue.h"
+#include "engine/text/catalogue.h"
 #include "engine/lesson/load.h"
 #include "engine/lesson/model_spec.h"
 #include "engine/lesson/task_set.h"
-#include "engine/ui/widgets/train/train_model.h"
+#include "engine/widgets/train/train_model.h"
+#include "engine/widgets/widget_kinds.h"
 
 #include <doctest/doctest.h>
 
@@ -23,7 +24,7 @@ namespace {
 
 const lesson::Lesson& self_attention() {
   static const lesson::Lesson lesson = [] {
-    lesson::LoadResult loaded = lesson::load_lesson_file("lessons/self-attention.md");
+    lesson::LoadResult loaded = lesson::load_lesson_file("lessons/self-attention.md", neuralpath::ui::with_widgets());
     REQUIRE_MESSAGE(loaded.ok(), lesson::format_diagnostics(loaded.diagnostics));
     return std::move(*loaded.lesson);
   }();
@@ -32,7 +33,7 @@ const lesson::Lesson& self_attention() {
 
 const lesson::Lesson& multi_head() {
   static const lesson::Lesson lesson = [] {
-    lesson::LoadResult loaded = lesson::load_lesson_file("lessons/multi-head.md");
+    lesson::LoadResult loaded = lesson::load_lesson_file("lessons/multi-head.md", neuralpath::ui::with_widgets());
     REQUIRE_MESSAGE(loaded.ok(), lesson::format_diagnostics(loaded.diagnostics));
     return std::move(*loaded.lesson);
   }();

@@ -4,7 +4,8 @@
 #include "engine/lesson/load.h"
 #include "engine/lesson/model_spec.h"
 #include "engine/lesson/task_set.h"
-#include "engine/ui/widgets/train/train_session.h"
+#include "engine/widgets/train/train_session.h"
+#include "engine/widgets/widget_kinds.h"
 
 #include <doctest/doctest.h>
 
@@ -24,7 +25,7 @@ struct FakeClock {
 };
 
 std::unique_ptr<TrainSession> pronoun_session(FakeClock& clock) {
-    const lesson::LoadResult loaded = lesson::load_lesson_file("lessons/self-attention.md");
+    const lesson::LoadResult loaded = lesson::load_lesson_file("lessons/self-attention.md", neuralpath::ui::with_widgets());
     REQUIRE_MESSAGE(loaded.ok(), lesson::format_diagnostics(loaded.diagnostics));
     const lesson::TaskData* task = lesson::find_task(*loaded.lesson, "pronoun");
     REQUIRE(task != nullptr);

@@ -1,9 +1,10 @@
 // cost_explorer_model.cpp: the cost explorer's figures, live races, commands, state and
 // explanations (cost_explorer_model.h).
-#include "engine/ui/widgets/cost_explorer/cost_explorer_model.h"
+#include "engine/widgets/cost_explorer/cost_explorer_model.h"
 
-#include "engine/core/catalogue.h"
-#include "engine/core/format.h"
+#include "engine/text/catalogue.h"
+#include "engine/text/format.h"
+#include "engine/widgets/widget_kinds.h"
 
 #include <algorithm>
 #include <cmath>
@@ -240,5 +241,22 @@ std::string CostExplorerModel::summary() const {
                                       {"heads", heads},
                                       {"tiled", format_bytes(static_cast<double>(f.tiled_bytes))}});
 }
+
+// [SECTION] The kind: what the text version offers before the first frame, the registry entry
+
+void CostExplorerModel::describe(const CostExplorerSettings& c, json& out) {
+  out["lengths"] = c.lengths;
+  out["heads"] = c.heads;
+  out["bytes_per_score"] = c.bytes_per_score;
+  out["tile"] = c.tile;
+  json items = json::array();
+  for (std::int64_t t : c.lengths)
+    items.push_back({{"label", tr("widgets.length", {{"T", format_count(static_cast<std::uint64_t>(t))}})},
+                     {"command", {{"type", "setLength"}, {"T", t}}},
+                     {"when", {{"T", t}}}});
+  if (!c.lengths.empty()) out["choices"] = {{"label", tr("widgets.lengths")}, {"items", items}};
+}
+
+const WidgetKind& cost_explorer_widget_kind() { return folder_widget_kind<CostExplorerModel>(); }
 
 }  // namespace neuralpath::ui

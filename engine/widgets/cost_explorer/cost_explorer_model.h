@@ -12,24 +12,20 @@
 //   snapshot   {"T": T}
 #pragma once
 #include "engine/core/kernel_race.h"
-#include "engine/lesson/lesson.h"
-#include "engine/ui/command_result.h"
-#include "engine/ui/widgets/cost_explorer/cost_explorer_settings.h"
-#include "engine/ui/widgets/explanation.h"
-
-#include <nlohmann/json.hpp>
+#include "engine/widgets/widget_model.h"
+#include "engine/widgets/cost_explorer/cost_explorer_settings.h"
 
 #include <cstdint>
-#include <optional>
-#include <string>
-#include <variant>
-#include <vector>
 
 namespace neuralpath::ui {
 
-class CostExplorerModel {
+class CostExplorerModel : public WidgetModelBase {
  public:
   static constexpr const char* kKind = "cost-explorer";
+  using Settings = CostExplorerSettings;
+  // What the author set up and the choices the text version offers before the first frame
+  // (the widget block of document_json, docs/protocol.md).
+  static void describe(const Settings& settings, nlohmann::json& out);
   static constexpr std::int64_t kMinT = 10, kMaxT = 100000;
   static constexpr std::uint64_t kTabBudget = std::uint64_t{256}
                                               << 20;  // what a browser tab can spare the naive kernel
@@ -62,7 +58,6 @@ class CostExplorerModel {
   CommandResult apply(const Command& command);
   void update(float dt);                                 // advances a running race by kFrameBudget seconds of work
   bool wants_another_frame() const { return running_; }  // the race works in update()
-  std::optional<Explanation> take_explanation() { return std::nullopt; }
   std::vector<nlohmann::json> take_events();
 
   nlohmann::json state() const;

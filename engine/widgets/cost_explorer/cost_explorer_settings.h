@@ -1,5 +1,5 @@
 // cost_explorer_settings.h: what a ```cost-explorer block sets up (no ImGui; the lesson parser
-// builds it with parse_cost_explorer_settings, listed in engine/lesson/widget_kinds.h).
+// builds it with parse_cost_explorer_settings, its folder is its kind (engine/widgets/widget_kinds.h)).
 //
 //   ```cost-explorer
 //   lengths: [1000, 10000, 100000]   sequence lengths to mark (growing, 1 .. 100000000)
@@ -10,14 +10,16 @@
 //   ```
 #pragma once
 
-#include "engine/lesson/lesson.h"
+#include "engine/lesson/parser.h"
 
+#include <memory>
 #include <cstdint>
 #include <vector>
 
 namespace neuralpath::ui {
 
 struct CostExplorerSettings : lesson::WidgetSettings {
+  void read(lesson::detail::WidgetFields& fields);  // the block's keys (cost_explorer_settings.cpp)
   std::vector<std::int64_t> lengths;  // ascending
   int heads = 1;
   int bytes_per_score = 2;  // 2 = fp16, 4 = fp32

@@ -1,10 +1,11 @@
 // head_cost_model.cpp: the cost readout's settings, commands, state and explanations
 // (head_cost_model.h). Every figure is engine/core's multi_head_cost(); this file only picks the
 // settings and words them.
-#include "engine/ui/widgets/head_cost/head_cost_model.h"
+#include "engine/widgets/head_cost/head_cost_model.h"
 
-#include "engine/core/catalogue.h"
-#include "engine/core/format.h"
+#include "engine/text/catalogue.h"
+#include "engine/text/format.h"
+#include "engine/widgets/widget_kinds.h"
 
 #include <algorithm>
 #include <cstdlib>
@@ -153,14 +154,8 @@ CommandResult HeadCostModel::apply(const Command& command) {
     recount();
     return {};
   }
-  if (const auto* c = std::get_if<Explain>(&command)) asked_ = explain(c->figure);
+  if (const auto* c = std::get_if<Explain>(&command)) to_explain_ = explain(c->figure);
   return {};
-}
-
-std::optional<Explanation> HeadCostModel::take_explanation() {
-  std::optional<Explanation> out;
-  out.swap(asked_);
-  return out;
 }
 
 // [SECTION] Explanations -----------------------------------------------------------------------
@@ -296,5 +291,22 @@ TextTable HeadCostModel::table() const {
     table.rows.push_back({count(b.heads), {count(b.d_head), count(b.parameters), count(b.total_mults), count(b.grid_cells)}});
   return table;
 }
+
+// [SECTION] The kind: what the text version offers before the first frame, the registry entry
+
+void HeadCostModel::describe(const HeadCostSettings& c, json& out) {
+  out["d_model"] = c.d_model;
+  out["heads"] = c.heads;
+  out["T"] = c.tokens;
+  json items = json::array();
+  for (std::int64_t h : head_counts(c.d_model))
+    items.push_back({{"label", tr_n("head-cost.choice_heads", static_cast<int>(h),
+                                    {{"n", format_count(static_cast<std::uint64_t>(h))}})},
+                     {"command", {{"type", "setHeads"}, {"heads", h}}},
+                     {"when", {{"heads", h}}}});
+  out["choices"] = {{"label", tr("head-cost.choices")}, {"items", items}};
+}
+
+const WidgetKind& head_cost_widget_kind() { return folder_widget_kind<HeadCostModel>(); }
 
 }  // namespace neuralpath::ui

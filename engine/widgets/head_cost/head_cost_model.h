@@ -13,25 +13,21 @@
 //   snapshot   {"d": d_model, "h": heads, "T": T}
 #pragma once
 #include "engine/core/multi_head_cost.h"
-#include "engine/lesson/lesson.h"
-#include "engine/ui/command_result.h"
-#include "engine/ui/widgets/explanation.h"
-#include "engine/ui/widgets/head_cost/head_cost_settings.h"
-#include "engine/ui/widgets/readout.h"
-
-#include <nlohmann/json.hpp>
+#include "engine/widgets/widget_model.h"
+#include "engine/widgets/head_cost/head_cost_settings.h"
+#include "engine/widgets/readout.h"
 
 #include <cstdint>
-#include <optional>
-#include <string>
-#include <variant>
-#include <vector>
 
 namespace neuralpath::ui {
 
-class HeadCostModel {
+class HeadCostModel : public WidgetModelBase {
  public:
   static constexpr const char* kKind = "head-cost";
+  using Settings = HeadCostSettings;
+  // What the author set up and the choices the text version offers before the first frame
+  // (the widget block of document_json, docs/protocol.md).
+  static void describe(const Settings& settings, nlohmann::json& out);
   static constexpr std::int64_t kMinT = 1, kMaxT = 100000;  // the slider's range (a command may go to 10⁶)
 
   // The figures a learner can tap, in the order the view shows them.
@@ -56,9 +52,6 @@ class HeadCostModel {
   HeadCostModel(const HeadCostSettings& settings, const lesson::Inline& caption);
 
   CommandResult apply(const Command& command);
-  void update(float /*dt*/) {}
-  std::optional<Explanation> take_explanation();
-  std::vector<nlohmann::json> take_events() { return {}; }
 
   nlohmann::json state() const;
   nlohmann::json snapshot() const;
@@ -84,7 +77,6 @@ class HeadCostModel {
   MultiHeadCost cost_;
   std::vector<MultiHeadCost> by_heads_;
   std::string note_;
-  std::optional<Explanation> asked_;
 };
 
 }  // namespace neuralpath::ui

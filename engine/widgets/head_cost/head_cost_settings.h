@@ -1,5 +1,5 @@
 // head_cost_settings.h: what a ```head-cost block sets up (no ImGui; the lesson parser builds it
-// with parse_head_cost_settings, listed in engine/lesson/widget_kinds.h).
+// with parse_head_cost_settings, its folder is its kind (engine/widgets/widget_kinds.h)).
 //
 //   ```head-cost
 //   d-model: 512        the layer's width to start with, 1 .. 65536 (default 512)
@@ -9,13 +9,15 @@
 //   ```
 #pragma once
 
-#include "engine/lesson/lesson.h"
+#include "engine/lesson/parser.h"
 
+#include <memory>
 #include <cstdint>
 
 namespace neuralpath::ui {
 
 struct HeadCostSettings : lesson::WidgetSettings {
+  void read(lesson::detail::WidgetFields& fields);  // the block's keys (head_cost_settings.cpp)
   std::int64_t d_model = 512;
   std::int64_t heads = 8;
   std::int64_t tokens = 1000;

@@ -1,13 +1,14 @@
 // head_view_model.cpp: the head view's engine run, commands, state and explanations
 // (head_view_model.h). Every weight is the softmax step's result in the engine's trace.
-#include "engine/ui/widgets/head_view/head_view_model.h"
+#include "engine/widgets/head_view/head_view_model.h"
 
 #include "engine/core/block.h"
-#include "engine/core/catalogue.h"
+#include "engine/text/catalogue.h"
 #include "engine/core/error.h"
-#include "engine/core/format.h"
-#include "engine/ui/drawable.h"
-#include "engine/ui/widgets/model_view/head_weights.h"
+#include "engine/text/format.h"
+#include "engine/widgets/drawable.h"
+#include "engine/widgets/model_view/head_weights.h"
+#include "engine/widgets/widget_kinds.h"
 
 #include <algorithm>
 
@@ -148,12 +149,6 @@ CommandResult HeadViewModel::apply(const Command& command) {
   return {};
 }
 
-std::optional<Explanation> HeadViewModel::take_explanation() {
-  std::optional<Explanation> out;
-  out.swap(to_explain_);
-  return out;
-}
-
 // [SECTION] State, snapshot and the text version ------------------------------------------------
 
 json HeadViewModel::state() const {
@@ -260,5 +255,20 @@ Explanation HeadViewModel::explain_cell(int head, int row, int col) const {
   // The same words as the model view's for the same number: the shown layer is the model's last.
   return explain_weight(*trace_, layer_count(*trace_) - 1, head, {row, col});
 }
+
+// [SECTION] The kind: what the text version offers before the first frame, the registry entry
+
+void HeadViewModel::describe(const HeadViewSettings& s, json& out) {
+  out["sentence"] = s.sentence;
+  out["query"] = s.query;
+  out["takes_sentence"] = true;
+  json items = json::array();
+  items.push_back({{"label", tr("multihead.every_word")},
+                   {"command", {{"type", "focus"}, {"token", -1}}},
+                   {"when", {{"focus", -1}}}});
+  out["choices"] = {{"label", tr("multihead.focus_label")}, {"items", items}};
+}
+
+const WidgetKind& head_view_widget_kind() { return folder_widget_kind<HeadViewModel>(); }
 
 }  // namespace neuralpath::ui

@@ -13,23 +13,19 @@
 #pragma once
 #include "engine/core/model.h"
 #include "engine/core/trace.h"
-#include "engine/ui/command_result.h"
-#include "engine/ui/widgets/explanation.h"
-#include "engine/ui/widgets/head_view/head_view_settings.h"
-#include "engine/ui/widgets/readout.h"
-
-#include <nlohmann/json.hpp>
-
-#include <optional>
-#include <string>
-#include <variant>
-#include <vector>
+#include "engine/widgets/widget_model.h"
+#include "engine/widgets/head_view/head_view_settings.h"
+#include "engine/widgets/readout.h"
 
 namespace neuralpath::ui {
 
-class HeadViewModel {
+class HeadViewModel : public WidgetModelBase {
  public:
   static constexpr const char* kKind = "head-view";
+  using Settings = HeadViewSettings;
+  // What the author set up and the choices the text version offers before the first frame
+  // (the widget block of document_json, docs/protocol.md).
+  static void describe(const Settings& settings, nlohmann::json& out);
 
   struct Top {
     int head = 0;
@@ -58,9 +54,6 @@ class HeadViewModel {
   HeadViewModel(const HeadViewSettings& settings, const lesson::Inline& caption, const ModelSpec& spec);
 
   CommandResult apply(const Command& command);
-  void update(float /*dt*/) {}
-  std::optional<Explanation> take_explanation();
-  std::vector<nlohmann::json> take_events() { return {}; }
 
   nlohmann::json state() const;
   nlohmann::json snapshot() const;
@@ -96,7 +89,6 @@ class HeadViewModel {
   std::vector<bool> shown_;
   int focus_ = -1;
   std::string error_, input_error_;
-  std::optional<Explanation> to_explain_;
 };
 
 }  // namespace neuralpath::ui

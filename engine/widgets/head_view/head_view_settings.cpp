@@ -1,23 +1,20 @@
-// head_view_settings.cpp: a ```head-view block's keys -> HeadViewSettings. Compiled into the
-// lesson library (engine/lesson/CMakeLists.txt), so it may use the lesson's parser only.
+// head_view_settings.cpp: a ```head-view block's keys -> HeadViewSettings. Part of the widget
+// library; reads the block with the lesson parser's Fields (parse_context.h).
 #include "engine/lesson/parse_context.h"
-#include "engine/ui/widgets/head_view/head_view_settings.h"
+#include "engine/widgets/head_view/head_view_settings.h"
 
 #include <cctype>
 
-namespace neuralpath::lesson::detail {
+namespace neuralpath::ui {
 
-std::shared_ptr<const WidgetSettings> parse_head_view_settings(WidgetFields& w) {
-  auto s = std::make_shared<ui::HeadViewSettings>();
-  s->query = w.fields.text("query", false).value_or("");
-  for (char& c : s->query) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  s->sentence = w.sentence(s->query);  // the checker runs it, and finds the query word in it
-  if (auto mask = w.fields.source("mask", false)) {
-    if (mask->text() == "causal") s->causal = true;
-    else if (mask->text() != "none")
-      w.ctx.error(mask->origin(0), "'mask' should be none or causal, not '" + mask->text() + "'");
-  }
-  return s;
+using namespace lesson::detail;  // Fields, WidgetFields, parse_integer, ...
+using lesson::SettingsNode;
+
+void HeadViewSettings::read(lesson::detail::WidgetFields& w) {
+  query = w.fields.text("query", false).value_or("");
+  for (char& c : query) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  sentence = w.sentence(query);  // the checker runs it, and finds the query word in it
+  causal = w.causal_mask(/*otherwise=*/false);
 }
 
-}  // namespace neuralpath::lesson::detail
+}  // namespace neuralpath::ui

@@ -1,5 +1,5 @@
 // head_view_settings.h: what a ```head-view block sets up (no ImGui; the lesson parser builds it
-// with parse_head_view_settings, listed in engine/lesson/widget_kinds.h).
+// with parse_head_view_settings, its folder is its kind (engine/widgets/widget_kinds.h)).
 //
 //   ```head-view
 //   sentence: The girl slowly lifted the box.   the words to run (vocabulary words)
@@ -10,13 +10,15 @@
 //   ```
 #pragma once
 
-#include "engine/lesson/lesson.h"
+#include "engine/lesson/parser.h"
 
+#include <memory>
 #include <string>
 
 namespace neuralpath::ui {
 
 struct HeadViewSettings : lesson::WidgetSettings {
+  void read(lesson::detail::WidgetFields& fields);  // the block's keys (head_view_settings.cpp)
   std::string sentence;
   std::string query;  // a token key ("lifted"), or "" for every word
   bool causal = false;

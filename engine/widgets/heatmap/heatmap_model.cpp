@@ -1,12 +1,13 @@
 // heatmap_model.cpp: the heatmap's engine run, commands, state and explanations (heatmap_model.h).
-#include "engine/ui/widgets/heatmap/heatmap_model.h"
+#include "engine/widgets/heatmap/heatmap_model.h"
 
 #include "engine/core/block.h"
-#include "engine/core/catalogue.h"
+#include "engine/text/catalogue.h"
 #include "engine/core/error.h"
-#include "engine/core/format.h"
+#include "engine/text/format.h"
 #include "engine/core/narration.h"
-#include "engine/ui/command_result.h"
+#include "engine/widgets/command_result.h"
+#include "engine/widgets/widget_kinds.h"
 
 #include <algorithm>
 #include <cmath>
@@ -88,12 +89,6 @@ CommandResult HeatmapModel::apply(const Command& command) {
   selected_ = cell;
   if (std::holds_alternative<Explain>(command)) to_explain_ = explain_cell(cell);
   return {};
-}
-
-std::optional<Explanation> HeatmapModel::take_explanation() {
-  std::optional<Explanation> out;
-  out.swap(to_explain_);
-  return out;
 }
 
 // [SECTION] Explanations -----------------------------------------------------------------------
@@ -227,5 +222,28 @@ TextTable HeatmapModel::table() const {
   }
   return table;
 }
+
+// [SECTION] The kind: what the text version offers before the first frame, the registry entry
+
+namespace {
+
+json mask_choice(const char* mask, const char* label) {
+  return {{"label", tr(label)}, {"command", {{"type", "setMask"}, {"mask", mask}}}, {"when", {{"mask", mask}}}};
+}
+
+}  // namespace
+
+void HeatmapModel::describe(const HeatmapSettings& w, json& out) {
+  out["sentence"] = w.sentence;
+  out["causal"] = w.causal;
+  out["bert_switch"] = w.bert_switch;
+  out["takes_sentence"] = true;
+  if (w.bert_switch)
+    out["choices"] = {{"label", tr("widgets.mask")},
+                      {"items", json::array({mask_choice("causal", "widgets.mask_causal"),
+                                             mask_choice("none", "widgets.mask_none")})}};
+}
+
+const WidgetKind& heatmap_widget_kind() { return folder_widget_kind<HeatmapModel>(); }
 
 }  // namespace neuralpath::ui

@@ -11,24 +11,19 @@
 #pragma once
 #include "engine/core/model.h"
 #include "engine/core/trace.h"
-#include "engine/lesson/lesson.h"
-#include "engine/ui/widgets/heatmap/heatmap_settings.h"
-#include "engine/ui/command_result.h"
-#include "engine/ui/widgets/explanation.h"
-#include "engine/ui/widgets/readout.h"
-
-#include <nlohmann/json.hpp>
-
-#include <optional>
-#include <string>
-#include <variant>
-#include <vector>
+#include "engine/widgets/heatmap/heatmap_settings.h"
+#include "engine/widgets/widget_model.h"
+#include "engine/widgets/readout.h"
 
 namespace neuralpath::ui {
 
-class HeatmapModel {
+class HeatmapModel : public WidgetModelBase {
  public:
   static constexpr const char* kKind = "heatmap";
+  using Settings = HeatmapSettings;
+  // What the author set up and the choices the text version offers before the first frame
+  // (the widget block of document_json, docs/protocol.md).
+  static void describe(const Settings& settings, nlohmann::json& out);
   static constexpr int kMaxTokens = 24;  // a 24×24 grid still reads on a laptop; phones scroll it
 
   struct SetSentence {
@@ -52,9 +47,6 @@ class HeatmapModel {
   HeatmapModel(const HeatmapSettings& settings, const lesson::Inline& caption, const ModelSpec& spec);
 
   CommandResult apply(const Command& command);
-  void update(float /*dt*/) {}
-  std::optional<Explanation> take_explanation();
-  std::vector<nlohmann::json> take_events() { return {}; }
 
   nlohmann::json state() const;
   nlohmann::json snapshot() const;
@@ -93,7 +85,6 @@ class HeatmapModel {
   Matrix weights_;   // the softmax step's result for head_
   Vector row_sums_;  // Σ_j weights_(i, j): 1 for every row that sees a key
   std::optional<Cell> selected_;
-  std::optional<Explanation> to_explain_;
 };
 
 }  // namespace neuralpath::ui

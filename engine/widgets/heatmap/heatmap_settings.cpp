@@ -1,16 +1,17 @@
-// heatmap_settings.cpp: a ```heatmap block's keys -> HeatmapSettings. Compiled into the lesson
-// library (engine/lesson/CMakeLists.txt), so it may use the lesson's parser only.
+// heatmap_settings.cpp: a ```heatmap block's keys -> HeatmapSettings, read with the lesson
+// parser's Fields (parse_context.h).
 #include "engine/lesson/parse_context.h"
-#include "engine/ui/widgets/heatmap/heatmap_settings.h"
+#include "engine/widgets/heatmap/heatmap_settings.h"
 
-namespace neuralpath::lesson::detail {
+namespace neuralpath::ui {
 
-std::shared_ptr<const WidgetSettings> parse_heatmap_settings(WidgetFields& w) {
-  auto h = std::make_shared<ui::HeatmapSettings>();
-  h->sentence = w.sentence();
-  h->causal = w.causal_mask();
-  h->bert_switch = w.fields.flag("bert", false);
-  return h;
+using namespace lesson::detail;  // Fields, WidgetFields, parse_integer, ...
+using lesson::SettingsNode;
+
+void HeatmapSettings::read(lesson::detail::WidgetFields& w) {
+  sentence = w.sentence();
+  causal = w.causal_mask();
+  bert_switch = w.fields.flag("bert", false);
 }
 
-}  // namespace neuralpath::lesson::detail
+}  // namespace neuralpath::ui

@@ -1,5 +1,5 @@
 // heatmap_settings.h: what a ```heatmap block sets up (no ImGui; the lesson parser builds it
-// with parse_heatmap_settings, listed in engine/lesson/widget_kinds.h).
+// with parse_heatmap_settings, its folder is its kind (engine/widgets/widget_kinds.h)).
 //
 //   ```heatmap
 //   sentence: The cat sat down
@@ -9,13 +9,15 @@
 //   ```
 #pragma once
 
-#include "engine/lesson/lesson.h"
+#include "engine/lesson/parser.h"
 
+#include <memory>
 #include <string>
 
 namespace neuralpath::ui {
 
 struct HeatmapSettings : lesson::WidgetSettings {
+  void read(lesson::detail::WidgetFields& fields);  // the block's keys (heatmap_settings.cpp)
   std::string sentence;
   bool causal = true;        // mask on (GPT) or off
   bool bert_switch = false;  // the learner may switch the mask off (BERT) and on again

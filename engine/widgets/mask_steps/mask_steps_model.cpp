@@ -1,14 +1,15 @@
 // mask_steps_model.cpp: the mask steps' engine run, the mistakes (from engine/core), commands,
 // state and explanations (mask_steps_model.h).
-#include "engine/ui/widgets/mask_steps/mask_steps_model.h"
+#include "engine/widgets/mask_steps/mask_steps_model.h"
 
 #include "engine/core/block.h"
-#include "engine/core/catalogue.h"
+#include "engine/text/catalogue.h"
 #include "engine/core/error.h"
-#include "engine/core/format.h"
+#include "engine/text/format.h"
 #include "engine/core/narration.h"
-#include "engine/ui/command_result.h"
-#include "engine/ui/widgets/step_through.h"
+#include "engine/widgets/command_result.h"
+#include "engine/widgets/step_through.h"
+#include "engine/widgets/widget_kinds.h"
 
 #include <algorithm>
 #include <cmath>
@@ -339,5 +340,17 @@ TextTable MaskStepsModel::table(const Step& step) const {
   }
   return table;
 }
+
+// [SECTION] The kind: what the text version offers before the first frame, the registry entry
+
+void MaskStepsModel::describe(const MaskStepsSettings& w, json& out) {
+  out["sentence"] = w.sentence;
+  out["causal"] = w.causal;
+  std::vector<std::string> names;
+  for (MaskStage stage : w.stages) names.push_back(mask_stage_name(stage));
+  step_through::describe_stages(out, names, "widgets.stage.");
+}
+
+const WidgetKind& mask_steps_widget_kind() { return folder_widget_kind<MaskStepsModel>(); }
 
 }  // namespace neuralpath::ui

@@ -14,27 +14,22 @@
 #include "engine/core/mistakes.h"
 #include "engine/core/model.h"
 #include "engine/core/trace.h"
-#include "engine/lesson/lesson.h"
-#include "engine/ui/widgets/mask_steps/mask_steps_settings.h"
-#include "engine/ui/command_result.h"
-#include "engine/ui/widgets/explanation.h"
-#include "engine/ui/widgets/readout.h"
-
-#include <nlohmann/json.hpp>
-
-#include <optional>
-#include <string>
-#include <variant>
-#include <vector>
+#include "engine/widgets/mask_steps/mask_steps_settings.h"
+#include "engine/widgets/widget_model.h"
+#include "engine/widgets/readout.h"
 
 namespace neuralpath::ui {
 
 enum class Mistake { after_softmax, no_scale, transpose };
 const char* mistake_name(Mistake mistake);  // "mask-after-softmax", "no-scale", "wrong-transpose"
 
-class MaskStepsModel {
+class MaskStepsModel : public WidgetModelBase {
  public:
   static constexpr const char* kKind = "mask-steps";
+  using Settings = MaskStepsSettings;
+  // What the author set up and the choices the text version offers before the first frame
+  // (the widget block of document_json, docs/protocol.md).
+  static void describe(const Settings& settings, nlohmann::json& out);
   static constexpr int kMaxTokens = 16;              // four stages of a T×T grid: keep them legible
   static constexpr int kMinLogD = 1, kMaxLogD = 10;  // the "no √d_k" slider: d_k = 2 .. 1024
 
@@ -64,9 +59,6 @@ class MaskStepsModel {
   MaskStepsModel(const MaskStepsSettings& settings, const lesson::Inline& caption, const ModelSpec& spec);
 
   CommandResult apply(const Command& command);
-  void update(float /*dt*/) {}
-  std::optional<Explanation> take_explanation() { return std::nullopt; }
-  std::vector<nlohmann::json> take_events() { return {}; }
 
   nlohmann::json state() const;
   nlohmann::json snapshot() const;

@@ -1,8 +1,8 @@
 // mask_steps_settings.cpp: a ```mask-steps block's keys -> MaskStepsSettings, and the stage
-// names. Compiled into the lesson library (engine/lesson/CMakeLists.txt), so it may use the
-// lesson's parser only.
+// names. Part of the widget library; reads its keys with the
+// lesson parser's Fields (parse_context.h).
 #include "engine/lesson/parse_context.h"
-#include "engine/ui/widgets/mask_steps/mask_steps_settings.h"
+#include "engine/widgets/mask_steps/mask_steps_settings.h"
 
 namespace neuralpath::ui {
 
@@ -29,25 +29,26 @@ const std::vector<MaskStage>& all_mask_stages() {
 
 }  // namespace neuralpath::ui
 
-namespace neuralpath::lesson::detail {
+namespace neuralpath::ui {
 
-std::shared_ptr<const WidgetSettings> parse_mask_steps_settings(WidgetFields& w) {
-  auto m = std::make_shared<ui::MaskStepsSettings>();
-  m->sentence = w.sentence();
-  m->causal = w.causal_mask();
-  if (const SettingsNode* stages = w.fields.list("stages", false)) {
-    m->stages.clear();
-    for (const auto& item : stages->items) {
+using namespace lesson::detail;  // Fields, WidgetFields, parse_integer, ...
+using lesson::SettingsNode;
+
+void MaskStepsSettings::read(lesson::detail::WidgetFields& w) {
+  sentence = w.sentence();
+  causal = w.causal_mask();
+  if (const SettingsNode* list = w.fields.list("stages", false)) {
+    stages.clear();
+    for (const auto& item : list->items) {
       auto stage = item.kind == SettingsNode::Kind::Text ? ui::parse_mask_stage(item.text.text()) : std::nullopt;
       if (!stage) {
         w.ctx.error(item.origin, "a stage is raw, scaled, masked or softmax");
         continue;
       }
-      m->stages.push_back(*stage);
+      stages.push_back(*stage);
     }
-    if (m->stages.empty()) m->stages = ui::all_mask_stages();  // errors above say why
+    if (stages.empty()) stages = ui::all_mask_stages();  // errors above say why
   }
-  return m;
 }
 
-}  // namespace neuralpath::lesson::detail
+}  // namespace neuralpath::ui

@@ -1,5 +1,5 @@
 // mask_steps_settings.h: what a ```mask-steps block sets up (no ImGui; the lesson parser builds
-// it with parse_mask_steps_settings, listed in engine/lesson/widget_kinds.h).
+// it with parse_mask_steps_settings, its folder is its kind (engine/widgets/widget_kinds.h)).
 //
 //   ```mask-steps
 //   sentence: The cat sat down
@@ -9,8 +9,9 @@
 //   ```
 #pragma once
 
-#include "engine/lesson/lesson.h"
+#include "engine/lesson/parser.h"
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -25,6 +26,7 @@ std::optional<MaskStage> parse_mask_stage(std::string_view name);
 const std::vector<MaskStage>& all_mask_stages();  // the four, in order
 
 struct MaskStepsSettings : lesson::WidgetSettings {
+  void read(lesson::detail::WidgetFields& fields);  // the block's keys (mask_steps_settings.cpp)
   std::string sentence;
   bool causal = true;
   std::vector<MaskStage> stages = all_mask_stages();  // never empty

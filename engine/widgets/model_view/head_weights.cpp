@@ -1,11 +1,11 @@
 // head_weights.cpp: layers × heads of a Trace and one weight explained (head_weights.h).
-#include "engine/ui/widgets/model_view/head_weights.h"
+#include "engine/widgets/model_view/head_weights.h"
 
-#include "engine/core/catalogue.h"
-#include "engine/core/format.h"
+#include "engine/text/catalogue.h"
+#include "engine/text/format.h"
 #include "engine/core/head_stats.h"
 #include "engine/core/narration.h"
-#include "engine/ui/widgets/readout.h"
+#include "engine/widgets/readout.h"
 
 #include <limits>
 

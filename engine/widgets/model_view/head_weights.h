@@ -6,7 +6,7 @@
 //   layer C          the shown layer (trace.attention), the one the other widgets draw
 #pragma once
 #include "engine/core/trace.h"
-#include "engine/ui/widgets/explanation.h"
+#include "engine/widgets/explanation.h"
 
 #include <string>
 

@@ -1,10 +1,11 @@
 // model_view_model.cpp: the model view's engine run, commands, state and explanations
 // (model_view_model.h). Every weight is the engine's softmax result, read from the trace.
-#include "engine/ui/widgets/model_view/model_view_model.h"
+#include "engine/widgets/model_view/model_view_model.h"
 
-#include "engine/core/catalogue.h"
-#include "engine/core/format.h"
-#include "engine/ui/widgets/model_view/head_weights.h"
+#include "engine/text/catalogue.h"
+#include "engine/text/format.h"
+#include "engine/widgets/model_view/head_weights.h"
+#include "engine/widgets/widget_kinds.h"
 
 #include <algorithm>
 #include <string_view>
@@ -125,12 +126,6 @@ CommandResult ModelViewModel::apply(const Command& command) {
   return {};
 }
 
-std::optional<Explanation> ModelViewModel::take_explanation() {
-  std::optional<Explanation> out;
-  out.swap(to_explain_);
-  return out;
-}
-
 // [SECTION] State, snapshot and the text version ------------------------------------------------
 
 namespace {
@@ -249,5 +244,20 @@ TextTable ModelViewModel::table() const {
   }
   return table;
 }
+
+// [SECTION] The kind: what the text version offers before the first frame, the registry entry
+
+void ModelViewModel::describe(const ModelViewSettings& s, json& out) {
+  out["sentence"] = s.sentence;
+  out["causal"] = s.causal;
+  out["takes_sentence"] = true;
+  json items = json::array();
+  items.push_back({{"label", tr("model-view.previous")}, {"command", {{"type", "step"}, {"by", -1}}}});
+  items.push_back({{"label", tr("model-view.next")}, {"command", {{"type", "step"}, {"by", 1}}}});
+  items.push_back({{"label", tr("model-view.all_heads")}, {"command", {{"type", "close"}}}, {"when", {{"open", nullptr}}}});
+  out["choices"] = {{"label", tr("model-view.choices")}, {"items", items}};
+}
+
+const WidgetKind& model_view_widget_kind() { return folder_widget_kind<ModelViewModel>(); }
 
 }  // namespace neuralpath::ui

@@ -13,23 +13,19 @@
 #pragma once
 #include "engine/core/model.h"
 #include "engine/core/trace.h"
-#include "engine/ui/command_result.h"
-#include "engine/ui/widgets/explanation.h"
-#include "engine/ui/widgets/model_view/model_view_settings.h"
-#include "engine/ui/widgets/readout.h"
-
-#include <nlohmann/json.hpp>
-
-#include <optional>
-#include <string>
-#include <variant>
-#include <vector>
+#include "engine/widgets/widget_model.h"
+#include "engine/widgets/model_view/model_view_settings.h"
+#include "engine/widgets/readout.h"
 
 namespace neuralpath::ui {
 
-class ModelViewModel {
+class ModelViewModel : public WidgetModelBase {
  public:
   static constexpr const char* kKind = "model-view";
+  using Settings = ModelViewSettings;
+  // What the author set up and the choices the text version offers before the first frame
+  // (the widget block of document_json, docs/protocol.md).
+  static void describe(const Settings& settings, nlohmann::json& out);
   static constexpr int kMaxTokens = 24;  // as the heatmap: an open head still reads at 24 × 24
 
   struct Head {
@@ -60,9 +56,6 @@ class ModelViewModel {
   ModelViewModel(const ModelViewSettings& settings, const lesson::Inline& caption, const ModelSpec& spec);
 
   CommandResult apply(const Command& command);
-  void update(float /*dt*/) {}
-  std::optional<Explanation> take_explanation();
-  std::vector<nlohmann::json> take_events() { return {}; }
 
   nlohmann::json state() const;
   nlohmann::json snapshot() const;
@@ -103,7 +96,6 @@ class ModelViewModel {
   std::optional<Head> open_;
   std::optional<Cell> selected_;
   std::string error_, input_error_;
-  std::optional<Explanation> to_explain_;
 };
 
 }  // namespace neuralpath::ui

@@ -1,19 +1,16 @@
-// model_view_settings.cpp: a ```model-view block's keys -> ModelViewSettings. Compiled into the
-// lesson library (engine/lesson/CMakeLists.txt), so it may use the lesson's parser only.
+// model_view_settings.cpp: a ```model-view block's keys -> ModelViewSettings. Part of the widget
+// library; reads the block with the lesson parser's Fields (parse_context.h).
 #include "engine/lesson/parse_context.h"
-#include "engine/ui/widgets/model_view/model_view_settings.h"
+#include "engine/widgets/model_view/model_view_settings.h"
 
-namespace neuralpath::lesson::detail {
+namespace neuralpath::ui {
 
-std::shared_ptr<const WidgetSettings> parse_model_view_settings(WidgetFields& w) {
-  auto s = std::make_shared<ui::ModelViewSettings>();
-  s->sentence = w.sentence();  // the checker runs it through the lesson's model
-  if (auto mask = w.fields.source("mask", false)) {
-    if (mask->text() == "causal") s->causal = true;
-    else if (mask->text() != "none")
-      w.ctx.error(mask->origin(0), "'mask' should be none or causal, not '" + mask->text() + "'");
-  }
-  return s;
+using namespace lesson::detail;  // Fields, WidgetFields, parse_integer, ...
+using lesson::SettingsNode;
+
+void ModelViewSettings::read(lesson::detail::WidgetFields& w) {
+  sentence = w.sentence();  // the checker runs it through the lesson's model
+  causal = w.causal_mask(/*otherwise=*/false);
 }
 
-}  // namespace neuralpath::lesson::detail
+}  // namespace neuralpath::ui

@@ -5,14 +5,14 @@
 // [SECTION] State and snapshot
 #include "playback_model.h"
 
-#include "code_panel.h"
 #include "playback_steps.h"
+#include "engine/widgets/widget_kinds.h"
 
 #include "engine/core/block.h"
-#include "engine/core/catalogue.h"
+#include "engine/text/catalogue.h"
 #include "engine/core/error.h"
 #include "engine/core/tokenizer.h"
-#include "engine/ui/drawable.h"
+#include "engine/widgets/drawable.h"
 
 #include <algorithm>
 #include <cmath>
@@ -283,6 +283,15 @@ void PlaybackModel::seek_stage(int stage) {
 
 // [SECTION] State and snapshot -----------------------------------------------------------------
 
+json PlaybackModel::transport() const {
+  const CaptionStep* caption = controller_.current();
+  return {{"step", controller_.index()},
+          {"steps", controller_.count()},
+          {"playing", controller_.playing()},
+          {"caption", caption ? caption->caption : ""},
+          {"speed", controller_.speed()}};
+}
+
 json PlaybackModel::state() const {
   const CaptionStep* caption = controller_.current();
   const Step* step = current_step();
@@ -357,5 +366,18 @@ CommandResult PlaybackModel::restore(const json& snapshot) {
     if (CommandResult r = apply(c); !r.done()) return r;  // e.g. a step past this sentence's end
   return std::nullopt;
 }
+
+// [SECTION] The kind: what the text version offers before the first frame, the registry entry
+
+void PlaybackModel::describe(const PlaybackSettings& w, json& out) {
+  out["sentence"] = w.sentence;
+  out["causal"] = w.causal;
+  out["steps"] = w.steps;
+  out["code"] = w.code;
+  out["takes_sentence"] = true;
+  out["transport"] = true;
+}
+
+const WidgetKind& playback_widget_kind() { return folder_widget_kind<PlaybackModel>(); }
 
 }  // namespace neuralpath::ui

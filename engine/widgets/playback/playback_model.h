@@ -18,18 +18,9 @@
 //              changed; a shared link carries the words typed in the field even before they run
 #pragma once
 #include "engine/core/trace.h"
-#include "engine/lesson/lesson.h"
-#include "engine/ui/playback/playback_settings.h"
-#include "engine/ui/command_result.h"
-#include "engine/ui/playback/playback_controller.h"
-#include "engine/ui/widgets/explanation.h"
-
-#include <nlohmann/json.hpp>
-
-#include <optional>
-#include <string>
-#include <variant>
-#include <vector>
+#include "engine/widgets/playback/playback_settings.h"
+#include "engine/widgets/widget_model.h"
+#include "engine/widgets/playback/playback_controller.h"
 
 namespace neuralpath::ui {
 
@@ -40,9 +31,13 @@ inline constexpr std::size_t kPlaybackMaxDraftBytes = 511;
 // The temperature slider's range on the next-token step.
 inline constexpr float kMinTemperature = 0.1f, kMaxTemperature = 5.0f;
 
-class PlaybackModel {
+class PlaybackModel : public WidgetModelBase {
  public:
   static constexpr const char* kKind = "playback";
+  using Settings = PlaybackSettings;
+  // What the author set up and the choices the text version offers before the first frame
+  // (the widget block of document_json, docs/protocol.md).
+  static void describe(const Settings& settings, nlohmann::json& out);
 
   struct Play {};
   struct Pause {};
@@ -90,10 +85,12 @@ class PlaybackModel {
   CommandResult apply(const Command& command);
   void update(float dt);
   bool wants_another_frame() const { return controller_.animating(); }  // advance, fill
-  std::optional<Explanation> take_explanation() { return std::nullopt; }
   std::vector<nlohmann::json> take_events() { return controller_.take_events(); }
 
   nlohmann::json state() const;
+  // The board is a transport (a timeline played through): {step, steps, playing, caption,
+  // speed}. The page keeps its step in the learner's progress and shows it as state().playback.
+  nlohmann::json transport() const;
   nlohmann::json snapshot() const;
   CommandResult restore(const nlohmann::json& snapshot);
   std::string summary() const;  // the text version's line: step n of N, its title and caption

@@ -1,7 +1,6 @@
 // playback_settings.cpp: a ```playback block's keys -> PlaybackSettings, and what the checker
-// asks of it. Compiled into the lesson library (engine/lesson/CMakeLists.txt), so it may use the
-// lesson's parser and engine/core only.
-#include "engine/ui/playback/playback_settings.h"
+// asks of it (read with the lesson parser's Fields, checked against engine/core's trace).
+#include "engine/widgets/playback/playback_settings.h"
 
 #include "engine/core/error.h"
 #include "engine/lesson/model_spec.h"
@@ -41,24 +40,26 @@ void PlaybackSettings::check(const lesson::Lesson& lesson, const ModelSpec& reso
 
 }  // namespace neuralpath::ui
 
-namespace neuralpath::lesson::detail {
+namespace neuralpath::ui {
 
-std::shared_ptr<const WidgetSettings> parse_playback_settings(WidgetFields& w) {
-  auto p = std::make_shared<ui::PlaybackSettings>();
-  p->sentence = w.sentence();
-  p->heads = static_cast<int>(w.fields.integer("heads", 0, 0, 64).value_or(0));
-  p->causal = w.causal_mask();
-  if (const SettingsNode* steps = w.fields.list("steps", false)) {
-    for (const auto& item : steps->items) {
+using namespace lesson::detail;  // Fields, WidgetFields, parse_integer, ...
+using lesson::SettingsNode;
+using lesson::is_playback_step;
+
+void PlaybackSettings::read(lesson::detail::WidgetFields& w) {
+  sentence = w.sentence();
+  heads = static_cast<int>(w.fields.integer("heads", 0, 0, 64).value_or(0));
+  causal = w.causal_mask();
+  if (const SettingsNode* list = w.fields.list("steps", false)) {
+    for (const auto& item : list->items) {
       if (item.kind != SettingsNode::Kind::Text || !is_playback_step(item.text.text())) {
         w.ctx.error(item.origin, "unknown playback step '" + item.text.text() + "'");
         continue;
       }
-      p->steps.push_back(item.text.text());
+      steps.push_back(item.text.text());
     }
   }
-  p->code = w.code_ref("code");
-  return p;
+  code = w.code_ref("code");
 }
 
-}  // namespace neuralpath::lesson::detail
+}  // namespace neuralpath::ui

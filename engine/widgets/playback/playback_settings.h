@@ -1,5 +1,5 @@
 // playback_settings.h: what a ```playback block sets up (no ImGui; the lesson parser builds it
-// with parse_playback_settings, listed in engine/lesson/widget_kinds.h like every other kind).
+// with parse_playback_settings, its folder is its kind (engine/widgets/widget_kinds.h) like every other kind).
 //
 //   ```playback
 //   sentence: AI Agents Build Future
@@ -12,14 +12,16 @@
 #pragma once
 
 #include "engine/core/model.h"
-#include "engine/lesson/lesson.h"
+#include "engine/lesson/parser.h"
 
+#include <memory>
 #include <string>
 #include <vector>
 
 namespace neuralpath::ui {
 
 struct PlaybackSettings : lesson::WidgetSettings {
+  void read(lesson::detail::WidgetFields& fields);  // the block's keys (playback_settings.cpp)
   std::string sentence;
   int heads = 0;                   // 0 = as the lesson's weights say
   bool causal = true;

@@ -1,6 +1,6 @@
 #include "playback_steps.h"
 
-#include "engine/core/catalogue.h"
+#include "engine/text/catalogue.h"
 
 #include <algorithm>
 #include <cmath>

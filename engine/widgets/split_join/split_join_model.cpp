@@ -1,12 +1,13 @@
 // split_join_model.cpp: the step-through's engine run, the matrix each stage shows, commands,
 // state, narration and explanations (split_join_model.h). Every number is the trace's.
-#include "engine/ui/widgets/split_join/split_join_model.h"
+#include "engine/widgets/split_join/split_join_model.h"
 
-#include "engine/core/catalogue.h"
-#include "engine/core/format.h"
-#include "engine/core/format_short.h"
+#include "engine/text/catalogue.h"
+#include "engine/text/format.h"
+#include "engine/text/format_short.h"
 #include "engine/core/narration.h"
-#include "engine/ui/widgets/step_through.h"
+#include "engine/widgets/step_through.h"
+#include "engine/widgets/widget_kinds.h"
 
 #include <algorithm>
 #include <cctype>
@@ -247,14 +248,8 @@ CommandResult SplitJoinModel::apply(const Command& command) {
   if (cell.row < 0 || cell.row >= rows || cell.col < 0 || cell.col >= cols)
     return tr("split-join.cell_range", {{"rows", n(rows - 1)}, {"cols", n(cols - 1)}});
   selected_ = cell;
-  asked_ = explain_cell(cell);
+  to_explain_ = explain_cell(cell);
   return {};
-}
-
-std::optional<Explanation> SplitJoinModel::take_explanation() {
-  std::optional<Explanation> out;
-  out.swap(asked_);
-  return out;
 }
 
 // [SECTION] Words: narration, formulas, explanations -------------------------------------------
@@ -536,5 +531,17 @@ TextTable SplitJoinModel::table() const {
   }
   return table;
 }
+
+// [SECTION] The kind: what the text version offers before the first frame, the registry entry
+
+void SplitJoinModel::describe(const SplitJoinSettings& w, json& out) {
+  out["sentence"] = w.sentence;
+  out["causal"] = w.causal;
+  std::vector<std::string> names;
+  for (SplitStage stage : all_split_stages()) names.push_back(split_stage_name(stage));
+  step_through::describe_stages(out, names, "split-join.stage.");
+}
+
+const WidgetKind& split_join_widget_kind() { return folder_widget_kind<SplitJoinModel>(); }
 
 }  // namespace neuralpath::ui

@@ -19,24 +19,19 @@
 #pragma once
 #include "engine/core/head_mistakes.h"
 #include "engine/core/trace.h"
-#include "engine/lesson/lesson.h"
-#include "engine/ui/command_result.h"
-#include "engine/ui/widgets/explanation.h"
-#include "engine/ui/widgets/readout.h"
-#include "engine/ui/widgets/split_join/split_join_settings.h"
-
-#include <nlohmann/json.hpp>
-
-#include <optional>
-#include <string>
-#include <variant>
-#include <vector>
+#include "engine/widgets/widget_model.h"
+#include "engine/widgets/readout.h"
+#include "engine/widgets/split_join/split_join_settings.h"
 
 namespace neuralpath::ui {
 
-class SplitJoinModel {
+class SplitJoinModel : public WidgetModelBase {
  public:
   static constexpr const char* kKind = "split-join";
+  using Settings = SplitJoinSettings;
+  // What the author set up and the choices the text version offers before the first frame
+  // (the widget block of document_json, docs/protocol.md).
+  static void describe(const Settings& settings, nlohmann::json& out);
   static constexpr int kMaxTokens = 12;  // a T × d_model grid of numbers must stay legible on a phone
 
   enum class Role { q, k, v };
@@ -73,9 +68,6 @@ class SplitJoinModel {
   SplitJoinModel(const SplitJoinSettings& settings, const lesson::Inline& caption, const ModelSpec& spec);
 
   CommandResult apply(const Command& command);
-  void update(float /*dt*/) {}
-  std::optional<Explanation> take_explanation();
-  std::vector<nlohmann::json> take_events() { return {}; }
 
   nlohmann::json state() const;
   nlohmann::json snapshot() const;
@@ -142,7 +134,6 @@ class SplitJoinModel {
   ScaledByWidth wrong_;  // the current head's scores ÷ √d_model (the mistake), from engine/core
   std::optional<Cell> selected_;
   Shown shown_;
-  std::optional<Explanation> asked_;
 };
 
 }  // namespace neuralpath::ui

@@ -1,8 +1,8 @@
 // split_join_settings.cpp: a ```split-join block's keys -> SplitJoinSettings, and the stage
-// names. Compiled into the lesson library (engine/lesson/CMakeLists.txt), so it may use the
-// lesson's parser only.
+// names. Part of the widget library; reads its keys with the
+// lesson parser's Fields (parse_context.h).
 #include "engine/lesson/parse_context.h"
-#include "engine/ui/widgets/split_join/split_join_settings.h"
+#include "engine/widgets/split_join/split_join_settings.h"
 
 namespace neuralpath::ui {
 
@@ -35,14 +35,15 @@ const std::vector<SplitStage>& all_split_stages() {
 
 }  // namespace neuralpath::ui
 
-namespace neuralpath::lesson::detail {
+namespace neuralpath::ui {
 
-std::shared_ptr<const WidgetSettings> parse_split_join_settings(WidgetFields& w) {
-  auto s = std::make_shared<ui::SplitJoinSettings>();
-  s->query = w.fields.text("query", false).value_or("");
-  s->sentence = w.sentence(s->query);
-  s->causal = w.causal_mask();
-  return s;
+using namespace lesson::detail;  // Fields, WidgetFields, parse_integer, ...
+using lesson::SettingsNode;
+
+void SplitJoinSettings::read(lesson::detail::WidgetFields& w) {
+  query = w.fields.text("query", false).value_or("");
+  sentence = w.sentence(query);
+  causal = w.causal_mask();
 }
 
-}  // namespace neuralpath::lesson::detail
+}  // namespace neuralpath::ui

@@ -1,5 +1,5 @@
 // split_join_settings.h: what a ```split-join block sets up (no ImGui; the lesson parser builds
-// it with parse_split_join_settings, listed in engine/lesson/widget_kinds.h).
+// it with parse_split_join_settings, its folder is its kind (engine/widgets/widget_kinds.h)).
 //
 //   ```split-join
 //   sentence: The boy gently pushed the chair.
@@ -9,8 +9,9 @@
 //   ```
 #pragma once
 
-#include "engine/lesson/lesson.h"
+#include "engine/lesson/parser.h"
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -27,6 +28,7 @@ std::optional<SplitStage> parse_split_stage(std::string_view name);
 const std::vector<SplitStage>& all_split_stages();  // the eight, in order
 
 struct SplitJoinSettings : lesson::WidgetSettings {
+  void read(lesson::detail::WidgetFields& fields);  // the block's keys (split_join_settings.cpp)
   std::string sentence;
   bool causal = true;
   std::string query;  // "" = the trace's focus token

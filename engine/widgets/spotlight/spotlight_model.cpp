@@ -1,13 +1,14 @@
 // spotlight_model.cpp: the spotlight's engine runs, sentences, commands, state and explanations
 // (spotlight_model.h).
-#include "engine/ui/widgets/spotlight/spotlight_model.h"
+#include "engine/widgets/spotlight/spotlight_model.h"
 
 #include "engine/core/block.h"
-#include "engine/core/catalogue.h"
+#include "engine/text/catalogue.h"
 #include "engine/core/error.h"
-#include "engine/core/format.h"
+#include "engine/text/format.h"
 #include "engine/core/narration.h"
-#include "engine/ui/command_result.h"
+#include "engine/widgets/command_result.h"
+#include "engine/widgets/widget_kinds.h"
 
 #include <algorithm>
 #include <numeric>
@@ -210,12 +211,6 @@ CommandResult SpotlightModel::apply(const Command& command) {
   return {};
 }
 
-std::optional<Explanation> SpotlightModel::take_explanation() {
-  std::optional<Explanation> out;
-  out.swap(to_explain_);
-  return out;
-}
-
 // [SECTION] Explanations -----------------------------------------------------------------------
 
 Explanation SpotlightModel::explain_weight(int j) const {
@@ -366,5 +361,25 @@ TextTable SpotlightModel::table() const {
     table.rows.push_back({t.labels[static_cast<std::size_t>(j)], {format_percent(weights_[j])}});
   return table;
 }
+
+// [SECTION] The kind: what the text version offers before the first frame, the registry entry
+
+void SpotlightModel::describe(const SpotlightSettings& w, json& out) {
+  out["sentence"] = w.sentence;
+  out["query"] = w.query;
+  out["alternatives"] = w.alternatives;
+  out["takes_sentence"] = true;
+  if (w.alternatives.empty()) return;
+  std::vector<std::string> sentences = {w.sentence};
+  sentences.insert(sentences.end(), w.alternatives.begin(), w.alternatives.end());
+  json items = json::array();
+  for (std::size_t i = 0; i < sentences.size(); ++i)
+    items.push_back({{"label", tr("widgets.quoted_sentence", {{"sentence", sentences[i]}})},
+                     {"command", {{"type", "setSentence"}, {"text", sentences[i]}}},
+                     {"when", {{"sentence_choice", i}}}});
+  out["choices"] = {{"label", tr("widgets.sentences")}, {"items", items}};
+}
+
+const WidgetKind& spotlight_widget_kind() { return folder_widget_kind<SpotlightModel>(); }
 
 }  // namespace neuralpath::ui

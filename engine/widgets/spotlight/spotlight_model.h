@@ -12,24 +12,19 @@
 #pragma once
 #include "engine/core/model.h"
 #include "engine/core/trace.h"
-#include "engine/lesson/lesson.h"
-#include "engine/ui/widgets/spotlight/spotlight_settings.h"
-#include "engine/ui/command_result.h"
-#include "engine/ui/widgets/explanation.h"
-#include "engine/ui/widgets/readout.h"
-
-#include <nlohmann/json.hpp>
-
-#include <optional>
-#include <string>
-#include <variant>
-#include <vector>
+#include "engine/widgets/spotlight/spotlight_settings.h"
+#include "engine/widgets/widget_model.h"
+#include "engine/widgets/readout.h"
 
 namespace neuralpath::ui {
 
-class SpotlightModel {
+class SpotlightModel : public WidgetModelBase {
  public:
   static constexpr const char* kKind = "spotlight";
+  using Settings = SpotlightSettings;
+  // What the author set up and the choices the text version offers before the first frame
+  // (the widget block of document_json, docs/protocol.md).
+  static void describe(const Settings& settings, nlohmann::json& out);
 
   struct BlendTerm {
     int token = -1;    // -1: "others", the remaining tokens together
@@ -58,9 +53,6 @@ class SpotlightModel {
   SpotlightModel(const SpotlightSettings& settings, const lesson::Inline& caption, const ModelSpec& spec);
 
   CommandResult apply(const Command& command);
-  void update(float /*dt*/) {}
-  std::optional<Explanation> take_explanation();
-  std::vector<nlohmann::json> take_events() { return {}; }
 
   nlohmann::json state() const;
   nlohmann::json snapshot() const;
@@ -122,7 +114,6 @@ class SpotlightModel {
   Vector weights_;  // trace_->spotlight(query_, head_)
   std::vector<BlendTerm> blend_;
   int top_ = -1;  // the heaviest token other than the query itself
-  std::optional<Explanation> to_explain_;
 };
 
 }  // namespace neuralpath::ui

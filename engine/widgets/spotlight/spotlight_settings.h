@@ -1,5 +1,5 @@
 // spotlight_settings.h: what a ```spotlight block sets up (no ImGui; the lesson parser builds
-// it with parse_spotlight_settings, listed in engine/lesson/widget_kinds.h).
+// it with parse_spotlight_settings, its folder is its kind (engine/widgets/widget_kinds.h)).
 //
 //   ```spotlight
 //   sentence: The animal didn't cross the street because it was too tired.
@@ -10,14 +10,16 @@
 //   ```
 #pragma once
 
-#include "engine/lesson/lesson.h"
+#include "engine/lesson/parser.h"
 
+#include <memory>
 #include <string>
 #include <vector>
 
 namespace neuralpath::ui {
 
 struct SpotlightSettings : lesson::WidgetSettings {
+  void read(lesson::detail::WidgetFields& fields);  // the block's keys (spotlight_settings.cpp)
   std::string sentence;
   std::string query;                      // "it"
   std::vector<std::string> alternatives;  // each checked by the lesson checker like the sentence

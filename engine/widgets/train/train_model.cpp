@@ -1,15 +1,33 @@
 // train_model.cpp: the train widget's commands, slices, state and explanations (train_model.h).
-#include "engine/ui/widgets/train/train_model.h"
+#include "engine/widgets/train/train_model.h"
 
-#include "engine/core/catalogue.h"
+#include "engine/lesson/task_set.h"
+#include "engine/text/catalogue.h"
 #include "engine/core/error.h"
-#include "engine/core/format.h"
+#include "engine/text/format.h"
 #include "engine/core/tokenizer.h"
-#include "engine/ui/drawable.h"
+#include "engine/widgets/drawable.h"
+#include "engine/widgets/widget_kinds.h"
 
 #include <algorithm>
 
 namespace neuralpath::ui {
+
+// The block's task as a session, or why there is none (a lesson the checker passed always has
+// the task; a lesson loaded without checks may not).
+TrainModel TrainModel::from_lesson(const TrainSettings& settings, const lesson::Inline& caption, const lesson::Lesson& lesson,
+                                   const ModelSpec& spec) {
+  const lesson::TaskData* task = lesson::find_task(lesson, settings.task);
+  if (!task) return TrainModel(settings, caption, std::nullopt, tr("train.no_task", {{"task", settings.task}}));
+  try {
+    return TrainModel(settings, caption,
+                      TrainSession(spec, lesson::training_set(lesson, *task), lesson::train_options(*task),
+                                   settings.sentence, settings.query),
+                      {}, settings.lesson_weights_trained || task->lesson_weights);
+  } catch (const std::exception& e) {
+    return TrainModel(settings, caption, std::nullopt, e.what());
+  }
+}
 
 using nlohmann::json;
 
@@ -141,7 +159,7 @@ CommandResult TrainModel::apply(const Command& command) {
       return input_error_;
     }
   } else if (const auto* asked = std::get_if<Explain>(&command)) {
-    explanation_ = explain(asked->what);
+    to_explain_ = explain(asked->what);
     return {};
   }
   followed_points_ = 0;  // weights, seed or switch changed: recompute what is shown
@@ -170,12 +188,6 @@ void TrainModel::follow() {
       custom_.reset();  // it ran before with the same vocabulary; cannot happen, shown as nothing
     }
   }
-}
-
-std::optional<Explanation> TrainModel::take_explanation() {
-  std::optional<Explanation> out;
-  out.swap(explanation_);
-  return out;
 }
 
 // [SECTION] Explanations -----------------------------------------------------------------------
@@ -309,5 +321,28 @@ TextTable TrainModel::table() const {
   }
   return t;
 }
+
+// [SECTION] The kind: what the text version offers before the first frame, the registry entry
+
+void TrainModel::describe(const TrainSettings& t, json& out) {
+  out["task"] = t.task;
+  out["sentence"] = t.sentence;
+  out["query"] = t.query;
+  out["takes_sentence"] = true;  // try your own sentence
+  const auto item = [](const char* label, json command, json when) {
+    return json{{"label", tr(label)}, {"command", std::move(command)}, {"when", std::move(when)}};
+  };
+  out["choices"] = {
+      {"label", tr("train.choices")},
+      {"items",
+       {item("train.train", {{"type", "train"}}, {{"running", true}}),
+        item("train.pause", {{"type", "pause"}}, json::object()),
+        item("train.reset", {{"type", "resetTraining"}}, json::object()),
+        item("train.weights_trained", {{"type", "useTrained"}, {"trained", true}}, {{"trained", true}}),
+        item(t.lesson_weights_trained ? "train.weights_hand_set_built" : "train.weights_hand_set",
+             {{"type", "useTrained"}, {"trained", false}}, {{"trained", false}})}}};
+}
+
+const WidgetKind& train_widget_kind() { return folder_widget_kind<TrainModel>(); }
 
 }  // namespace neuralpath::ui

@@ -17,26 +17,22 @@
 //   snapshot   {"seed", "steps", "trained", "sentence"?}: training is deterministic, so restore
 //              replays the steps and lands on the same weights
 #pragma once
-#include "engine/lesson/lesson.h"
-#include "engine/ui/command_result.h"
-#include "engine/ui/widgets/explanation.h"
-#include "engine/ui/widgets/readout.h"
-#include "engine/ui/widgets/train/train_session.h"
-#include "engine/ui/widgets/train/train_settings.h"
-
-#include <nlohmann/json.hpp>
+#include "engine/widgets/widget_model.h"
+#include "engine/widgets/readout.h"
+#include "engine/widgets/train/train_session.h"
+#include "engine/widgets/train/train_settings.h"
 
 #include <cstdint>
-#include <optional>
-#include <string>
-#include <variant>
-#include <vector>
 
 namespace neuralpath::ui {
 
-class TrainModel {
+class TrainModel : public WidgetModelBase {
  public:
   static constexpr const char* kKind = "train";
+  using Settings = TrainSettings;
+  // What the author set up and the choices the text version offers before the first frame
+  // (the widget block of document_json, docs/protocol.md).
+  static void describe(const Settings& settings, nlohmann::json& out);
   // Per frame: at most kStepsPerFrame steps (slow enough to watch the curves and the spotlight
   // move: the default 300 steps take about 2.5 s at 60 frames a second), and never more than
   // kFrameBudgetMs of work (a slow phone takes fewer steps, never a longer frame).
@@ -77,12 +73,13 @@ class TrainModel {
   // so), so the switch compares with those, not with hand-set ones.
   TrainModel(const TrainSettings& settings, const lesson::Inline& caption, std::optional<TrainSession> session,
              std::string error = {}, bool built = false);
+  // The model for a ```train block of `lesson`: a session on the task the block names.
+  static TrainModel from_lesson(const TrainSettings& settings, const lesson::Inline& caption, const lesson::Lesson& lesson,
+                                const ModelSpec& spec);
 
   CommandResult apply(const Command& command);
   void update(float dt);  // a running session trains one slice
   bool wants_another_frame() const { return session_ && session_->running(); }
-  std::optional<Explanation> take_explanation();
-  std::vector<nlohmann::json> take_events() { return {}; }
 
   nlohmann::json state() const;
   nlohmann::json snapshot() const;
@@ -125,7 +122,6 @@ class TrainModel {
   std::string custom_sentence_, asked_sentence_;
   std::uint64_t sentences_asked_ = 0;
   std::size_t followed_points_ = 0;  // curve points the spotlights reflect
-  std::optional<Explanation> explanation_;
   bool built_ = false;
   double budget_ms_ = kFrameBudgetMs;  // this frame's slice
 };

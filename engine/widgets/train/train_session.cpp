@@ -1,5 +1,5 @@
 // train_session.cpp: see train_session.h.
-#include "engine/ui/widgets/train/train_session.h"
+#include "engine/widgets/train/train_session.h"
 
 #include "engine/core/block.h"
 #include "engine/core/error.h"

@@ -9,11 +9,11 @@
 // [SECTION] Caption
 #include "board_paint.h"
 #include "matrix_view.h"
-#include "playback_steps.h"
+#include "engine/widgets/playback/playback_steps.h"
 #include "playback_view.h"
 
-#include "engine/core/catalogue.h"
-#include "engine/core/format.h"
+#include "engine/text/catalogue.h"
+#include "engine/text/format.h"
 #include "engine/core/narration.h"
 
 #include <imgui.h>

@@ -1,6 +1,6 @@
 #include "code_panel.h"
 
-#include "engine/core/catalogue.h"
+#include "engine/text/catalogue.h"
 
 #include <algorithm>
 #include <string>

@@ -6,9 +6,9 @@
 // [SECTION] Tokens and next-token bars
 #include "matrix_view.h"
 
-#include "engine/core/catalogue.h"
+#include "engine/text/catalogue.h"
 
-#include "engine/core/format.h"
+#include "engine/text/format.h"
 
 #include <algorithm>
 #include <cmath>

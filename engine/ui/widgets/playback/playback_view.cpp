@@ -1,12 +1,13 @@
 // playback_view.cpp: the board's frame — how tall each part is, where it goes, the keyboard,
 // and the layout record. The parts draw in board_view.cpp and playback_controls.cpp.
 #include "playback_view.h"
+#include "engine/ui/widgets/registry.h"
 
 #include "board_paint.h"
 #include "code_panel.h"
-#include "playback_steps.h"
+#include "engine/widgets/playback/playback_steps.h"
 
-#include "engine/core/catalogue.h"
+#include "engine/text/catalogue.h"
 
 #include <imgui.h>
 
@@ -150,5 +151,7 @@ void PlaybackView::draw(const UiContext& ui, const PlaybackModel& m, Asked& aske
   ImGui::Dummy(ImVec2(width, end.y - origin.y));
   ImGui::PopID();
 }
+
+const ViewKind& playback_view_kind() { return view_kind<PlaybackModel, PlaybackView>(); }
 
 }  // namespace neuralpath::ui

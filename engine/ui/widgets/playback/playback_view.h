@@ -14,8 +14,8 @@
 // were drawn, in CSS pixels, for state() and the browser tests.
 //   keys       space play/pause, ← → step: after a click on the board, until a click elsewhere
 #pragma once
-#include "engine/ui/playback/playback_model.h"
-#include "engine/ui/widgets/explain.h"
+#include "engine/widgets/playback/playback_model.h"
+#include "engine/ui/widgets/widget_view.h"
 
 #include <imgui.h>
 #include <imgui_internal.h>  // ImRect
@@ -30,13 +30,9 @@ struct Painter;
 struct MatrixStyle;
 }  // namespace playback
 
-class PlaybackView {
+class PlaybackView : public WidgetView<PlaybackModel> {
  public:
-  using Asked = std::vector<PlaybackModel::Command>;
   void draw(const UiContext& ui, const PlaybackModel& model, Asked& asked);
-  void update(const PlaybackModel& /*model*/, float /*dt*/) {}
-  Explainer& explainer() { return explain_; }
-  const Explainer& explainer() const { return explain_; }
 
   const std::vector<std::string>& drawn_strings() const { return drawn_; }  // last frame, caption excluded
   const nlohmann::json& layout() const { return layout_; }                  // CSS pixels, last frame
@@ -65,7 +61,6 @@ class PlaybackView {
   float fill(const PlaybackModel& m) const;  // the current step's animation, 1 with reduced motion
   nlohmann::json css_rect(ImVec2 min, ImVec2 max) const;
 
-  Explainer explain_;
   bool reduced_motion_ = false;
   float scale_ = 1;
   bool focused_ = false;   // clicked on last: space and arrows are the board's

@@ -1,14 +1,12 @@
-// widgets_multi_head_models_test.cpp: the multi-head lesson's split-and-join step-through and
-// cost readout, models alone (no ImGui): every matrix a stage shows is the trace's, the heads
-// really are column slices joined side by side, and the cost stays flat in the head count.
+// split_join_model_test.cpp: the multi-head lesson's split-and-join step-through, its model alone:
+// every matrix a stage shows is the trace's, the heads really are column slices joined side by side.
+#include "model_support.h"
+
 #include "engine/core/block.h"
-#include "engine/core/catalogue.h"
-#include "engine/core/format.h"
 #include "engine/core/multi_head_cost.h"
-#include "engine/lesson/load.h"
-#include "engine/lesson/model_spec.h"
-#include "engine/ui/widgets/head_cost/head_cost_model.h"
-#include "engine/ui/widgets/split_join/split_join_model.h"
+#include "engine/text/catalogue.h"
+#include "engine/text/format.h"
+#include "engine/widgets/split_join/split_join_model.h"
 
 #include <doctest/doctest.h>
 
@@ -18,39 +16,10 @@
 
 using namespace neuralpath;
 using namespace neuralpath::ui;
+using namespace widgets_test::multi_head;
 using nlohmann::json;
 
 namespace {
-
-const lesson::Lesson& multi_head() {
-  static const lesson::Lesson lesson = [] {
-    lesson::LoadResult r = lesson::load_lesson_file("lessons/multi-head.md");
-    REQUIRE(r.ok());
-    return std::move(*r.lesson);
-  }();
-  return lesson;
-}
-
-const ModelSpec& spec() {
-  static const ModelSpec s = lesson::model_spec_for(multi_head());
-  return s;
-}
-
-template <class T>
-const T& settings(const char* id) {
-  const lesson::Block* b = lesson::find_block(multi_head(), id);
-  REQUIRE(b != nullptr);
-  const T* s = lesson::widget_settings<T>(*b);
-  REQUIRE(s != nullptr);
-  return *s;
-}
-
-template <class Model>
-std::string send(Model& model, const json& message) {
-  auto parsed = Model::parse(message);
-  if (auto* reply = std::get_if<CommandResult>(&parsed)) return reply->reason();
-  return model.apply(std::get<typename Model::Command>(parsed)).reason();
-}
 
 // The lesson's sentence run by the engine directly, as the widget's block asks (mask none).
 const Trace& lesson_trace() {
@@ -80,8 +49,6 @@ Matrix shown(const json& state) {
 SplitJoinModel walk() { return SplitJoinModel(settings<SplitJoinSettings>("split-join-walk"), {}, spec()); }
 
 }  // namespace
-
-// [SECTION] Split and join ---------------------------------------------------------------------
 
 TEST_CASE("split-join: every stage shows the trace's own matrix for the head picked") {
   SplitJoinModel m = walk();
@@ -221,7 +188,7 @@ TEST_CASE("split-join: a snapshot reopens the sentence, stage, head and role") {
 TEST_CASE("split-join: one head and one word read in the singular, in English and Spanish (the plural keys)") {
   // The self-attention lesson's model: a single head as wide as the layer.
   static const lesson::Lesson single = [] {
-    lesson::LoadResult r = lesson::load_lesson_file("lessons/self-attention.md");
+    lesson::LoadResult r = lesson::load_lesson_file("lessons/self-attention.md", neuralpath::ui::with_widgets());
     REQUIRE(r.ok());
     return std::move(*r.lesson);
   }();
@@ -258,87 +225,4 @@ TEST_CASE("split-join: one head and one word read in the singular, in English an
     CHECK(said.find("1 words") == std::string::npos);
     CHECK(said.find("1 palabras") == std::string::npos);
   }
-}
-
-// [SECTION] The cost readout -------------------------------------------------------------------
-
-TEST_CASE("head-cost: the block's layer and its figures are the engine's cost function") {
-  HeadCostModel m(settings<HeadCostSettings>("heads-cost"), {});
-  const json s = m.state();
-  const MultiHeadCost c = multi_head_cost(512, 8, 1000);
-  CHECK(s["d_model"] == 512);
-  CHECK(s["heads"] == 8);
-  CHECK(s["d_head"] == 64);
-  CHECK(s["T"] == 1000);
-  CHECK(s["parameters"] == c.parameters);
-  CHECK(s["projection_mults"] == c.projection_mults);
-  CHECK(s["score_mults"] == c.score_mults);
-  CHECK(s["total_mults"] == 2'072'576'000ull);
-  CHECK(s["grid_cells"] == 8'000'000ull);
-  CHECK(s["head_counts"].size() == 10);  // 1, 2, 4, ... 512
-}
-
-TEST_CASE("head-cost: parameters and multiplications stay flat over every head count while d_head shrinks") {
-  HeadCostModel m(settings<HeadCostSettings>("heads-cost"), {});
-  for (const json& row : m.state()["by_heads"]) {
-    CHECK(row["parameters"] == m.state()["parameters"]);
-    CHECK(row["total_mults"] == m.state()["total_mults"]);
-    CHECK(row["d_head"].get<int>() * row["heads"].get<int>() == 512);
-  }
-  CHECK(send(m, {{"type", "setHeads"}, {"heads", 64}}) == "");
-  CHECK(m.state()["d_head"] == 8);
-  CHECK(m.state()["total_mults"] == 2'072'576'000ull);
-  CHECK(m.state()["grid_cells"] == 64'000'000ull);  // the one figure that grows
-  CHECK(m.table().rows.size() == 10);
-}
-
-TEST_CASE("head-cost: a head count that does not divide d_model is refused or moved, with a reason") {
-  HeadCostModel m(settings<HeadCostSettings>("heads-cost"), {});
-  const json before = m.state();
-  const std::string why = send(m, {{"type", "setHeads"}, {"heads", 3}});
-  CHECK(why.find("2") != std::string::npos);
-  CHECK(why.find("4") != std::string::npos);
-  CHECK(m.state() == before);  // refused: nothing changed
-  CHECK(send(m, {{"type", "setWidth"}, {"d_model", 96}}) == "");  // 8 divides 96
-  CHECK(m.state()["heads"] == 8);
-  CHECK(m.state()["note"] == "");
-  CHECK(send(m, {{"type", "setWidth"}, {"d_model", 100}}) == "");  // 8 does not divide 100
-  CHECK(m.state()["heads"] == 10);
-  CHECK(m.state()["d_head"] == 10);
-  CHECK(m.state()["note"].get<std::string>().find("10") != std::string::npos);
-  CHECK(send(m, {{"type", "setWidth"}, {"d_model", 0}}) != "");
-  CHECK(send(m, {{"type", "setLength"}, {"T", 0}}) != "");
-  CHECK(send(m, {{"type", "setLength"}, {"T", 4096}}) == "");
-  CHECK(m.state()["T"] == 4096);
-}
-
-TEST_CASE("head-cost: a snapshot restores the layer; a tapped figure explains its formula") {
-  HeadCostModel m(settings<HeadCostSettings>("heads-cost"), {});
-  CHECK(send(m, {{"type", "setWidth"}, {"d_model", 768}}) == "");
-  CHECK(send(m, {{"type", "setHeads"}, {"heads", 12}}) == "");
-  HeadCostModel fresh(settings<HeadCostSettings>("heads-cost"), {});
-  CHECK(fresh.restore(m.snapshot()).done());
-  CHECK(fresh.state()["d_head"] == 64);
-  CHECK_FALSE(fresh.restore({{"d", 768}, {"h", 7}, {"T", 10}}).done());
-  CHECK(send(m, {{"type", "explain"}, {"figure", "parameters"}}) == "");
-  const auto e = m.take_explanation();
-  REQUIRE(e.has_value());
-  CHECK(e->formula == "4·d_model² + 4·d_model");
-  CHECK(e->title.find(format_count(4 * 768 * 768 + 4 * 768)) != std::string::npos);
-}
-
-TEST_CASE("head-cost: one head reads as one head in English and Spanish (the plural keys), eight as eight") {
-  HeadCostModel m(settings<HeadCostSettings>("heads-cost"), {});
-  CHECK(send(m, {{"type", "setHeads"}, {"heads", 1}}) == "");
-  CHECK(m.summary().find("1 head of width 512") != std::string::npos);
-  std::ifstream in("lessons/strings/es.strings");
-  std::stringstream text;
-  text << in.rdbuf();
-  REQUIRE(use_language("es", text.str()).empty());
-  const std::string one = m.summary();
-  CHECK(send(m, {{"type", "setHeads"}, {"heads", 8}}) == "");
-  const std::string eight = m.summary();
-  use_language("en", "");
-  CHECK(one.find("1 cabeza de ancho 512") != std::string::npos);
-  CHECK(eight.find("8 cabezas de ancho 64") != std::string::npos);
 }
