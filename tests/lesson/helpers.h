@@ -6,6 +6,8 @@
 
 #include <doctest/doctest.h>
 
+#include <fstream>
+#include <sstream>
 #include <string>
 #include <string_view>
 
@@ -50,5 +52,14 @@ inline SourcePos pos_of(std::string_view text, std::string_view needle, int nth 
 }
 
 inline std::string all_messages(const ParseResult& r) { return format_diagnostics(r.diagnostics); }
+
+// A whole file (a lesson, a catalogue), or the test fails naming it.
+inline std::string read(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    REQUIRE_MESSAGE(in, "cannot read " << path);
+    std::ostringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
 
 }  // namespace lesson_test

@@ -20,13 +20,6 @@ namespace {
 
 const std::string kLessons = NEURALPATH_SOURCE_DIR "/lessons/";
 
-std::string read(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    REQUIRE_MESSAGE(in, "cannot read " << path);
-    std::ostringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
 
 Lesson load(const std::string& name) {
     LoadResult r = load_lesson_file(kLessons + name, neuralpath::ui::with_widgets());

@@ -18,13 +18,6 @@ using namespace lesson_test;
 
 namespace {
 
-std::string read(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::ostringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
-
 Lesson load(const std::string& name) {
     const LoadResult r = load_lesson_file(NEURALPATH_SOURCE_DIR "/lessons/" + name, neuralpath::ui::with_widgets());
     REQUIRE_MESSAGE(r.ok(), format_diagnostics(r.diagnostics));

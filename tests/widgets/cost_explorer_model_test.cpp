@@ -2,20 +2,11 @@
 // refused past the tab's budget, a run over updates reported once.
 #include "model_support.h"
 
-#include "engine/core/attention.h"
-#include "engine/text/catalogue.h"
-#include "engine/text/format.h"
-#include "engine/widgets/drawable.h"
 #include "engine/widgets/cost_explorer/cost_explorer_model.h"
 
 #include <doctest/doctest.h>
 
-using namespace neuralpath;
-using namespace neuralpath::ui;
-using namespace widgets_test;
-using namespace widgets_test::launch;
-using nlohmann::json;
-using Outcome = CommandResult::Outcome;
+using namespace model_test::launch;
 
 TEST_CASE("the cost explorer model counts T² and refuses the naive kernel past the tab's budget") {
   CostExplorerSettings settings;

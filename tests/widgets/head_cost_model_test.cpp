@@ -4,8 +4,6 @@
 
 #include "engine/core/block.h"
 #include "engine/core/multi_head_cost.h"
-#include "engine/text/catalogue.h"
-#include "engine/text/format.h"
 #include "engine/widgets/head_cost/head_cost_model.h"
 
 #include <doctest/doctest.h>
@@ -14,10 +12,7 @@
 #include <fstream>
 #include <sstream>
 
-using namespace neuralpath;
-using namespace neuralpath::ui;
-using namespace widgets_test::multi_head;
-using nlohmann::json;
+using namespace model_test::multi_head;
 
 TEST_CASE("head-cost: the block's layer and its figures are the engine's cost function") {
   HeadCostModel m(settings<HeadCostSettings>("heads-cost"), {});

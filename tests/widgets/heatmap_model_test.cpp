@@ -2,20 +2,11 @@
 // and table, its commands and refusals, a snapshot into a fresh model.
 #include "model_support.h"
 
-#include "engine/core/attention.h"
-#include "engine/text/catalogue.h"
-#include "engine/text/format.h"
-#include "engine/widgets/drawable.h"
 #include "engine/widgets/heatmap/heatmap_model.h"
 
 #include <doctest/doctest.h>
 
-using namespace neuralpath;
-using namespace neuralpath::ui;
-using namespace widgets_test;
-using namespace widgets_test::launch;
-using nlohmann::json;
-using Outcome = CommandResult::Outcome;
+using namespace model_test::launch;
 
 TEST_CASE("the heatmap model hides exactly the future while causal and reports it in its table") {
   HeatmapModel model(settings<HeatmapSettings>("causal-grid"), {}, launch_spec());

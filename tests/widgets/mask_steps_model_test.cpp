@@ -2,20 +2,11 @@
 // mistakes made by the engine's core.
 #include "model_support.h"
 
-#include "engine/core/attention.h"
-#include "engine/text/catalogue.h"
-#include "engine/text/format.h"
-#include "engine/widgets/drawable.h"
 #include "engine/widgets/mask_steps/mask_steps_model.h"
 
 #include <doctest/doctest.h>
 
-using namespace neuralpath;
-using namespace neuralpath::ui;
-using namespace widgets_test;
-using namespace widgets_test::launch;
-using nlohmann::json;
-using Outcome = CommandResult::Outcome;
+using namespace model_test::launch;
 
 TEST_CASE("the mask steps model: stages by name or index, the mistakes from the engine's core") {
   MaskStepsModel model(settings<MaskStepsSettings>("mask-walkthrough"), {}, launch_spec());

@@ -3,7 +3,7 @@
 
 #include <map>
 
-namespace widgets_test {
+namespace model_test {
 
 const lesson::Lesson& lesson_named(const std::string& id) {
   static std::map<std::string, lesson::Lesson> loaded;
@@ -19,4 +19,4 @@ const ModelSpec& spec_of(const std::string& id) {
   return specs.emplace(id, lesson::model_spec_for(lesson_named(id))).first->second;
 }
 
-}  // namespace widgets_test
+}  // namespace model_test

@@ -5,6 +5,8 @@
 #include "engine/lesson/lesson.h"
 #include "engine/lesson/load.h"
 #include "engine/lesson/model_spec.h"
+#include "engine/text/catalogue.h"
+#include "engine/text/format.h"
 #include "engine/widgets/widget_kinds.h"
 
 #include <doctest/doctest.h>
@@ -12,7 +14,7 @@
 
 #include <string>
 
-namespace widgets_test {
+namespace model_test {
 
 using namespace neuralpath;
 using namespace neuralpath::ui;
@@ -38,8 +40,11 @@ CommandResult send(Model& model, const json& message) {
   return model.apply(std::get<typename Model::Command>(parsed));
 }
 
-// The self-attention lesson (spotlight, heatmap, mask steps, cost explorer).
+// The self-attention lesson (spotlight, heatmap, mask steps, cost explorer). A suite says
+// `using namespace model_test::launch;` and has the engine's names, json and the helpers.
 namespace launch {
+using namespace model_test;
+using Outcome = CommandResult::Outcome;
 inline const lesson::Lesson& launch_lesson() { return lesson_named("self-attention"); }
 inline const ModelSpec& launch_spec() { return spec_of("self-attention"); }
 template <class T>
@@ -49,12 +54,15 @@ const T& settings(const char* id) { return block_settings<T>("self-attention", i
 // The multi-head lesson (split and join, the cost readout): send() answers the refusal's
 // reason ("" when done).
 namespace multi_head {
+using namespace neuralpath;
+using namespace neuralpath::ui;
+using nlohmann::json;
 inline const lesson::Lesson& multi_head() { return lesson_named("multi-head"); }
 inline const ModelSpec& spec() { return spec_of("multi-head"); }
 template <class T>
 const T& settings(const char* id) { return block_settings<T>("multi-head", id); }
 template <class Model>
-std::string send(Model& model, const json& message) { return widgets_test::send(model, message).reason(); }
+std::string send(Model& model, const json& message) { return model_test::send(model, message).reason(); }
 }  // namespace multi_head
 
-}  // namespace widgets_test
+}  // namespace model_test

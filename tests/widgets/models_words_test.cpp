@@ -2,9 +2,6 @@
 // a message (the widget keeps its own), and every catalogue key the models look up exists.
 #include "model_support.h"
 
-#include "engine/core/attention.h"
-#include "engine/text/catalogue.h"
-#include "engine/text/format.h"
 #include "engine/widgets/drawable.h"
 #include "engine/widgets/cost_explorer/cost_explorer_model.h"
 #include "engine/widgets/heatmap/heatmap_model.h"
@@ -13,12 +10,7 @@
 
 #include <doctest/doctest.h>
 
-using namespace neuralpath;
-using namespace neuralpath::ui;
-using namespace widgets_test;
-using namespace widgets_test::launch;
-using nlohmann::json;
-using Outcome = CommandResult::Outcome;
+using namespace model_test::launch;
 
 TEST_CASE("a sentence with emoji is refused with a message and the widget keeps its own (#15: drawn as a replacement mark)") {
   CHECK(undrawable("the cat 🙂 sat 🙂 ü ∑") == "🙂");

@@ -4,8 +4,6 @@
 
 #include "engine/core/block.h"
 #include "engine/core/multi_head_cost.h"
-#include "engine/text/catalogue.h"
-#include "engine/text/format.h"
 #include "engine/widgets/split_join/split_join_model.h"
 
 #include <doctest/doctest.h>
@@ -14,10 +12,7 @@
 #include <fstream>
 #include <sstream>
 
-using namespace neuralpath;
-using namespace neuralpath::ui;
-using namespace widgets_test::multi_head;
-using nlohmann::json;
+using namespace model_test::multi_head;
 
 namespace {
 

@@ -2,20 +2,11 @@
 // the query moves by word or index.
 #include "model_support.h"
 
-#include "engine/core/attention.h"
-#include "engine/text/catalogue.h"
-#include "engine/text/format.h"
-#include "engine/widgets/drawable.h"
 #include "engine/widgets/spotlight/spotlight_model.h"
 
 #include <doctest/doctest.h>
 
-using namespace neuralpath;
-using namespace neuralpath::ui;
-using namespace widgets_test;
-using namespace widgets_test::launch;
-using nlohmann::json;
-using Outcome = CommandResult::Outcome;
+using namespace model_test::launch;
 
 TEST_CASE("the spotlight model: the query's weights share one whole, the query moves by word or index") {
   SpotlightModel model(settings<SpotlightSettings>("it-spotlight"), {}, launch_spec());

@@ -1,12 +1,10 @@
 // train_model_test.cpp: the train widget's model alone (no ImGui): a slice per update within its
 // step and time budget, frames wanted only while training, the spotlight moving from spread out
 // to the right noun, commands and their refusals, state(), snapshot/restore.
-#include "engine/text/catalogue.h"
-#include "engine/lesson/load.h"
-#include "engine/lesson/model_spec.h"
+#include "model_support.h"
+
 #include "engine/lesson/task_set.h"
 #include "engine/widgets/train/train_model.h"
-#include "engine/widgets/widget_kinds.h"
 
 #include <doctest/doctest.h>
 
@@ -19,26 +17,12 @@ using neuralpath::ui::TrainModel;
 using neuralpath::ui::TrainSession;
 using nlohmann::json;
 using neuralpath::ui::CommandResult;
+using model_test::send;
 
 namespace {
 
-const lesson::Lesson& self_attention() {
-  static const lesson::Lesson lesson = [] {
-    lesson::LoadResult loaded = lesson::load_lesson_file("lessons/self-attention.md", neuralpath::ui::with_widgets());
-    REQUIRE_MESSAGE(loaded.ok(), lesson::format_diagnostics(loaded.diagnostics));
-    return std::move(*loaded.lesson);
-  }();
-  return lesson;
-}
-
-const lesson::Lesson& multi_head() {
-  static const lesson::Lesson lesson = [] {
-    lesson::LoadResult loaded = lesson::load_lesson_file("lessons/multi-head.md", neuralpath::ui::with_widgets());
-    REQUIRE_MESSAGE(loaded.ok(), lesson::format_diagnostics(loaded.diagnostics));
-    return std::move(*loaded.lesson);
-  }();
-  return lesson;
-}
+const lesson::Lesson& self_attention() { return model_test::lesson_named("self-attention"); }
+const lesson::Lesson& multi_head() { return model_test::lesson_named("multi-head"); }
 
 // A lesson's own ```train block, as the page makes it; `now_ms` replaces the clock.
 TrainModel lesson_model(std::function<double()> now_ms = {}, const lesson::Lesson& l = self_attention(),
@@ -52,12 +36,6 @@ TrainModel lesson_model(std::function<double()> now_ms = {}, const lesson::Lesso
   return TrainModel(*settings, {},
                     TrainSession(lesson::model_spec_for(l), lesson::training_set(l, *task), lesson::train_options(*task),
                                  settings->sentence, settings->query, std::move(now_ms)));
-}
-
-CommandResult send(TrainModel& m, const json& message) {
-  auto parsed = TrainModel::parse(message);
-  if (auto* reply = std::get_if<CommandResult>(&parsed)) return *reply;
-  return m.apply(std::get<TrainModel::Command>(parsed));
 }
 
 float weight_of(const json& spotlight, const std::string& word) {
