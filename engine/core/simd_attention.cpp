@@ -48,6 +48,8 @@ constexpr int kOutVectors = 2;    // 4 × 2 = 8 accumulators
 #endif
 constexpr int kStrip = kStripVectors * kLanes;  // query rows per strip
 
+constexpr float kLog2e = 1.44269504088896341f;  // log2 e: e^x = 2^(x·log2 e)
+
 inline Index min_index(Index a, Index b) { return a < b ? a : b; }
 
 // [SECTION] Micro-kernels: scores, blend -------------------------------------------------------
@@ -207,16 +209,19 @@ inline __attribute__((always_inline)) void strip_keys(const AttentionProblem& p,
     float* m = st.m;
     float* l = st.l;
 
-    // pass 0: this strip's queries, scaled once, transposed      qt[c][i] = q[i0+i][c] · scale
+    // pass 0: this strip's queries, scaled once, transposed      qt[c][i] = q[i0+i][c] · scale · log2 e
+    // log2 e puts the scores in base 2 (s·log2 e), so passes 2-3 take 2^x, the cheaper exp
+    // (simd.h): e^(s - m) = 2^(s·log2 e - m·log2 e). Running maxima m are in base 2 too.
     // (rows past the end are zeros: their scores are finite and nobody reads their output)
+    const float scale = p.scale * kLog2e;
     for (Index i = 0; i < kStrip; ++i)
-        for (Index c = 0; c < p.dk; ++c) qt[c * kStrip + i] = i < rows ? p.q[(i0 + i) * p.dk + c] * p.scale : 0.0f;
+        for (Index c = 0; c < p.dk; ++c) qt[c * kStrip + i] = i < rows ? p.q[(i0 + i) * p.dk + c] * scale : 0.0f;
 
     for (Index j0 = key_begin; j0 < key_end; j0 += p.block) {
         const Index keys = min_index(p.block, key_end - j0);
 
         // pass 1: scores, scaled and masked, and each query's max over the block
-        //                                                      s_ji = q_i·k_j·scale (-inf if hidden)
+        //                                                      s_ji = q_i·k_j·scale·log2 e (-inf if hidden)
         vf block_max[kStripVectors];
         for (int u = 0; u < kStripVectors; ++u) block_max[u] = splat(kNegInf);
         Index j = 0;
@@ -224,7 +229,7 @@ inline __attribute__((always_inline)) void strip_keys(const AttentionProblem& p,
             score_tile<kKeyRows>(p, qt, j0 + j, i0, s + j * kStrip, block_max);
         for (; j < keys; ++j) score_tile<1>(p, qt, j0 + j, i0, s + j * kStrip, block_max);
 
-        // pass 2: new running max, and the rescale of what was accumulated   c_i = e^(m_i - m_new)
+        // pass 2: new running max, and the rescale of what was accumulated   c_i = 2^(m_i - m_new)
         // The exps are taken against `shift` = m_new, or 0 while a query has seen no visible key
         // (its scores are all -inf then, and -inf - -inf would be NaN).
         vf shift[kStripVectors];
@@ -232,18 +237,18 @@ inline __attribute__((always_inline)) void strip_keys(const AttentionProblem& p,
             const vf m_old = load(m + u * kLanes);
             const vf m_new = max(m_old, block_max[u]);
             shift[u] = select(m_new == splat(kNegInf), splat(0.0f), m_new);
-            store(corr + u * kLanes, exp(m_old - shift[u]));  // e^-inf = 0 on the first visible block
+            store(corr + u * kLanes, exp2(m_old - shift[u]));  // 2^-inf = 0 on the first visible block
             store(m + u * kLanes, m_new);
         }
 
-        // pass 3: probabilities and running sum       p_ji = e^(s_ji - m_i),  l_i = c_i·l_i + Σ_j p_ji
+        // pass 3: probabilities and running sum       p_ji = 2^(s_ji - m_i),  l_i = c_i·l_i + Σ_j p_ji
         vf sum[kStripVectors];
         for (int u = 0; u < kStripVectors; ++u) sum[u] = splat(0.0f);
         for (Index jj = 0; jj < keys; ++jj)
 #pragma GCC unroll 4
             for (int u = 0; u < kStripVectors; ++u) {
                 float* sp = s + jj * kStrip + u * kLanes;
-                const vf e = exp(load(sp) - shift[u]);
+                const vf e = exp2(load(sp) - shift[u]);
                 store(sp, e);
                 sum[u] += e;
             }
@@ -300,13 +305,13 @@ void run_strips(const AttentionProblem& p, Index first, Index count, float* work
 
 // [SECTION] Exp and peak probe (for tests and the benchmark) -----------------------------------
 
-void exp_array(const float* in, float* out, Index n) {
+void exp2_array(const float* in, float* out, Index n) {
     Index i = 0;
-    for (; i + kLanes <= n; i += kLanes) store(out + i, exp(load(in + i)));
+    for (; i + kLanes <= n; i += kLanes) store(out + i, exp2(load(in + i)));
     if (i < n) {  // the tail through a padded vector
         float buffer[kLanes] = {};
         for (Index t = i; t < n; ++t) buffer[t - i] = in[t];
-        store(buffer, exp(load(buffer)));
+        store(buffer, exp2(load(buffer)));
         for (Index t = i; t < n; ++t) out[t] = buffer[t - i];
     }
 }
@@ -337,7 +342,7 @@ KernelVariant variant() {
     constexpr bool fma = false;
 #endif
     return {NP_STRINGIFY(NP_SIMD_NS), kLanes,     fma,         kStrip,           &workspace_floats,
-            &run_strips,              &exp_array, &peak_probe, kProbeChains * kLanes * 2};
+            &run_strips,              &exp2_array, &peak_probe, kProbeChains * kLanes * 2};
 }
 
 }  // namespace neuralpath::simd::NP_SIMD_NS
