@@ -17,6 +17,9 @@
 #endif
 
 #include <cstring>
+#if NP_SIMD_LANES == 16 && defined(__AVX512F__)
+#include <immintrin.h>  // vrndscaleps, vscalefps for exp2 (its functions are always inlined)
+#endif
 
 namespace neuralpath::simd::NP_SIMD_NS {
 namespace {
@@ -71,6 +74,21 @@ inline vf madd(vf a, vf b, vf c) { return a * b + c; }
 // float's normal range, and a masked key must weigh exactly nothing.
 inline vf exp2(vf x) {
     const vf low = splat(-126.0f);
+#if NP_SIMD_LANES == 16 && defined(__AVX512F__)
+    // AVX-512 has the rounding and the scaling by 2^n as one instruction each, and its mask
+    // register zeroes the hidden lanes inside the scaling (their NaNs from -inf go with them):
+    // 9 operations where the portable code below takes 13 (perf: 2^x was 7% of the kernel's time).
+    const __mmask16 visible = _mm512_cmp_ps_mask(static_cast<__m512>(x), static_cast<__m512>(low), _CMP_GE_OQ);
+    const vf n = static_cast<vf>(_mm512_roundscale_ps(static_cast<__m512>(x), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
+    const vf f = x - n;
+    vf p = splat(1.3266974129e-3f);
+    p = madd(p, f, splat(9.6754627302e-3f));
+    p = madd(p, f, splat(5.5507425219e-2f));
+    p = madd(p, f, splat(2.4022121727e-1f));
+    p = madd(p, f, splat(6.9314694405e-1f));
+    p = madd(p, f, splat(1.0f));  // 2^f
+    return static_cast<vf>(_mm512_maskz_scalef_ps(visible, static_cast<__m512>(p), static_cast<__m512>(n)));
+#else
     const vi hidden = x < low;
     x = max(x, low);  // keeps -inf out of the arithmetic below (it would give NaN)
     // n = round(x): adding 1.5·2^23 pushes the fraction bits out of the mantissa, so the float t
@@ -87,6 +105,7 @@ inline vf exp2(vf x) {
     p = madd(p, f, splat(1.0f));  // 2^f
     const vi n_bits = (bits_of(t) - bits_of(magic)) << 23;
     return zero_where(hidden, float_of(bits_of(p) + n_bits));  // 2^f · 2^n
+#endif
 }
 
 }  // namespace
