@@ -40,6 +40,15 @@ constexpr int kStripVectors = 2;  // query vectors per strip
 constexpr int kKeyRows = 8;       // keys per score tile:   8 × 2 = 16 accumulators
 constexpr int kOutRows = 4;       // output rows per blend tile
 constexpr int kOutVectors = 4;    // output vectors per blend tile: 4 × 4 = 16 accumulators
+#elif defined(__wasm_simd128__)
+// WebAssembly has no FMA: V8 emits a multiply (pipes 0-1 of a Zen 4) and an add (pipes 2-3),
+// and a broadcast from memory takes one of the add pipes' slots too. 4 keys × 2 vectors made
+// 8 adds + 4 broadcasts per 8 multiply-adds; 2 keys × 4 vectors make 8 + 2 (perf, V8's code:
+// the loop took 5.6 cycles where its 8 multiplies take 4).
+constexpr int kStripVectors = 4;
+constexpr int kKeyRows = 2;       // 2 × 4 = 8 accumulators
+constexpr int kOutRows = 2;
+constexpr int kOutVectors = 4;    // 2 × 4 = 8 accumulators, 2 broadcasts per key
 #else
 constexpr int kStripVectors = 2;
 constexpr int kKeyRows = 4;       // 4 × 2 = 8 accumulators
@@ -71,14 +80,17 @@ inline void score_tile(const AttentionProblem& p, const float* qt, Index key, In
     for (int r = 0; r < R; ++r)
 #pragma GCC unroll 4
         for (int u = 0; u < kStripVectors; ++u) acc[r][u] = splat(0.0f);
+    // k walks column c of the R key rows, q row c of qt: pointers that step, so that every load
+    // is one of them plus a constant
     const float* k = p.k + key * dk;
-    for (Index c = 0; c < dk; ++c) {
+    const float* q = qt;
+    for (Index c = 0; c < dk; ++c, ++k, q += kStrip) {
         vf qv[kStripVectors];
 #pragma GCC unroll 4
-        for (int u = 0; u < kStripVectors; ++u) qv[u] = load(qt + c * kStrip + u * kLanes);
+        for (int u = 0; u < kStripVectors; ++u) qv[u] = load(q + u * kLanes);
 #pragma GCC unroll 16
         for (int r = 0; r < R; ++r) {
-            const vf kb = splat(k[r * dk + c]);
+            const vf kb = splat(k[r * dk]);
 #pragma GCC unroll 4
             for (int u = 0; u < kStripVectors; ++u) acc[r][u] = madd(kb, qv[u], acc[r][u]);
         }
