@@ -90,9 +90,10 @@ TEST_CASE("queries and keys of different lengths: every instruction set matches 
 }
 
 TEST_CASE("long inputs walked in groups of strips and spans of keys still equal naive, bit for bit across threads") {
-    // The kernel keeps a span of K and V rows (512 KiB) in cache for a group of up to 16 strips.
-    // Wide heads (d = 512: 4 KiB of K and V a key) make a span 128 keys, a few blocks, so these
-    // cross many spans and groups, with blocks that do and do not divide the span.
+    // The kernel keeps a span of K and V rows (512 KiB) in cache for a group of up to 16 strips,
+    // whose transposed queries stay under 128 KiB. Wide heads (d = 512: 4 KiB of K and V a key)
+    // make a span 128 keys, a few blocks, and groups of 2-8 strips, so these cross many spans
+    // and groups, with blocks that do and do not divide the span.
     std::mt19937 rng(33);
     const Index T = 1100, d = 512;
     const Matrix q = random_matrix(rng, T, d), k = random_matrix(rng, T, d), v = random_matrix(rng, T, d);
