@@ -1,6 +1,6 @@
 // load.h: the lesson library's front door for the CLI and the web app.
 //
-//   load_lesson_file("lessons/x.md")  parse + engine checks; a Lesson only when clean
+//   load_lesson_file("lessons/x.md", ui::with_widgets())  parse + engine checks; a Lesson only when clean
 //   check_lesson_file("lessons/x.md") every problem, as Diagnostics (empty = valid)
 // The CLI prints each Diagnostic's to_string() ("file:line:col: error: message") and exits
 // 1 when any file has one; the web app shows them in an error panel instead of the lesson.
