@@ -21,6 +21,7 @@
 #include "engine/core/lm/trainer.h"
 
 #include <chrono>
+#include <iostream>
 #include <cmath>
 #include <filesystem>
 #include <map>
@@ -177,7 +178,7 @@ std::string dump(const Json& j) { return j.dump(-1, ' ', false, Json::error_hand
 
 // [SECTION] Commands ---------------------------------------------------------------------------
 
-int lm_train(const std::vector<std::string>& args, std::string& out) {
+int lm_train(const std::vector<std::string>& args) {
     const auto f = parse_flags(args, {"--corpus", "--config", "--steps", "--seed", "--threads", "--out", "--lang"}, "lm train");
     const std::string& corpus_path = required(f, "--corpus", "lm train");
     const std::string& config_name = required(f, "--config", "lm train");
@@ -197,8 +198,12 @@ int lm_train(const std::vector<std::string>& args, std::string& out) {
 
     const Corpus corpus = read_corpus(corpus_path);
     BpeTokenizer tokenizer = BpeTokenizer::train(corpus.training_text(), config->vocab_size);
+    // A small corpus may run out of pairs worth merging before the config's vocabulary is full:
+    // the model then has the vocabulary the text gave (its file says which).
+    LmConfig shapes = *config;
+    shapes.vocab_size = tokenizer.vocab_size();
     TokenStreams streams = tokenize_corpus(corpus, tokenizer);
-    LmModel model = initial_model(*config, std::move(tokenizer), options.seed);
+    LmModel model = initial_model(shapes, std::move(tokenizer), options.seed);
     model.lang = lang;
     model.corpus_hash = corpus.hash;
     model.threads = options.threads;
@@ -221,7 +226,9 @@ int lm_train(const std::vector<std::string>& args, std::string& out) {
             crossed = true;
             line["induction_crossed"] = {{"layer", best.layer}, {"head", best.head}};
         }
-        out += line.dump() + "\n";
+        // Each line as it is logged (training takes minutes); everything that can be refused was
+        // checked before the first one.
+        std::cout << line.dump() << std::endl;
         seconds = tokens = 0.0;
     };
     log();  // step 0: before training
@@ -315,7 +322,7 @@ int lm_models(const std::vector<std::string>& args, std::string& out) {
 int run_lm(const std::vector<std::string>& args, std::string& stdout_text) {
     const std::string sub = args.empty() ? "" : args.front();
     const std::vector<std::string> rest(args.begin() + (args.empty() ? 0 : 1), args.end());
-    if (sub == "train") return lm_train(rest, stdout_text);
+    if (sub == "train") return lm_train(rest);
     if (sub == "eval") return lm_eval(rest, stdout_text);
     if (sub == "generate") return lm_generate(rest, stdout_text);
     if (sub == "heads") return lm_heads(rest, stdout_text);

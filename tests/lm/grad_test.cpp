@@ -113,23 +113,44 @@ TEST_CASE("the MLP (linear, GELU, linear) backward matches finite differences th
     CHECK(fd_excess(loss, b2, db2) <= 0.0f);
 }
 
-TEST_CASE("token and position embeddings: a token used twice gets both rows' gradients, positions theirs") {
+TEST_CASE("token embedding: a token used twice gets both rows' gradients, an unused one none") {
     std::mt19937 rng(4);
-    const int B = 2, T = 4, d = 3, V = 6;
+    const int N = 8, d = 3, V = 6;
     const std::vector<int> ids{1, 3, 1, 0, 4, 4, 2, 1};  // token 1 three times, 4 twice, 5 never
-    Buffer wte = random_buffer(rng, V * d), wpe = random_buffer(rng, T * d), r = random_buffer(rng, B * T * d),
-           x(B * T * d);
-    Buffer dwte(V * d, 0.0f), dwpe(T * d, 0.0f);
-    auto loss = [&] { embedding_forward(x.data(), ids.data(), wte.data(), wpe.data(), B, T, d); return dot(x, r); };
-    embedding_backward(dwte.data(), dwpe.data(), r.data(), ids.data(), B, T, d);
+    Buffer wte = random_buffer(rng, V * d), r = random_buffer(rng, N * d), x(N * d);
+    Buffer dwte(V * d, 0.0f);
+    auto loss = [&] { embedding_forward(x.data(), ids.data(), wte.data(), N, d); return dot(x, r); };
+    embedding_backward(dwte.data(), r.data(), ids.data(), N, d);
     CHECK(fd_excess(loss, wte, dwte) <= 0.0f);
-    CHECK(fd_excess(loss, wpe, dwpe) <= 0.0f);
     for (int k = 0; k < d; ++k) {
         CHECK(dwte[3 * d + k] == r[1 * d + k]);                       // token 3, used once (row 1): that row's R
         CHECK(dwte[1 * d + k] == doctest::Approx(r[0 * d + k] + r[2 * d + k] + r[7 * d + k]));  // token 1: rows 0, 2, 7
         CHECK(dwte[5 * d + k] == 0.0f);                               // token 5, never used: nothing
-        CHECK(dwpe[0 * d + k] == doctest::Approx(r[0 * d + k] + r[4 * d + k]));  // position 0: rows 0 and 4
     }
+}
+
+TEST_CASE("rotary positions: backward matches finite differences, and q·k depends on the offset only") {
+    std::mt19937 rng(10);
+    const int B = 2, T = 7, d = 8, H = 2;
+    Buffer qkv = random_buffer(rng, B * T * 3 * d), r = random_buffer(rng, B * T * 3 * d), out;
+    auto loss = [&] { out = qkv; rope_forward(out.data(), B, T, d, H); return dot(out, r); };
+    Buffer grad = r;                                                  // ∂L/∂out = R, rotated back
+    rope_backward(grad.data(), B, T, d, H);
+    CHECK(fd_excess(loss, qkv, grad) <= 0.0f);
+    // The same query and key vector at every position: after rotation, q_t·k_{t−1} is one number.
+    Buffer same(T * 3 * d);
+    const Buffer row = random_buffer(rng, 3 * d);
+    for (int t = 0; t < T; ++t) std::copy(row.begin(), row.end(), same.begin() + t * 3 * d);
+    rope_forward(same.data(), 1, T, d, H);
+    auto qk = [&](int t, int s) {
+        double sum = 0.0;
+        for (int i = 0; i < d / H; ++i) sum += static_cast<double>(same[t * 3 * d + i]) * same[s * 3 * d + d + i];  // head 0
+        return sum;
+    };
+    for (int t = 2; t < T; ++t) CHECK(qk(t, t - 1) == doctest::Approx(qk(1, 0)).epsilon(1e-4));
+    CHECK(qk(3, 0) != doctest::Approx(qk(1, 0)).epsilon(1e-3));      // another offset, another score
+    // V is not rotated
+    for (int i = 2 * d; i < 3 * d; ++i) CHECK(same[5 * 3 * d + i] == row[static_cast<std::size_t>(i)]);
 }
 
 TEST_CASE("LayerNorm's backward matches finite differences for x, gain and bias") {

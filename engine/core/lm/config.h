@@ -1,10 +1,10 @@
 // config.h: the language model's shapes and training settings, by name, and where each of its
 // tensors sits in the one flat buffer of parameters (llm.c's layout: one allocation, views into it).
 //
-// The model (docs/language-model.md): token embedding wte [V][d] plus learned absolute position
-// embedding wpe [T][d]; L pre-LN blocks of causal multi-head attention and (unless mlp_hidden is
-// 0, attention-only) an MLP with GELU, each with its residual; a final LayerNorm; logits = x·wteᵀ
-// (the output layer tied to the token embedding).
+// The model (docs/language-model.md): token embedding wte [V][d]; L pre-LN blocks of causal
+// multi-head attention with rotary positions (RoPE, on each head's queries and keys) and
+// (unless mlp_hidden is 0, attention-only) an MLP with GELU, each with its residual; a final
+// LayerNorm; logits = x·wteᵀ (the output layer tied to the token embedding).
 //
 // [SECTION] Configs
 // [SECTION] Parameter layout
@@ -23,7 +23,7 @@ struct LmConfig {
     std::string name;
     // shapes
     int vocab_size = 512;   // 256 bytes + the document token + vocab_size − 257 BPE merges
-    int context = 64;       // T: tokens the model sees at once (and position embeddings)
+    int context = 64;       // T: tokens the model sees at once
     int d_model = 64;       // d
     int heads = 4;          // H, each of d/H features
     int layers = 2;         // L
@@ -63,7 +63,7 @@ struct TensorInfo {
     std::size_t size() const { return static_cast<std::size_t>(rows) * static_cast<std::size_t>(cols); }
 };
 
-// Offsets of every tensor, in this order: wte, wpe, then per layer l
+// Offsets of every tensor, in this order: wte, then per layer l
 // ln1_g, ln1_b, w_qkv [d][3d], b_qkv, w_o [d][d], b_o, and with an MLP ln2_g, ln2_b,
 // w_fc [d][h], b_fc, w_proj [h][d], b_proj; then lnf_g, lnf_b. Matrices are [in][out]: y = x·W + b.
 struct ParameterLayout {
@@ -74,7 +74,7 @@ struct ParameterLayout {
         std::size_t ln1_g, ln1_b, w_qkv, b_qkv, w_o, b_o;
         std::size_t ln2_g, ln2_b, w_fc, b_fc, w_proj, b_proj;  // unused when attention-only
     };
-    std::size_t        wte = 0, wpe = 0, lnf_g = 0, lnf_b = 0;
+    std::size_t        wte = 0, lnf_g = 0, lnf_b = 0;
     std::vector<Layer> layers;
 };
 

@@ -1,7 +1,8 @@
 // layers.cpp: the forward/backward pairs of layers.h (formulas there; each line's comment names
 // its part of the formula).
 //
-// [SECTION] Token and position embeddings
+// [SECTION] Token embedding
+// [SECTION] Rotary positions (RoPE)
 // [SECTION] LayerNorm
 // [SECTION] Linear layer
 // [SECTION] GELU
@@ -18,6 +19,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <vector>
 
 namespace neuralpath::lm {
 
@@ -26,29 +28,65 @@ using RowArray = Eigen::Map<Eigen::ArrayXf>;
 using ConstRowArray = Eigen::Map<const Eigen::ArrayXf>;
 }  // namespace
 
-// [SECTION] Token and position embeddings -----------------------------------------------------
-// Shapes: ids [N], wte [V][d], wpe [T][d], x [N][d]
+// [SECTION] Token embedding -------------------------------------------------------------------
+// Shapes: ids [N], wte [V][d], x [N][d]
 
-void embedding_forward(float* x, const int* ids, const float* wte, const float* wpe, int B, int T, int d) {
-    for (int n = 0; n < B * T; ++n) {
-        const float* token = wte + static_cast<std::ptrdiff_t>(ids[n]) * d;   // wte[ids[n]]
-        const float* position = wpe + static_cast<std::ptrdiff_t>(n % T) * d;  // wpe[t]
-        float* out = x + static_cast<std::ptrdiff_t>(n) * d;
-        for (int i = 0; i < d; ++i) out[i] = token[i] + position[i];           // x = wte[id] + wpe[t]
-    }
+void embedding_forward(float* x, const int* ids, const float* wte, int N, int d) {
+    for (int n = 0; n < N; ++n)
+        std::memcpy(x + static_cast<std::ptrdiff_t>(n) * d, wte + static_cast<std::ptrdiff_t>(ids[n]) * d,
+                    sizeof(float) * static_cast<std::size_t>(d));               // x = wte[id]
 }
 
-void embedding_backward(float* dwte, float* dwpe, const float* dx, const int* ids, int B, int T, int d) {
-    for (int n = 0; n < B * T; ++n) {
-        const float* g = dx + static_cast<std::ptrdiff_t>(n) * d;
-        float* token = dwte + static_cast<std::ptrdiff_t>(ids[n]) * d;
-        float* position = dwpe + static_cast<std::ptrdiff_t>(n % T) * d;
-        for (int i = 0; i < d; ++i) {
-            token[i] += g[i];                                                   // dwte[id] += dx
-            position[i] += g[i];                                                // dwpe[t] += dx
+void embedding_backward(float* dwte, const float* dx, const int* ids, int N, int d) {
+    for (int n = 0; n < N; ++n)
+        RowArray(dwte + static_cast<std::ptrdiff_t>(ids[n]) * d, d) +=
+            ConstRowArray(dx + static_cast<std::ptrdiff_t>(n) * d, d);          // dwte[id] += dx
+}
+
+// [SECTION] Rotary positions (RoPE) ---------------------------------------------------------------
+// Shapes: qkv, dqkv [N][3d]; per head dh = d/H features, dh/2 rotated pairs; table [T][dh/2]
+
+namespace {
+
+// cos and sin of t·θ_i for every position t < T and pair i < dh/2, θ_i = 10000^(−2i/dh)
+void rope_table(std::vector<float>& cosines, std::vector<float>& sines, int T, int dh) {
+    const int pairs = dh / 2;
+    cosines.resize(static_cast<std::size_t>(T * pairs));
+    sines.resize(cosines.size());
+    for (int t = 0; t < T; ++t)
+        for (int i = 0; i < pairs; ++i) {
+            const double theta = std::pow(10000.0, -2.0 * i / dh);              // θ_i
+            cosines[static_cast<std::size_t>(t * pairs + i)] = static_cast<float>(std::cos(t * theta));
+            sines[static_cast<std::size_t>(t * pairs + i)] = static_cast<float>(std::sin(t * theta));
         }
+}
+
+// Rotates the Q and K sections of every row by +angle (sign 1) or −angle (sign −1, the transpose).
+void rotate(float* rows, int B, int T, int d, int heads, float sign) {
+    const int dh = d / heads, pairs = dh / 2;
+    std::vector<float> cosines, sines;
+    rope_table(cosines, sines, T, dh);
+    for (int n = 0; n < B * T; ++n) {
+        const int t = n % T;
+        const float* c = cosines.data() + static_cast<std::ptrdiff_t>(t) * pairs;
+        const float* s = sines.data() + static_cast<std::ptrdiff_t>(t) * pairs;
+        for (int section = 0; section < 2; ++section)                          // Q, then K
+            for (int j = 0; j < heads; ++j) {
+                float* x = rows + static_cast<std::ptrdiff_t>(n) * 3 * d + section * d + j * dh;
+                for (int i = 0; i < pairs; ++i) {
+                    const float a = x[2 * i], b = x[2 * i + 1], sn = sign * s[i];
+                    x[2 * i] = a * c[i] - b * sn;                               // a·cos − b·sin
+                    x[2 * i + 1] = a * sn + b * c[i];                           // a·sin + b·cos
+                }
+            }
     }
 }
+
+}  // namespace
+
+void rope_forward(float* qkv, int B, int T, int d, int heads) { rotate(qkv, B, T, d, heads, 1.0f); }
+
+void rope_backward(float* dqkv, int B, int T, int d, int heads) { rotate(dqkv, B, T, d, heads, -1.0f); }  // Rᵀ = R(−angle)
 
 // [SECTION] LayerNorm --------------------------------------------------------------------------
 // Shapes: x, out, dx, dout [N][d]; gamma, beta [d]; mean, rstd [N]

@@ -7,7 +7,8 @@
 // d = d_model, H = heads, dh = d/H, V = vocabulary, h = the MLP's hidden width.
 // Notation: for the loss L, dX means ∂L/∂X, shaped like X.
 //
-// [SECTION] Token and position embeddings
+// [SECTION] Token embedding
+// [SECTION] Rotary positions (RoPE)
 // [SECTION] LayerNorm
 // [SECTION] Linear layer (matmul)
 // [SECTION] GELU
@@ -20,12 +21,25 @@
 
 namespace neuralpath::lm {
 
-// [SECTION] Token and position embeddings -----------------------------------------------------
+// [SECTION] Token embedding -------------------------------------------------------------------
 
-// x[n] = wte[ids[n]] + wpe[n % T]                           wte [V][d], wpe [T][d] -> x [N][d]
-void embedding_forward(float* x, const int* ids, const float* wte, const float* wpe, int B, int T, int d);
-// dwte[ids[n]] += dx[n],  dwpe[n % T] += dx[n]
-void embedding_backward(float* dwte, float* dwpe, const float* dx, const int* ids, int B, int T, int d);
+// x[n] = wte[ids[n]]                                         wte [V][d] -> x [N][d]
+void embedding_forward(float* x, const int* ids, const float* wte, int N, int d);
+// dwte[ids[n]] += dx[n]   (a token used twice gets both rows' gradients)
+void embedding_backward(float* dwte, const float* dx, const int* ids, int N, int d);
+
+// [SECTION] Rotary positions (RoPE) ---------------------------------------------------------------
+
+// Position enters attention only, by rotating each head's queries and keys (Su et al.): in head
+// features (2i, 2i+1), at position t = n % T, by the angle t·θ_i with θ_i = 10000^(−2i/dh):
+//   q'_2i = q_2i·cos − q_2i+1·sin,   q'_2i+1 = q_2i·sin + q_2i+1·cos   (the same for k)
+// so q'_t·k'_s depends on the offset s − t only (docs/language-model.md says why we chose it).
+// In place on the Q and K sections of qkv [N][3d]; V is left alone.
+void rope_forward(float* qkv, int B, int T, int d, int heads);
+// The rotation's transpose, in place on dqkv: the gradient with respect to the rotated Q and K
+// becomes the gradient with respect to the unrotated ones,
+//   dq_2i = dq'_2i·cos + dq'_2i+1·sin,   dq_2i+1 = −dq'_2i·sin + dq'_2i+1·cos
+void rope_backward(float* dqkv, int B, int T, int d, int heads);
 
 // [SECTION] LayerNorm --------------------------------------------------------------------------
 

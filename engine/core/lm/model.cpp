@@ -81,7 +81,7 @@ namespace {
 void forward_passes(const LmConfig& c, const ParameterLayout& p, const float* params, Activations& a,
                     const int* inputs, int B, int T, std::vector<std::vector<float>>* weights) {
     const int N = B * T, d = c.d_model, h = c.mlp_hidden, V = c.vocab_size;
-    embedding_forward(a.encoded.data(), inputs, params + p.wte, params + p.wpe, B, T, d);  // x = wte[id] + wpe[t]
+    embedding_forward(a.encoded.data(), inputs, params + p.wte, N, d);          // x = wte[id]
     const float* x = a.encoded.data();
     std::vector<std::vector<float>> head_weights;
     for (int l = 0; l < c.layers; ++l) {
@@ -90,6 +90,7 @@ void forward_passes(const LmConfig& c, const ParameterLayout& p, const float* pa
         // attention sublayer: x + (Attention(LN1(x)·W_qkv + b_qkv)·W_o + b_o)
         layernorm_forward(L.ln1.data(), L.ln1_mean.data(), L.ln1_rstd.data(), x, params + w.ln1_g, params + w.ln1_b, N, d);
         matmul_forward(L.qkv.data(), L.ln1.data(), params + w.w_qkv, params + w.b_qkv, N, d, 3 * d);
+        rope_forward(L.qkv.data(), B, T, d, c.heads);                           // rotate Q, K by position
         if (weights) {
             attention_forward_with_weights(L.atty.data(), head_weights, L.qkv.data(), B, T, d, c.heads);
             for (auto& hw : head_weights) weights->push_back(std::move(hw));
@@ -167,13 +168,14 @@ void model_backward(const LmConfig& c, const ParameterLayout& p, const float* pa
                         d, d);
         zero(a.dqkv);
         attention_backward(a.dqkv.data(), a.datty.data(), L.qkv.data(), L.atty.data(), B, T, d, c.heads);
+        rope_backward(a.dqkv.data(), B, T, d, c.heads);                         // back to the unrotated Q, K
         zero(a.dln);
         matmul_backward(a.dln.data(), grads + w.w_qkv, grads + w.b_qkv, a.dqkv.data(), L.ln1.data(), params + w.w_qkv, N,
                         d, 3 * d);
         layernorm_backward(a.dresidual.data(), grads + w.ln1_g, grads + w.ln1_b, a.dln.data(), x, params + w.ln1_g,
                            L.ln1_mean.data(), L.ln1_rstd.data(), N, d);
     }
-    embedding_backward(grads + p.wte, grads + p.wpe, a.dresidual.data(), inputs, B, T, d);
+    embedding_backward(grads + p.wte, a.dresidual.data(), inputs, N, d);
 }
 
 // [SECTION] Inference -------------------------------------------------------------------------------

@@ -1,8 +1,8 @@
 // model.h: the decoder-only transformer (config.h) as a whole: its weights, and its forward and
 // backward over a batch, built from layers.h in the order llm.c's gpt2_forward/backward use.
 //
-//   x = wte[token] + wpe[position]
-//   per block l:  x = x + W_o·Attention(LN1(x)·W_qkv + b_qkv) + b_o
+//   x = wte[token]
+//   per block l:  x = x + W_o·Attention(RoPE(LN1(x)·W_qkv + b_qkv)) + b_o
 //                 x = x + W_proj·GELU(LN2(x)·W_fc + b_fc) + b_proj      (not when attention-only)
 //   logits = LNf(x)·wteᵀ,  loss = mean over positions of −log softmax(logits)[next token]
 #pragma once
@@ -44,7 +44,7 @@ struct Activations {
     std::vector<float> encoded;                        // [N][d] x after the embeddings
     struct Layer {
         std::vector<float> ln1, ln1_mean, ln1_rstd;    // [N][d], [N], [N]
-        std::vector<float> qkv, atty;                  // [N][3d], [N][d] (heads concatenated)
+        std::vector<float> qkv, atty;                  // [N][3d] (Q, K rotated), [N][d] (heads concatenated)
         std::vector<float> residual2;                  // [N][d] x + attention
         std::vector<float> ln2, ln2_mean, ln2_rstd;    // MLP only
         std::vector<float> fch, fch_gelu;              // [N][h]

@@ -45,7 +45,7 @@ std::uint16_t float_to_half(float value) {
     if (abs < 0x38800000u) {                                                    // fp16 subnormal or zero
         if (abs < 0x33000000u) return static_cast<std::uint16_t>(sign);          // below half the smallest
         const std::uint32_t mant = (abs & 0x7fffffu) | 0x800000u;
-        const int shift = 126 - static_cast<int>(abs >> 23) + 14;               // to units of 2^-24
+        const int shift = 126 - static_cast<int>(abs >> 23);                    // mant·2^(e−150) in units of 2^-24
         std::uint32_t h = mant >> shift;
         const std::uint32_t rest = mant & ((1u << shift) - 1u), half = 1u << (shift - 1);
         if (rest > half || (rest == half && (h & 1u))) ++h;                     // round to nearest even
