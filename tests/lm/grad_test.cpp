@@ -20,7 +20,7 @@ using namespace neuralpath::lm;
 
 namespace {
 
-using Buffer = std::vector<float>;
+using Buffer = neuralpath::lm::Buffer;  // (64-byte aligned, as the model's own)
 
 Buffer random_buffer(std::mt19937& rng, std::size_t n, float stddev = 1.0f) {
     std::normal_distribution<float> normal(0.0f, stddev);
@@ -37,7 +37,8 @@ double dot(const Buffer& a, const Buffer& r) {
 
 // The worst excess of |analytic − numeric| over the tolerance (<= 0 passes), over the entries
 // `which` of `value` (all when empty).
-float fd_excess(const std::function<double()>& loss, Buffer& value, const Buffer& analytic, float eps = 1e-3f,
+template <typename Values, typename Grads>
+float fd_excess(const std::function<double()>& loss, Values& value, const Grads& analytic, float eps = 1e-3f,
                 const std::vector<std::size_t>& which = {}) {
     float worst = -1.0f, worst_error = 0.0f;
     const std::size_t n = which.empty() ? value.size() : which.size();
@@ -240,7 +241,7 @@ TEST_CASE("the whole model's backward matches finite differences in every tensor
             return static_cast<double>(model_forward(c, layout, m.weights.data(), acts, inputs.data(), targets.data(), B, T)) * B * T;
         };
         loss();
-        Buffer grads(layout.total, 0.0f);
+        std::vector<float> grads(layout.total, 0.0f);
         model_backward(c, layout, m.weights.data(), grads.data(), acts, inputs.data(), targets.data(), 1.0f);
         // every tensor: a few entries each (all of the small ones); token rows the batch used
         std::vector<std::size_t> which;

@@ -1,10 +1,13 @@
-// gemm.h: the language model's matrix products, compiled once per instruction set.
+// gemm.h: the language model's matrix products and its heaviest elementwise maths (GELU's tanh,
+// the softmax's exp), compiled once per instruction set.
 //
 // Every matrix is row-major, given as a pointer and a row stride (ld, in floats).
 //   gemm_nn  C[M][N] (+)= A[M][K] · B[K][N]
 //   gemm_nt  C[M][N] (+)= A[M][K] · B[N][K]ᵀ
 //   gemm_tn  C[M][N] (+)= A[K][M]ᵀ · B[K][N]
 // accumulate = false overwrites C, true adds to it.
+//   gelu, gelu_grad  out = GELU(in);  din += dout·GELU'(in)   (formulas in layers.h)
+//   exp_shifted      x = e^(x − shift), returns Σ x                 (one softmax row)
 //
 // Why per instruction set: the project's plain build targets baseline x86-64 (SSE2), where
 // Eigen's matrix product runs 4 lanes wide; this CPU may have AVX-512 (16 lanes and FMA). The
@@ -20,6 +23,9 @@ struct GemmKernels {
     void (*nn)(int m, int n, int k, const float* a, int lda, const float* b, int ldb, float* c, int ldc, bool accumulate);
     void (*nt)(int m, int n, int k, const float* a, int lda, const float* b, int ldb, float* c, int ldc, bool accumulate);
     void (*tn)(int m, int n, int k, const float* a, int lda, const float* b, int ldb, float* c, int ldc, bool accumulate);
+    void (*gelu)(float* out, const float* in, int n);
+    void (*gelu_grad)(float* din, const float* in, const float* dout, int n);
+    double (*exp_shifted)(float* x, int n, float shift);
 };
 
 // The widest set this build and CPU have (chosen once).

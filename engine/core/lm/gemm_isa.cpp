@@ -45,8 +45,36 @@ void tn(int m, int n, int k, const float* a, int lda, const float* b, int ldb, f
     else C.noalias() = A.transpose() * B;
 }
 
+using Array = Eigen::Map<Eigen::ArrayXf>;
+using ConstArray = Eigen::Map<const Eigen::ArrayXf>;
+constexpr float kGeluScale = 0.7978845608f;  // √(2/π)
+constexpr float kGeluCubic = 0.044715f;
+
+void gelu(float* out, const float* in, int n) {
+    const ConstArray x(in, n);
+    Array(out, n) = 0.5f * x * (1.0f + (kGeluScale * (x + kGeluCubic * x.cube())).tanh());  // ½x(1 + tanh u)
+}
+
+void gelu_grad(float* din, const float* in, const float* dout, int n) {
+    const ConstArray x(in, n);
+    const Eigen::ArrayXf th = (kGeluScale * (x + kGeluCubic * x.cube())).tanh();            // tanh u
+    Array(din, n) += ConstArray(dout, n) *
+                     (0.5f * (1.0f + th) + 0.5f * x * (1.0f - th.square()) * kGeluScale *
+                                               (1.0f + 3.0f * kGeluCubic * x.square()));  // dout·gelu'(x)
+}
+
+double exp_shifted(float* x, int n, float shift) {
+    Array row(x, n);
+    row = (row - shift).exp();                                  // e^(x − shift)
+    // Σ in a fixed order: Eigen's vector sum starts where the buffer's alignment lets it, so two
+    // copies of one model at different addresses would round differently (no longer bit for bit).
+    double sum = 0.0;
+    for (int i = 0; i < n; ++i) sum += x[i];
+    return sum;
+}
+
 }  // namespace
 
-GemmKernels kernels() { return {NP_LM_STRINGIFY(NP_LM_ISA), nn, nt, tn}; }
+GemmKernels kernels() { return {NP_LM_STRINGIFY(NP_LM_ISA), nn, nt, tn, gelu, gelu_grad, exp_shifted}; }
 
 }  // namespace neuralpath::lm::NP_LM_ISA

@@ -64,8 +64,14 @@ void rope_table(std::vector<float>& cosines, std::vector<float>& sines, int T, i
 // Rotates the Q and K sections of every row by +angle (sign 1) or −angle (sign −1, the transpose).
 void rotate(float* rows, int B, int T, int d, int heads, float sign) {
     const int dh = d / heads, pairs = dh / 2;
-    std::vector<float> cosines, sines;
-    rope_table(cosines, sines, T, dh);
+    // the table depends on T and dh only: kept per thread between calls
+    thread_local std::vector<float> cosines, sines;
+    thread_local int table_t = -1, table_dh = -1;
+    if (table_t != T || table_dh != dh) {
+        rope_table(cosines, sines, T, dh);
+        table_t = T;
+        table_dh = dh;
+    }
     for (int n = 0; n < B * T; ++n) {
         const int t = n % T;
         const float* c = cosines.data() + static_cast<std::ptrdiff_t>(t) * pairs;
@@ -144,23 +150,13 @@ void matmul_backward(float* din, float* dw, float* db, const float* dout, const 
 // [SECTION] GELU -----------------------------------------------------------------------------
 // Shapes: in, out, din, dout [n]
 
-namespace {
-constexpr float kGeluScale = 0.7978845608f;  // √(2/π)
-constexpr float kGeluCubic = 0.044715f;
-}  // namespace
+// The tanh and its vector form run in gemm_isa.cpp, compiled for the widest instruction set
+// (the same formulas; gemm.h says why).
 
-void gelu_forward(float* out, const float* in, int n) {
-    const ConstRowArray x(in, n);
-    const Eigen::ArrayXf u = kGeluScale * (x + kGeluCubic * x.cube());          // u = √(2/π)(x + 0.044715x³)
-    RowArray(out, n) = 0.5f * x * (1.0f + u.tanh());                            // ½x(1 + tanh u)
-}
+void gelu_forward(float* out, const float* in, int n) { gemm_kernels().gelu(out, in, n); }  // ½x(1 + tanh u)
 
 void gelu_backward(float* din, const float* in, const float* dout, int n) {
-    const ConstRowArray x(in, n);
-    const Eigen::ArrayXf th = (kGeluScale * (x + kGeluCubic * x.cube())).tanh();  // tanh u
-    const Eigen::ArrayXf du = kGeluScale * (1.0f + 3.0f * kGeluCubic * x.square());  // du/dx
-    RowArray(din, n) += ConstRowArray(dout, n) *
-                        (0.5f * (1.0f + th) + 0.5f * x * (1.0f - th.square()) * du);  // dout·gelu'(x)
+    gemm_kernels().gelu_grad(din, in, dout, n);                                 // din += dout·gelu'(x)
 }
 
 // [SECTION] Residual ------------------------------------------------------------------------
@@ -274,8 +270,7 @@ void softmax_crossentropy_forward(float* probs_from_logits, float* losses, const
         RowArray row(probs_from_logits + static_cast<std::ptrdiff_t>(n) * V, V);
         const float max = row.maxCoeff();                                       // m = max logit (stability)
         const float target_logit = row(targets[n]);
-        row = (row - max).exp();                                                // e^{z − m}
-        const float sum = row.sum();
+        const auto sum = static_cast<float>(gemm_kernels().exp_shifted(row.data(), V, max));  // e^{z − m}, Σ
         losses[n] = -(target_logit - max - std::log(sum));                     // −log p[y] = −(z_y − m − log Σ e^{z−m})
         row /= sum;                                                             // p = e^{z−m} / Σ
     }

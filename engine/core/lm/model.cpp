@@ -134,7 +134,7 @@ float model_forward(const LmConfig& c, const ParameterLayout& p, const float* pa
 void model_backward(const LmConfig& c, const ParameterLayout& p, const float* params, float* grads, Activations& a,
                     const int* inputs, const int* targets, float dloss) {
     const int B = a.B, T = a.T, N = B * T, d = c.d_model, h = c.mlp_hidden, V = c.vocab_size;
-    auto zero = [](std::vector<float>& v) { std::fill(v.begin(), v.end(), 0.0f); };
+    auto zero = [](Buffer& v) { std::fill(v.begin(), v.end(), 0.0f); };
     // loss -> logits -> LNf -> the last block's output
     zero(a.dlogits);
     softmax_crossentropy_backward(a.dlogits.data(), a.probs.data(), targets, dloss, N, V);
@@ -220,7 +220,7 @@ Inspection inspect(const LmModel& m, const std::vector<int>& ids) {
         for (int i = 0; i < V; ++i) sum += (row[i] = std::exp(row[i] - max));
         for (int i = 0; i < V; ++i) row[i] = static_cast<float>(row[i] / sum);
     }
-    out.probs = std::move(a.probs);
+    out.probs.assign(a.probs.begin(), a.probs.end());
     return out;
 }
 

@@ -11,6 +11,7 @@
 #include "engine/core/lm/config.h"
 
 #include <cstdint>
+#include <new>
 #include <string>
 #include <vector>
 
@@ -37,25 +38,45 @@ LmModel initial_model(const LmConfig& config, BpeTokenizer tokenizer, std::uint6
 
 // [SECTION] Forward and backward over a batch ----------------------------------------------------
 
+// Floats on a 64-byte boundary. Why it matters for determinism: Eigen's vector loops start with
+// scalar steps until the destination is aligned, and the scalar tanh and exp round differently
+// from the vector ones; with every buffer on the same boundary, two runs (or two copies of a
+// trainer) take the same path for the same element, so they agree bit for bit.
+template <typename T>
+struct Aligned64 {
+    using value_type = T;
+    Aligned64() = default;
+    template <typename U>
+    Aligned64(const Aligned64<U>&) {}
+    T* allocate(std::size_t n) {
+        void* p = ::operator new(n * sizeof(T), std::align_val_t{64});
+        return static_cast<T*>(p);
+    }
+    void deallocate(T* p, std::size_t) { ::operator delete(p, std::align_val_t{64}); }
+    template <typename U>
+    bool operator==(const Aligned64<U>&) const { return true; }
+};
+using Buffer = std::vector<float, Aligned64<float>>;
+
 // Every intermediate result of one forward pass over B sequences of T tokens (T <= context),
 // kept for the backward (N = B·T rows), and the buffers the backward needs.
 struct Activations {
     int B = 0, T = 0;
-    std::vector<float> encoded;                        // [N][d] x after the embeddings
+    Buffer encoded;                        // [N][d] x after the embeddings
     struct Layer {
-        std::vector<float> ln1, ln1_mean, ln1_rstd;    // [N][d], [N], [N]
-        std::vector<float> qkv, atty;                  // [N][3d] (Q, K rotated), [N][d] (heads concatenated)
-        std::vector<float> residual2;                  // [N][d] x + attention
-        std::vector<float> ln2, ln2_mean, ln2_rstd;    // MLP only
-        std::vector<float> fch, fch_gelu;              // [N][h]
-        std::vector<float> residual3;                  // [N][d] the block's output
+        Buffer ln1, ln1_mean, ln1_rstd;    // [N][d], [N], [N]
+        Buffer qkv, atty;                  // [N][3d] (Q, K rotated), [N][d] (heads concatenated)
+        Buffer residual2;                  // [N][d] x + attention
+        Buffer ln2, ln2_mean, ln2_rstd;    // MLP only
+        Buffer fch, fch_gelu;              // [N][h]
+        Buffer residual3;                  // [N][d] the block's output
     };
     std::vector<Layer> layers;
-    std::vector<float> lnf, lnf_mean, lnf_rstd;        // [N][d], [N], [N]
-    std::vector<float> probs;                          // [N][V] (logits, then probabilities)
-    std::vector<float> losses;                         // [N]
+    Buffer lnf, lnf_mean, lnf_rstd;        // [N][d], [N], [N]
+    Buffer probs;                          // [N][V] (logits, then probabilities)
+    Buffer losses;                         // [N]
     // backward scratch
-    std::vector<float> dresidual, dln, dqkv, datty, dfch, dfch_gelu, dlogits, scratch;
+    Buffer dresidual, dln, dqkv, datty, dfch, dfch_gelu, dlogits, scratch;
 
     void resize(const LmConfig& config, int B, int T);
 };

@@ -21,7 +21,7 @@ namespace neuralpath::lm {
 struct LmTrainer::Part {
     int                first = 0, count = 0;  // sequences [first, first + count) of the batch
     Activations        acts;
-    std::vector<float> grads;
+    Buffer             grads;
     float              loss_sum = 0.0f;       // Σ of this part's per-token losses
 };
 
@@ -98,10 +98,10 @@ float LmTrainer::step() {
     for (auto& part : parts_) run(*part);
 #endif
     // Add the parts in thread order (fixed), into part 0's buffer.
-    std::vector<float>& grads = parts_[0]->grads;
+    Buffer& grads = parts_[0]->grads;
     float loss_sum = parts_[0]->loss_sum;
     for (std::size_t k = 1; k < parts_.size(); ++k) {
-        const std::vector<float>& g = parts_[k]->grads;
+        const Buffer& g = parts_[k]->grads;
         for (std::size_t i = 0; i < grads.size(); ++i) grads[i] += g[i];
         loss_sum += parts_[k]->loss_sum;
     }
