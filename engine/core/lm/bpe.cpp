@@ -84,37 +84,79 @@ BpeTokenizer BpeTokenizer::train(std::string_view text, int vocab_size) {
         freq.push_back(count);
     }
 
-    std::vector<std::pair<int, int>> merges;
+    // Pair counts are kept up to date as merges change the chunks (only the chunks holding the
+    // merged pair are touched), and a heap finds the most frequent pair: entries go stale when a
+    // count changes and are skipped when popped (the current count is in `pairs`).
     std::unordered_map<std::uint64_t, long long> pairs;
-    while (kFirstMerge + static_cast<int>(merges.size()) < vocab_size) {
-        // count every neighbouring pair, weighted by its chunk's frequency
-        pairs.clear();
-        for (std::size_t w = 0; w < words.size(); ++w)
-            for (std::size_t i = 0; i + 1 < words[w].size(); ++i) pairs[pair_key(words[w][i], words[w][i + 1])] += freq[w];
-        std::uint64_t best = 0;
-        long long     best_count = 1;  // a pair must occur at least twice to be worth an id
-        for (const auto& [key, count] : pairs)
-            if (count > best_count || (count == best_count && best_count > 1 && key < best)) {
-                best = key;
-                best_count = count;
-            }
-        if (best_count < 2) break;
+    std::unordered_map<std::uint64_t, std::vector<std::uint32_t>> where;  // pair -> chunks holding it
+    for (std::size_t w = 0; w < words.size(); ++w)
+        for (std::size_t i = 0; i + 1 < words[w].size(); ++i) {
+            const std::uint64_t key = pair_key(words[w][i], words[w][i + 1]);
+            pairs[key] += freq[w];
+            where[key].push_back(static_cast<std::uint32_t>(w));
+        }
+    // most frequent first; among equals, the smaller pair (a, then b)
+    auto later = [](const std::pair<long long, std::uint64_t>& x, const std::pair<long long, std::uint64_t>& y) {
+        return x.first < y.first || (x.first == y.first && x.second > y.second);
+    };
+    std::vector<std::pair<long long, std::uint64_t>> heap;
+    for (const auto& [key, count] : pairs) heap.emplace_back(count, key);
+    std::make_heap(heap.begin(), heap.end(), later);
+    auto change = [&](std::uint64_t key, long long by, std::uint32_t w) {
+        long long& count = pairs[key];
+        count += by;
+        if (by > 0) where[key].push_back(w);
+        if (count > 0) {
+            heap.emplace_back(count, key);
+            std::push_heap(heap.begin(), heap.end(), later);
+        }
+    };
+
+    std::vector<std::pair<int, int>> merges;
+    std::vector<std::uint32_t> seen(words.size(), 0);  // the last merge that visited each chunk
+    while (kFirstMerge + static_cast<int>(merges.size()) < vocab_size && !heap.empty()) {
+        std::pop_heap(heap.begin(), heap.end(), later);
+        const auto [count, best] = heap.back();
+        heap.pop_back();
+        const auto current = pairs.find(best);
+        if (current == pairs.end() || current->second != count) continue;  // stale
+        if (count < 2) break;  // a pair must occur at least twice to be worth an id
         const int a = static_cast<int>(best >> 32), b = static_cast<int>(best & 0xffffffffu);
         const int id = kFirstMerge + static_cast<int>(merges.size());
         merges.emplace_back(a, b);
-        // replace every (a, b) in every chunk by the new id, left to right
-        for (std::vector<int>& ids : words) {
-            std::size_t out = 0;
+        const std::uint32_t stamp = static_cast<std::uint32_t>(merges.size());
+        std::vector<std::uint32_t> holders = std::move(where[best]);
+        where.erase(best);
+        for (const std::uint32_t w : holders) {
+            if (seen[w] == stamp) continue;  // listed twice
+            seen[w] = stamp;
+            std::vector<int>& ids = words[w];
+            const long long f = freq[w];
+            // replace every (a, b) left to right, moving the counts of the pairs around it
+            std::vector<int> out;
+            out.reserve(ids.size());
             for (std::size_t i = 0; i < ids.size(); ++i) {
                 if (i + 1 < ids.size() && ids[i] == a && ids[i + 1] == b) {
-                    ids[out++] = id;
+                    if (!out.empty()) {                                         // (prev, a) -> (prev, id)
+                        change(pair_key(out.back(), a), -f, w);
+                        change(pair_key(out.back(), id), f, w);
+                    }
+                    if (i + 2 < ids.size()) {                                   // (b, next) -> (id, next)
+                        // a following (a, b) is merged next, so its pair is (id, a) for now; the
+                        // next turn of the loop moves it on to (id, id)
+                        change(pair_key(b, ids[i + 2]), -f, w);
+                        change(pair_key(id, ids[i + 2]), f, w);
+                    }
+                    out.push_back(id);
                     ++i;
                 } else {
-                    ids[out++] = ids[i];
+                    out.push_back(ids[i]);
                 }
             }
-            ids.resize(out);
+            pairs[best] = 0;
+            ids = std::move(out);
         }
+        pairs.erase(best);
     }
     return from_merges(std::move(merges));
 }

@@ -29,9 +29,7 @@ std::vector<float> reshape_distribution(std::vector<float> p, float temperature,
         sum = 0.0;
         for (float x : p) sum += x;
     }
-    if (!(sum > 0.0)) {                                                         // every p underflowed: greedy
-        return reshape_distribution(std::move(p), 0.0f, 0);
-    }
+    if (!(sum > 0.0)) return reshape_distribution(std::move(p), 0.0f, 0);      // every p underflowed: greedy
     for (float& x : p) x = static_cast<float>(x / sum);
     return p;
 }
@@ -41,14 +39,23 @@ Generation generate(const LmModel& m, std::string_view prompt, const SampleOptio
     if (!(o.temperature >= 0.0f) || !std::isfinite(o.temperature) || o.temperature > 100.0f)
         throw InputError("--temperature must be a number from 0 to 100");
     if (o.top_k < 0) throw InputError("--top-k must be 0 (all) or more");
+    // A prompt that ends in a space ("The "): the tokenizer joins a space to the word after it,
+    // so the text it learned from almost never has a lone space token there, and a model given
+    // one writes the next word glued on ("The entence"). Instead the space is left out of the
+    // encoding and the first token drawn must be one that starts with a space (token healing).
+    const bool heal = prompt.size() > 1 && prompt.back() == ' ' && prompt[prompt.size() - 2] != ' ';
     std::vector<int> ids{kDocumentToken};
-    const std::vector<int> encoded = m.tokenizer.encode(prompt);
+    const std::vector<int> encoded = m.tokenizer.encode(heal ? prompt.substr(0, prompt.size() - 1) : prompt);
     ids.insert(ids.end(), encoded.begin(), encoded.end());
     Generation g;
-    g.text = std::string(prompt);
+    g.text = std::string(heal ? prompt.substr(0, prompt.size() - 1) : prompt);
     SplitMix64 rng{o.seed};
     for (int i = 0; i < o.tokens; ++i) {
-        const std::vector<float> p = reshape_distribution(next_token_probabilities(m, ids), o.temperature, o.top_k);
+        std::vector<float> next = next_token_probabilities(m, ids);
+        if (heal && i == 0)
+            for (std::size_t k = 0; k < next.size(); ++k)
+                if (m.tokenizer.token_bytes(static_cast<int>(k)).rfind(' ', 0) != 0) next[k] = 0.0f;  // must start with ' '
+        const std::vector<float> p = reshape_distribution(std::move(next), o.temperature, o.top_k);
         const double u = static_cast<double>(rng.next() >> 11) * 0x1.0p-53;     // uniform [0, 1)
         double acc = 0.0;
         int pick = static_cast<int>(std::max_element(p.begin(), p.end()) - p.begin());  // (rounding fallback)
@@ -68,6 +75,7 @@ Generation generate(const LmModel& m, std::string_view prompt, const SampleOptio
         g.tokens.push_back(pick);
         g.text += m.tokenizer.token_bytes(pick);
     }
+    if (heal && g.tokens.empty()) g.text += ' ';                                // nothing written: the prompt as given
     return g;
 }
 

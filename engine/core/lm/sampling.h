@@ -5,7 +5,9 @@
 // draws one token: temperature τ divides the logits (τ = 0 takes the most likely token), top-k
 // keeps the k most likely and renormalises (0 keeps all). Drawing uses our own seeded generator,
 // so a seed gives the same text on every machine with the same weights. Generation stops after
-// `tokens` tokens or when the model writes the document token (the end of a document).
+// `tokens` tokens or when the model writes the document token (the end of a document). A prompt
+// ending in one space is healed: the space is not encoded, and the first token drawn is one that
+// starts with a space (sampling.cpp says why).
 #pragma once
 
 #include "engine/core/lm/model.h"
