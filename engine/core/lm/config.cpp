@@ -32,8 +32,8 @@ LmConfig make(std::string name) {
         c.batch = 16; c.steps = 3000; c.learning_rate = 3e-3f; c.warmup_steps = 50; c.repeat_fraction = 0.5f;
         c.log_every = 100; c.val_batches = 4;
     } else if (c.name == "small") {
-        c.vocab_size = 1024; c.context = 64; c.d_model = 128; c.heads = 4; c.layers = 3; c.mlp_hidden = 512;
-        c.batch = 24; c.steps = 1000; c.learning_rate = 3e-3f; c.warmup_steps = 50; c.repeat_fraction = 0.1f;
+        c.vocab_size = 2048; c.context = 64; c.d_model = 128; c.heads = 4; c.layers = 3; c.mlp_hidden = 512;
+        c.batch = 24; c.steps = 1000; c.learning_rate = 6e-3f; c.warmup_steps = 50; c.repeat_fraction = 0.1f;
         c.log_every = 100; c.val_batches = 8;
     }
     return c;

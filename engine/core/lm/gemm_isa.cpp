@@ -8,7 +8,11 @@
 #define NP_LM_STRINGIFY(x) NP_LM_STRINGIFY2(x)
 #define NP_LM_CONCAT2(a, b) a##_##b
 #define NP_LM_CONCAT(a, b) NP_LM_CONCAT2(a, b)
+#if !defined(__EMSCRIPTEN__)
+// (WebAssembly has one copy only, and its prelude, web/shim/eigen_wasm_prelude.h, has already
+// included Eigen's macros under the usual name.)
 #define Eigen NP_LM_CONCAT(Eigen, NP_LM_ISA)
+#endif
 #include <Eigen/Core>
 
 #include "engine/core/lm/gemm.h"
