@@ -2,6 +2,7 @@
 // the English model beats the add-one bigram by 25% on validation text and writes mostly real
 // words; both load, tokenize their language, and generate. Skipped when the build has not
 // trained them (no corpus could be fetched). Labelled `slow` (the evaluation reads 90,000 tokens).
+#include "engine/core/lm/corpus.h"
 #include "engine/core/lm/heads.h"
 #include "engine/core/lm/model_file.h"
 #include "engine/core/lm/sampling.h"
