@@ -96,19 +96,22 @@ int main(int argc, char** argv) {
             const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
             const double cpu = cpu_seconds() - cpu0;
             const double tokens = static_cast<double>(steps) * trainer.tokens_per_step();
-            char row[512];
+            // (WebAssembly has no CPU-time clock: null there)
+            char cpu_rate[32] = "null";
+            if (cpu > 0.0) std::snprintf(cpu_rate, sizeof cpu_rate, "%.1f", tokens / cpu);
+            char row[640];
             std::snprintf(row, sizeof row,
                           "%s{\"config\": \"%s\", \"threads\": %d, \"steps\": %d, \"tokens_per_step\": %d, "
-                          "\"tokens_per_s\": %.1f, \"cpu_tokens_per_s\": %.1f, \"step_ms\": %.2f, \"gemm\": \"%s\", "
+                          "\"tokens_per_s\": %.1f, \"cpu_tokens_per_s\": %s, \"step_ms\": %.2f, \"gemm\": \"%s\", "
                           "\"shape\": {\"vocab_size\": %d, \"context\": %d, \"d_model\": %d, \"heads\": %d, \"layers\": %d, "
                           "\"mlp_hidden\": %d, \"batch\": %d}, \"load_average\": %s}",
                           rows.empty() ? "" : ", ", name.c_str(), threads, steps, trainer.tokens_per_step(),
-                          tokens / wall, tokens / cpu, 1000.0 * wall / steps, gemm_kernels().name, c.vocab_size,
+                          tokens / wall, cpu_rate, 1000.0 * wall / steps, gemm_kernels().name, c.vocab_size,
                           c.context, c.d_model, c.heads, c.layers, c.mlp_hidden, c.batch, load_average().c_str());
             rows += row;
             if (!json)
-                std::printf("%-6s %d thread(s): %9.0f tokens/s (%.1f ms a step; CPU time: %.0f tokens/s)\n", name.c_str(),
-                            threads, tokens / wall, 1000.0 * wall / steps, tokens / cpu);
+                std::printf("%-6s %d thread(s): %9.0f tokens/s (%.1f ms a step; CPU time: %s tokens/s)\n", name.c_str(),
+                            threads, tokens / wall, 1000.0 * wall / steps, cpu_rate);
         }
     }
     if (json) std::printf("{\"lm\": [%s]}\n", rows.c_str());
