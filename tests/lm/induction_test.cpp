@@ -18,7 +18,7 @@ using namespace neuralpath::lm;
 
 TEST_SUITE("slow") {
 
-TEST_CASE("the tiny config, trained on the English corpus, grows an induction head (a phase change)" *
+TEST_CASE("the tiny config trained on the English corpus grows an induction head (a phase change)" *
           doctest::skip(std::string(NEURALPATH_CORPUS_EN).empty())) {
     const LmConfig& c = *find_config("tiny");
     const Corpus corpus = read_corpus(NEURALPATH_CORPUS_EN);

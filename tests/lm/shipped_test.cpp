@@ -56,7 +56,7 @@ TEST_CASE("the shipped English model's validation loss is at least 15% below the
     CHECK(model <= 0.85 * bigram);
 }
 
-TEST_CASE("the shipped English model, from \"The \", writes mostly words of its own corpus" *
+TEST_CASE("the shipped English model prompted with The writes mostly words of its own corpus" *
           doctest::skip(!built("en") || std::string(NEURALPATH_CORPUS_EN).empty())) {
     const LmModel m = load_model(kModels + "/lm-en.nplm");
     // the corpus's vocabulary: every run of letters in its training text
@@ -86,7 +86,7 @@ TEST_CASE("the shipped English model, from \"The \", writes mostly words of its 
     CHECK(real >= 0.8 * words);
 }
 
-TEST_CASE("the shipped Spanish model loads, tokenizes Spanish in few tokens and writes" *
+TEST_CASE("the shipped Spanish model loads and tokenizes Spanish in few tokens and writes" *
           doctest::skip(!built("es"))) {
     const LmModel m = load_model(kModels + "/lm-es.nplm");
     CHECK(m.lang == "es");
