@@ -1,5 +1,5 @@
 // lm_command.cpp: `neuralpath-cli lm ...` and `neuralpath-cli tokenize`, the language model
-// (engine/core/lm; contract in DESIGN.md, "neuralpath-cli"; docs/language-model.md).
+// (engine/core/lm; the contract is in the README, "The language model", and docs/language-model.md).
 //
 //   lm train --corpus FILE --config NAME [--steps N] [--seed S] [--threads N] [--lang CODE] --out FILE
 //       one JSON line per logged step {"step", "loss", "val_loss", "tokens_per_s"} (and the best
