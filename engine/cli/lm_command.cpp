@@ -24,6 +24,7 @@
 #include <iostream>
 #include <cmath>
 #include <filesystem>
+#include <fstream>
 #include <map>
 #include <optional>
 #include <set>
@@ -197,6 +198,14 @@ int lm_train(const std::vector<std::string>& args) {
     if (lang.size() > 16 || lang.find_first_of(" \n\r\t") != std::string::npos) throw InputError("--lang must be a short code such as en");
 
     const Corpus corpus = read_corpus(corpus_path);
+    {   // refuse an --out that cannot be written now, not after minutes of training
+        const bool existed = std::filesystem::exists(out_path);
+        if (existed && !std::filesystem::is_regular_file(out_path))
+            throw InputError("lm train: --out '" + out_path + "' is not a regular file");
+        if (!std::ofstream(out_path, std::ios::binary | std::ios::app))
+            throw InputError("lm train: cannot write the model to '" + out_path + "'");
+        if (!existed) std::filesystem::remove(out_path);
+    }
     BpeTokenizer tokenizer = BpeTokenizer::train(corpus.training_text(), config->vocab_size);
     // A small corpus may run out of pairs worth merging before the config's vocabulary is full:
     // the model then has the vocabulary the text gave (its file says which).

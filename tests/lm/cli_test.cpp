@@ -145,6 +145,8 @@ TEST_CASE("bad lm and tokenize input exits 2 with one line on stderr and nothing
     refused(run_cli(dir, "lm train --corpus " + dir.path.string() + " --config tiny --out " + out));  // a folder
     refused(run_cli(dir, "lm train --corpus " + dir.file("empty.txt", "") + " --config tiny --out " + out));
     refused(run_cli(dir, "lm train --corpus " + dir.file("short.txt", "a\n%\nb\n") + " --config tiny --out " + out));
+    refused(run_cli(dir, "lm train --corpus " + corpus + " --config tiny --out /nonexistent/folder/m.nplm"));
+    refused(run_cli(dir, "lm train --corpus " + corpus + " --config tiny --out " + dir.path.string()));  // a folder
     refused(run_cli(dir, "lm eval --model " + junk + " --corpus " + corpus));
     refused(run_cli(dir, "lm heads --model /nonexistent.nplm"));
     refused(run_cli(dir, "lm generate --model " + junk + " --prompt hi"));
