@@ -10,6 +10,8 @@
 //   5. tests/bench/page-metrics.mjs (when present): first-visit bytes (brotli), time to ready
 //   6. train-bench natively and train-bench.cjs (WebAssembly under Node: the page's training
 //      code and flags): training steps/s per lesson task, side by side (issue #10)
+//   7. lm-bench natively and in WebAssembly, and torch_lm.py: language-model training in tokens/s
+//      (issue #28; lm-bench.mjs)
 // and compares every kernel's output with the naive one's, element by element (the inputs are
 // the same counter hash everywhere).
 //
@@ -17,6 +19,7 @@
 //                              [--repeats N] [--budget S] [--no-page] [--no-torch] [--no-ort] [--no-wasm]
 //                              [--realtime] [--openblas DIR]
 //                              [--train-native PATH] [--train-wasm PATH] [--no-train]
+//                              [--lm-native PATH] [--lm-wasm PATH] [--no-lm]
 // --openblas DIR: a directory with OpenBLAS as libblas.so.3/libopenblas.so.0 (from
 // scripts/openblas-for-bench.sh), put on LD_LIBRARY_PATH of the PyTorch runs only.
 // The table carries the load average at the start of each part: on a shared machine it says how
@@ -27,6 +30,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { lmTable, runLmBench } from './lm-bench.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const argv = process.argv.slice(2);
@@ -58,7 +62,7 @@ function runJson(command, args, env = process.env) {
 
 const dumpDir = mkdtempSync(join(tmpdir(), 'np-bench-'));
 const common = ['--json', '--t', ts, '--repeats', repeats, '--budget', budget, '--dump', dumpDir];
-let native, wasm = null, torch = [], ort = null, page = null, training = null;
+let native, wasm = null, torch = [], ort = null, page = null, training = null, lm = null;
 const problems = [];
 try {
   native = runJson(nativeBench, [...common, '--threads', String(cores), ...(flag('realtime') ? ['--realtime'] : [])]);
@@ -115,6 +119,15 @@ try {
         wasm: w ? (w.find(x => x.name === r.name && x.unit === r.unit) || {}).value ?? null : null })) };
     } catch (error) {
       problems.push(`train-bench did not run: ${error.message.split('\n')[0]}`);
+    }
+  }
+
+  if (!flag('no-lm')) {
+    try {
+      lm = runLmBench({ native: option('lm-native', 'build/native/tests/bench/lm-bench'), wasm: option('lm-wasm',
+        'build/web/tests/bench/lm-bench.cjs'), openblas: option('openblas', ''), cores, log, problems });
+    } catch (error) {
+      problems.push(`lm-bench did not run: ${error.message.split('\n')[0]}`);
     }
   }
 
@@ -218,6 +231,7 @@ try {
       target('frames while training in the page (worst gap, 1440x900)', `${page.frames.training.worst_ms} ms`,
         '<= 33.4 ms', page.frames.training.worst_ms <= 33.4);
   }
+  const lmLines = lm ? lmTable(lm, (x, digits = 1) => (x === undefined || x === null ? '-' : x.toFixed(digits)), target) : [];
   // Noise: how far the median run was from the best, over every single-thread tiled measurement.
   const spreads = rows.flatMap(r => Object.values(r.tiled)).filter(Boolean).map(m => m.median_seconds / m.seconds - 1);
   const noise = spreads.length ? Math.max(...spreads) : 0;
@@ -230,11 +244,11 @@ try {
       { runtime: r.runtime, version: r.version, threads: r.threads, ops: r.ops, load_average: r.load_average,
         realtime: r.realtime === true, causal_probe_seconds: r.causal_probe_seconds }])),
     rows, memory: native.memory,
-    page, training, targets, noise_median_over_best: noise, problems };
+    page, training, lm, targets, noise_median_over_best: noise, problems };
   if (json) {
     console.log(JSON.stringify(report, null, 2));
   } else {
-    printTable(report, { best, narrow });
+    printTable(report, { best, narrow, lmLines });
   }
 } finally {
   rmSync(dumpDir, { recursive: true, force: true });
@@ -242,7 +256,7 @@ try {
 
 // [SECTION] The table ------------------------------------------------------------------------------
 
-function printTable(report, { best, narrow }) {
+function printTable(report, { best, narrow, lmLines = [] }) {
   const f = (x, digits = 1) => (x === null || x === undefined || Number.isNaN(x) ? '-' : x.toFixed(digits));
   const g = m => (m ? f(m.gflops) : '-');
   const pctOf = (m, isa) => (m ? `${f(m.gflops)} (${f(100 * m.gflops / report.peaks[isa], 0)}%)` : '-');
@@ -296,7 +310,8 @@ function printTable(report, { best, narrow }) {
   out.push(`Noise: the median run was at most ${f(100 * report.noise_median_over_best, 0)}% slower than the best.`);
   if (report.ort) out.push('', ...ortTable(report, { best, f, e }));
   if (report.training) out.push('', ...trainingTable(report.training, f));
-  out.push('', 'Targets (issues #12 and #33):');
+  if (lmLines.length) out.push('', ...lmLines);
+  out.push('', 'Targets (issues #12, #28 and #33):');
   for (const t of report.targets) out.push(`  ${t.met ? 'met    ' : 'NOT MET'}  ${t.name}: ${t.value} (goal ${t.goal})`);
   for (const p of report.problems) out.push(`  note: ${p}`);
   console.log(out.join('\n'));
