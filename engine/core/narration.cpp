@@ -79,7 +79,8 @@ std::string token_list(const Trace& trace, const std::vector<int>& columns) {
 
 std::string narrate_tokens(const Trace& trace) {
     std::vector<std::string> names;
-    const std::size_t shown = std::min<std::size_t>(trace.labels.size(), 6);
+    // Six named, the rest counted; never "and 1 more" where naming the seventh is as short.
+    const std::size_t shown = trace.labels.size() <= 7 ? trace.labels.size() : 6;
     for (std::size_t t = 0; t < shown; ++t) names.push_back(token(trace, static_cast<int>(t)));
     // The rest is counted ("... and 3 more."): an ellipsis before the full stop read as "....".
     if (shown < trace.labels.size())

@@ -502,3 +502,17 @@ TEST_CASE("Spanish percentages read «35,8 %», with a no-break space before the
                     "temperatura 1,00 con los logits de las 2 palabras; le sigue «code» con un 26,9\u00a0%.") != std::string::npos);
     CHECK(format_percent(0.358f) == "35,8\u00a0%");
 }
+
+TEST_CASE("the token list names up to seven tokens, then counts the rest: never '....', never 'and 1 more'") {
+    Step tokens;
+    tokens.kind = StepKind::tokens;
+    const Trace seven = trace_of({"The", "boy", "gently", "pushed", "the", "chair", "."});
+    CHECK(narrate(seven, tokens, {0, 0}) ==
+          "The sentence becomes 7 tokens: 'The', 'boy', 'gently', 'pushed', 'the', 'chair' and '.'.");
+    const Trace eight = trace_of({"The", "farmer", "carried", "the", "bag", "because", "it", "."});
+    CHECK(narrate(eight, tokens, {0, 0}) ==
+          "The sentence becomes 8 tokens: 'The', 'farmer', 'carried', 'the', 'bag', 'because' and 2 more.");
+    Spanish es;
+    CHECK(narrate(eight, tokens, {0, 0}) ==
+          "La frase se convierte en 8 tokens: «The», «farmer», «carried», «the», «bag», «because» y 2 más.");
+}
