@@ -195,12 +195,13 @@ private:
 // [SECTION] Comparing settings -----------------------------------------------------------------
 
 // Which keys carry words a translator rewrites. Everything else in a block is structure.
-enum class Words { caption_only, check, text_block, none };
+enum class Words { caption_only, check, text_block, vocabulary, none };
 
 Words words_of(std::string_view kind) {
     if (kind == "check") return Words::check;                  // question, hint, options' text/feedback
     if (kind == "callout" || kind == "reveal") return Words::text_block;   // title / label
-    if (kind == "vocabulary" || kind == "weights" || kind == "task") return Words::none;  // data
+    if (kind == "vocabulary") return Words::vocabulary;                // data, but its feature labels
+    if (kind == "weights" || kind == "task") return Words::none;        // data
     return Words::caption_only;                                // widgets, code, equations
 }
 
@@ -209,6 +210,7 @@ bool is_words(Words words, std::string_view key, int depth) {
         case Words::caption_only: return depth == 0 && key == "caption";
         case Words::check:        return key == "question" || key == "hint" || key == "text" || key == "feedback";
         case Words::text_block:   return depth == 0 && (key == "title" || key == "label");
+        case Words::vocabulary:   return depth == 0 && key == "labels";  // what a feature is called
         case Words::none:         return false;
     }
     return false;
