@@ -13,6 +13,8 @@
 // may override WidgetSettings::check for what only the engine can find (the playback does).
 #pragma once
 
+#include <string_view>
+
 #define NEURALPATH_WIDGET_KINDS(X) \
     X(spotlight, "spotlight")          \
     X(heatmap, "heatmap")              \
@@ -24,3 +26,22 @@
     X(split_join, "split-join")        \
     X(model_view, "model-view")        \
     X(playback, "playback")
+
+namespace neuralpath::lesson {
+
+// How many tokens a widget kind's sentence may have: as many rows as its figure keeps legible.
+// One number for both sides: the checker refuses a longer sentence in a lesson (at its
+// `sentence:`), and the kind's model refuses one from setSentence, a shared link or a
+// snapshot with the same figure in its message (each model reads its own line here). Every
+// sentence also has limits.h's kMaxSentenceBytes. 0: the kind has no sentence.
+constexpr int max_sentence_tokens(std::string_view kind) {
+    if (kind == "heatmap" || kind == "model-view" || kind == "head-view") return 24;  // a 24×24 grid still reads
+    if (kind == "mask-steps" || kind == "playback") return 16;  // four stages of a T×T grid, or the board's
+    if (kind == "split-join") return 12;                        // a T × d_model grid of numbers, on a phone
+    // One row of weights with each cell's terms: the engine records per-cell terms up to 48
+    // tokens (engine/core/block.h, TraceOptions::max_term_tokens).
+    if (kind == "spotlight" || kind == "train") return 48;
+    return 0;
+}
+
+}  // namespace neuralpath::lesson

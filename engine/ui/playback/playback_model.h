@@ -19,6 +19,8 @@
 #pragma once
 #include "engine/core/trace.h"
 #include "engine/lesson/lesson.h"
+#include "engine/lesson/limits.h"
+#include "engine/lesson/widget_kinds.h"
 #include "engine/ui/playback/playback_settings.h"
 #include "engine/ui/command_result.h"
 #include "engine/ui/playback/playback_controller.h"
@@ -33,12 +35,15 @@
 
 namespace neuralpath::ui {
 
-// The longest sentence the board shows (its grids are T×T; more tokens would not be legible).
-inline constexpr int kPlaybackMaxTokens = 16;
+// The longest sentence the board shows (its grids are T×T; more tokens would not be legible):
+// the checker's figure for a playback sentence too (engine/lesson/widget_kinds.h).
+inline constexpr int kPlaybackMaxTokens = lesson::max_sentence_tokens("playback");
 // The sentence field's size (the view's buffer, less its NUL): a longer draft is cut there.
 inline constexpr std::size_t kPlaybackMaxDraftBytes = 511;
-// The temperature slider's range on the next-token step.
-inline constexpr float kMinTemperature = 0.1f, kMaxTemperature = 5.0f;
+// The temperature slider's range on the next-token step: a weights block's temperature is
+// checked against the same (engine/lesson/limits.h).
+using lesson::kMaxTemperature;
+using lesson::kMinTemperature;
 
 class PlaybackModel {
  public:

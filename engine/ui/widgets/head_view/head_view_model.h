@@ -11,6 +11,7 @@
 //               error?, input_error?}
 //   snapshot   {"s": sentence, "shown": [bool], "f": focus}
 #pragma once
+#include "engine/lesson/widget_kinds.h"
 #include "engine/core/model.h"
 #include "engine/core/trace.h"
 #include "engine/ui/command_result.h"
@@ -30,6 +31,7 @@ namespace neuralpath::ui {
 class HeadViewModel {
  public:
   static constexpr const char* kKind = "head-view";
+  static constexpr int kMaxTokens = lesson::max_sentence_tokens(kKind);  // the checker's figure too
 
   struct Top {
     int head = 0;

@@ -9,6 +9,7 @@
 //               masked[[i, j]], row_sums, selected{row, col}|null, summary, table, error?}
 //   snapshot   {"s": sentence, "c": causal, "h": head, "sel": [row, col]}  (restore() reads it)
 #pragma once
+#include "engine/lesson/widget_kinds.h"
 #include "engine/core/model.h"
 #include "engine/core/trace.h"
 #include "engine/lesson/lesson.h"
@@ -29,7 +30,7 @@ namespace neuralpath::ui {
 class HeatmapModel {
  public:
   static constexpr const char* kKind = "heatmap";
-  static constexpr int kMaxTokens = 24;  // a 24×24 grid still reads on a laptop; phones scroll it
+  static constexpr int kMaxTokens = lesson::max_sentence_tokens(kKind);  // the checker's figure too
 
   struct SetSentence {
     std::string text;

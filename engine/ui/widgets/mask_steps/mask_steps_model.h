@@ -11,6 +11,7 @@
 //               table, error?}
 //   snapshot   {"s": sentence, "st": stage index, "h": head, "m": mistake, "d": d_k}
 #pragma once
+#include "engine/lesson/widget_kinds.h"
 #include "engine/core/mistakes.h"
 #include "engine/core/model.h"
 #include "engine/core/trace.h"
@@ -35,7 +36,7 @@ const char* mistake_name(Mistake mistake);  // "mask-after-softmax", "no-scale",
 class MaskStepsModel {
  public:
   static constexpr const char* kKind = "mask-steps";
-  static constexpr int kMaxTokens = 16;              // four stages of a T×T grid: keep them legible
+  static constexpr int kMaxTokens = lesson::max_sentence_tokens(kKind);  // the checker's figure too
   static constexpr int kMinLogD = 1, kMaxLogD = 10;  // the "no √d_k" slider: d_k = 2 .. 1024
 
   struct SetSentence {

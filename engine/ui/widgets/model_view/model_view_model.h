@@ -11,6 +11,7 @@
 //               summary, table, error?, input_error?}
 //   snapshot   {"s": sentence, "o": [layer, head] | null, "sel": [row, col] | null}
 #pragma once
+#include "engine/lesson/widget_kinds.h"
 #include "engine/core/model.h"
 #include "engine/core/trace.h"
 #include "engine/ui/command_result.h"
@@ -30,7 +31,7 @@ namespace neuralpath::ui {
 class ModelViewModel {
  public:
   static constexpr const char* kKind = "model-view";
-  static constexpr int kMaxTokens = 24;  // as the heatmap: an open head still reads at 24 × 24
+  static constexpr int kMaxTokens = lesson::max_sentence_tokens(kKind);  // the checker's figure too
 
   struct Head {
     int layer = 0, head = 0;

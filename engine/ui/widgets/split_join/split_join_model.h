@@ -17,6 +17,7 @@
 //               root, factor, right, wrong}, summary, table, error?}
 //   snapshot   {"s": sentence, "st": stage index, "h": head, "r": role, "m": mistake on}
 #pragma once
+#include "engine/lesson/widget_kinds.h"
 #include "engine/core/head_mistakes.h"
 #include "engine/core/trace.h"
 #include "engine/lesson/lesson.h"
@@ -37,7 +38,7 @@ namespace neuralpath::ui {
 class SplitJoinModel {
  public:
   static constexpr const char* kKind = "split-join";
-  static constexpr int kMaxTokens = 12;  // a T × d_model grid of numbers must stay legible on a phone
+  static constexpr int kMaxTokens = lesson::max_sentence_tokens(kKind);  // the checker's figure too
 
   enum class Role { q, k, v };
   static const char* role_name(Role role);  // "q", "k", "v"

@@ -17,6 +17,7 @@
 //   snapshot   {"seed", "steps", "trained", "sentence"?}: training is deterministic, so restore
 //              replays the steps and lands on the same weights
 #pragma once
+#include "engine/lesson/widget_kinds.h"
 #include "engine/lesson/lesson.h"
 #include "engine/ui/command_result.h"
 #include "engine/ui/widgets/explanation.h"
@@ -37,6 +38,7 @@ namespace neuralpath::ui {
 class TrainModel {
  public:
   static constexpr const char* kKind = "train";
+  static constexpr int kMaxTokens = lesson::max_sentence_tokens(kKind);
   // Per frame: at most kStepsPerFrame steps (slow enough to watch the curves and the spotlight
   // move: the default 300 steps take about 2.5 s at 60 frames a second), and never more than
   // kFrameBudgetMs of work (a slow phone takes fewer steps, never a longer frame).
