@@ -25,4 +25,10 @@ int run_train(const std::vector<std::string>& args, std::string& stdout_text);
 // between heads, for the lesson's weights and for the untrained start (head_stats.h).
 int run_heads(const std::vector<std::string>& args, std::string& stdout_text);
 
+// lm train|eval|generate|heads|models ...: the language model (lm_command.cpp, docs/language-model.md).
+int run_lm(const std::vector<std::string>& args, std::string& stdout_text);
+
+// tokenize --model FILE|NAME --text TEXT: a language model's BPE tokens {"tokens": [{"text", "id"}]}.
+int run_tokenize(const std::vector<std::string>& args, std::string& stdout_text);
+
 }  // namespace neuralpath::cli
