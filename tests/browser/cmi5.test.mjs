@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import validation from 'xapi-validation';
 import { buildPackages, serve, startBrowser, unzip, watchProblems } from './scorm-kit.mjs';
+import { screenshotPath } from './harness.mjs';
 
 const validate = validation.default || validation;
 const LESSON = 'self-attention';
@@ -447,6 +448,7 @@ test('Exit follows returnURL only when it is a web address: javascript:, data: a
     assert.equal(after.returned, undefined, `${JSON.stringify(returnURL)} ran`);
     assert.equal(after.url, before, 'the page stayed where it was');
     assert.match(after.note, /not a web address/, after.note);
+    if (returnURL.startsWith('javascript:')) await page.screenshot({ path: screenshotPath('cmi5-return-not-followed') });
     check(env.lrs.statements.splice(0));
     assert.deepEqual(unexpected(problems).filter(p => !/returnURL is not a web address/.test(p)), []);
     t.diagnostic(`${JSON.stringify(returnURL)}: not followed; the note says so`);

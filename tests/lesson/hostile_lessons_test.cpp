@@ -174,7 +174,7 @@ TEST_CASE("more sections, checks or widgets than the page lays out are an error 
     std::string text = kHead;
     for (std::size_t i = 1; i < kMaxSections; ++i) text += "## S" + std::to_string(i) + "\n\nText.\n\n";
     CHECK(problems(text).empty());
-    only_error_at(text + "## One more\n\nText.\n", "at most 200 sections", pos_of(text + "## One more", "One more"));
+    only_error_at(text + "## One more\n\nText.\n", "at most 100 sections", pos_of(text + "## One more", "One more"));
 
     std::string checks = doc("");
     const std::string check = "```check\nid: c{n}\nquestion: Q?\noptions:\n  - text: a\n    correct: yes\n    feedback: y\n"
@@ -184,11 +184,11 @@ TEST_CASE("more sections, checks or widgets than the page lays out are an error 
         one.replace(one.find("{n}"), 3, std::to_string(i));
         checks += one;
     }
-    only_error_at(checks, "at most 200 checks", pos_of(checks, "check\nid:", static_cast<int>(kMaxChecks) + 1));
+    only_error_at(checks, "at most 100 checks", pos_of(checks, "check\nid:", static_cast<int>(kMaxChecks) + 1));
 
     std::string widgets = doc("");
     for (std::size_t i = 0; i <= kMaxWidgets; ++i) widgets += "```heatmap\nsentence: the cat\n```\n\n";
-    only_error_at(widgets, "at most 100 widgets", pos_of(widgets, "heatmap\nsentence", static_cast<int>(kMaxWidgets) + 1));
+    only_error_at(widgets, "at most 20 widgets", pos_of(widgets, "heatmap\nsentence", static_cast<int>(kMaxWidgets) + 1));
 }
 
 // [SECTION] Training ---------------------------------------------------------------------------------
