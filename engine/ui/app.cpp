@@ -7,11 +7,14 @@
 #include "app.h"
 
 #include "engine/text/catalogue.h"
+#include "engine/text/format.h"
+#include "engine/ui/page_limits.h"
 #include "engine/lesson/load.h"
 #include "engine/lesson/model_spec.h"
 #include "engine/ui/document_export.h"
 #include "engine/ui/lesson_page.h"
 #include "engine/ui/lesson_session.h"
+#include "engine/ui/page_limits.h"
 #include "engine/ui/widget.h"
 #include "engine/ui/page_commands.h"
 #include "engine/ui/widgets/registry.h"
@@ -89,7 +92,7 @@ float App::scale() const { return viewport_.pixel_scale > 0 ? viewport_.pixel_sc
 
 // [SECTION] Loading -------------------------------------------------------------------------------
 
-void App::load_lesson(std::string_view id, std::string_view markdown) {
+void App::load_lesson(std::string_view id, std::string_view markdown, bool train_weights) {
   impl_ = std::make_unique<Impl>();
   Impl& m = *impl_;
   m.lesson_id = std::string(id);
@@ -97,7 +100,7 @@ void App::load_lesson(std::string_view id, std::string_view markdown) {
   const std::string file = "lessons/" + m.lesson_id + ".md";
   lesson::LoadResult result;
   try {
-    result = lesson::load_lesson_text(markdown, file, with_widgets());
+    result = lesson::load_lesson_text(markdown, file, with_widgets({.train_lesson_weights = train_weights}));
   } catch (const std::exception& e) {  // the loader reports problems as diagnostics; this is a last guard
     result.lesson.reset();
     result.diagnostics = {{file, {1, 1}, tr("commands.lesson_unreadable_because", {{"error", e.what()}})}};
@@ -384,7 +387,21 @@ struct App::Runner {
 };
 
 std::string App::command(std::string_view text) {
-  const json message = json::parse(text, nullptr, /*allow_exceptions=*/false);
+  // Nothing deeper than kMaxCommandNesting is built (page_limits.h): a deep tree would be
+  // written out again (a record's dump, a reply) by recursion, past the page's stack.
+  bool too_deep = false;
+  const json::parser_callback_t limit_depth = [&too_deep](int depth, json::parse_event_t event, json&) {
+    if ((event == json::parse_event_t::object_start || event == json::parse_event_t::array_start) &&
+        depth >= kMaxCommandNesting) {
+      too_deep = true;
+      return false;
+    }
+    return true;
+  };
+  if (text.size() > kMaxCommandBytes)
+    return refused(tr("commands.too_large", {{"max", format_bytes(static_cast<double>(kMaxCommandBytes))}})).dump();
+  const json message = json::parse(text, limit_depth, /*allow_exceptions=*/false);
+  if (too_deep) return refused(tr("commands.too_deep", {{"max", std::to_string(kMaxCommandNesting)}})).dump();
   if (!message.is_object() || !message.contains("type") || !message["type"].is_string())
     return refused(tr("commands.not_a_command")).dump();
   const std::string type = message["type"].get<std::string>();
@@ -443,7 +460,7 @@ std::string App::state_json() const {
     state["widgets"] = json::array();
     state["playback"] = nullptr;
     state["progress"] = nullptr;
-    return state.dump();
+    return state.dump(-1, ' ', false, json::error_handler_t::replace);
   }
   state["section"] = m.session->section();
   json sections = json::array();
@@ -498,7 +515,7 @@ std::string App::state_json() const {
     break;
   }
   state["progress"] = m.session->progress_json();
-  return state.dump();
+  return state.dump(-1, ' ', false, json::error_handler_t::replace);
 }
 
 }  // namespace neuralpath::ui

@@ -501,7 +501,10 @@ function withWidget(view, message) {
 
 function renderSentenceForm(view) {
   const inputId = uid('sentence');
-  const input = el('input', { id: inputId, type: 'text', maxlength: '200', autocomplete: 'off', spellcheck: 'false' });
+  // As long as the engine takes a sentence (neuralpath.limits, in bytes; a longer non-ASCII one
+  // is refused by the engine with its own message).
+  const input = el('input', { id: inputId, type: 'text', maxlength: String(np.limits?.sentence_bytes ?? 200),
+    autocomplete: 'off', spellcheck: 'false' });
   return el('form', { class: 'np-m-sentence', onsubmit: event => {
     event.preventDefault();
     const text = input.value.trim();

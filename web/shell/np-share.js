@@ -24,6 +24,7 @@
 import { toolbar, noteSlot } from './np-mirror.js';
 import { languageSwitch } from './np-lang.js';
 import { words } from './np-strings.js';
+import { nestingOver } from './np-json.js';
 
 const np = window.neuralpath;
 const t = (key, args) => np.text(key, args);
@@ -40,8 +41,10 @@ stage.getContext = (type, attributes = {}) =>
 // [SECTION] Encoding a state into a link ---------------------------------------------------------
 // "z" + base64url(deflate-raw(JSON)) where the browser compresses, else "j" + base64url(JSON);
 // whichever is shorter. Version 1 of the payload: {v: 1, s: section, w: {id: snapshot}, p: step}.
+// A link is read only as far as the engine's limits allow (neuralpath.limits: its characters,
+// the JSON's bytes once unpacked and how deep it nests), each checked before the next step: a
+// 13 KB link once inflated to 5M nested arrays and froze the tab for a minute.
 const PAYLOAD_VERSION = 1;
-const MAX_LINK_STATE = 16 * 1024;   // characters of ?s= read at most (a chat message is shorter)
 
 const toBase64Url = bytes => {
   let binary = '';
@@ -66,15 +69,49 @@ export async function encodeState(payload) {
   } catch { return plain; }
 }
 
-export async function decodeState(text) {
-  if (typeof text !== 'string' || text.length < 2 || text.length > MAX_LINK_STATE || !/^[jz][A-Za-z0-9_-]+$/.test(text))
+// Inflates at most `limit` bytes; more is refused (TooBig) without reading on.
+class TooBig extends Error {}
+async function inflate(bytes, limit) {
+  const reader = new Blob([bytes]).stream().pipeThrough(new DecompressionStream('deflate-raw')).getReader();
+  const parts = [];
+  let length = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    length += value.length;
+    if (length > limit) {
+      reader.cancel().catch(() => {});
+      throw new TooBig(t('share.too_big_unpacked'));
+    }
+    parts.push(value);
+  }
+  const out = new Uint8Array(length);
+  let at = 0;
+  for (const part of parts) { out.set(part, at); at += part.length; }
+  return out;
+}
+
+// `limits`: the engine's (neuralpath.limits); the decoder never reads past them.
+export async function decodeState(text, limits = np.limits) {
+  if (typeof text !== 'string' || text.length < 2 || !/^[jz][A-Za-z0-9_-]+$/.test(text))
     throw new Error(words('share.bad_state'));
-  let bytes = fromBase64Url(text.slice(1));
+  if (!limits) throw new Error(words('share.not_ready'));
+  if (text.length > limits.shared_state_chars)
+    throw new Error(t('share.too_long', { n: np.format('count', text.length), max: np.format('count', limits.shared_state_chars) }));
+  let bytes;
+  try { bytes = fromBase64Url(text.slice(1)); } catch { throw new Error(t('share.damaged')); }
   if (text[0] === 'z') {
     if (typeof DecompressionStream !== 'function') throw new Error(words('share.cannot_unpack'));
-    bytes = await through(new DecompressionStream('deflate-raw'), bytes);
+    try { bytes = await inflate(bytes, limits.shared_state_bytes); } catch (error) {
+      throw error instanceof TooBig ? error : new Error(t('share.damaged'));   // not the stream's "Failed to fetch"
+    }
   }
-  const payload = JSON.parse(new TextDecoder().decode(bytes));
+  if (bytes.length > limits.shared_state_bytes) throw new Error(t('share.too_big_unpacked'));
+  let json;
+  try { json = new TextDecoder('utf-8', { fatal: true }).decode(bytes); } catch { throw new Error(t('share.damaged')); }
+  if (nestingOver(json, limits.json_depth)) throw new Error(words('share.bad_state'));
+  let payload;
+  try { payload = JSON.parse(json); } catch { throw new Error(t('share.damaged')); }
   if (!payload || typeof payload !== 'object' || payload.v !== PAYLOAD_VERSION) throw new Error(words('share.bad_version'));
   return payload;
 }
@@ -98,7 +135,12 @@ async function share() {
   url.search = '';
   url.searchParams.set('lesson', np.params.lesson);
   if (payload.s) url.searchParams.set('section', payload.s);
-  if (payload.w || payload.p) url.searchParams.set('s', await encodeState(payload));
+  if (payload.w || payload.p) {
+    const encoded = await encodeState(payload);
+    // Never a link the decoder (or a web server) would refuse.
+    if (encoded.length > np.limits.shared_state_chars) throw new Error(t('share.view_too_big'));
+    url.searchParams.set('s', encoded);
+  }
   url.hash = '';
   return url.href;
 }
@@ -107,7 +149,7 @@ async function share() {
 // The section is in ?section= (np-app.js goes there itself); the figures follow once decoded.
 async function openShared() {
   const raw = new URLSearchParams(location.search).get('s');
-  if (!raw) return;
+  if (!raw) return;   // "?s=" with nothing in it is no shared view (np-app.js: params.shared is false)
   await np.ready;   // the notes below need the catalogue
   let payload;
   try { payload = await decodeState(raw); } catch (error) {
@@ -310,7 +352,7 @@ np.events.addEventListener('export', async event => {
       setTimeout(() => URL.revokeObjectURL(url), 10000);
       np.announce(t('share.saved_csv'));
     } else {
-      download(`${base}.png`, await exportPng(widget));
+      download(`${base}.png`, await exportPngInTurn(widget));
       np.announce(t('share.saved_image'));
     }
   } catch (error) {
@@ -386,7 +428,16 @@ np.events.addEventListener('engine-ready', async () => {
   toolbar().append(await languageSwitch(np.params.lang, t('language.choose'), current));
 });
 
+// One picture at a time: each scrolls the page to its figure and copies the canvas, so two at
+// once moved each other's figure away and both failed (#35).
+let exporting = Promise.resolve();
+function exportPngInTurn(id) {
+  const turn = exporting.then(() => exportPng(id));
+  exporting = turn.catch(() => {});
+  return turn;
+}
+
 np.provide('share', share);
-np.provide('exportPng', exportPng);
+np.provide('exportPng', exportPngInTurn);
 np.provide('exportCsv', exportCsv);
 openShared().catch(error => console.warn(`shared link: ${error.message}`));

@@ -9,6 +9,8 @@
 #include "engine/core/narration.h"
 #include "engine/widgets/command_result.h"
 #include "engine/widgets/widget_kinds.h"
+#include "engine/widgets/drawable.h"
+#include "engine/lesson/limits.h"
 
 #include <algorithm>
 #include <numeric>
@@ -62,7 +64,7 @@ SpotlightModel::SpotlightModel(const SpotlightSettings& settings, const lesson::
 }
 
 std::optional<std::string> SpotlightModel::show(const std::string& text) {
-  const int limit = TraceOptions{}.max_term_tokens;  // beyond it the trace keeps no per-cell terms
+  const int limit = lesson::max_sentence_tokens(kKind);  // the trace keeps per-cell terms up to here
   auto ran = run_sentence(spec_, text, Mask::none(), limit, kKind);
   if (auto* why = std::get_if<std::string>(&ran)) return *why;
   Trace& trace = std::get<Trace>(ran);
@@ -179,7 +181,9 @@ CommandResult SpotlightModel::apply(const Command& command) {
   if (const auto* c = std::get_if<SetSentence>(&command)) {
     auto problem = set_sentence(c->text);
     input_error_ = problem ? *problem : std::string();
-    refused_ = problem ? c->text : std::string();
+    // The box shows a refused sentence again, as far as a sentence field holds it (a shared
+    // link once put 1.9 MB here, and into state()).
+    refused_ = problem ? field_prefix(c->text) : std::string();
     return problem;
   }
   if (!trace_) return tr("spotlight.no_sentence", {{"error", error_}});

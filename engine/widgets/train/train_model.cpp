@@ -128,7 +128,7 @@ CommandResult TrainModel::apply(const Command& command) {
     if (s.finished()) return tr("train.already_trained");
     s.run_steps(steps->n);  // no time budget: a test or a host asked for n steps at once
   } else if (const auto* sentence = std::get_if<SetSentence>(&command)) {
-    asked_sentence_ = sentence->text;  // the box shows it, refused or not, next to its message
+    asked_sentence_ = field_prefix(sentence->text);  // the box shows it, refused or not, next to its message
     ++sentences_asked_;
     if (auto why = refuse_undrawable(sentence->text)) {  // shown as "?" or "�" otherwise
       input_error_ = *why;
@@ -137,8 +137,13 @@ CommandResult TrainModel::apply(const Command& command) {
     // The same words as the other widgets' sentence boxes: the tokenizer's own refusal, then
     // "type a sentence first", before this widget's own "no query word".
     try {
-      if (tokenize(sentence->text).empty()) {
+      const std::size_t tokens = tokenize(sentence->text).size();
+      if (tokens == 0) {
         input_error_ = tr("spotlight.empty");
+        return input_error_;
+      }
+      if (tokens > static_cast<std::size_t>(kMaxTokens)) {  // the checker's figure too
+        input_error_ = tr("spotlight.too_long", {{"n", std::to_string(tokens)}, {"max", std::to_string(kMaxTokens)}});
         return input_error_;
       }
     } catch (const InputError& e) {
