@@ -64,6 +64,7 @@ struct App::Impl {
   LessonPage page;
   float time = 0;
   int playback_step = -1;
+  std::string next_title, next_href;  // the course's next lesson (nextLesson command)
 
   WidgetEntry* find_widget(std::string_view id) {
     for (WidgetEntry& w : widgets)
@@ -197,6 +198,8 @@ void App::frame(float dt) {
   frame.errors = &m.errors;
   frame.lesson_id = m.lesson_id;
   frame.notice = font_error_;
+  frame.next_title = m.next_title;
+  frame.next_href = m.next_href;
   frame.time = m.time;
   frame.dt = dt;
   m.page.draw(frame);
@@ -405,6 +408,14 @@ std::string App::command(std::string_view text) {
     m.page.reset_scroll();
     return ok().dump();
   }
+  if (type == "nextLesson") {  // the page's JS knows the course (lessons/index.json); the card at the end shows it
+    if (!message.contains("href") || !message["href"].is_string() ||
+        (message.contains("title") && !message["title"].is_string()))
+      return refused(tr("commands.next_lesson_needs")).dump();
+    m.next_href = message["href"].get<std::string>();
+    m.next_title = message.value("title", std::string());
+    return ok().dump();
+  }
   if (type == "contents") {
     if (!message.contains("open") || !message["open"].is_boolean())
       return refused(tr("commands.needs_flag", {{"command", "contents"}, {"key", "open"}})).dump();
@@ -489,6 +500,7 @@ std::string App::state_json() const {
   const ImRect column = m.page.column();
   state["layout"] = {{"narrow", m.page.narrow()},
                      {"contents_open", m.page.contents_open()},
+                     {"contents_scroll", m.page.contents_scroll() / s},
                      {"column", rect_json(column, s)},
                      {"scroll", m.page.scroll() / s},
                      {"scroll_max", m.page.scroll_max() / s},
@@ -527,6 +539,11 @@ std::string App::state_json() const {
     check["option_rects"] = rects;
   }
   state["checks"] = checks;
+  if (geometry.finish.GetWidth() > 0) {
+    json finish = {{"rect", rect_json(geometry.finish, s)}, {"next_title", m.next_title}, {"next_href", m.next_href}};
+    if (geometry.next_lesson.GetWidth() > 0) finish["next"] = rect_json(geometry.next_lesson, s);
+    state["finish"] = std::move(finish);
+  }
   json reveals = m.session->reveals_json();
   for (json& reveal : reveals)
     if (auto it = geometry.reveal_rect.find(reveal["id"].get<std::string>()); it != geometry.reveal_rect.end())

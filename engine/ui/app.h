@@ -13,7 +13,7 @@
 // changes nothing):
 //   goto{section}  answer{check, option | [options]}  reveal{id, open?}  hint{check}
 //   retry{check}  theme{dark}  restore{progress}  reset  reducedMotion{reduce}
-//   scroll{by | to} (CSS px)  contents{open}
+//   scroll{by | to} (CSS px)  contents{open}  nextLesson{href, title?} (the card at the lesson's end)
 //   anything else goes to a widget: the one named by "widget" (a block id), else the first
 //   in the current section that takes it, else the first in the lesson that does
 //   (setSentence, play, pause, step, restart, seek, speed, speechEnded, ...).

@@ -1,11 +1,14 @@
 // mask_steps_view.h: draws a const MaskStepsModel with Dear ImGui — the stage and head
-// choices, the stage's grid, its narration, Back/Next, and the three mistakes (a grid of
+// choices with Back/Next under them, the stage's grid, its narration, and the three mistakes (a grid of
 // rows that no longer sum to 1, the d_k slider with two bar charts, the transpose's shapes and
 // error). Clicks come back as the model's commands; the hovered cell and the open
 // explanation are the view's own.
 #pragma once
 #include "engine/ui/widgets/explain.h"
+#include "engine/ui/widgets/kit.h"
 #include "engine/ui/widgets/mask_steps/mask_steps_model.h"
+
+#include <nlohmann/json.hpp>
 
 #include <optional>
 #include <vector>
@@ -19,6 +22,8 @@ class MaskStepsView {
   void update(const MaskStepsModel& /*model*/, float /*dt*/) {}
   Explainer& explainer() { return explain_; }
   const Explainer& explainer() const { return explain_; }
+  // Where the last frame drew Next, [x, y, w, h] in CSS px (null on the last stage): state()'s "layout".
+  nlohmann::json layout() const { return {{"next", nav_next_}}; }
 
  private:
   void draw_stages(const UiContext& ui, const MaskStepsModel& model, float width, Asked& asked);
@@ -29,6 +34,8 @@ class MaskStepsView {
                  bool scaled);
 
   std::optional<Cell> hovered_;
+  kit::KeptHeight said_;  // the stage's sentence, or the hovered cell's
+  nlohmann::json nav_next_;
   Explainer explain_;
 };
 

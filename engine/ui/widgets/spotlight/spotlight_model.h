@@ -84,6 +84,7 @@ class SpotlightModel {
   int query() const { return query_; }
   int head() const { return head_; }
   int top() const { return top_; }
+  int heaviest() const { return heaviest_; }  // the largest weight of all, the query's own included
   const Vector& weights() const { return weights_; }
   const std::vector<BlendTerm>& blend() const { return blend_; }
   const lesson::Inline& caption() const { return caption_; }
@@ -122,6 +123,7 @@ class SpotlightModel {
   Vector weights_;  // trace_->spotlight(query_, head_)
   std::vector<BlendTerm> blend_;
   int top_ = -1;  // the heaviest token other than the query itself
+  int heaviest_ = -1;
   std::optional<Explanation> to_explain_;
 };
 

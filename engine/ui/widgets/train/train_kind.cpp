@@ -56,7 +56,7 @@ const WidgetKind& train_widget_kind() {
              {item("train.train", {{"type", "train"}}, {{"running", true}}),
               item("train.pause", {{"type", "pause"}}, json::object()),
               item("train.reset", {{"type", "resetTraining"}}, json::object()),
-              item("train.weights_trained", {{"type", "useTrained"}, {"trained", true}}, {{"trained", true}}),
+              item("train.weights_run", {{"type", "useTrained"}, {"trained", true}}, {{"trained", true}}),
               item(t->lesson_weights_trained ? "train.weights_hand_set_built" : "train.weights_hand_set",
                    {{"type", "useTrained"}, {"trained", false}}, {{"trained", false}})}}};
       }};

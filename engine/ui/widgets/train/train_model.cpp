@@ -231,6 +231,9 @@ json TrainModel::state() const {
   out["slice_budget_ms"] = budget_ms_;
   out["loss"] = s.curve().back().held_out_loss;
   out["accuracy"] = s.curve().back().held_out_accuracy;
+  out["spotlight_step"] = s.spotlight_step();  // the step whose weights the spotlight shows
+  if (!s.showing_trained())  // what the plots show for the switch's other side
+    out["other_weights"] = {{"loss", s.hand_set_point().held_out_loss}, {"accuracy", s.hand_set_point().held_out_accuracy}};
   json curve = json::array();
   for (const CurvePoint& p : s.curve())
     curve.push_back({{"step", p.step}, {"loss", p.held_out_loss}, {"accuracy", p.held_out_accuracy}});
@@ -289,7 +292,9 @@ std::string TrainModel::summary() const {
              {"total", format_count(static_cast<std::uint64_t>(s.total_steps()))},
              {"accuracy", format_percent(s.curve().back().held_out_accuracy)},
              {"loss", format_number(s.curve().back().held_out_loss)},
-             {"weights", tr(s.showing_trained() ? "train.weights_trained_lower" : other_weights("train.weights_hand_set_lower"))},
+             {"weights", tr(!s.showing_trained() ? other_weights("train.weights_hand_set_lower")
+                            : s.step() == 0        ? "train.weights_untrained_lower"
+                                                   : "train.weights_trained_lower")},
              {"query", ui::quoted(settings_.query)},
              {"top", top.empty() ? tr("train.top_none") : top}});
 }
