@@ -1,4 +1,4 @@
-// commands.h: the neuralpath-cli subcommands (contract in DESIGN.md, "neuralpath-cli").
+// commands.h: the neuralpath-cli subcommands (contract: README.md, "The command-line tool").
 // Each returns the process exit code; bad input throws neuralpath::InputError, which main()
 // turns into exit 2 with one line on stderr and nothing on stdout.
 #pragma once
@@ -24,5 +24,11 @@ int run_train(const std::vector<std::string>& args, std::string& stdout_text);
 // heads --lesson FILE [--task NAME]: per-head attention mass per relation and the divergence
 // between heads, for the lesson's weights and for the untrained start (head_stats.h).
 int run_heads(const std::vector<std::string>& args, std::string& stdout_text);
+
+// lm train|eval|generate|heads|models ...: the language model (lm_command.cpp, docs/language-model.md).
+int run_lm(const std::vector<std::string>& args, std::string& stdout_text);
+
+// tokenize --model FILE|NAME --text TEXT: a language model's BPE tokens {"tokens": [{"text", "id"}]}.
+int run_tokenize(const std::vector<std::string>& args, std::string& stdout_text);
 
 }  // namespace neuralpath::cli

@@ -1,10 +1,13 @@
-// neuralpath-cli: the lesson engine's maths from the command line (contract: DESIGN.md).
+// neuralpath-cli: the lesson engine's maths from the command line (contract: README.md, "The
+// command-line tool"; tests/cli checks it).
 //
 //   neuralpath-cli attend < input.json        attention on raw Q, K, V
 //   neuralpath-cli trace --sentence TEXT ...  the whole block, step by step, with narration
 //   neuralpath-cli check FILE...              validate lesson files
 //   neuralpath-cli train --lesson FILE ...    train the lesson's model on one of its tasks
 //   neuralpath-cli heads --lesson FILE ...    how its heads divide a task's relations
+//   neuralpath-cli lm train|eval|generate|heads|models ...   the language model (lm_command.cpp)
+//   neuralpath-cli tokenize --model FILE --text TEXT         its BPE tokens
 //
 // Exit codes: 0 success; 1 `check` found problems; 2 bad input or usage (one line on stderr,
 // nothing on stdout); 3 an unexpected internal error.
@@ -26,7 +29,13 @@ constexpr const char* kUsage =
     "       neuralpath-cli trace [--sentence TEXT] [--lesson FILE] [--mask causal|none] [--lang CODE] [--focus N] [--terms] [--pretty]\n"
     "       neuralpath-cli check FILE...\n"
     "       neuralpath-cli train --lesson FILE [--task NAME] [--steps N] [--seed S] [--out FILE] [--lang CODE]\n"
-    "       neuralpath-cli heads --lesson FILE [--task NAME]\n";
+    "       neuralpath-cli heads --lesson FILE [--task NAME]\n"
+    "       neuralpath-cli lm train --corpus FILE --config tiny|page|small [--steps N] [--seed S] [--threads N] [--lang CODE] --out FILE\n"
+    "       neuralpath-cli lm eval --model FILE|NAME --corpus FILE\n"
+    "       neuralpath-cli lm generate --model FILE|NAME --prompt TEXT [--tokens N] [--temperature T] [--top-k K] [--seed S]\n"
+    "       neuralpath-cli lm heads --model FILE|NAME\n"
+    "       neuralpath-cli lm models\n"
+    "       neuralpath-cli tokenize --model FILE|NAME --text TEXT\n";
 
 // One line, whatever the message holds, so scripts can read it with `read`.
 std::string one_line(std::string text) {
@@ -69,6 +78,10 @@ int main(int argc, char** argv) {
             code = neuralpath::cli::run_train(rest, out);
         } else if (command == "heads") {
             code = neuralpath::cli::run_heads(rest, out);
+        } else if (command == "lm") {
+            code = neuralpath::cli::run_lm(rest, out);
+        } else if (command == "tokenize") {
+            code = neuralpath::cli::run_tokenize(rest, out);
         } else if (command == "check") {
             code = neuralpath::cli::run_check(rest, out, err);
         } else if (command == "help" || command == "--help" || command == "-h") {

@@ -22,6 +22,7 @@ void AdamW::step(const std::vector<ParameterRef>& parameters) {
         const ParameterRef& p = parameters[i];
         float* m = m_[i].data();
         float* v = v_[i].data();
+        const float decay = p.decay ? s.weight_decay : 0.0f;      // λ, or 0 for gains and biases
         for (Index j = 0; j < p.size; ++j) {
             const float g = p.grad[j];
             m[j] = s.beta1 * m[j] + (1.0f - s.beta1) * g;          // m = β1·m + (1 − β1)·g
@@ -29,7 +30,7 @@ void AdamW::step(const std::vector<ParameterRef>& parameters) {
             const float m_hat = m[j] / correction1;                // m̂
             const float v_hat = v[j] / correction2;                // v̂
             p.value[j] -= s.learning_rate * (m_hat / (std::sqrt(v_hat) + s.epsilon) +
-                                             s.weight_decay * p.value[j]);  // θ −= lr·(m̂/(√v̂+ε) + λθ)
+                                             decay * p.value[j]);  // θ −= lr·(m̂/(√v̂+ε) + λθ)
         }
     }
 }

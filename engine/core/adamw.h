@@ -4,7 +4,12 @@
 //   m = β1·m + (1 − β1)·g                 running mean of the gradient
 //   v = β2·v + (1 − β2)·g²                running mean of its square
 //   m̂ = m / (1 − β1ᵗ),  v̂ = v / (1 − β2ᵗ)  bias correction (both start at 0)
-//   θ = θ − lr·(m̂ / (sqrt(v̂) + ε) + λ·θ)  decoupled weight decay λ
+//   θ = θ − lr·(m̂ / (sqrt(v̂) + ε) + λ·θ)  decoupled weight decay λ (only where decay is on)
+// The decay is decoupled (Loshchilov & Hutter): it shrinks θ itself, apart from the gradient,
+// so Adam's per-parameter scaling does not weaken it where gradients are large (L2 added to the
+// loss would be divided by sqrt(v̂) like the rest of g). It is meant for matrices; gains and
+// biases are named with decay = false (their scale is what they learn). The lessons' small
+// trainers use λ = 0, which is plain Adam; the language model (engine/core/lm) uses λ > 0.
 // Plain loops in a fixed order, no threads and no random numbers: the same gradients give the
 // same parameters bit for bit on one build.
 #pragma once
@@ -28,6 +33,7 @@ struct ParameterRef {
     float* value;
     const float* grad;
     Index size;
+    bool decay = true;   // false: weight decay never touches this buffer (gains, biases)
 };
 
 class AdamW {

@@ -37,8 +37,8 @@ struct KernelVariant {
     // computes out rows [first·strip_rows, (first + count)·strip_rows) of the problem: the
     // strips first .. first + count - 1, neighbours sharing the K and V rows they read in cache
     void (*run_strips)(const AttentionProblem& problem, std::ptrdiff_t first, std::ptrdiff_t count, float* workspace);
-    // out[i] = e^in[i] with the kernel's vector exp (in[i] <= 0), for tests
-    void (*exp_array)(const float* in, float* out, std::ptrdiff_t n);
+    // out[i] = 2^in[i] with the kernel's vector exp2 (in[i] <= 0), for tests
+    void (*exp2_array)(const float* in, float* out, std::ptrdiff_t n);
     // runs `rounds` rounds of independent multiply-adds at full width; returns a value that
     // depends on all of them (so the compiler keeps them). flops = rounds · peak_flops_per_round.
     float (*peak_probe)(long rounds);

@@ -3,8 +3,8 @@
 // or selected cell. Clicks come back as the model's commands; the hovered cell and the open
 // explanation are the view's own.
 #pragma once
-#include "engine/ui/widgets/explain.h"
-#include "engine/ui/widgets/heatmap/heatmap_model.h"
+#include "engine/ui/widgets/widget_view.h"
+#include "engine/widgets/heatmap/heatmap_model.h"
 #include "engine/ui/widgets/kit.h"
 
 #include <nlohmann/json.hpp>
@@ -14,12 +14,9 @@
 
 namespace neuralpath::ui {
 
-class HeatmapView {
+class HeatmapView : public WidgetView<HeatmapModel> {
  public:
   void draw(const UiContext& ui, const HeatmapModel& model, std::vector<HeatmapModel::Command>& asked);
-  void update(const HeatmapModel& /*model*/, float /*dt*/) {}
-  Explainer& explainer() { return explain_; }
-  const Explainer& explainer() const { return explain_; }
   // Where the grid was drawn (CSS px from the canvas's top left, last frame) and whether it is
   // wider than the card and scrolls sideways, and where the details (or the hint) sit:
   // {grid: [x, y, w, h], card_width, scrolls, details: [x, y, w, h]}.
@@ -30,7 +27,6 @@ class HeatmapView {
 
   std::optional<Cell> hovered_;
   kit::KeptHeight details_;  // a cell's details, hovered or not: one height (#34: hover added 180 px)
-  Explainer explain_;
   nlohmann::json layout_ = nlohmann::json::object();
 };
 

@@ -4,9 +4,9 @@
 // error). Clicks come back as the model's commands; the hovered cell and the open
 // explanation are the view's own.
 #pragma once
-#include "engine/ui/widgets/explain.h"
+#include "engine/ui/widgets/widget_view.h"
+#include "engine/widgets/mask_steps/mask_steps_model.h"
 #include "engine/ui/widgets/kit.h"
-#include "engine/ui/widgets/mask_steps/mask_steps_model.h"
 
 #include <nlohmann/json.hpp>
 
@@ -15,13 +15,9 @@
 
 namespace neuralpath::ui {
 
-class MaskStepsView {
+class MaskStepsView : public WidgetView<MaskStepsModel> {
  public:
-  using Asked = std::vector<MaskStepsModel::Command>;
   void draw(const UiContext& ui, const MaskStepsModel& model, Asked& asked);
-  void update(const MaskStepsModel& /*model*/, float /*dt*/) {}
-  Explainer& explainer() { return explain_; }
-  const Explainer& explainer() const { return explain_; }
   // Where the last frame drew Next, [x, y, w, h] in CSS px (null on the last stage): state()'s "layout".
   nlohmann::json layout() const { return {{"next", nav_next_}}; }
 
@@ -36,7 +32,6 @@ class MaskStepsView {
   std::optional<Cell> hovered_;
   kit::KeptHeight said_;  // the stage's sentence, or the hovered cell's
   nlohmann::json nav_next_;
-  Explainer explain_;
 };
 
 }  // namespace neuralpath::ui

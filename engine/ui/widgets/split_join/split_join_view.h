@@ -5,9 +5,9 @@
 // buttons, where they stay from stage to stage. Clicks and
 // keys come back as the model's commands; the hovered cell and the popup are the view's own.
 #pragma once
-#include "engine/ui/widgets/explain.h"
+#include "engine/ui/widgets/widget_view.h"
+#include "engine/widgets/split_join/split_join_model.h"
 #include "engine/ui/widgets/kit.h"
-#include "engine/ui/widgets/split_join/split_join_model.h"
 
 #include <nlohmann/json.hpp>
 
@@ -16,13 +16,9 @@
 
 namespace neuralpath::ui {
 
-class SplitJoinView {
+class SplitJoinView : public WidgetView<SplitJoinModel> {
  public:
-  using Asked = std::vector<SplitJoinModel::Command>;
   void draw(const UiContext& ui, const SplitJoinModel& model, Asked& asked);
-  void update(const SplitJoinModel& /*model*/, float /*dt*/) {}
-  Explainer& explainer() { return explain_; }
-  const Explainer& explainer() const { return explain_; }
   // Where the last frame drew its parts, [x, y, w, h] in CSS pixels from the canvas's top left
   // (state()'s "layout"): back, next, the head chips, the grid, its cells {origin, size, clip}
   // and the narration.
@@ -41,7 +37,6 @@ class SplitJoinView {
 
   std::optional<Cell> hovered_;
   kit::KeptHeight said_;  // the narration and the hovered cell's sentence
-  Explainer explain_;
   nlohmann::json layout_ = nlohmann::json::object();
 };
 

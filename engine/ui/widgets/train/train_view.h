@@ -4,8 +4,8 @@
 // grid of words by heads); and "try your own sentence". Clicks come back as the model's commands; the text fields' buffers and the open
 // explanation are the view's own.
 #pragma once
-#include "engine/ui/widgets/explain.h"
-#include "engine/ui/widgets/train/train_model.h"
+#include "engine/ui/widgets/widget_view.h"
+#include "engine/widgets/train/train_model.h"
 
 #include <nlohmann/json.hpp>
 
@@ -14,14 +14,10 @@
 
 namespace neuralpath::ui {
 
-class TrainView {
+class TrainView : public WidgetView<TrainModel> {
  public:
-  using Asked = std::vector<TrainModel::Command>;
   void draw(const UiContext& ui, const TrainModel& model, Asked& asked);
-  void update(const TrainModel& /*model*/, float /*dt*/) {}
   const char* sentence_box() const { return sentence_; }  // what "try your own sentence" shows
-  Explainer& explainer() { return explain_; }
-  const Explainer& explainer() const { return explain_; }
   // Where the last frame drew the main button ("go") and the seed's field with its − and +
   // ("seed"), [x, y, w, h] in CSS px: state()'s "layout".
   const nlohmann::json& layout() const { return layout_; }
@@ -38,7 +34,6 @@ class TrainView {
     return nlohmann::json::array({min.x / ui.scale, min.y / ui.scale, (max.x - min.x) / ui.scale, (max.y - min.y) / ui.scale});
   }
 
-  Explainer explain_;
   nlohmann::json layout_ = nlohmann::json::object();
   int seed_field_ = -1;               // what the seed field shows; follows the model unless edited
   std::uint64_t seed_shown_ = ~0ull;  // the model's seed when the field last followed it
