@@ -2,7 +2,7 @@
 // each as the behaviour a learner relies on now.
 #include "headless.h"
 #include "engine/lesson/progress.h"
-#include "engine/ui/widgets/cost_explorer/cost_explorer_model.h"
+#include "engine/widgets/cost_explorer/cost_explorer_model.h"
 
 #include <doctest/doctest.h>
 
