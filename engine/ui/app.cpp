@@ -68,6 +68,7 @@ struct App::Impl {
   LessonPage page;
   float time = 0;
   int transport_step = -1;  // the transport's step last put in the learner's progress
+  std::string next_title, next_href;  // the course's next lesson (nextLesson command)
 
   WidgetEntry* find_widget(std::string_view id) {
     for (WidgetEntry& w : widgets)
@@ -203,6 +204,8 @@ void App::frame(float dt) {
   frame.errors = &m.errors;
   frame.lesson_id = m.lesson_id;
   frame.notice = font_error_;
+  frame.next_title = m.next_title;
+  frame.next_href = m.next_href;
   frame.time = m.time;
   frame.dt = dt;
   m.page.draw(frame);
@@ -330,6 +333,11 @@ struct App::Runner {
     m.page.reset_scroll();
     return ok();
   }
+  json operator()(const page::NextLesson& c) {  // the page's JS knows the course (lessons/index.json)
+    m.next_href = c.href;
+    m.next_title = c.title;
+    return ok();
+  }
   json operator()(const page::OpenContents& c) {
     m.page.set_contents_open(c.open);
     return ok();
@@ -447,6 +455,7 @@ std::string App::state_json() const {
   const ImRect column = m.page.column();
   state["layout"] = {{"narrow", m.page.narrow()},
                      {"contents_open", m.page.contents_open()},
+                     {"contents_scroll", m.page.contents_scroll() / s},
                      {"column", rect_json(column, s)},
                      {"scroll", m.page.scroll() / s},
                      {"scroll_max", m.page.scroll_max() / s},
@@ -485,6 +494,11 @@ std::string App::state_json() const {
     check["option_rects"] = rects;
   }
   state["checks"] = checks;
+  if (geometry.finish.GetWidth() > 0) {
+    json finish = {{"rect", rect_json(geometry.finish, s)}, {"next_title", m.next_title}, {"next_href", m.next_href}};
+    if (geometry.next_lesson.GetWidth() > 0) finish["next"] = rect_json(geometry.next_lesson, s);
+    state["finish"] = std::move(finish);
+  }
   json reveals = m.session->reveals_json();
   for (json& reveal : reveals)
     if (auto it = geometry.reveal_rect.find(reveal["id"].get<std::string>()); it != geometry.reveal_rect.end())

@@ -423,7 +423,9 @@ function pumpEvents() {
   requestAnimationFrame(pumpEvents);
 }
 
-// Links in lesson prose open in a new tab; only web and mail addresses, never javascript: URLs.
+// Links in lesson prose: another page of this site (a lesson, the list of lessons) opens in
+// this tab, as a course's next page does (#34); anything else in a new tab. Only web and mail
+// addresses, never javascript: URLs.
 function openLink(url) {
   let target;
   try { target = new URL(String(url), location.href); } catch { return; }
@@ -431,7 +433,9 @@ function openLink(url) {
     console.warn(`not opening a link with protocol ${target.protocol}`);
     return;
   }
-  window.open(target.href, '_blank', 'noopener,noreferrer');
+  const site = new URL('./', location.href);
+  if (!embedded && target.origin === location.origin && target.pathname.startsWith(site.pathname)) location.assign(target.href);
+  else window.open(target.href, '_blank', 'noopener,noreferrer');
 }
 
 const liveRegion = document.getElementById('np-live');

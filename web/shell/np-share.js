@@ -221,32 +221,56 @@ async function scrollFigure(id, offset) {
   return state;
 }
 
-// The figure's pixels, whole: a figure taller than the view (the mask walkthrough on a phone)
-// is copied a screenful at a time, scrolling between the pieces (#15: "could not be brought
-// into view" at 375 px). Returns a canvas of the figure at the device pixel ratio; the page is
-// left with the figure's top under the bar.
+// The figure's pixels, whole. A figure taller than the view (the mask walkthrough on a phone)
+// is drawn whole in one frame: the canvas's drawing buffer is made tall enough for it for the
+// frames the copy takes, under a still picture of what the learner sees, then given back its
+// size. Copied a screenful at a time instead, its pieces met with a seam (#34: a garbled line, a
+// doubled "Show" button): Dear ImGui places a figure's parts a pixel apart once its top is
+// above the screen. Returns a canvas of the figure at the device pixel ratio; the page is left
+// with the figure's top under the bar.
 async function captureFigure(id) {
   const canvas = document.getElementById('canvas');
   const ratio = canvas.width / Math.max(1, canvas.clientWidth);   // device pixels per CSS pixel
   let state = await scrollFigure(id, 0);
-  const [x, , w, h] = widgetOf(state, id).rect;
+  const [x, y, w, h] = widgetOf(state, id).rect;
   const sx = Math.max(0, Math.round(x * ratio));
   const out = document.createElement('canvas');
   out.width = Math.max(1, Math.min(canvas.width - sx, Math.round(w * ratio)));
   out.height = Math.max(1, Math.round(h * ratio));
-  const ctx = out.getContext('2d');
-  for (let done = 0, pieces = 0; done < h - 0.5; ++pieces) {
-    if (pieces > 0) state = await scrollFigure(id, done);
-    const top = pageTop(state), bottom = canvas.clientHeight;
-    const y = widgetOf(state, id).rect[1];   // its height as first measured: a picture of one size
-    // The figure's rows on screen; a scroll lands within a pixel, so a row or two may be left blank.
-    const from = Math.max(done, top - y), to = Math.min(h, bottom - y);
-    if (to - from < 1 || from > done + 3 || pieces > 40) throw new Error(t('share.not_visible', { id }));
-    const dy = Math.round(from * ratio), dh = Math.round(to * ratio) - dy;
-    ctx.drawImage(canvas, sx, Math.round((y + from) * ratio), out.width, dh, 0, dy, out.width, dh);
-    done = to;
+  const copy = figureState => {
+    const top = Math.round(widgetOf(figureState, id).rect[1] * ratio);
+    if (top < Math.floor(pageTop(figureState) * ratio) - 1 || top + out.height > canvas.height) throw new Error(t('share.not_visible', { id }));
+    out.getContext('2d').drawImage(canvas, sx, top, out.width, out.height, 0, 0, out.width, out.height);
+  };
+  if (y + h <= canvas.clientHeight + 0.5) {
+    copy(state);
+    return out;
   }
-  if (h > canvas.clientHeight - pageTop(state)) await scrollFigure(id, 0);  // back to its top, as a figure that fits is left
+  const box = canvas.getBoundingClientRect();
+  const still = document.createElement('canvas');
+  still.width = canvas.width;
+  still.height = canvas.height;
+  still.getContext('2d').drawImage(canvas, 0, 0);
+  still.style.cssText = `position:absolute;left:${canvas.offsetLeft}px;top:${canvas.offsetTop}px;` +
+    `width:${box.width}px;height:${box.height}px;pointer-events:none;z-index:4`;
+  canvas.after(still);
+  const setViewport = height => window.Module._np_set_viewport(Math.max(1, box.width), height, ratio);
+  try {
+    setViewport(Math.ceil(y + h + 2));
+    for (let wait = 0; wait < 8; ++wait) {   // drawn at the new size, and still
+      await frame();
+      await frame();
+      state = np.state();
+      if (canvas.height >= Math.round((y + h) * ratio) && Math.abs(widgetOf(state, id).rect[3] - h) < 0.01) break;
+    }
+    state = await scrollFigure(id, 0);
+    copy(state);
+  } finally {
+    setViewport(Math.max(1, box.height));
+    await frame();
+    await frame();
+    still.remove();
+  }
   return out;
 }
 
@@ -256,13 +280,24 @@ function sentenceOf(widget) {
   return '';
 }
 
-// Wraps `text` to lines no wider than `width` in the context's current font.
+// Wraps `text` to lines no wider than `width` in the context's current font; a word longer
+// than a line (a shared link's state) is cut where the line ends (#34: the title and the link
+// ran off the picture's right edge).
 function wrap(ctx, text, width) {
   const lines = [];
   let line = '';
-  for (const word of String(text).split(/\s+/)) {
+  const fits = s => ctx.measureText(s).width <= width;
+  for (let word of String(text).split(/\s+/)) {
     const next = line ? `${line} ${word}` : word;
-    if (line && ctx.measureText(next).width > width) { lines.push(line); line = word; } else line = next;
+    if (fits(next)) { line = next; continue; }
+    if (line) lines.push(line);
+    while (!fits(word) && word.length > 1) {
+      let cut = 1;
+      while (cut < word.length && fits(word.slice(0, cut + 1))) cut++;
+      lines.push(word.slice(0, cut));
+      word = word.slice(cut);
+    }
+    line = word;
   }
   if (line) lines.push(line);
   return lines;
@@ -287,8 +322,12 @@ async function exportPng(id) {
   ctx.font = `${small}px ${family}`;
   const linkLines = wrap(ctx, t('share.caption_link', { url: link }).replace(/([/?&=])/g, '$1 '), sw - 2 * pad)
     .map(l => l.replace(/([/?&=]) /g, '$1'));
-  const lines = [{ text: state.title || np.params.lesson, size: body, bold: true }];
-  if (sentence) lines.push({ text: t('share.caption_sentence', { sentence }), size: body });
+  const lines = [];
+  const font = (size, bold) => `${bold ? 'bold ' : ''}${size}px ${family}`;
+  ctx.font = font(body, true);
+  for (const l of wrap(ctx, state.title || np.params.lesson, sw - 2 * pad)) lines.push({ text: l, size: body, bold: true });
+  ctx.font = font(body, false);
+  if (sentence) for (const l of wrap(ctx, t('share.caption_sentence', { sentence }), sw - 2 * pad)) lines.push({ text: l, size: body });
   for (const l of linkLines) lines.push({ text: l, size: small, muted: true });
   const lineHeight = size => Math.round(size * 1.35);
   const captionHeight = pad * 2 + lines.reduce((sum, l) => sum + lineHeight(l.size), 0);
@@ -362,7 +401,16 @@ np.events.addEventListener('export', async event => {
 
 // [SECTION] Buttons and notes -------------------------------------------------------------------
 let note = null;
+let noteTimer = 0;
+// A confirmation ("Link copied") goes by itself after a few seconds, so it does not stay over
+// the lesson or pile up with the page's other notes (#34); a note asking something stays.
+const CONFIRMATION_MS = 4000;
+function showConfirmation(text) {
+  showNote(text);
+  noteTimer = setTimeout(() => { note.hidden = true; }, CONFIRMATION_MS);
+}
 function showNote(text, ...controls) {
+  clearTimeout(noteTimer);
   if (!note) {
     note = document.createElement('div');
     note.className = 'np-note np-note-info np-share-note';
@@ -388,7 +436,7 @@ function showSharedNote(partly) {
   keep.textContent = t('share.shared_keep');
   keep.addEventListener('click', () => {
     resumeSaving();
-    showNote(t('share.shared_kept'));
+    showConfirmation(t('share.shared_kept'));
     np.announce(t('share.shared_kept'));
   });
   showNote(t('share.shared_note') + (partly ? ` ${t('share.shared_partly')}` : ''), keep);
@@ -398,7 +446,7 @@ async function copyLink() {
   const url = await share();
   try {
     await navigator.clipboard.writeText(url);
-    showNote(t('share.copied'));
+    showConfirmation(t('share.copied'));
     np.announce(t('share.copied'));
   } catch {
     // No clipboard (an insecure origin, a refused permission): the link to copy by hand.
