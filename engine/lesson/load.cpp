@@ -143,7 +143,7 @@ LoadResult load_lesson_file(const std::string& path, LoadOptions options) {
 }
 
 std::vector<Diagnostic> check_lesson_file(const std::string& path, WidgetBlockParsers widgets) {
-    return load_lesson_file(path, {.widgets = widgets, .lesson_weights = false}).diagnostics;
+    return load_lesson_file(path, {.widgets = widgets, .lesson_weights = false, .train_lesson_weights = false}).diagnostics;
 }
 
 }  // namespace neuralpath::lesson

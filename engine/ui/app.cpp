@@ -101,7 +101,9 @@ void App::load_lesson(std::string_view id, std::string_view markdown, bool train
   const std::string file = "lessons/" + m.lesson_id + ".md";
   lesson::LoadResult result;
   try {
-    result = lesson::load_lesson_text(markdown, file, with_widgets({.train_lesson_weights = train_weights}));
+    lesson::LoadOptions options = with_widgets();
+    options.train_lesson_weights = train_weights;
+    result = lesson::load_lesson_text(markdown, file, options);
   } catch (const std::exception& e) {  // the loader reports problems as diagnostics; this is a last guard
     result.lesson.reset();
     result.diagnostics = {{file, {1, 1}, tr("commands.lesson_unreadable_because", {{"error", e.what()}})}};

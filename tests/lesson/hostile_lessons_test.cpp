@@ -32,6 +32,7 @@ std::string repeat(std::string_view s, std::size_t n) {
 
 // The diagnostics of loading `text` as the CLI and the page do.
 std::vector<Diagnostic> problems(const std::string& text, LoadOptions options = {}) {
+    options.widgets = neuralpath::ui::block_parsers();  // lessons use every widget kind
     return load_lesson_text(text, "hostile.md", options).diagnostics;
 }
 
@@ -48,13 +49,6 @@ double cpu_seconds(const std::function<void()>& work) {
     const std::clock_t start = std::clock();
     work();
     return static_cast<double>(std::clock() - start) / CLOCKS_PER_SEC;
-}
-
-std::string read(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::ostringstream s;
-    s << in.rdbuf();
-    return s.str();
 }
 
 // A sentence of n words the default model knows.
@@ -212,7 +206,7 @@ TEST_CASE("a task that would train for minutes is refused by the checker, at onc
     // The launch lessons' own tasks are well inside the limit.
     for (const char* name : {"course-playback.md", "multi-head.md"}) {
         CAPTURE(name);
-        const ParseResult parsed = parse_lesson(read(NEURALPATH_SOURCE_DIR "/lessons/" + std::string(name)), name);
+        const ParseResult parsed = parse_lesson(read(NEURALPATH_SOURCE_DIR "/lessons/" + std::string(name)), name, neuralpath::ui::block_parsers());
         REQUIRE(parsed.diagnostics.empty());
         for (const TaskData& task : parsed.lesson.tasks) {
             const double flops = training_flops(parsed.lesson, task);
@@ -225,9 +219,9 @@ TEST_CASE("a task that would train for minutes is refused by the checker, at onc
 TEST_CASE("the page never trains while a lesson opens: without its shipped weights it is an error at lesson-weights") {
     const std::string text = trained_lesson(50, 4);
     CHECK(problems(text).empty());   // the CLI trains it (a few milliseconds here)
-    only_error_at(text, "not trained while the lesson opens", {25, 17}, {.train_lesson_weights = false});
+    only_error_at(text, "not trained while the lesson opens", {25, 17}, {.widgets = {}, .lesson_weights = true, .train_lesson_weights = false});
     // `check` validates without training, whatever the task asks.
-    const LoadResult checked = load_lesson_text(text, "hostile.md", {.lesson_weights = false});
+    const LoadResult checked = load_lesson_text(text, "hostile.md", neuralpath::ui::with_widgets({.widgets = {}, .lesson_weights = false, .train_lesson_weights = true}));
     CHECK(checked.ok());
 }
 
@@ -243,9 +237,9 @@ TEST_CASE("the translation check aligns 30 000 sections without a table of every
     for (std::size_t i = 0; i < n; ++i) different += "## T " + std::to_string(i) + "\n\n";
     std::vector<Diagnostic> same, moved, none;
     const double seconds = cpu_seconds([&] {
-        same = check_translation(original, "es/big.md", original, "big.md");
-        moved = check_translation(shuffled, "es/big.md", original, "big.md");
-        none = check_translation(different, "es/big.md", original, "big.md");
+        same = check_translation(original, "es/big.md", original, "big.md", neuralpath::ui::block_parsers());
+        moved = check_translation(shuffled, "es/big.md", original, "big.md", neuralpath::ui::block_parsers());
+        none = check_translation(different, "es/big.md", original, "big.md", neuralpath::ui::block_parsers());
     });
     CHECK(seconds < 20.0);
     CHECK(same.empty());
@@ -258,7 +252,7 @@ TEST_CASE("the bounded alignment still pairs what the exact one pairs in a small
     const std::string original = doc("Text.\n\n## Beginner: Two {#two}\n\n## Beginner: Three {#three}\n\n"
                                      "## Beginner: Four {#four}\n");
     const std::string translated = doc("Texto.\n\n## Beginner: Tres {#three}\n\n## Beginner: Cuatro {#four}\n");
-    const auto found = check_translation(translated, "es/t.md", original, "t.md");
+    const auto found = check_translation(translated, "es/t.md", original, "t.md", neuralpath::ui::block_parsers());
     INFO(format_diagnostics(found));
     REQUIRE(found.size() == 1);
     CHECK(found[0].message.find("the section 'two'") != std::string::npos);
