@@ -130,7 +130,9 @@ GridResult draw_grid(const UiContext& ui, const GridSpec& spec, float width, Exp
   // shrink to the fallbacks with a tight margin; only below that does the grid scroll.
   const float fit = cols > 0 ? (width - label_w - end_w) / static_cast<float>(cols) : 0;
   float cell_w = std::min(fit, ui.px(80));
-  if (cell_w < widest + ui.px(8)) cell_w = std::max(fit, narrowest + ui.px(4));
+  // The fallback's margin is the one the cells' fit test below uses (3 px): Spanish percentages
+  // ("35,8 %", with a no-break space) overflowed a 375 px heatmap by 1.7 px at 4 px.
+  if (cell_w < widest + ui.px(8)) cell_w = std::max(fit, narrowest + ui.px(3));
   cell_w = std::max(cell_w, ui.px(30));
   const float cell_h = std::clamp(cell_w * 0.6f, small->FontSize + ui.px(10), ui.px(40));
   const float total_w = label_w + cell_w * static_cast<float>(cols) + end_w;
