@@ -16,6 +16,9 @@
 // so the copies' template instances cannot be merged by the linker into one another.
 #pragma once
 
+#include <cstddef>
+#include <vector>
+
 namespace neuralpath::lm {
 
 struct GemmKernels {
@@ -30,6 +33,12 @@ struct GemmKernels {
 
 // The widest set this build and CPU have (chosen once).
 const GemmKernels& gemm_kernels();
+// Every set this build has that this CPU runs, widest first (for tests and benchmarks).
+const std::vector<GemmKernels>& gemm_kernel_variants();
+
+// Scratch for the products' packed operand: at least `floats` floats, the calling thread's own,
+// valid until its next call (gemm_dispatch.cpp: compiled once, for the baseline).
+float* gemm_scratch(int slot, std::size_t floats);  // slot 0 or 1: two buffers at once
 
 inline void gemm_nn(int m, int n, int k, const float* a, int lda, const float* b, int ldb, float* c, int ldc,
                     bool accumulate) {

@@ -17,9 +17,176 @@
 
 #include "engine/core/lm/gemm.h"
 
+#include <cstring>
+
 namespace neuralpath::lm::NP_LM_ISA {
 
 namespace {
+
+// [SECTION] Matrix products ---------------------------------------------------------------------
+//
+// x86: our own blocked product (Goto's loop order, as BLAS libraries do), written with GCC/Clang
+// vector extensions at this unit's width. Eigen's product, at these shapes (1,536 rows and 128 to
+// 2,048 columns), spent a tenth of its time packing both operands and ran its AVX-512 kernel
+// with 12 accumulators; this one packs only B and holds kRows × kVectors accumulators:
+//   for each chunk of kc rows of B:      pack it into panels of kNr columns, [panel][kc][kNr]
+//     for each block of kMc rows of C:   (A's rows for this chunk stay in L2)
+//       for each panel:                  (kc × kNr floats, in L1)
+//         for each kRows rows of C:      the micro-kernel, C[rows][panel] += A[rows][chunk]·panel
+// A is read where it lies when stored as it is used (nn, nt: the micro-kernel broadcasts one
+// element per row and step); a transposed A (tn) is copied block by block into that order. Every element of C
+// is summed over k in the same order whatever the sizes or addresses (no alignment peeling).
+// Elsewhere (WebAssembly, generic builds) Eigen's product, measured there.
+#if defined(__AVX512F__)
+#define NP_LM_OWN_GEMM 1
+constexpr int kLanes = 16, kRows = 6, kVectors = 4;  // 24 accumulators + 4 of B, of 32 registers
+#elif defined(__AVX2__) && defined(__FMA__)
+#define NP_LM_OWN_GEMM 1
+constexpr int kLanes = 8, kRows = 4, kVectors = 3;   // 12 + 3 + 1 broadcast, of 16 registers
+#elif defined(__SSE2__) && !defined(__EMSCRIPTEN__)
+#define NP_LM_OWN_GEMM 1
+constexpr int kLanes = 4, kRows = 4, kVectors = 3;
+#else
+#define NP_LM_OWN_GEMM 0
+#endif
+
+#if NP_LM_OWN_GEMM
+typedef float vf __attribute__((vector_size(kLanes * sizeof(float))));
+constexpr int kNr = kLanes * kVectors;  // columns per panel
+constexpr int kKc = 384;                // rows of B per chunk (a panel: 96 KB at AVX-512, in L2)
+constexpr int kMc = 96;                 // rows of C per block
+
+// No standard-library templates here (std::min, std::vector): their instances are shared by
+// every unit of the program, and the linker could keep this unit's AVX-512 copy for all.
+inline int lesser(int a, int b) { return a < b ? a : b; }
+inline vf load(const float* p) {
+    vf v;
+    std::memcpy(&v, p, sizeof v);
+    return v;
+}
+inline void store(float* p, vf v) { std::memcpy(p, &v, sizeof v); }
+
+// B's rows [k0, k0 + kc), columns [0, n), into panels [n / kNr][kc][kNr] (the last panel padded
+// with zeros). B(k, j) = b[k·ldb + j] (nn, tn) or b[j·ldb + k] (nt: B is given transposed).
+template <bool kTransposedB>
+void pack_b(float* to, const float* b, int ldb, int k0, int kc, int n) {
+    for (int j0 = 0; j0 < n; j0 += kNr) {
+        const int cols = lesser(kNr, n - j0);
+        float* panel = to + static_cast<std::ptrdiff_t>(j0) * kc;
+        for (int k = 0; k < kc; ++k) {
+            float* row = panel + static_cast<std::ptrdiff_t>(k) * kNr;
+            if constexpr (kTransposedB) {
+                for (int j = 0; j < cols; ++j) row[j] = b[static_cast<std::ptrdiff_t>(j0 + j) * ldb + k0 + k];
+            } else {
+                std::memcpy(row, b + static_cast<std::ptrdiff_t>(k0 + k) * ldb + j0, sizeof(float) * static_cast<std::size_t>(cols));
+            }
+            for (int j = cols; j < kNr; ++j) row[j] = 0.0f;
+        }
+    }
+}
+
+// C[R][cols] (+)= Σ_k A(i, k) · panel[k][·] for R rows; A(i, k) = a[i·a_row + k·a_inner].
+template <int R>
+void micro_kernel(float* c, int ldc, const float* a, std::ptrdiff_t a_row, std::ptrdiff_t a_inner, const float* panel,
+                  int kc, int cols, bool add) {
+    vf acc[R][kVectors];
+    for (int i = 0; i < R; ++i)
+        for (int u = 0; u < kVectors; ++u) acc[i][u] = vf{};
+    for (int k = 0; k < kc; ++k) {
+        const float* bk = panel + static_cast<std::ptrdiff_t>(k) * kNr;
+        vf bv[kVectors];
+        for (int u = 0; u < kVectors; ++u) bv[u] = load(bk + u * kLanes);
+        const float* ak = a + k * a_inner;
+        for (int i = 0; i < R; ++i) {
+            const float s = ak[i * a_row];
+            for (int u = 0; u < kVectors; ++u) acc[i][u] += s * bv[u];    // C_ij += A_ik · B_kj
+        }
+    }
+    if (cols == kNr) {
+        for (int i = 0; i < R; ++i)
+            for (int u = 0; u < kVectors; ++u) {
+                float* to = c + static_cast<std::ptrdiff_t>(i) * ldc + u * kLanes;
+                store(to, add ? load(to) + acc[i][u] : acc[i][u]);
+            }
+        return;
+    }
+    for (int i = 0; i < R; ++i) {                                         // the last, narrower panel
+        float row[kNr];
+        for (int u = 0; u < kVectors; ++u) store(row + u * kLanes, acc[i][u]);
+        float* to = c + static_cast<std::ptrdiff_t>(i) * ldc;
+        for (int j = 0; j < cols; ++j) to[j] = add ? to[j] + row[j] : row[j];
+    }
+}
+
+template <int R>
+void micro_rows(int rows, float* c, int ldc, const float* a, std::ptrdiff_t a_row, std::ptrdiff_t a_inner,
+                const float* panel, int kc, int cols, bool add) {
+    if constexpr (R > 1) {
+        if (rows < R) return micro_rows<R - 1>(rows, c, ldc, a, a_row, a_inner, panel, kc, cols, add);
+    }
+    micro_kernel<R>(c, ldc, a, a_row, a_inner, panel, kc, cols, add);
+}
+
+// C[m][n] (+)= A·B with A(i, k) = a[i·lda + k] (or a[k·lda + i] when kTransposedA) and B as
+// pack_b reads it.
+template <bool kTransposedA, bool kTransposedB>
+void product(int m, int n, int k, const float* a, int lda, const float* b, int ldb, float* c, int ldc, bool accumulate) {
+    if (m <= 0 || n <= 0) return;
+    if (k <= 0) {
+        if (!accumulate)
+            for (int i = 0; i < m; ++i)
+                for (int j = 0; j < n; ++j) c[static_cast<std::ptrdiff_t>(i) * ldc + j] = 0.0f;
+        return;
+    }
+    const std::ptrdiff_t a_row = kTransposedA ? 1 : lda, a_inner = kTransposedA ? lda : 1;
+    const int panels = (n + kNr - 1) / kNr;
+    for (int k0 = 0; k0 < k; k0 += kKc) {
+        const int kc = lesser(kKc, k - k0);
+        const bool add = accumulate || k0 > 0;                           // later chunks add to C
+        float* packed = gemm_scratch(0, static_cast<std::size_t>(panels) * kNr * static_cast<std::size_t>(kc));
+        pack_b<kTransposedB>(packed, b, ldb, k0, kc, n);
+        for (int i0 = 0; i0 < m; i0 += kMc) {
+            const int mc = lesser(kMc, m - i0);
+            // Aᵀ's rows lie lda floats apart (8 KB for the embedding's gradient): copied into
+            // [mc / kRows][kc][kRows] so that the micro-kernel reads it in order.
+            const float* a_block = a + i0 * a_row + k0 * a_inner;
+            std::ptrdiff_t block_row = a_row, block_inner = a_inner;
+            if constexpr (kTransposedA) {
+                float* packed_a = gemm_scratch(1, static_cast<std::size_t>(kMc) * static_cast<std::size_t>(kc));
+                for (int i = 0; i < mc; i += kRows) {
+                    const int rows = lesser(kRows, mc - i);
+                    float* to = packed_a + static_cast<std::ptrdiff_t>(i) * kc;
+                    for (int k1 = 0; k1 < kc; ++k1)
+                        std::memcpy(to + k1 * kRows, a_block + k1 * a_inner + i, sizeof(float) * static_cast<std::size_t>(rows));
+                }
+                a_block = packed_a;
+                block_row = 1;
+                block_inner = kRows;
+            }
+            for (int p = 0; p < panels; ++p) {
+                const float* panel = packed + static_cast<std::ptrdiff_t>(p) * kNr * kc;
+                const int cols = lesser(kNr, n - p * kNr);
+                for (int i = 0; i < mc; i += kRows) {
+                    const float* ai = kTransposedA ? a_block + static_cast<std::ptrdiff_t>(i) * kc : a_block + i * block_row;
+                    micro_rows<kRows>(lesser(kRows, mc - i), c + static_cast<std::ptrdiff_t>(i0 + i) * ldc + p * kNr,
+                                      ldc, ai, block_row, block_inner, panel, kc, cols, add);
+                }
+            }
+        }
+    }
+}
+
+void nn(int m, int n, int k, const float* a, int lda, const float* b, int ldb, float* c, int ldc, bool accumulate) {
+    product<false, false>(m, n, k, a, lda, b, ldb, c, ldc, accumulate);   // C (+)= A·B
+}
+void nt(int m, int n, int k, const float* a, int lda, const float* b, int ldb, float* c, int ldc, bool accumulate) {
+    product<false, true>(m, n, k, a, lda, b, ldb, c, ldc, accumulate);    // C (+)= A·Bᵀ
+}
+void tn(int m, int n, int k, const float* a, int lda, const float* b, int ldb, float* c, int ldc, bool accumulate) {
+    product<true, false>(m, n, k, a, lda, b, ldb, c, ldc, accumulate);    // C (+)= Aᵀ·B
+}
+
+#else  // Eigen's product
 
 using RowMajor = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
 using ConstView = Eigen::Map<const RowMajor, 0, Eigen::OuterStride<>>;
@@ -48,6 +215,10 @@ void tn(int m, int n, int k, const float* a, int lda, const float* b, int ldb, f
     if (accumulate) C.noalias() += A.transpose() * B;           // C += Aᵀ·B
     else C.noalias() = A.transpose() * B;
 }
+
+#endif
+
+// [SECTION] Elementwise ---------------------------------------------------------------------------
 
 using Array = Eigen::Map<Eigen::ArrayXf>;
 using ConstArray = Eigen::Map<const Eigen::ArrayXf>;
