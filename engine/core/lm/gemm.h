@@ -8,6 +8,7 @@
 // accumulate = false overwrites C, true adds to it.
 //   gelu, gelu_grad  out = GELU(in);  din += dout·GELU'(in)   (formulas in layers.h)
 //   exp_shifted      x = e^(x − shift), returns Σ x                 (one softmax row)
+//   softmax          x = softmax(x) in place, returns log Σ_j e^(x_j)   (its log-normaliser)
 //
 // Why per instruction set: the project's plain build targets baseline x86-64 (SSE2), where
 // Eigen's matrix product runs 4 lanes wide; this CPU may have AVX-512 (16 lanes and FMA). The
@@ -29,6 +30,7 @@ struct GemmKernels {
     void (*gelu)(float* out, const float* in, int n);
     void (*gelu_grad)(float* din, const float* in, const float* dout, int n);
     double (*exp_shifted)(float* x, int n, float shift);
+    double (*softmax)(float* x, int n);
 };
 
 // The widest set this build and CPU have (chosen once).

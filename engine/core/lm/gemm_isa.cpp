@@ -17,6 +17,7 @@
 
 #include "engine/core/lm/gemm.h"
 
+#include <cmath>
 #include <cstring>
 
 namespace neuralpath::lm::NP_LM_ISA {
@@ -153,11 +154,13 @@ void product(int m, int n, int k, const float* a, int lda, const float* b, int l
             std::ptrdiff_t block_row = a_row, block_inner = a_inner;
             if constexpr (kTransposedA) {
                 float* packed_a = gemm_scratch(1, static_cast<std::size_t>(kMc) * static_cast<std::size_t>(kc));
-                for (int i = 0; i < mc; i += kRows) {
-                    const int rows = lesser(kRows, mc - i);
-                    float* to = packed_a + static_cast<std::ptrdiff_t>(i) * kc;
-                    for (int k1 = 0; k1 < kc; ++k1)
-                        std::memcpy(to + k1 * kRows, a_block + k1 * a_inner + i, sizeof(float) * static_cast<std::size_t>(rows));
+                for (int k1 = 0; k1 < kc; ++k1) {                         // row k1 of A, in order
+                    const float* from = a_block + k1 * a_inner;
+                    float* to = packed_a + k1 * kRows;
+                    int i = 0;
+                    for (; i + kRows <= mc; i += kRows, to += kRows * kc)
+                        for (int r = 0; r < kRows; ++r) to[r] = from[i + r];
+                    for (int r = 0; i + r < mc; ++r) to[r] = from[i + r];
                 }
                 a_block = packed_a;
                 block_row = 1;
@@ -231,25 +234,53 @@ void gelu(float* out, const float* in, int n) {
 }
 
 void gelu_grad(float* din, const float* in, const float* dout, int n) {
-    const ConstArray x(in, n);
-    const Eigen::ArrayXf th = (kGeluScale * (x + kGeluCubic * x.cube())).tanh();            // tanh u
-    Array(din, n) += ConstArray(dout, n) *
-                     (0.5f * (1.0f + th) + 0.5f * x * (1.0f - th.square()) * kGeluScale *
-                                               (1.0f + 3.0f * kGeluCubic * x.square()));  // dout·gelu'(x)
+    // tanh u is used twice: computed a chunk at a time into a buffer on the stack (a chunk is a
+    // whole number of vectors, so every element takes the path it would in one pass)
+    constexpr int kChunk = 512;
+    Eigen::Array<float, kChunk, 1> th_chunk;
+    for (int at = 0; at < n; at += kChunk) {
+        const int len = n - at < kChunk ? n - at : kChunk;
+        const ConstArray x(in + at, len);
+        auto th = th_chunk.head(len);
+        th = (kGeluScale * (x + kGeluCubic * x.cube())).tanh();                                // tanh u
+        Array(din + at, len) += ConstArray(dout + at, len) *
+                                (0.5f * (1.0f + th) + 0.5f * x * (1.0f - th.square()) * kGeluScale *
+                                                          (1.0f + 3.0f * kGeluCubic * x.square()));  // dout·gelu'(x)
+    }
+}
+
+// Σ x[i] in a fixed order whatever the address or the instruction set: 16 running sums (lane j
+// takes x[j], x[j + 16], ...; the compiler vectorises them), then those 16 and the tail in turn.
+double fixed_order_sum(const float* x, int n) {
+    float lanes[16] = {};
+    int i = 0;
+    for (; i + 16 <= n; i += 16)
+        for (int j = 0; j < 16; ++j) lanes[j] += x[i + j];
+    double sum = 0.0;
+    for (int j = 0; j < 16; ++j) sum += lanes[j];
+    for (; i < n; ++i) sum += x[i];
+    return sum;
 }
 
 double exp_shifted(float* x, int n, float shift) {
     Array row(x, n);
     row = (row - shift).exp();                                  // e^(x − shift)
-    // Σ in a fixed order: Eigen's vector sum starts where the buffer's alignment lets it, so two
-    // copies of one model at different addresses would round differently (no longer bit for bit).
-    double sum = 0.0;
-    for (int i = 0; i < n; ++i) sum += x[i];
-    return sum;
+    // (not Eigen's vector sum: it starts where the buffer's alignment lets it, so two copies of
+    // one model at different addresses would round differently, no longer bit for bit)
+    return fixed_order_sum(x, n);                               // Σ e^(x − shift)
+}
+
+double softmax(float* x, int n) {
+    Array row(x, n);
+    const float max = row.maxCoeff();                           // m = max x (exact in any order)
+    row = (row - max).exp();                                    // e^(x − m)
+    const double sum = fixed_order_sum(x, n);                   // Σ e^(x − m)
+    row *= static_cast<float>(1.0 / sum);                       // p = e^(x − m) / Σ
+    return max + std::log(sum);                                 // log Σ e^x = m + log Σ e^(x − m)
 }
 
 }  // namespace
 
-GemmKernels kernels() { return {NP_LM_STRINGIFY(NP_LM_ISA), nn, nt, tn, gelu, gelu_grad, exp_shifted}; }
+GemmKernels kernels() { return {NP_LM_STRINGIFY(NP_LM_ISA), nn, nt, tn, gelu, gelu_grad, exp_shifted, softmax}; }
 
 }  // namespace neuralpath::lm::NP_LM_ISA
