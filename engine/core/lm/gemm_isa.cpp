@@ -29,8 +29,9 @@ namespace {
 // x86: our own blocked product (Goto's loop order, as BLAS libraries do), written with GCC/Clang
 // vector extensions at this unit's width. Eigen's product, at these shapes (1,536 rows and 128 to
 // 2,048 columns), spent a tenth of its time packing both operands and ran its AVX-512 kernel
-// with 12 accumulators; this one packs only B and holds kRows × kVectors accumulators:
-//   for each chunk of kc rows of B:      pack it into panels of kNr columns, [panel][kc][kNr]
+// with 12 accumulators; this one packs only what is not already in the order it reads (B when
+// given transposed, A when transposed) and holds kRows × kVectors accumulators:
+//   for each chunk of kc rows of B:      (packed into panels of kNr columns, [panel][kc][kNr], for nt)
 //     for each block of kMc rows of C:   (A's rows for this chunk stay in L2)
 //       for each panel:                  (kc × kNr floats, in L1)
 //         for each kRows rows of C:      the micro-kernel, C[rows][panel] += A[rows][chunk]·panel
@@ -87,14 +88,16 @@ void pack_b(float* to, const float* b, int ldb, int k0, int kc, int n) {
 }
 
 // C[R][cols] (+)= Σ_k A(i, k) · panel[k][·] for R rows; A(i, k) = a[i·a_row + k·a_inner].
+// The panel's rows lie `panel_ld` floats apart: kNr when packed, B's own row stride when B is
+// read where it lies.
 template <int R>
 void micro_kernel(float* c, int ldc, const float* a, std::ptrdiff_t a_row, std::ptrdiff_t a_inner, const float* panel,
-                  int kc, int cols, bool add) {
+                  std::ptrdiff_t panel_ld, int kc, int cols, bool add) {
     vf acc[R][kVectors];
     for (int i = 0; i < R; ++i)
         for (int u = 0; u < kVectors; ++u) acc[i][u] = vf{};
     for (int k = 0; k < kc; ++k) {
-        const float* bk = panel + static_cast<std::ptrdiff_t>(k) * kNr;
+        const float* bk = panel + static_cast<std::ptrdiff_t>(k) * panel_ld;
         vf bv[kVectors];
         for (int u = 0; u < kVectors; ++u) bv[u] = load(bk + u * kLanes);
         const float* ak = a + k * a_inner;
@@ -121,11 +124,11 @@ void micro_kernel(float* c, int ldc, const float* a, std::ptrdiff_t a_row, std::
 
 template <int R>
 void micro_rows(int rows, float* c, int ldc, const float* a, std::ptrdiff_t a_row, std::ptrdiff_t a_inner,
-                const float* panel, int kc, int cols, bool add) {
+                const float* panel, std::ptrdiff_t panel_ld, int kc, int cols, bool add) {
     if constexpr (R > 1) {
-        if (rows < R) return micro_rows<R - 1>(rows, c, ldc, a, a_row, a_inner, panel, kc, cols, add);
+        if (rows < R) return micro_rows<R - 1>(rows, c, ldc, a, a_row, a_inner, panel, panel_ld, kc, cols, add);
     }
-    micro_kernel<R>(c, ldc, a, a_row, a_inner, panel, kc, cols, add);
+    micro_kernel<R>(c, ldc, a, a_row, a_inner, panel, panel_ld, kc, cols, add);
 }
 
 // C[m][n] (+)= A·B with A(i, k) = a[i·lda + k] (or a[k·lda + i] when kTransposedA) and B as
@@ -141,38 +144,56 @@ void product(int m, int n, int k, const float* a, int lda, const float* b, int l
     }
     const std::ptrdiff_t a_row = kTransposedA ? 1 : lda, a_inner = kTransposedA ? lda : 1;
     const int panels = (n + kNr - 1) / kNr;
+    // A B stored as it is used (nn, tn) is read where it lies, panel by panel (its rows already
+    // hold kNr neighbouring columns; packing them cost a copy of B per product for nothing): only
+    // a narrower last panel is packed, padded with zeros. A transposed B (nt) is packed whole.
+    const int full_panels = kTransposedB ? 0 : n / kNr;
     for (int k0 = 0; k0 < k; k0 += kKc) {
         const int kc = lesser(kKc, k - k0);
         const bool add = accumulate || k0 > 0;                           // later chunks add to C
-        float* packed = gemm_scratch(0, static_cast<std::size_t>(panels) * kNr * static_cast<std::size_t>(kc));
-        pack_b<kTransposedB>(packed, b, ldb, k0, kc, n);
+        float* packed = nullptr;
+        if (full_panels < panels) {
+            const int first = full_panels * kNr;
+            packed = gemm_scratch(0, static_cast<std::size_t>(panels - full_panels) * kNr * static_cast<std::size_t>(kc));
+            pack_b<kTransposedB>(packed, kTransposedB ? b + static_cast<std::ptrdiff_t>(first) * ldb : b + first, ldb, k0,
+                                 kc, n - first);
+        }
         for (int i0 = 0; i0 < m; i0 += kMc) {
             const int mc = lesser(kMc, m - i0);
             // Aᵀ's rows lie lda floats apart (8 KB for the embedding's gradient): copied into
-            // [mc / kRows][kc][kRows] so that the micro-kernel reads it in order.
+            // [mc / kRows][kc][kRows] so that the micro-kernel reads it in order. One group of
+            // kRows columns at a time, so the copy writes one sequential stream (row by row it
+            // wrote mc / kRows streams far apart, and was a tenth of a training step).
             const float* a_block = a + i0 * a_row + k0 * a_inner;
             std::ptrdiff_t block_row = a_row, block_inner = a_inner;
             if constexpr (kTransposedA) {
                 float* packed_a = gemm_scratch(1, static_cast<std::size_t>(kMc) * static_cast<std::size_t>(kc));
-                for (int k1 = 0; k1 < kc; ++k1) {                         // row k1 of A, in order
-                    const float* from = a_block + k1 * a_inner;
-                    float* to = packed_a + k1 * kRows;
-                    int i = 0;
-                    for (; i + kRows <= mc; i += kRows, to += kRows * kc)
-                        for (int r = 0; r < kRows; ++r) to[r] = from[i + r];
-                    for (int r = 0; i + r < mc; ++r) to[r] = from[i + r];
+                for (int i = 0; i < mc; i += kRows) {
+                    const int rows = lesser(kRows, mc - i);
+                    const float* from = a_block + i;
+                    float* to = packed_a + static_cast<std::ptrdiff_t>(i) * kc;
+                    if (rows == kRows) {
+                        for (int k1 = 0; k1 < kc; ++k1, to += kRows)
+                            std::memcpy(to, from + k1 * a_inner, sizeof(float) * kRows);
+                    } else {
+                        for (int k1 = 0; k1 < kc; ++k1, to += kRows)
+                            for (int r = 0; r < rows; ++r) to[r] = from[k1 * a_inner + r];
+                    }
                 }
                 a_block = packed_a;
                 block_row = 1;
                 block_inner = kRows;
             }
             for (int p = 0; p < panels; ++p) {
-                const float* panel = packed + static_cast<std::ptrdiff_t>(p) * kNr * kc;
+                const bool in_place = p < full_panels;
+                const float* panel = in_place ? b + static_cast<std::ptrdiff_t>(k0) * ldb + p * kNr
+                                              : packed + static_cast<std::ptrdiff_t>(p - full_panels) * kNr * kc;
+                const std::ptrdiff_t panel_ld = in_place ? ldb : kNr;
                 const int cols = lesser(kNr, n - p * kNr);
                 for (int i = 0; i < mc; i += kRows) {
                     const float* ai = kTransposedA ? a_block + static_cast<std::ptrdiff_t>(i) * kc : a_block + i * block_row;
                     micro_rows<kRows>(lesser(kRows, mc - i), c + static_cast<std::ptrdiff_t>(i0 + i) * ldc + p * kNr,
-                                      ldc, ai, block_row, block_inner, panel, kc, cols, add);
+                                      ldc, ai, block_row, block_inner, panel, panel_ld, kc, cols, add);
                 }
             }
         }
