@@ -35,7 +35,7 @@ export function runLmBench({ native, wasm, openblas, cores, log, problems, steps
   if (wasm && existsSync(wasm))
     w = lastJson('node', ['--no-experimental-fetch', wasm, '--json', '--configs', configs.join(','), '--steps', String(steps),
       '--threads', '1'], process.env, log).lm;
-  else problems.push(`no WebAssembly lm-bench at ${wasm}`);
+  else if (wasm) problems.push(`no WebAssembly lm-bench at ${wasm}`);
   for (const config of configs) {
     const one = n.find(r => r.config === config && r.threads === 1);
     const all = n.find(r => r.config === config && r.threads === cores);
