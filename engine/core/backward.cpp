@@ -10,10 +10,12 @@
 #include "backward.h"
 
 #include "error.h"
+#include "simd_attention.h"
 #include "softmax.h"
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <limits>
 
 namespace neuralpath {
@@ -92,35 +94,226 @@ void attention_naive_backward(Matrix& dq, Matrix& dk, Matrix& dv, const Matrix& 
 // [SECTION] Scaled dot-product attention: tiled backward (recompute from lse) -----------------
 // Shapes: q [Tq][dk], k [Tk][dk], v [Tk][dv], out, dout [Tq][dv], lse, D [Tq]
 //         per tile: s/p [bq][bk], dp/ds [bq][bk]
+//
+// The tiles' inner loops. A tile's products are small (block × block × d: 64 × 64 × 32 in the
+// language model), too small for a general matrix product's packing to pay for itself, and
+// Eigen in this file is compiled for the baseline instruction set (SSE2: 4 lanes). So they are
+// written once with GCC/Clang vector extensions and compiled per instruction set through
+// function attributes, at the width of the tiled forward kernel's variant (16, 8 or 4 lanes);
+// the exps go through that variant's vector 2^x (simd.h), in base 2 as the forward works.
+//   tile_product:  C[m][n] (+)= α · Σ_r A(i, r) · B[r][n],   A(i, r) = a[i·a_row + r·a_inner]
+// so A is read as stored (a_row = ld, a_inner = 1) or as its transpose (1, ld) without a copy.
+// n is a multiple of kTilePad; rows of B and C are contiguous (strides ldb, ldc).
+
+// GCC keeps a·b + c as two instructions in ISO C++ mode (-ffp-contract=off); one FMA is both
+// faster and rounds once. Clang contracts within an expression by default.
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC push_options
+#pragma GCC optimize("fp-contract=fast")
+#endif
+
+namespace {
+
+constexpr Index kTilePad = 16;           // the widest vector (AVX-512) in floats
+constexpr float kLog2e = 1.44269504088896341f;
+
+template <int W>
+struct Lanes {
+    typedef float vf __attribute__((vector_size(W * sizeof(float))));
+};
+
+// R rows × U vectors of C held in registers while r runs over the inner dimension.
+template <int W, int R, int U>
+[[gnu::always_inline]] inline void tile_block(float* c, Index ldc, const float* a, Index a_row, Index a_inner,
+                                              const float* b, Index ldb, Index inner, float alpha, bool accumulate) {
+    using vf = typename Lanes<W>::vf;
+    vf acc[R][U];
+    for (int i = 0; i < R; ++i)
+        for (int u = 0; u < U; ++u) acc[i][u] = vf{};
+    for (Index r = 0; r < inner; ++r) {
+        vf bv[U];
+        for (int u = 0; u < U; ++u) std::memcpy(&bv[u], b + r * ldb + u * W, sizeof(vf));
+        for (int i = 0; i < R; ++i) {
+            const float s = a[i * a_row + r * a_inner];
+            for (int u = 0; u < U; ++u) acc[i][u] += s * bv[u];                 // C_iu += A_ir · B_ru
+        }
+    }
+    for (int i = 0; i < R; ++i)
+        for (int u = 0; u < U; ++u) {
+            float* to = c + i * ldc + u * W;
+            vf value = alpha * acc[i][u];
+            if (accumulate) {
+                vf old;
+                std::memcpy(&old, to, sizeof(vf));
+                value += old;
+            }
+            std::memcpy(to, &value, sizeof(vf));
+        }
+}
+
+template <int W, int R>
+[[gnu::always_inline]] inline void tile_rows(float* c, Index ldc, const float* a, Index a_row, Index a_inner,
+                                             const float* b, Index ldb, Index inner, Index n, float alpha,
+                                             bool accumulate) {
+    constexpr int U = W == 16 ? 4 : 2;  // AVX-512 has 32 registers: 4 × 4 accumulators; 16 elsewhere
+    Index j = 0;
+    for (; j + U * W <= n; j += U * W)
+        tile_block<W, R, U>(c + j, ldc, a, a_row, a_inner, b + j, ldb, inner, alpha, accumulate);
+    for (; j < n; j += W) tile_block<W, R, 1>(c + j, ldc, a, a_row, a_inner, b + j, ldb, inner, alpha, accumulate);
+}
+
+template <int W>
+[[gnu::always_inline]] inline void tile_product_w(float* c, Index ldc, const float* a, Index a_row, Index a_inner,
+                                                  const float* b, Index ldb, Index m, Index inner, Index n,
+                                                  float alpha, bool accumulate) {
+    constexpr int R = 4;
+    Index i = 0;
+    for (; i + R <= m; i += R)
+        tile_rows<W, R>(c + i * ldc, ldc, a + i * a_row, a_row, a_inner, b, ldb, inner, n, alpha, accumulate);
+    for (; i < m; ++i)
+        tile_rows<W, 1>(c + i * ldc, ldc, a + i * a_row, a_row, a_inner, b, ldb, inner, n, alpha, accumulate);
+}
+
+#if defined(NP_SIMD_X86)
+[[gnu::target("avx512f,avx2,fma")]] void tile_product_16(float* c, Index ldc, const float* a, Index a_row,
+                                                           Index a_inner, const float* b, Index ldb, Index m,
+                                                           Index inner, Index n, float alpha, bool accumulate) {
+    tile_product_w<16>(c, ldc, a, a_row, a_inner, b, ldb, m, inner, n, alpha, accumulate);
+}
+[[gnu::target("avx2,fma")]] void tile_product_8(float* c, Index ldc, const float* a, Index a_row, Index a_inner,
+                                                const float* b, Index ldb, Index m, Index inner, Index n,
+                                                float alpha, bool accumulate) {
+    tile_product_w<8>(c, ldc, a, a_row, a_inner, b, ldb, m, inner, n, alpha, accumulate);
+}
+#endif
+void tile_product_4(float* c, Index ldc, const float* a, Index a_row, Index a_inner, const float* b, Index ldb,
+                    Index m, Index inner, Index n, float alpha, bool accumulate) {
+    tile_product_w<4>(c, ldc, a, a_row, a_inner, b, ldb, m, inner, n, alpha, accumulate);
+}
+
+// The inner loops at the tiled forward kernel's width, and its vector 2^x.
+struct TileKernels {
+    void (*product)(float* c, Index ldc, const float* a, Index a_row, Index a_inner, const float* b, Index ldb,
+                    Index m, Index inner, Index n, float alpha, bool accumulate);
+    void (*exp2)(const float* in, float* out, std::ptrdiff_t n);
+};
+
+const TileKernels& tile_kernels() {
+    static const TileKernels chosen = [] {
+        const simd::KernelVariant& variant = simd::available_variants().front();
+        TileKernels t{&tile_product_4, variant.exp2_array};
+#if defined(NP_SIMD_X86)
+        if (variant.lanes == 16) t.product = &tile_product_16;
+        if (variant.lanes == 8) t.product = &tile_product_8;
+#endif
+        return t;
+    }();
+    return chosen;
+}
+
+Index padded(Index n) { return (n + kTilePad - 1) / kTilePad * kTilePad; }
+
+// Rows [first, first + rows) of m with `width` (>= m.cols()) floats per row: m's own storage
+// when it is that wide already, else a copy into `to` padded with zeros.
+const float* rows_padded(std::vector<float>& to, const Matrix& m, Index first, Index rows, Index width) {
+    if (m.cols() == width) return m.row(first).data();
+    to.assign(static_cast<std::size_t>(rows * width), 0.0f);
+    for (Index r = 0; r < rows; ++r)
+        std::memcpy(to.data() + r * width, m.row(first + r).data(), sizeof(float) * static_cast<std::size_t>(m.cols()));
+    return to.data();
+}
+
+// The transpose of rows [first, first + rows) of m: [m.cols()][width], zeros past `rows`.
+void transpose_rows_padded(std::vector<float>& to, const Matrix& m, Index first, Index rows, Index width) {
+    to.assign(static_cast<std::size_t>(m.cols() * width), 0.0f);
+    for (Index r = 0; r < rows; ++r)
+        for (Index c = 0; c < m.cols(); ++c) to[static_cast<std::size_t>(c * width + r)] = m(first + r, c);
+}
+
+// m[first + i] += α · Σ_r A(i, r) · B[r]   for i < rows (tile_product into rows of m, whose
+// width need not be a multiple of kTilePad: then through `scratch`, ld_b floats per row).
+void add_product(Matrix& m, Index first, Index rows, std::vector<float>& scratch, const float* a, Index a_row,
+                 Index a_inner, const float* b, Index ld_b, Index inner, float alpha) {
+    if (m.cols() == ld_b) {
+        tile_kernels().product(m.row(first).data(), ld_b, a, a_row, a_inner, b, ld_b, rows, inner, ld_b, alpha, true);
+        return;
+    }
+    scratch.resize(static_cast<std::size_t>(rows * ld_b));
+    tile_kernels().product(scratch.data(), ld_b, a, a_row, a_inner, b, ld_b, rows, inner, ld_b, alpha, false);
+    for (Index r = 0; r < rows; ++r)
+        m.row(first + r) += Eigen::Map<const Eigen::RowVectorXf>(scratch.data() + r * ld_b, m.cols());
+}
+
+// A tile's base-2 scores s2_ij = log2 e · scale · q_i·k_j into s [bq][width] (kt: the key rows
+// transposed, [dk][width], zero past bk), −infinity where the mask hides a key or past bk.
+void tile_scores(std::vector<float>& s, const Matrix& q, Index i0, Index bq, const std::vector<float>& kt, Index j0,
+                 Index bk, Index width, float scale, const Mask& mask) {
+    s.resize(static_cast<std::size_t>(bq * width));
+    tile_kernels().product(s.data(), width, q.row(i0).data(), q.cols(), 1, kt.data(), width, bq, q.cols(), width,
+                           scale * kLog2e, false);
+    for (Index i = 0; i < bq; ++i) {
+        float* row = s.data() + i * width;
+        // keys j0 + j with j < visible are in the row's past (or present); the rest are hidden
+        const Index visible = mask.causal ? std::clamp<Index>(i0 + i - j0 + 1, 0, bk) : bk;
+        std::fill(row + visible, row + width, kNegInf);
+        if (!mask.padded_keys.empty())
+            for (Index j = 0; j < visible; ++j)
+                if (mask.padded_keys[static_cast<std::size_t>(j0 + j)]) row[j] = kNegInf;
+    }
+}
+
+// max_j row[j] and Σ_j row[j] over n floats, each in four independent chains (a fixed order).
+float row_max(const float* row, Index n) {
+    float m[4] = {kNegInf, kNegInf, kNegInf, kNegInf};
+    Index j = 0;
+    for (; j + 4 <= n; j += 4)
+        for (int u = 0; u < 4; ++u) m[u] = std::max(m[u], row[j + u]);
+    for (; j < n; ++j) m[0] = std::max(m[0], row[j]);
+    return std::max(std::max(m[0], m[1]), std::max(m[2], m[3]));
+}
+float row_sum(const float* row, Index n) {
+    float s[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+    Index j = 0;
+    for (; j + 4 <= n; j += 4)
+        for (int u = 0; u < 4; ++u) s[u] += row[j + u];
+    for (; j < n; ++j) s[0] += row[j];
+    return (s[0] + s[1]) + (s[2] + s[3]);
+}
+
+}  // namespace
 
 Vector attention_row_logsumexp(const Matrix& q, const Matrix& k, const Mask& mask, int block) {
     if (block < 1) throw InputError("the tile block size must be at least 1");
     const Index tq = q.rows(), tk = k.rows();
     const float scale = 1.0f / std::sqrt(static_cast<float>(q.cols()));
+    // in base 2 (s2 = s·log2 e): m = max s2, l = Σ 2^(s2 − m), and lse = (m + log2 l) / log2 e
     Vector m = Vector::Constant(tq, kNegInf), l = Vector::Zero(tq);      // running max and sum
-    Matrix s;
-    for (Index i0 = 0; i0 < tq; i0 += block) {
-        const Index bq = std::min<Index>(block, tq - i0);
-        for (Index j0 = 0; j0 < tk; j0 += block) {
-            if (mask.causal && j0 > i0 + bq - 1) break;                   // all in the future
-            const Index bk = std::min<Index>(block, tk - j0);
-            s.noalias() = (q.middleRows(i0, bq) * k.middleRows(j0, bk).transpose()) * scale;
-            for (Index i = 0; i < bq; ++i)
-                for (Index j = 0; j < bk; ++j) {
-                    if (mask.hides(i0 + i, j0 + j)) continue;
-                    const float x = s(i, j);
-                    float& mi = m(i0 + i);
-                    if (x > mi) {                                         // new max: rescale l
-                        l(i0 + i) = l(i0 + i) * std::exp(mi - x) + 1.0f;
-                        mi = x;
-                    } else {
-                        l(i0 + i) += std::exp(x - mi);                    // l += exp(s − m)
-                    }
+    std::vector<float> kt, s;
+    for (Index j0 = 0; j0 < tk; j0 += block) {
+        const Index bk = std::min<Index>(block, tk - j0), width = padded(bk);
+        transpose_rows_padded(kt, k, j0, bk, width);
+        for (Index i0 = 0; i0 < tq; i0 += block) {
+            const Index bq = std::min<Index>(block, tq - i0);
+            if (mask.causal && j0 > i0 + bq - 1) continue;                // all in the future
+            tile_scores(s, q, i0, bq, kt, j0, bk, width, scale, mask);
+            for (Index i = 0; i < bq; ++i) {
+                float* row = s.data() + i * width;
+                const float block_max = row_max(row, width);
+                float& mi = m(i0 + i);
+                if (block_max > mi) {                                     // new max: rescale l
+                    l(i0 + i) *= std::exp2(mi - block_max);               // (2^−inf = 0 at first)
+                    mi = block_max;
                 }
+                const float shift = mi == kNegInf ? 0.0f : mi;           // a row that sees nothing yet
+                for (Index j = 0; j < width; ++j) row[j] -= shift;        // s2 − m (−inf stays −inf)
+            }
+            tile_kernels().exp2(s.data(), s.data(), bq * width);          // 2^(s2 − m), 0 where hidden
+            for (Index i = 0; i < bq; ++i) l(i0 + i) += row_sum(s.data() + i * width, width);  // l += Σ 2^(s2 − m)
         }
     }
     Vector lse(tq);
-    for (Index i = 0; i < tq; ++i) lse(i) = l(i) > 0.0f ? m(i) + std::log(l(i)) : kNegInf;  // m + log l
+    for (Index i = 0; i < tq; ++i)
+        lse(i) = l(i) > 0.0f ? (m(i) + std::log2(l(i))) / kLog2e : kNegInf;  // (m + log2 l) / log2 e
     return lse;
 }
 
@@ -128,34 +321,56 @@ void attention_tiled_backward(Matrix& dq, Matrix& dk, Matrix& dv, const Matrix& 
                               const Matrix& q, const Matrix& k, const Matrix& v, const Mask& mask,
                               const Matrix& out, const Vector& lse, int block) {
     if (block < 1) throw InputError("the tile block size must be at least 1");
-    const Index tq = q.rows(), tk = k.rows();
-    const float scale = 1.0f / std::sqrt(static_cast<float>(q.cols()));  // scale = 1/sqrt(d_k)
+    const Index tq = q.rows(), tk = k.rows(), d_k = q.cols(), d_v = v.cols();
+    const Index dk_w = padded(d_k), dv_w = padded(d_v);
+    const float scale = 1.0f / std::sqrt(static_cast<float>(d_k));      // scale = 1/sqrt(d_k)
+    const TileKernels& kernels = tile_kernels();
     // pass 1: D_i = dO_i · O_i, which equals Σ_j W_ij dW_ij (the softmax-backward row term)
     const Vector d_row = dout.cwiseProduct(out).rowwise().sum();
-    Matrix p, dp;
-    for (Index i0 = 0; i0 < tq; i0 += block) {
-        const Index bq = std::min<Index>(block, tq - i0);
-        for (Index j0 = 0; j0 < tk; j0 += block) {
-            if (mask.causal && j0 > i0 + bq - 1) break;                   // all in the future
-            const Index bk = std::min<Index>(block, tk - j0);
+    // Per key block: K and V transposed (for S = Q·Kᵀ and dP = dO·Vᵀ) and K's rows padded to
+    // whole vectors (for dS·K); per query block: Q and dO padded alike (for dSᵀ·Q and Pᵀ·dO).
+    // Per tile: P and dS.
+    std::vector<float> kt, vt, k_pad, q_pad, dout_pad, p, ds, scratch;
+    for (Index j0 = 0; j0 < tk; j0 += block) {
+        const Index bk = std::min<Index>(block, tk - j0), width = padded(bk);
+        transpose_rows_padded(kt, k, j0, bk, width);
+        transpose_rows_padded(vt, v, j0, bk, width);
+        const float* k_rows = rows_padded(k_pad, k, j0, bk, dk_w);
+        for (Index i0 = 0; i0 < tq; i0 += block) {
+            const Index bq = std::min<Index>(block, tq - i0);
+            if (mask.causal && j0 > i0 + bq - 1) continue;                // all in the future
+            const float* q_rows = rows_padded(q_pad, q, i0, bq, dk_w);
+            const float* dout_rows = rows_padded(dout_pad, dout, i0, bq, dv_w);
             // pass 2: recompute this tile's weights              P_ij = exp(scale·q_i·k_j − lse_i)
-            p.noalias() = (q.middleRows(i0, bq) * k.middleRows(j0, bk).transpose()) * scale;
-            for (Index i = 0; i < bq; ++i)
-                for (Index j = 0; j < bk; ++j)
-                    p(i, j) = (lse(i0 + i) == kNegInf || mask.hides(i0 + i, j0 + j))
-                                  ? 0.0f : std::exp(p(i, j) - lse(i0 + i));
+            //   in base 2, 2^(s2_ij − lse_i·log2 e); 0 where hidden, and in a row that sees nothing
+            tile_scores(p, q, i0, bq, kt, j0, bk, width, scale, mask);
+            for (Index i = 0; i < bq; ++i) {
+                const float shift = lse(i0 + i) == kNegInf ? std::numeric_limits<float>::infinity()
+                                                           : lse(i0 + i) * kLog2e;
+                for (Index j = 0; j < width; ++j) p[static_cast<std::size_t>(i * width + j)] -= shift;
+            }
+            kernels.exp2(p.data(), p.data(), bq * width);
             // pass 3: the blend's gradients for this tile         dV_j += Σ_i P_ij dO_i,  dP = dO·Vᵀ
-            dv.middleRows(j0, bk).noalias() += p.transpose() * dout.middleRows(i0, bq);
-            dp.noalias() = dout.middleRows(i0, bq) * v.middleRows(j0, bk).transpose();
+            add_product(dv, j0, bk, scratch, p.data(), 1, width, dout_rows, dv_w, bq, 1.0f);
+            ds.resize(static_cast<std::size_t>(bq * width));
+            kernels.product(ds.data(), width, dout.row(i0).data(), d_v, 1, vt.data(), width, bq, d_v, width, 1.0f,
+                            false);
             // pass 4: softmax backward with D in place of the row sum  dS = P ⊙ (dP − D_i)
-            for (Index i = 0; i < bq; ++i) dp.row(i).array() -= d_row(i0 + i);
-            dp = p.cwiseProduct(dp);
+            for (Index i = 0; i < bq; ++i)
+                for (Index j = 0; j < width; ++j) {
+                    const auto at = static_cast<std::size_t>(i * width + j);
+                    ds[at] = p[at] * (ds[at] - d_row(i0 + i));
+                }
             // pass 5: back through the scaled scores                 dQ += scale·dS·K,  dK += scale·dSᵀ·Q
-            dq.middleRows(i0, bq).noalias() += scale * (dp * k.middleRows(j0, bk));
-            dk.middleRows(j0, bk).noalias() += scale * (dp.transpose() * q.middleRows(i0, bq));
+            add_product(dq, i0, bq, scratch, ds.data(), width, 1, k_rows, dk_w, bk, scale);
+            add_product(dk, j0, bk, scratch, ds.data(), 1, width, q_rows, dk_w, bq, scale);
         }
     }
 }
+
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC pop_options
+#endif
 
 // [SECTION] Multi-head attention ---------------------------------------------------------------
 // Shapes: x [T][d]; Q, K, V, concat, output [T][d]; head h: [T][d/H]

@@ -5,8 +5,11 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <random>
 #include <string>
+#include <utility>
+#include <vector>
 
 using namespace neuralpath::lm;
 
@@ -86,4 +89,24 @@ TEST_CASE("the document token decodes to nothing, and ids out of range or merges
     CHECK_THROWS_AS(BpeTokenizer::from_merges({{'a', kDocumentToken}}), neuralpath::InputError);
     CHECK_THROWS_AS(BpeTokenizer::train(kText, 100), neuralpath::InputError);
     CHECK(BpeTokenizer::from_merges(t.merges()).encode(kText) == t.encode(kText));      // merges are all it needs
+}
+
+TEST_CASE("a token is never longer than kMaxTokenBytes: merges that double a token are refused, training skips them") {
+    // merge i joins the previous merge with itself: token 257 + i has 2^(i+1) bytes, so a list of
+    // 40 such merges (160 bytes in a model file) once asked for 2^41 bytes of token text
+    std::vector<std::pair<int, int>> doubling{{'a', 'a'}};
+    for (int i = 1; i < 40; ++i) doubling.emplace_back(kFirstMerge + i - 1, kFirstMerge + i - 1);
+    const std::vector<std::pair<int, int>> longest_allowed(doubling.begin(), doubling.begin() + 8);  // 256 bytes
+    CHECK(BpeTokenizer::from_merges(longest_allowed).token_bytes(kFirstMerge + 7).size() == kMaxTokenBytes);
+    CHECK_THROWS_WITH_AS(BpeTokenizer::from_merges(doubling), doctest::Contains("512 bytes"), neuralpath::InputError);
+    // a corpus with long runs of one letter: training would learn 512-, 1,024-, ... byte tokens
+    const std::string run(5000, 'a');
+    const std::string text = run + " " + run + " b" + run + "\n" + run;
+    const BpeTokenizer t = BpeTokenizer::train(text, 300);
+    CHECK(t.vocab_size() > kFirstMerge + 7);
+    std::size_t longest = 0;
+    for (int id = 0; id < t.vocab_size(); ++id) longest = std::max(longest, t.token_bytes(id).size());
+    CHECK(longest == kMaxTokenBytes);
+    CHECK(t.decode(t.encode(text)) == text);
+    CHECK(BpeTokenizer::from_merges(t.merges()).encode(text) == t.encode(text));
 }

@@ -213,6 +213,13 @@ TEST_CASE("softmax cross-entropy's backward is p − onehot, and matches finite 
     Buffer dlogits(N * V, 0.0f);
     softmax_crossentropy_backward(dlogits.data(), probs.data(), targets.data(), 1.0f, N, V);
     CHECK(fd_excess(loss, logits, dlogits) <= 0.0f);
+    // the in-place form (what the model's backward runs) gives the same gradient
+    loss();  // (fd_excess left probs at a moved logit)
+    Buffer in_place = probs;
+    softmax_crossentropy_backward_in_place(in_place.data(), targets.data(), 1.0f, N, V);
+    float diff = 0.0f;
+    for (std::size_t i = 0; i < in_place.size(); ++i) diff = std::max(diff, std::abs(in_place[i] - dlogits[i]));
+    CHECK(diff <= 1e-7f);
 }
 
 TEST_CASE("the whole model's backward matches finite differences in every tensor (with and without MLP)") {

@@ -113,6 +113,8 @@ BpeTokenizer BpeTokenizer::train(std::string_view text, int vocab_size) {
     };
 
     std::vector<std::pair<int, int>> merges;
+    std::vector<std::size_t> length(kFirstMerge, 1);   // each id's bytes (the document token is
+    length[kDocumentToken] = 0;                         // never in a chunk)
     std::vector<std::uint32_t> seen(words.size(), 0);  // the last merge that visited each chunk
     while (kFirstMerge + static_cast<int>(merges.size()) < vocab_size && !heap.empty()) {
         std::pop_heap(heap.begin(), heap.end(), later);
@@ -122,8 +124,11 @@ BpeTokenizer BpeTokenizer::train(std::string_view text, int vocab_size) {
         if (current == pairs.end() || current->second != count) continue;  // stale
         if (count < 2) break;  // a pair must occur at least twice to be worth an id
         const int a = static_cast<int>(best >> 32), b = static_cast<int>(best & 0xffffffffu);
+        const std::size_t joined = length[static_cast<std::size_t>(a)] + length[static_cast<std::size_t>(b)];
+        if (joined > kMaxTokenBytes) continue;  // never merged (its later counts are skipped here too)
         const int id = kFirstMerge + static_cast<int>(merges.size());
         merges.emplace_back(a, b);
+        length.push_back(joined);
         const std::uint32_t stamp = static_cast<std::uint32_t>(merges.size());
         std::vector<std::uint32_t> holders = std::move(where[best]);
         where.erase(best);
@@ -166,11 +171,16 @@ BpeTokenizer::BpeTokenizer() { build_tables(); }
 BpeTokenizer BpeTokenizer::from_merges(std::vector<std::pair<int, int>> merges) {
     if (merges.size() > 65536 - kFirstMerge) throw InputError("the tokenizer has more than 65536 ids");
     BpeTokenizer t;
+    std::vector<std::size_t> length(kFirstMerge, 1);  // each id's bytes, checked before any is built
     for (std::size_t i = 0; i < merges.size(); ++i) {
         const int made = kFirstMerge + static_cast<int>(i);
         const auto [a, b] = merges[i];
         if (a < 0 || b < 0 || a >= made || b >= made || a == kDocumentToken || b == kDocumentToken)
             throw InputError("tokenizer merge " + std::to_string(i) + " joins an id that does not exist yet");
+        length.push_back(length[static_cast<std::size_t>(a)] + length[static_cast<std::size_t>(b)]);
+        if (length.back() > kMaxTokenBytes)
+            throw InputError("tokenizer merge " + std::to_string(i) + " makes a token of " + std::to_string(length.back()) +
+                             " bytes (at most " + std::to_string(kMaxTokenBytes) + ")");
     }
     t.merges_ = std::move(merges);
     t.build_tables();

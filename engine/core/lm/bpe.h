@@ -29,6 +29,11 @@ namespace neuralpath::lm {
 inline constexpr int kByteTokens = 256;
 inline constexpr int kDocumentToken = 256;
 inline constexpr int kFirstMerge = 257;
+// The longest token, in bytes. Each merge joins two earlier tokens, so without a bound a list of
+// n merges could name a token of 2^n bytes (a damaged or hostile model file asking for more
+// memory than exists); training never learns a longer one (it skips such pairs), and
+// from_merges refuses them.
+inline constexpr std::size_t kMaxTokenBytes = 256;
 
 class BpeTokenizer {
 public:
@@ -37,7 +42,8 @@ public:
     // Learns vocab_size − 257 merges from `text` (fewer if the text runs out of pairs that occur
     // at least twice). Throws InputError for vocab_size outside 257..65536.
     static BpeTokenizer train(std::string_view text, int vocab_size);
-    // From a list of merges (a model file). Throws InputError if a merge names an id not made yet.
+    // From a list of merges (a model file). Throws InputError if a merge names an id not made yet
+    // or makes a token longer than kMaxTokenBytes.
     static BpeTokenizer from_merges(std::vector<std::pair<int, int>> merges);
 
     std::vector<int> encode(std::string_view text) const;

@@ -8,6 +8,7 @@
 // accumulate = false overwrites C, true adds to it.
 //   gelu, gelu_grad  out = GELU(in);  din += dout·GELU'(in)   (formulas in layers.h)
 //   exp_shifted      x = e^(x − shift), returns Σ x                 (one softmax row)
+//   softmax          x = softmax(x) in place, returns log Σ_j e^(x_j)   (its log-normaliser)
 //
 // Why per instruction set: the project's plain build targets baseline x86-64 (SSE2), where
 // Eigen's matrix product runs 4 lanes wide; this CPU may have AVX-512 (16 lanes and FMA). The
@@ -15,6 +16,9 @@
 // picked at run time. Each copy includes Eigen under its own namespace name (see gemm_isa.cpp),
 // so the copies' template instances cannot be merged by the linker into one another.
 #pragma once
+
+#include <cstddef>
+#include <vector>
 
 namespace neuralpath::lm {
 
@@ -26,10 +30,17 @@ struct GemmKernels {
     void (*gelu)(float* out, const float* in, int n);
     void (*gelu_grad)(float* din, const float* in, const float* dout, int n);
     double (*exp_shifted)(float* x, int n, float shift);
+    double (*softmax)(float* x, int n);
 };
 
 // The widest set this build and CPU have (chosen once).
 const GemmKernels& gemm_kernels();
+// Every set this build has that this CPU runs, widest first (for tests and benchmarks).
+const std::vector<GemmKernels>& gemm_kernel_variants();
+
+// Scratch for the products' packed operand: at least `floats` floats, the calling thread's own,
+// valid until its next call (gemm_dispatch.cpp: compiled once, for the baseline).
+float* gemm_scratch(int slot, std::size_t floats);  // slot 0 or 1: two buffers at once
 
 inline void gemm_nn(int m, int n, int k, const float* a, int lda, const float* b, int ldb, float* c, int ldc,
                     bool accumulate) {

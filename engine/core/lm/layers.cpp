@@ -267,12 +267,11 @@ void tied_output_backward(float* dx, float* dwte, const float* dlogits, const fl
 
 void softmax_crossentropy_forward(float* probs_from_logits, float* losses, const int* targets, int N, int V) {
     for (int n = 0; n < N; ++n) {
-        RowArray row(probs_from_logits + static_cast<std::ptrdiff_t>(n) * V, V);
-        const float max = row.maxCoeff();                                       // m = max logit (stability)
-        const float target_logit = row(targets[n]);
-        const auto sum = static_cast<float>(gemm_kernels().exp_shifted(row.data(), V, max));  // e^{z − m}, Σ
-        losses[n] = -(target_logit - max - std::log(sum));                     // −log p[y] = −(z_y − m − log Σ e^{z−m})
-        row /= sum;                                                             // p = e^{z−m} / Σ
+        float* row = probs_from_logits + static_cast<std::ptrdiff_t>(n) * V;
+        const float target_logit = row[targets[n]];
+        // p = e^{z − m} / Σ e^{z − m} with m = max z (stability), and log Z = m + log Σ e^{z − m}
+        const double log_z = gemm_kernels().softmax(row, V);
+        losses[n] = static_cast<float>(log_z - target_logit);                   // −log p[y] = log Z − z_y
     }
 }
 
@@ -281,6 +280,14 @@ void softmax_crossentropy_backward(float* dlogits, const float* probs, const int
         RowArray g(dlogits + static_cast<std::ptrdiff_t>(n) * V, V);
         g += dloss * ConstRowArray(probs + static_cast<std::ptrdiff_t>(n) * V, V);  // dz += dloss·p
         g(targets[n]) -= dloss;                                                 //      − dloss·onehot(y)
+    }
+}
+
+void softmax_crossentropy_backward_in_place(float* probs_to_dlogits, const int* targets, float dloss, int N, int V) {
+    for (int n = 0; n < N; ++n) {
+        RowArray g(probs_to_dlogits + static_cast<std::ptrdiff_t>(n) * V, V);
+        g *= dloss;                                                             // dz = dloss·p
+        g(targets[n]) -= dloss;                                                 //    − dloss·onehot(y)
     }
 }
 

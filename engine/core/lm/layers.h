@@ -103,5 +103,8 @@ void softmax_crossentropy_forward(float* probs_from_logits, float* losses, const
 // dlogits += dloss·(probs − onehot(target)) per row; dloss = ∂L/∂losses[n] (the same for every
 // row: 1/(rows in the whole batch) for a mean)
 void softmax_crossentropy_backward(float* dlogits, const float* probs, const int* targets, float dloss, int N, int V);
+// The same gradient written over the probabilities, dz = dloss·(p − onehot(target)) (llm.c's
+// fused classifier), for a caller that needs them no more: no buffer of N·V floats to zero and add to.
+void softmax_crossentropy_backward_in_place(float* probs_to_dlogits, const int* targets, float dloss, int N, int V);
 
 }  // namespace neuralpath::lm

@@ -71,7 +71,7 @@ void Activations::resize(const LmConfig& c, int b, int t) {
     lnf.resize(N * d), lnf_mean.resize(N), lnf_rstd.resize(N);
     probs.resize(N * V), losses.resize(N);
     dresidual.resize(N * d), dln.resize(N * d), dqkv.resize(N * 3 * d), datty.resize(N * d);
-    dfch.resize(N * h), dfch_gelu.resize(N * h), dlogits.resize(N * V), scratch.resize(N * std::max(d, h));
+    dfch.resize(N * h), dfch_gelu.resize(N * h), scratch.resize(N * std::max(d, h));
 }
 
 namespace {
@@ -136,10 +136,10 @@ void model_backward(const LmConfig& c, const ParameterLayout& p, const float* pa
     const int B = a.B, T = a.T, N = B * T, d = c.d_model, h = c.mlp_hidden, V = c.vocab_size;
     auto zero = [](Buffer& v) { std::fill(v.begin(), v.end(), 0.0f); };
     // loss -> logits -> LNf -> the last block's output
-    zero(a.dlogits);
-    softmax_crossentropy_backward(a.dlogits.data(), a.probs.data(), targets, dloss, N, V);
+    softmax_crossentropy_backward_in_place(a.probs.data(), targets, dloss, N, V);  // probs become dlogits
+    const float* dlogits = a.probs.data();
     zero(a.dln);
-    tied_output_backward(a.dln.data(), grads + p.wte, a.dlogits.data(), a.lnf.data(), params + p.wte, N, d, V);
+    tied_output_backward(a.dln.data(), grads + p.wte, dlogits, a.lnf.data(), params + p.wte, N, d, V);
     zero(a.dresidual);
     const float* last = c.layers > 0 ? a.layers.back().residual3.data() : a.encoded.data();
     layernorm_backward(a.dresidual.data(), grads + p.lnf_g, grads + p.lnf_b, a.dln.data(), last, params + p.lnf_g,

@@ -73,10 +73,11 @@ struct Activations {
     };
     std::vector<Layer> layers;
     Buffer lnf, lnf_mean, lnf_rstd;        // [N][d], [N], [N]
-    Buffer probs;                          // [N][V] (logits, then probabilities)
+    Buffer probs;                          // [N][V] (logits, then probabilities; the backward
+                                           //  turns them into the logits' gradient)
     Buffer losses;                         // [N]
     // backward scratch
-    Buffer dresidual, dln, dqkv, datty, dfch, dfch_gelu, dlogits, scratch;
+    Buffer dresidual, dln, dqkv, datty, dfch, dfch_gelu, scratch;
 
     void resize(const LmConfig& config, int B, int T);
 };
@@ -87,7 +88,9 @@ float model_forward(const LmConfig& config, const ParameterLayout& layout, const
                     const int* inputs, const int* targets, int B, int T);
 
 // Adds ∂L/∂params into grads (zeroed by the caller) for L = dloss·Σ_n losses[n]: dloss = 1/N for
-// this batch's mean, or 1/(all rows of the step) when threads each run part of one step.
+// this batch's mean, or 1/(all rows of the step) when threads each run part of one step. Reads
+// the activations of the model_forward just before it (with targets), and turns acts.probs into
+// the logits' gradient.
 void model_backward(const LmConfig& config, const ParameterLayout& layout, const float* params, float* grads,
                     Activations& acts, const int* inputs, const int* targets, float dloss);
 
