@@ -213,6 +213,9 @@ std::optional<CheckGrade> answer_check(Progress& p, const Lesson& lesson, std::s
     const int n = static_cast<int>(check->options.size());
     if (chosen.front() < 0 || chosen.back() >= n) return std::nullopt;
     if (!check->multiple && chosen.size() > 1) return std::nullopt;
+    // A prediction is committed once: its answer was shown the moment it was made.
+    if (const auto made = p.answers.find(std::string(id)); check->predict && made != p.answers.end() && made->second != chosen)
+        return std::nullopt;
     p.answers[std::string(id)] = chosen;
     return grade(*check, chosen);
 }

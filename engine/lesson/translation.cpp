@@ -195,10 +195,11 @@ private:
 // [SECTION] Comparing settings -----------------------------------------------------------------
 
 // Which keys carry words a translator rewrites. Everything else in a block is structure.
-enum class Words { caption_only, check, text_block, none };
+enum class Words { caption_only, check, predict, text_block, none };
 
 Words words_of(std::string_view kind) {
     if (kind == "check") return Words::check;                  // question, hint, options' text/feedback
+    if (kind == "predict") return Words::predict;              // the same, explanation, the measured label
     if (kind == "callout" || kind == "reveal") return Words::text_block;   // title / label
     if (kind == "vocabulary" || kind == "weights" || kind == "task") return Words::none;  // data
     return Words::caption_only;                                // widgets, code, equations
@@ -208,6 +209,8 @@ bool is_words(Words words, std::string_view key, int depth) {
     switch (words) {
         case Words::caption_only: return depth == 0 && key == "caption";
         case Words::check:        return key == "question" || key == "hint" || key == "text" || key == "feedback";
+        case Words::predict:
+            return key == "question" || key == "text" || key == "feedback" || key == "explanation" || key == "label";
         case Words::text_block:   return depth == 0 && (key == "title" || key == "label");
         case Words::none:         return false;
     }
