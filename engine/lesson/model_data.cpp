@@ -42,6 +42,9 @@ std::optional<std::vector<float>> row(ParseContext& ctx, const SettingsNode& n) 
     return out;
 }
 
+// A feature's label heads a board column and is read aloud: a word or two, not a sentence.
+constexpr std::size_t kMaxFeatureLabelBytes = 40;
+
 bool valid_feature_name(std::string_view s) {
     if (s.empty() || !std::isalpha(static_cast<unsigned char>(s[0]))) return false;
     return std::all_of(s.begin(), s.end(), [](char c) {
@@ -68,6 +71,26 @@ void build_vocabulary(ParseContext& ctx) {
             vocab.features.push_back(name);
         }
         if (vocab.features.empty()) ctx.error(features->origin, "the vocabulary needs at least one feature");
+    }
+    // labels: the name each feature shows by (a translation's words: "thing: cosa"). Weights,
+    // tasks and the checker keep using the feature names themselves.
+    if (const SettingsNode* labels = f.map("labels", false)) {
+        vocab.labels.assign(vocab.features.size(), "");
+        for (const auto& e : labels->entries) {
+            auto it = std::find(vocab.features.begin(), vocab.features.end(), e.key);
+            if (it == vocab.features.end()) {
+                ctx.error(e.key_origin, "'" + e.key + "' is not one of the features");
+                continue;
+            }
+            const std::string label = e.value.kind == SettingsNode::Kind::Text ? e.value.text.text() : "";
+            if (label.empty() || label.size() > kMaxFeatureLabelBytes) {
+                ctx.error(e.value.origin ? e.value.origin : e.key_origin,
+                          "a feature's label is a short text (at most " + std::to_string(kMaxFeatureLabelBytes) +
+                              " bytes), such as 'thing: cosa'");
+                continue;
+            }
+            vocab.labels[static_cast<std::size_t>(it - vocab.features.begin())] = label;
+        }
     }
     if (const SettingsNode* words = f.map("words", true)) {
         for (const auto& e : words->entries) {

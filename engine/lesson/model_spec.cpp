@@ -41,6 +41,9 @@ neuralpath::ModelSpec model_spec_for(const Lesson& lesson) {
     if (!lesson.vocabulary) return neuralpath::default_model_spec();
     neuralpath::ModelSpec spec;
     spec.vocabulary.feature_names = lesson.vocabulary->features;
+    // The engine names dimensions only to show them (board columns, narration): a label wins.
+    for (std::size_t i = 0; i < lesson.vocabulary->labels.size() && i < spec.vocabulary.feature_names.size(); ++i)
+        if (!lesson.vocabulary->labels[i].empty()) spec.vocabulary.feature_names[i] = lesson.vocabulary->labels[i];
     for (const auto& w : lesson.vocabulary->words) spec.vocabulary.words[w.word] = w.values;
     if (!lesson.weights) return spec;
 

@@ -261,7 +261,11 @@ ProgressSummary summarize(const Lesson& lesson, const Progress& p) {
         auto it = p.answers.find(b->id);
         if (it == p.answers.end()) continue;
         ++s.answered;
-        if (grade(std::get<Check>(b->content), it->second).correct) ++s.correct;
+        // A prediction is a guess made before the answer is shown, once: making it is what the
+        // block asks, so a committed one counts as done whichever option it was (its own
+        // answered statement still says whether the guess was right).
+        const Check& check = std::get<Check>(b->content);
+        if (check.predict || grade(check, it->second).correct) ++s.correct;
     }
     s.sections = static_cast<int>(lesson.sections.size());
     for (const auto& sec : lesson.sections) s.visited += p.visited.count(sec.anchor) ? 1 : 0;

@@ -5,7 +5,7 @@
 // [SECTION] Decoding
 #include "engine/lm_worker/protocol.h"
 
-#include <charconv>
+#include <cstdio>
 #include <cstdlib>
 #include <set>
 
@@ -91,9 +91,14 @@ class Fields {
 
 Json number(float v) {
   if (!std::isfinite(v)) return nullptr;
+  // The shortest decimal that reads back as the same float32 (std::to_chars for floats is missing
+  // from Emscripten 3.1's libc++): at most 9 significant digits always do.
   char buffer[32];
-  const auto end = std::to_chars(buffer, buffer + sizeof buffer, v).ptr;  // shortest float32 form
-  return std::strtod(std::string(buffer, end).c_str(), nullptr);
+  for (int digits = 6; digits <= 9; ++digits) {
+    std::snprintf(buffer, sizeof buffer, "%.*g", digits, static_cast<double>(v));
+    if (std::strtof(buffer, nullptr) == v) break;
+  }
+  return std::strtod(buffer, nullptr);
 }
 
 // Attention weights to 3 decimals: what a grid cell can show, and a third of the bytes.

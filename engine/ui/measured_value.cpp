@@ -1,7 +1,7 @@
 // measured_value.cpp: a predict block's measured value as text (measured_value.h).
 #include "engine/ui/measured_value.h"
 
-#include "engine/core/format.h"
+#include "engine/text/format.h"
 #include "engine/ui/widget.h"
 
 #include <cmath>

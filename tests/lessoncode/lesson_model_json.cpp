@@ -16,10 +16,11 @@
 #include "engine/lesson/lesson.h"
 #include "engine/lesson/load.h"
 #include "engine/lesson/model_spec.h"
-#include "engine/ui/playback/playback_settings.h"
-#include "engine/ui/widgets/heatmap/heatmap_settings.h"
-#include "engine/ui/widgets/mask_steps/mask_steps_settings.h"
-#include "engine/ui/widgets/spotlight/spotlight_settings.h"
+#include "engine/widgets/playback/playback_settings.h"
+#include "engine/widgets/heatmap/heatmap_settings.h"
+#include "engine/widgets/mask_steps/mask_steps_settings.h"
+#include "engine/widgets/spotlight/spotlight_settings.h"
+#include "engine/widgets/widget_kinds.h"
 
 #include <nlohmann/json.hpp>
 
@@ -91,7 +92,7 @@ int main(int argc, char** argv) {
         std::cerr << "usage: lesson-model-json LESSON.md\n";
         return 2;
     }
-    const lesson::LoadResult loaded = lesson::load_lesson_file(argv[1]);
+    const lesson::LoadResult loaded = lesson::load_lesson_file(argv[1], neuralpath::ui::with_widgets());
     if (!loaded.ok()) {
         for (const auto& d : loaded.diagnostics) std::cerr << d.to_string() << "\n";
         return 1;
@@ -102,6 +103,9 @@ int main(int argc, char** argv) {
     out["code_blocks"] = Json::array();
     out["playback"] = nullptr;
     out["sentences"] = {{"mask_steps", Json::array()}, {"heatmap", Json::array()}, {"spotlight", Json::array()}};
+    out["corpus"] = Json::array();  // the next-word tasks' sentences: the code must take them too
+    for (const auto& task : l.tasks)
+        for (const auto& line : task.corpus) out["corpus"].push_back(line.text);
     lesson::for_each_block(l, [&](const lesson::Block& b) {
         std::visit(
             [&](const auto& c) {
