@@ -53,10 +53,9 @@ np.events.addEventListener('lm-worker', event => {
 
 // [SECTION] Kept on reload -------------------------------------------------------------------------
 
-function trainingWidgets() {
-  const state = np.state();
-  return (state?.widgets || []).filter(w => w.kind === 'lm-train').map(w => w.id);
-}
+// The training widgets are those that have asked for a worker (reading the whole state() to
+// find them would cost the page a frame at every snapshot).
+const trainingWidgets = () => [...workers.keys()];
 
 let lastSaved = '';
 function save() {

@@ -149,11 +149,13 @@ CommandResult LmTrainModel::apply(const Command& command) {
       open_run();
     }
     send(lw::Train{run_, std::nullopt});
+    train_asked_ = true;  // until the worker says it runs, the page shows it as training
     if (status_ != Status::loading) status_ = Status::training;
     return {};
   }
   if (std::holds_alternative<Pause>(command)) {
     resume_after_replay_ = false;
+    train_asked_ = false;
     if (!opened_ || status_ == Status::idle || status_ == Status::error) return {};
     send(lw::Pause{run_});
     if (status_ == Status::training) status_ = Status::paused;
@@ -163,6 +165,7 @@ CommandResult LmTrainModel::apply(const Command& command) {
     if (c->seed) seed_ = *c->seed;
     replay_until_.reset();
     resume_after_replay_ = false;
+    train_asked_ = false;
     if (!opened_) return {};
     open_run();
     return {};
@@ -204,6 +207,7 @@ CommandResult LmTrainModel::on_reply(const lw::Reply& reply) {
     if (e->run != 0 && e->run != run_) return {};  // about a run the learner left
     error_ = worker_error_text(e->message);
     status_ = Status::error;
+    train_asked_ = false;
     if (!ready_) opened_ = false;  // nothing was loaded: Train opens again
     download_.reset();
     replay_until_.reset();
@@ -213,7 +217,7 @@ CommandResult LmTrainModel::on_reply(const lw::Reply& reply) {
     if (r->run != run_) return {};
     ready_ = *r;
     download_.reset();
-    if (status_ == Status::loading) status_ = Status::paused;
+    if (status_ == Status::loading) status_ = train_asked_ ? Status::training : Status::paused;
     return {};
   }
   const lw::Snapshot& s = std::get<lw::Snapshot>(reply);
@@ -230,14 +234,21 @@ CommandResult LmTrainModel::on_reply(const lw::Reply& reply) {
   latest_.text.reset();
   latest_.probe.reset();
   download_.reset();
-  if (s.running) status_ = Status::training;
-  else if (s.step >= s.steps && s.steps > 0) status_ = Status::finished;
-  else if (status_ != Status::training || s.step > 0) status_ = Status::paused;
+  if (s.running) {
+    status_ = Status::training;
+    train_asked_ = false;
+  } else if (s.step >= s.steps && s.steps > 0) {
+    status_ = Status::finished;
+    train_asked_ = false;
+  } else {
+    status_ = train_asked_ ? Status::training : Status::paused;  // a Train on its way keeps it so
+  }
   // A restored run has retrained to its saved step: it trains on if it was training then.
   if (replay_until_ && !s.running && s.step >= *replay_until_) {
     replay_until_.reset();
     if (resume_after_replay_ && status_ != Status::finished) {
       send(lw::Train{run_, std::nullopt});
+      train_asked_ = true;
       status_ = Status::training;
     }
     resume_after_replay_ = false;

@@ -102,6 +102,7 @@ class LmTrainModel : public WidgetModelBase {
   bool head_chosen_ = false;              // the learner picked a head: milestones do not move it
   std::optional<int> replay_until_;       // a restored run retraining to its saved step
   bool resume_after_replay_ = false;      // ... and then training on, as it was when saved
+  bool train_asked_ = false;              // a Train is on its way to the worker
 };
 
 }  // namespace neuralpath::ui
