@@ -26,7 +26,9 @@ const char* kLesson = "lessons/learning-to-read.md";
 void pump(Headless& page, lw::TrainerWorker& worker, const std::string& data, int slices, int steps) {
   const auto deliver = [&](const std::vector<lw::Reply>& replies) {
     for (const lw::Reply& r : replies) {
-      const json reply = page.command({{"type", "worker"}, {"widget", "trainer"}, {"message", lw::encode(r)}});
+      // As web/lm_trainer.cpp sends it: a token may be half a UTF-8 character, replaced by U+FFFD.
+      const json message = json::parse(lw::encode(r).dump(-1, ' ', false, json::error_handler_t::replace));
+      const json reply = page.command({{"type", "worker"}, {"widget", "trainer"}, {"message", message}});
       REQUIRE_MESSAGE(reply["ok"] == true, reply.dump());
     }
   };
@@ -89,7 +91,7 @@ TEST_CASE("lm-train shows the worker's curves, heads and attention, and a tap pi
   page.frames(3);
   REQUIRE(page.command({{"type", "train"}, {"widget", "trainer"}})["ok"] == true);
   lw::TrainerWorker worker;
-  const std::string data = lm::page_data_bytes(test::small_page_data());
+  const std::string data = lm::page_data_bytes(neuralpath::test::small_page_data());
   pump(page, worker, data, 6, 5);
   REQUIRE(page.command({{"type", "pause"}, {"widget", "trainer"}})["ok"] == true);
   pump(page, worker, data, 1, 1);
@@ -146,7 +148,7 @@ TEST_CASE("a predict card shows nothing of the answer before the guess, then the
   // Once the trainer has measured step 0, the card prints that number, formatted by the engine.
   REQUIRE(page.command({{"type", "train"}, {"widget", "trainer"}})["ok"] == true);
   lw::TrainerWorker worker;
-  pump(page, worker, lm::page_data_bytes(test::small_page_data()), 0, 1);
+  pump(page, worker, lm::page_data_bytes(neuralpath::test::small_page_data()), 0, 1);
   page.frames(2);
   const json w = with_id(page.state()["widgets"], "trainer");
   REQUIRE(w["curve"].size() >= 1);
