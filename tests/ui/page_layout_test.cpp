@@ -36,6 +36,14 @@ void exercise(Headless& page) {
     const std::string id = check["id"];
     page.command({{"type", "goto"}, {"section", first["sections"][0]["anchor"]}});
     const int n = static_cast<int>(check["options"].size());
+    if (check["kind"] == "predict") {  // one guess, locked in: another and a retry are refused
+      REQUIRE(page.command({{"type", "answer"}, {"check", id}, {"option", n - 1}})["ok"] == true);
+      page.frames(2);
+      CHECK(page.command({{"type", "answer"}, {"check", id}, {"option", 0}})["ok"] == false);
+      CHECK(page.command({{"type", "retry"}, {"check", id}})["ok"] == false);
+      page.frames(2);
+      continue;
+    }
     for (int option = 0; option < n; ++option) {
       REQUIRE(page.command({{"type", "answer"}, {"check", id}, {"option", check["multiple"] ? json::array({option}) : json(option)}})["ok"] == true);
       page.frames(2);
