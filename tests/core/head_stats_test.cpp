@@ -1,5 +1,5 @@
-// head_stats_test.cpp: the best-head pointing loss (its gradient and what it rewards) and the
-// figures that say how differently heads look (head_stats.h).
+// head_stats_test.cpp: the figures that say how differently heads look (head_stats.h), measured
+// on trained models, never trained for.
 #include "engine/core/backward.h"
 #include "engine/core/block.h"
 #include "engine/core/head_stats.h"
