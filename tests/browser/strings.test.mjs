@@ -207,3 +207,12 @@ test('the English scan catches words in code, templates and HTML, and passes key
   assert.deepEqual(htmlWords('<title>NeuralPath</title><p data-np-text="a.b"></p><h1>Lessons</h1><a aria-label="Close it">x</a>'),
                    ['Lessons', 'Close it']);
 });
+
+// #35: a NUL byte cut the engine's catalogue short at the page's edge (a C string ends there);
+// the engine and this reader now both skip only the line that holds it.
+test('a NUL byte in a catalogue costs its own line, not the rest of the file', () => {
+  const parsed = parseStrings('[share]\nbefore = one\nbroken = a\0b\nafter = two\n');
+  assert.equal(parsed.get('share.before'), 'one');
+  assert.equal(parsed.has('share.broken'), false);
+  assert.equal(parsed.get('share.after'), 'two');
+});

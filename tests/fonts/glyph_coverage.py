@@ -95,7 +95,7 @@ def describe(ch):
 
 def main():
     failures = []
-    ranges = subset_fonts.read_ranges(os.path.join(ROOT, "engine", "ui", "glyph_ranges.inc"))
+    ranges = subset_fonts.read_ranges(os.path.join(ROOT, "engine", "widgets", "glyph_ranges.inc"))
     wanted = subset_fonts.codepoints(ranges)
     used = used_characters()
     # The scan itself works: characters we know are drawn were found (so an empty scan fails).

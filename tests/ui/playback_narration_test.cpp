@@ -6,6 +6,7 @@
 #include "engine/text/catalogue.h"
 #include "engine/text/format.h"
 #include "engine/core/narration.h"
+#include "engine/widgets/widget_kinds.h"
 #include "engine/lesson/load.h"
 #include "engine/lesson/model_spec.h"
 #include "engine/ui/widget.h"
@@ -41,7 +42,7 @@ struct LessonBoard {
 
 LessonBoard course_board(const std::string& file) {
   LessonBoard out;
-  lesson::LoadResult loaded = lesson::load_lesson_file(file);
+  lesson::LoadResult loaded = lesson::load_lesson_file(file, ui::with_widgets());
   REQUIRE_MESSAGE(loaded.ok(), (loaded.diagnostics.empty() ? "" : loaded.diagnostics.front().to_string()));
   out.lesson = std::move(*loaded.lesson);
   lesson::for_each_block(out.lesson, [&](const lesson::Block& block) {
