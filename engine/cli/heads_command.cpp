@@ -1,5 +1,6 @@
 // heads_command.cpp: `neuralpath-cli heads`, how the heads of a lesson's model divide the
-// relations of one of its pointing tasks (engine/core/head_stats.h says what is measured).
+// relations of one of its answer tasks (engine/core/head_stats.h says what is measured). No loss
+// reads attention: these figures show what training made of it, never what it was told.
 //
 //   heads --lesson FILE [--task NAME]
 //
@@ -65,8 +66,8 @@ int run_heads(const std::vector<std::string>& args, std::string& stdout_text) {
     const lesson::Lesson& l = *loaded.lesson;
     const lesson::TaskData* task = lesson::find_task(l, task_id);
     if (!task) throw InputError("heads: name a task of " + lesson_path + " with --task");
-    if (task->objective != lesson::TaskObjective::point)
-        throw InputError("heads: task '" + task->id + "' is not a pointing task (objective: point)");
+    if (task->objective != lesson::TaskObjective::answer)
+        throw InputError("heads: task '" + task->id + "' is not an answer task (objective: answer)");
 
     const TrainingSet set = lesson::training_set(l, *task);
     const std::vector<Example>& measured = set.held_out.empty() ? set.train : set.held_out;

@@ -491,44 +491,4 @@ void cross_entropy_backward(Matrix& dlogits, const Matrix& probabilities, const 
     }
 }
 
-namespace {
-float mean_weight(const std::vector<Matrix>& head_weights, int query, int answer) {
-    float sum = 0.0f;
-    for (const Matrix& w : head_weights) sum += w(query, answer);
-    return std::max(sum / static_cast<float>(head_weights.size()), 1e-12f);  // w̄, floored
-}
-}  // namespace
-
-float pointer_forward(const std::vector<Matrix>& head_weights, int query, int answer) {
-    return -std::log(mean_weight(head_weights, query, answer));           // L = −log w̄[answer]
-}
-
-void pointer_backward(std::vector<Matrix>& dweights, const std::vector<Matrix>& head_weights, int query,
-                      int answer) {
-    const float w_bar = mean_weight(head_weights, query, answer);
-    const float heads = static_cast<float>(head_weights.size());
-    for (Matrix& dw : dweights) dw(query, answer) += -1.0f / (heads * w_bar);  // ∂L/∂W_h = −1/(H·w̄)
-}
-
-namespace {
-float sum_of_powers(const std::vector<Matrix>& head_weights, int query, int answer) {
-    float sum = 0.0f;                                                     // Σ_h W_h^β
-    for (const Matrix& w : head_weights) sum += std::pow(w(query, answer), kBestHeadSharpness);
-    return std::max(sum, 1e-30f);
-}
-}  // namespace
-
-float best_head_pointer_forward(const std::vector<Matrix>& head_weights, int query, int answer) {
-    const float heads = static_cast<float>(head_weights.size());
-    const float m = std::pow(sum_of_powers(head_weights, query, answer) / heads, 1.0f / kBestHeadSharpness);
-    return -std::log(std::max(m, 1e-12f));                                // L = −log ((1/H) Σ_h W_h^β)^(1/β)
-}
-
-void best_head_pointer_backward(std::vector<Matrix>& dweights, const std::vector<Matrix>& head_weights,
-                                int query, int answer) {
-    const float sum = sum_of_powers(head_weights, query, answer);
-    for (std::size_t h = 0; h < head_weights.size(); ++h)                 // ∂L/∂W_h = −W_h^(β−1) / Σ_k W_k^β
-        dweights[h](query, answer) += -std::pow(head_weights[h](query, answer), kBestHeadSharpness - 1.0f) / sum;
-}
-
 }  // namespace neuralpath

@@ -129,26 +129,4 @@ float cross_entropy_forward(Matrix& probabilities, const Matrix& logits, const s
 void cross_entropy_backward(Matrix& dlogits, const Matrix& probabilities, const std::vector<int>& targets,
                             float temperature);
 
-// "Point at the answer": the mean over heads of the query row's attention weights,
-// w̄_j = (1/H) Σ_h W_h[query][j], and L = −log w̄[answer] (w̄ floored at 1e-12 so the loss
-// stays finite when a head sees nothing). Rewards the layer for looking where it should.
-float pointer_forward(const std::vector<Matrix>& head_weights, int query, int answer);
-// dW_h[query][answer] += −1 / (H · w̄[answer])       (one [T][T] per head, added into dweights)
-void pointer_backward(std::vector<Matrix>& dweights, const std::vector<Matrix>& head_weights, int query,
-                      int answer);
-
-// "Some head points at the answer" (a task with `credit: best-head`): the loss follows the head
-// that gives the answer the most weight, through a power mean of the heads' weights,
-// m = ((1/H) Σ_h W_h[query][answer]^β)^(1/β) with β = kBestHeadSharpness, and L = −log m. The
-// plain mean above cannot reward heads for dividing the work (a mean of rows is itself one row,
-// so it never holds more than one full answer); this can: one head at 1 already gives
-// L = log(H)/β whatever the others do, while rows that share the answer out stay near
-// −log(1/relations). Which head takes which relation is left to training: the credit goes
-// mostly to the head already leaning that way. (m floored at 1e-12.)
-constexpr float kBestHeadSharpness = 4.0f;
-float best_head_pointer_forward(const std::vector<Matrix>& head_weights, int query, int answer);
-// dW_h[query][answer] += −W_h^(β−1) / Σ_k W_k^β      (the 1/H cancels)
-void best_head_pointer_backward(std::vector<Matrix>& dweights, const std::vector<Matrix>& head_weights,
-                                int query, int answer);
-
 }  // namespace neuralpath

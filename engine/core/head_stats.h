@@ -37,7 +37,7 @@ struct HeadSpecialisation {
 // Jensen-Shannon divergence of two distributions over the same items, in bits.
 float jensen_shannon_bits(const Vector& p, const Vector& q);
 
-// The figures above for `model` (resolved) on `examples` of a pointing task whose relation names
+// The figures above for `model` (resolved) on `examples` of an answer task whose relation names
 // are `relations`. Throws InputError when an example has no relation or no query.
 HeadSpecialisation head_specialisation(const ModelSpec& model, const std::vector<Example>& examples,
                                        const std::vector<std::string>& relations, Objective objective);

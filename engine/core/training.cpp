@@ -2,6 +2,7 @@
 //
 // [SECTION] Tasks
 // [SECTION] Forward with everything the backward needs
+// [SECTION] The answer loss: forward and backward
 // [SECTION] Loss and backward
 // [SECTION] Trainer
 #include "training.h"
@@ -13,6 +14,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <tuple>
 
 namespace neuralpath {
@@ -22,10 +24,9 @@ namespace neuralpath {
 const char* objective_name(Objective objective) {
     switch (objective) {
     case Objective::next_word: return "next-word";
-    case Objective::point: return "point";
-    case Objective::point_best_head: return "point-best-head";
+    case Objective::answer: return "answer";
     }
-    return "point";
+    return "answer";
 }
 
 int vocabulary_index(const Vocabulary& vocabulary, const std::string& key) {
@@ -45,9 +46,10 @@ namespace {
 
 // [SECTION] Forward with everything the backward needs -------------------------------------------
 // The same passes as run_block() (block.h), kept with their intermediate results.
-// Shapes: x [T][d]; logits, probabilities [T][V]
+// Shapes: x, words [T][d]; logits, probabilities [T][V]; candidate_p [|C|]
 
 struct BlockForward {
+    Matrix                       words;        // the word vectors e_j (no positions)
     std::vector<Matrix>          context_in;   // x before each context layer
     std::vector<MultiHeadResult> context;
     Matrix                       shown_in;     // x before the shown layer
@@ -58,17 +60,24 @@ struct BlockForward {
     Matrix                       res2;         // x + FFN(x)
     LayerNormResult              ln2;
     Matrix                       out;          // the block's output
-    Matrix                       probabilities;
+    Matrix                       probabilities;  // next_word: softmax of the next-token scores
+    std::vector<int>             candidates;     // answer: the positions C the query may name
+    Vector                       candidate_p;    // answer: softmax over C of s_j = o·e_j / t
 };
 
 Mask mask_for(Objective objective) {
     return objective == Objective::next_word ? Mask::causal_mask() : Mask::none();
 }
 
-BlockForward block_forward(const ModelSpec& m, const Example& example, const Mask& mask, bool scores) {
+void answer_forward(BlockForward& f, const Example& example, float temperature);  // below
+
+// `objective` decides which scores the pass ends with; none when it is only run for its weights.
+BlockForward block_forward(const ModelSpec& m, const Example& example, const Mask& mask,
+                           std::optional<Objective> objective) {
     const int T = static_cast<int>(example.tokens.size()), d = m.d_model;
     BlockForward f;
-    Matrix x = embed_tokens(m.vocabulary, example.tokens, d, m.seed);           // x = embed(tokens)
+    f.words = embed_tokens(m.vocabulary, example.tokens, d, m.seed);            // e_j
+    Matrix x = f.words;                                                         // x = embed(tokens)
     if (m.positional_encoding) x += positional_encoding(T, d) * m.positional_scale;  // + s·PE
     for (const AttentionLayer& layer : m.context_layers) {                      // x = x + MultiHead(x)
         f.context_in.push_back(x);
@@ -86,7 +95,8 @@ BlockForward block_forward(const ModelSpec& m, const Example& example, const Mas
         f.ln2 = layer_norm(f.res2, m.norm_feed_forward);                       // LayerNorm_2
         f.out = f.ln2.output;
     }
-    if (scores) {
+    if (objective == Objective::answer) answer_forward(f, example, m.temperature);
+    if (objective == Objective::next_word) {
         const Matrix logits = f.out * m.unembedding.transpose();               // logit_tv = u_v · x_t
         f.probabilities = logits / m.temperature;
         softmax_rows_in_place(f.probabilities);                               // softmax(logits / t)
@@ -98,6 +108,41 @@ std::vector<Matrix> shown_weights(const BlockForward& f) {
     std::vector<Matrix> w;
     for (const AttentionResult& h : f.shown.heads) w.push_back(h.weights);
     return w;
+}
+
+// [SECTION] The answer loss: forward and backward --------------------------------------------------
+// Shapes: o = out[query] [d]; words [T][d]; s, p over the candidates C.
+
+void answer_forward(BlockForward& f, const Example& example, float temperature) {
+    const Index T = f.out.rows();
+    f.candidates.clear();
+    for (Index j = 0; j < T; ++j) {                                              // C = all but the query
+        const bool other = std::find(example.other_answers.begin(), example.other_answers.end(),
+                                     static_cast<int>(j)) != example.other_answers.end();
+        if (j != example.query && !other) f.candidates.push_back(static_cast<int>(j));  // and other answers
+    }
+    f.candidate_p.resize(static_cast<Index>(f.candidates.size()));
+    for (std::size_t c = 0; c < f.candidates.size(); ++c)                        // s_j = o · e_j / t
+        f.candidate_p(static_cast<Index>(c)) = f.out.row(example.query).dot(f.words.row(f.candidates[c])) / temperature;
+    f.candidate_p.array() -= f.candidate_p.maxCoeff();                          // p = softmax_C(s)
+    f.candidate_p = f.candidate_p.array().exp();
+    f.candidate_p /= f.candidate_p.sum();
+}
+
+// L = −log p[answer]
+float answer_loss(const BlockForward& f, const Example& example) {
+    for (std::size_t c = 0; c < f.candidates.size(); ++c)
+        if (f.candidates[c] == example.answer) return -std::log(std::max(f.candidate_p(static_cast<Index>(c)), 1e-30f));
+    return 0.0f;  // unreachable: check_example keeps the answer a candidate
+}
+
+// dout[query] += scale · Σ_{j∈C} (p_j − [j = answer]) · e_j / t      (the words are not trained)
+void answer_backward(Matrix& dout, const BlockForward& f, const Example& example, float temperature, float scale) {
+    for (std::size_t c = 0; c < f.candidates.size(); ++c) {
+        const int j = f.candidates[c];
+        const float ds = f.candidate_p(static_cast<Index>(c)) - (j == example.answer ? 1.0f : 0.0f);  // ∂L/∂s_j
+        dout.row(example.query) += (scale * ds / temperature) * f.words.row(j);
+    }
 }
 
 }  // namespace
@@ -114,8 +159,8 @@ ModelGrads ModelGrads::zeros(const ModelSpec& m) {
 
 namespace {
 
-// The example's loss from its forward pass: next_word L = −(1/N) Σ log p[target]; point the
-// pointer loss of the shown layer's weights (backward.h).
+// The example's loss from its forward pass: next_word L = −(1/N) Σ log p[target]; answer
+// L = −log p[answer] (above).
 float loss_of(const BlockForward& f, const Example& example, Objective objective) {
     if (objective == Objective::next_word) {
         const float n = static_cast<float>(std::count_if(example.targets.begin(), example.targets.end(),
@@ -126,9 +171,7 @@ float loss_of(const BlockForward& f, const Example& example, Objective objective
                 loss -= std::log(std::max(f.probabilities(t, example.targets[static_cast<std::size_t>(t)]), 1e-30f)) / n;
         return loss;
     }
-    const std::vector<Matrix> w = shown_weights(f);
-    return objective == Objective::point_best_head ? best_head_pointer_forward(w, example.query, example.answer)
-                                                   : pointer_forward(w, example.query, example.answer);
+    return answer_loss(f, example);
 }
 
 }  // namespace
@@ -136,46 +179,35 @@ float loss_of(const BlockForward& f, const Example& example, Objective objective
 float example_loss(const ModelSpec& m, const Example& example, Objective objective, ModelGrads* grads,
                    float scale) {
     const Mask mask = mask_for(objective);
-    const bool next_word = objective == Objective::next_word;
-    const BlockForward f = block_forward(m, example, mask, next_word);
+    const BlockForward f = block_forward(m, example, mask, objective);
     const Index T = static_cast<Index>(example.tokens.size()), d = m.d_model;
 
     const float loss = loss_of(f, example, objective);
     if (!grads) return loss;
-    Matrix dout = Matrix::Zero(T, d);                  // ∂L/∂(block output)
-    std::vector<Matrix> dweights;                      // ∂L/∂(shown layer's weights), point only
-    if (next_word) {
+    Matrix dout = Matrix::Zero(T, d);                  // ∂L/∂(block output): the only gradient source
+    if (objective == Objective::next_word) {
         Matrix dlogits = Matrix::Zero(T, f.probabilities.cols());
         cross_entropy_backward(dlogits, f.probabilities, example.targets, m.temperature);
         dout.noalias() = (scale * dlogits) * m.unembedding;  // logits = out·Uᵀ (U fixed: tied)
     } else {
-        const std::vector<Matrix> w = shown_weights(f);
-        const bool best_head = objective == Objective::point_best_head;
-        for (const Matrix& h : w) dweights.push_back(Matrix::Zero(h.rows(), h.cols()));
-        if (best_head) best_head_pointer_backward(dweights, w, example.query, example.answer);
-        else pointer_backward(dweights, w, example.query, example.answer);
-        for (Matrix& dw : dweights) dw *= scale;
+        answer_backward(dout, f, example, m.temperature, scale);
     }
 
     // Back down the block, last operation first.
     LayerNormGrads unused_norm = LayerNormGrads::zeros(d);  // LayerNorms are not trained
-    Matrix dres1 = Matrix::Zero(T, d);
-    if (next_word) {
-        Matrix dln1_out = Matrix::Zero(T, d);
-        if (m.feed_forward.enabled) {
-            Matrix dres2 = Matrix::Zero(T, d), dffn_out = Matrix::Zero(T, d);
-            layer_norm_backward(dres2, unused_norm, dout, f.res2, m.norm_feed_forward, f.ln2);
-            residual_backward(dln1_out, dffn_out, dres2);                        // res2 = x + FFN(x)
-            feed_forward_backward(dln1_out, grads->feed_forward, dffn_out, f.ln1.output, m.feed_forward, f.ffn);
-        } else {
-            dln1_out = dout;
-        }
-        layer_norm_backward(dres1, unused_norm, dln1_out, f.res1, m.norm_attention, f.ln1);
+    Matrix dres1 = Matrix::Zero(T, d), dln1_out = Matrix::Zero(T, d);
+    if (m.feed_forward.enabled) {
+        Matrix dres2 = Matrix::Zero(T, d), dffn_out = Matrix::Zero(T, d);
+        layer_norm_backward(dres2, unused_norm, dout, f.res2, m.norm_feed_forward, f.ln2);
+        residual_backward(dln1_out, dffn_out, dres2);                            // res2 = x + FFN(x)
+        feed_forward_backward(dln1_out, grads->feed_forward, dffn_out, f.ln1.output, m.feed_forward, f.ffn);
+    } else {
+        dln1_out = dout;
     }
+    layer_norm_backward(dres1, unused_norm, dln1_out, f.res1, m.norm_attention, f.ln1);
     Matrix dx = Matrix::Zero(T, d), dshown_out = Matrix::Zero(T, d);
     residual_backward(dx, dshown_out, dres1);                                   // res1 = x + a
-    multi_head_backward(dx, grads->attention, dshown_out, f.shown_in, m.attention, mask, f.shown,
-                        dweights.empty() ? nullptr : &dweights);
+    multi_head_backward(dx, grads->attention, dshown_out, f.shown_in, m.attention, mask, f.shown);
     for (std::size_t c = m.context_layers.size(); c-- > 0;) {                   // x' = x + MultiHead(x)
         Matrix dx_in = dx;                                                      // the residual path
         multi_head_backward(dx_in, grads->context[c], dx, f.context_in[c], m.context_layers[c], mask,
@@ -189,24 +221,10 @@ namespace {
 
 // The score of one example from its forward pass (see example_score).
 std::pair<int, int> score_of(const BlockForward& f, const Example& example, Objective objective) {
-    const bool next_word = objective == Objective::next_word;
-    if (objective == Objective::point_best_head) {  // right when some head's row peaks on the answer
-        for (const AttentionResult& h : f.shown.heads) {
-            Vector row = h.weights.row(example.query).transpose();
-            row(example.query) = -1.0f;
-            Index best = 0;
-            row.maxCoeff(&best);
-            if (best == example.answer) return {1, 1};
-        }
-        return {0, 1};
-    }
-    if (!next_word) {
-        Vector spotlight = Vector::Zero(static_cast<Index>(example.tokens.size()));
-        for (const AttentionResult& h : f.shown.heads) spotlight += h.weights.row(example.query).transpose();
-        spotlight(example.query) = -1.0f;  // the query looking at itself is not an answer
+    if (objective == Objective::answer) {  // right when the answer has the highest score s_j
         Index best = 0;
-        spotlight.maxCoeff(&best);
-        return {best == example.answer ? 1 : 0, 1};
+        f.candidate_p.maxCoeff(&best);
+        return {f.candidates[static_cast<std::size_t>(best)] == example.answer ? 1 : 0, 1};
     }
     int right = 0, counted = 0;
     for (Index t = 0; t < f.probabilities.rows(); ++t) {
@@ -223,13 +241,11 @@ std::pair<int, int> score_of(const BlockForward& f, const Example& example, Obje
 }  // namespace
 
 std::pair<int, int> example_score(const ModelSpec& m, const Example& example, Objective objective) {
-    return score_of(block_forward(m, example, mask_for(objective), objective == Objective::next_word), example,
-                    objective);
+    return score_of(block_forward(m, example, mask_for(objective), objective), example, objective);
 }
 
 ExampleEvaluation evaluate_example(const ModelSpec& m, const Example& example, Objective objective) {
-    const bool next_word = objective == Objective::next_word;
-    const BlockForward f = block_forward(m, example, mask_for(objective), next_word);
+    const BlockForward f = block_forward(m, example, mask_for(objective), objective);
     ExampleEvaluation e;
     e.loss = loss_of(f, example, objective);
     std::tie(e.right, e.counted) = score_of(f, example, objective);
@@ -237,7 +253,7 @@ ExampleEvaluation evaluate_example(const ModelSpec& m, const Example& example, O
 }
 
 std::vector<Matrix> shown_head_weights(const ModelSpec& m, const Example& example, Objective objective) {
-    return shown_weights(block_forward(m, example, mask_for(objective), false));
+    return shown_weights(block_forward(m, example, mask_for(objective), std::nullopt));
 }
 
 std::vector<ParameterRef> trainable_parameters(ModelSpec& m, const ModelGrads& g, TrainedParts parts) {
@@ -282,9 +298,12 @@ void check_example(const ModelSpec& m, const Example& e, Objective objective) {
     const auto T = static_cast<int>(e.tokens.size());
     if (T == 0) throw InputError("a training example has no tokens");
     if (T > kMaxTokens) throw InputError("a training example has more than " + std::to_string(kMaxTokens) + " tokens");
-    if (is_point(objective)) {
+    if (objective == Objective::answer) {
         if (e.query < 0 || e.query >= T || e.answer < 0 || e.answer >= T || e.query == e.answer)
-            throw InputError("a pointing example needs a query and a different answer inside the sentence");
+            throw InputError("an answer example needs a query and a different answer inside the sentence");
+        for (const int other : e.other_answers)
+            if (other < 0 || other >= T || other == e.answer)
+                throw InputError("an answer example's other answers must be other words of the sentence");
         return;
     }
     if (static_cast<int>(e.targets.size()) != T) throw InputError("a next-word example needs one target per token");

@@ -6,18 +6,19 @@
 // features, the LayerNorms keep gamma = 1, beta = 0, and the next-word scores stay tied to the
 // word vectors (as in model.h).
 //
-// Two objectives, both over a ModelSpec's forward pass (the same one block.h traces):
+// Two objectives, both over a ModelSpec's forward pass (the same one block.h traces). Both put
+// the loss on the block's OUTPUT only: no loss reads an attention weight, so where the heads
+// look is whatever helps the output, never something the loss asks for.
 //   next_word  every token predicts the next one (causal mask); loss = softmax cross-entropy of
 //              the next-token scores. Accuracy: share of positions whose top guess is right.
-//   point      one token (the query, e.g. "it") must attend to the right word (the answer);
-//              no mask, loss = −log of the shown layer's attention weight on the answer (mean
-//              over heads). Accuracy: share of examples whose spotlight (query's weights,
-//              itself excluded) peaks on the answer.
-//   point_best_head  the same examples, but any one head may do the pointing: loss = −log of a
-//              soft maximum over heads (best_head_pointer_forward, backward.h), so heads are
-//              rewarded for dividing the relations between them. Accuracy: share of examples
-//              where some head's row (itself excluded) peaks on the answer.
-//
+//   answer     one token (the query, e.g. "it") must name a word of its sentence (the answer)
+//              from its own output vector; no mask. The output row o = out[query] is compared
+//              with the word vector e_j of every other word of the sentence (a dot product, as
+//              the next-word scores compare it with the vocabulary's):
+//                s_j = o · e_j / temperature   for j in C (C: every position but the query and
+//                                              the example's other_answers)
+//                L   = −log softmax_C(s)[answer]
+//              Accuracy: share of examples whose highest s_j is the answer.
 // One step = one minibatch of examples drawn in a seeded order (splitmix64), gradients averaged
 // over the batch, one AdamW update. No threads, no clock: same seed, same weights, bit for bit.
 #pragma once
@@ -36,24 +37,27 @@ namespace neuralpath {
 
 // [SECTION] Tasks ------------------------------------------------------------------------------
 
-enum class Objective { next_word, point, point_best_head };
-const char* objective_name(Objective objective);  // "next-word", "point", "point-best-head"
-inline bool is_point(Objective objective) { return objective != Objective::next_word; }
+enum class Objective { next_word, answer };
+const char* objective_name(Objective objective);  // "next-word", "answer"
 
 struct Example {
     std::vector<Token> tokens;
     std::vector<int>   targets;      // next_word: per token, the vocabulary index of the next
                                      // word (map order), −1 where nothing follows
-    int                query = -1;   // point: the token that must look...
-    int                answer = -1;  //        ...and the token it must look at
-    int                relation = -1;  // point: which of the task's relations (for per-head figures)
+    int                query = -1;   // answer: the token whose output must name...
+    int                answer = -1;  //         ...this word of the sentence
+    int                relation = -1;  // answer: which of the task's relations (for per-head figures)
+    std::vector<int>   other_answers;  // answer: words the same query must also name in another
+                                       // example of the same sentence (a verb's subject, object
+                                       // and manner): not candidates here, so each right word
+                                       // only has to beat the wrong ones
 };
 
 struct TrainingSet {
     Objective            objective = Objective::next_word;
     std::vector<Example> train;
     std::vector<Example> held_out;   // never trained on; empty = evaluate on `train`
-    std::vector<std::string> relations;  // point: the names Example::relation indexes
+    std::vector<std::string> relations;  // answer: the names Example::relation indexes
 };
 
 // The vocabulary index (map order, as the next-token scores) of a word key; −1 if unknown.
@@ -93,7 +97,7 @@ struct ExampleEvaluation {
 ExampleEvaluation evaluate_example(const ModelSpec& model, const Example& example, Objective objective);
 
 // The shown layer's attention weights for one example, one [T][T] per head (the same forward
-// pass and mask the objective trains with).
+// pass and mask the objective trains with). Read for figures and views, never by a loss.
 std::vector<Matrix> shown_head_weights(const ModelSpec& model, const Example& example, Objective objective);
 
 // The trainable buffers of a model and of its gradients, in one fixed order.

@@ -46,14 +46,20 @@ void build_task(ParseContext& ctx, const Fence& fence, Nesting nesting, const Se
     }
     bool objective_known = false;  // an unknown one: no follow-up errors about its settings
     if (auto objective = f.source("objective", true)) {
-        objective_known = objective->text() == "point" || objective->text() == "next-word";
-        if (objective->text() == "point") t.objective = TaskObjective::point;
+        objective_known = objective->text() == "answer" || objective->text() == "next-word";
+        if (objective->text() == "answer") t.objective = TaskObjective::answer;
         else if (objective->text() == "next-word") t.objective = TaskObjective::next_word;
-        else ctx.error(objective->origin(0), "'objective' should be point or next-word, not '" + objective->text() + "'");
+        else if (objective->text() == "point") {  // the old attention loss: refused with its reason, and
+            t.objective = TaskObjective::answer;    // read as an answer task so its keys raise nothing else
+            ctx.error(objective->origin(0), "'objective: point' is no longer accepted: it put the loss on the attention "
+                                            "weights, which tells the model where to look; write 'objective: answer' "
+                                            "(the query's output must name the answer word) and let attention find its own way");
+        }
+        else ctx.error(objective->origin(0), "'objective' should be answer or next-word, not '" + objective->text() + "'");
     }
-    const bool point = t.objective == TaskObjective::point;
+    const bool answer = t.objective == TaskObjective::answer;
 
-    if (point) {
+    if (answer) {
         t.query = f.text("query", false).value_or("");
         for (char& c : t.query) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
         if (const SettingsNode* words = f.map("words", true))
@@ -97,13 +103,11 @@ void build_task(ParseContext& ctx, const Fence& fence, Nesting nesting, const Se
                 t.templates.push_back(std::move(tt));
             }
         if (auto h = number_setting(ctx, f, "held-out", 0.0f, 0.9f)) t.held_out = *h;
-        if (auto credit = f.source("credit", false)) {
-            if (credit->text() == "best-head") t.best_head = true;
-            else if (credit->text() != "every-head")
-                ctx.error(credit->origin(0), "'credit' should be every-head or best-head, not '" + credit->text() + "'");
-        }
+        if (auto credit = f.source("credit", false))  // it chose how the attention loss credited heads
+            ctx.error(credit->origin(0), "'credit' is no longer accepted: it chose which head an attention loss rewarded, "
+                                         "and no loss reads attention now; remove the line");
         if (!text.trimmed().empty())
-            ctx.error(fence.kind_origin, "a point task has no corpus: remove the text after '---'");
+            ctx.error(fence.kind_origin, "an answer task has no corpus: remove the text after '---'");
     } else {
         const std::string& s = text.text();
         std::size_t pos = 0;

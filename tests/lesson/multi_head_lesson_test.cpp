@@ -48,7 +48,6 @@ TEST_CASE("the multi-head lesson ships exactly the weights its task trains (seed
     const Lesson l = multi_head_lesson();
     const TaskData* task = find_task(l, "four-jobs");
     REQUIRE(task != nullptr);
-    CHECK(task->best_head);
     const neuralpath::ModelSpec shipped = neuralpath::resolve_model(model_spec_for(l));
     REQUIRE(shipped.attention.heads == 4);
     const neuralpath::ModelSpec retrained = trained(l, *task, 4);
@@ -60,7 +59,8 @@ TEST_CASE("the multi-head lesson ships exactly the weights its task trains (seed
     CHECK(max_difference(shipped.attention.w_o, retrained.attention.w_o) < 1e-4f);
 }
 
-TEST_CASE("the multi-head lesson's four trained heads divide the relations, untrained ones do not" * doctest::test_suite("slow")) {
+TEST_CASE("the multi-head lesson's heads, trained on the output alone, drift apart only partly" * doctest::test_suite("slow")) {
+    // The lesson's #learned figures (also printed by `neuralpath-cli heads --lesson lessons/multi-head.md`).
     const Lesson l = multi_head_lesson();
     const TaskData* task = find_task(l, "four-jobs");
     REQUIRE(task != nullptr);
@@ -71,37 +71,41 @@ TEST_CASE("the multi-head lesson's four trained heads divide the relations, untr
     const auto figures = neuralpath::head_specialisation(shipped, set.held_out, set.relations, set.objective);
     const auto untrained = neuralpath::head_specialisation(neuralpath::initial_model(shipped, task->seed),
                                                            set.held_out, set.relations, set.objective);
-    for (std::size_t r = 0; r < set.relations.size(); ++r) {
-        INFO("relation " << set.relations[r]);
-        CHECK(figures.mass[static_cast<std::size_t>(figures.best_head[r])][r] > 0.99f);  // the lesson: 1.00
-        CHECK(figures.coverage[r] == doctest::Approx(1.0f));
-        float untrained_best = 0.0f;
-        for (const auto& head : untrained.mass) untrained_best = std::max(untrained_best, head[r]);
-        CHECK(untrained_best < 0.13f);  // the lesson: between 0.05 and 0.12
-    }
-    // The verb's three relations land on three different heads (one row cannot hold two).
-    const std::set<int> verb_heads{figures.best_head[static_cast<std::size_t>(relation(set, "subject"))],
-                                   figures.best_head[static_cast<std::size_t>(relation(set, "object"))],
-                                   figures.best_head[static_cast<std::size_t>(relation(set, "manner"))]};
-    CHECK(verb_heads.size() == 3);
-    CHECK(figures.divergence == doctest::Approx(0.83f).epsilon(0.02));   // the lesson: 0.83 bits
+    const auto subject = static_cast<std::size_t>(relation(set, "subject"));
+    const auto object = static_cast<std::size_t>(relation(set, "object"));
+    const auto manner = static_cast<std::size_t>(relation(set, "manner"));
+    const auto referent = static_cast<std::size_t>(relation(set, "referent"));
+    // Head 1 finds the subject for the verb and the thing for "it": 0.86 and 0.88.
+    CHECK(figures.mass[0][subject] == doctest::Approx(0.86f).epsilon(0.02));
+    CHECK(figures.mass[0][referent] == doctest::Approx(0.88f).epsilon(0.02));
+    // Head 4 leans to the manner word (0.41); no head looks at the object (at most 0.08).
+    CHECK(figures.mass[3][manner] == doctest::Approx(0.41f).epsilon(0.03));
+    float object_best = 0.0f;
+    for (const auto& head : figures.mass) object_best = std::max(object_best, head[object]);
+    CHECK(object_best < 0.1f);
+    CHECK(figures.divergence == doctest::Approx(0.50f).epsilon(0.03));  // the lesson: 0.50 bits
     CHECK(untrained.divergence < 0.02f);                                // the lesson: 0.01 bits
 }
 
-TEST_CASE("with one head, the same training cannot give the verb its subject, object and manner" * doctest::test_suite("slow")) {
+TEST_CASE("with one head, the same output-only training names the verb's three words just as well" * doctest::test_suite("slow")) {
+    // The lesson's honest aside: the output loss does not need several heads on this task.
     const Lesson l = multi_head_lesson();
     const TaskData* task = find_task(l, "four-jobs");
     REQUIRE(task != nullptr);
     const neuralpath::TrainingSet set = training_set(l, *task);
-    const neuralpath::ModelSpec one_head = trained(l, *task, 1);
-    const auto figures = neuralpath::head_specialisation(one_head, set.held_out, set.relations, set.objective);
+    neuralpath::ModelSpec architecture = neuralpath::resolve_model(model_spec_for(l));
+    architecture.attention.heads = 1;
+    neuralpath::Trainer one(architecture, set, train_options(*task));
+    while (!one.finished()) one.step();
+    const neuralpath::Evaluation e = one.evaluate_held_out();
+    const auto figures = neuralpath::head_specialisation(one.model(), set.held_out, set.relations, set.objective);
     const auto subject = static_cast<std::size_t>(relation(set, "subject"));
     const auto object = static_cast<std::size_t>(relation(set, "object"));
     const auto manner = static_cast<std::size_t>(relation(set, "manner"));
     const std::vector<float>& mass = figures.mass[0];
-    INFO("subject " << mass[subject] << ", object " << mass[object] << ", manner " << mass[manner]);
-    CHECK(mass[subject] + mass[object] + mass[manner] <= 1.0001f);
-    CHECK(std::max({mass[subject], mass[object], mass[manner]}) < 0.5f);  // the lesson: 0.26, 0.41, 0.33
-    CHECK(figures.coverage[subject] + figures.coverage[manner] < 0.5f);   // "only for the object"
-    CHECK(figures.coverage[object] > 0.9f);
+    MESSAGE("one head: held-out accuracy " << e.accuracy << ", loss " << e.loss << "; subject " << mass[subject]
+                                           << ", object " << mass[object] << ", manner " << mass[manner]);
+    CHECK(e.accuracy >= 0.99f);
+    CHECK(mass[subject] > 0.95f);  // the lesson: its one row goes to the subject (0.99)...
+    CHECK(mass[object] + mass[manner] < 0.05f);  // ...and the object and manner words get none
 }

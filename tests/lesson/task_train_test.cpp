@@ -3,6 +3,7 @@
 #include "helpers.h"
 
 #include "engine/core/block.h"
+#include "engine/core/head_stats.h"
 #include "engine/lesson/load.h"
 #include "engine/lesson/model_spec.h"
 #include "engine/lesson/task_set.h"
@@ -45,8 +46,8 @@ std::vector<Diagnostic> problems(const std::string& text) { return load_lesson_t
 
 }  // namespace
 
-TEST_CASE("a point task reads its templates, slots and training settings") {
-    const std::string text = doc(kVocabulary + task("id: t\nobjective: point\nquery: it\ntemplates:\n"
+TEST_CASE("an answer task reads its templates, slots and training settings") {
+    const std::string text = doc(kVocabulary + task("id: t\nobjective: answer\nquery: it\ntemplates:\n"
                                                     "  - text: the ANIMAL road it was ADJ\n    answer: ANIMAL\n"
                                                     "words:\n  ANIMAL: [cat, dog]\n  ADJ: [tired]\n"
                                                     "held-out: 0.5\nsteps: 12\nseed: 9\nlearning-rate: 0.05\nbatch: 2\n"));
@@ -55,7 +56,7 @@ TEST_CASE("a point task reads its templates, slots and training settings") {
     REQUIRE(r.lesson.tasks.size() == 1);
     const TaskData& t = r.lesson.tasks.front();
     CHECK(t.id == "t");
-    CHECK(t.objective == TaskObjective::point);
+    CHECK(t.objective == TaskObjective::answer);
     CHECK(t.query == "it");
     REQUIRE(t.templates.size() == 1);
     CHECK(t.templates[0].answer == "ANIMAL");
@@ -86,7 +87,7 @@ TEST_CASE("a next-word task reads one sentence per line after ---, skipping comm
 
 TEST_CASE("task problems are reported where they are") {
     SUBCASE("a slot word the vocabulary lacks") {
-        const std::string text = doc(kVocabulary + task("id: t\nobjective: point\nquery: it\ntemplates:\n"
+        const std::string text = doc(kVocabulary + task("id: t\nobjective: answer\nquery: it\ntemplates:\n"
                                                         "  - text: the ANIMAL it was tired\n    answer: ANIMAL\n"
                                                         "words:\n  ANIMAL: [cat, zebra]\n"));
         const auto d = problems(text);
@@ -95,7 +96,7 @@ TEST_CASE("task problems are reported where they are") {
         CHECK(d[0].pos.line == pos_of(text, "ANIMAL: [").line);
     }
     SUBCASE("an answer that is not a slot, and a template without the query") {
-        const std::string text = doc(kVocabulary + task("id: t\nobjective: point\nquery: it\ntemplates:\n"
+        const std::string text = doc(kVocabulary + task("id: t\nobjective: answer\nquery: it\ntemplates:\n"
                                                         "  - text: the ANIMAL was tired\n    answer: PLACE\n"
                                                         "words:\n  ANIMAL: [cat]\n"));
         const auto d = problems(text);
@@ -114,11 +115,22 @@ TEST_CASE("task problems are reported where they are") {
     SUBCASE("format errors: objective, a missing corpus, bad numbers") {
         const auto r = parse(doc(task("id: c\nobjective: guess\n")));
         REQUIRE_FALSE(r.diagnostics.empty());
-        CHECK(r.diagnostics[0].message == "'objective' should be point or next-word, not 'guess'");
+        CHECK(r.diagnostics[0].message == "'objective' should be answer or next-word, not 'guess'");
         CHECK(parse(doc(task("id: c\nobjective: next-word\n"))).diagnostics.at(0).message.find("needs its corpus") !=
               std::string::npos);
         CHECK(parse(doc(task("id: c\nobjective: next-word\nlearning-rate: fast\n---\nthe cat\n"))).diagnostics.at(0).message.find(
                   "'learning-rate' should be a number") == 0);
+    }
+    SUBCASE("the old attention loss is refused with its reason, where it is written") {
+        const std::string text = doc(kVocabulary + task("id: t\nobjective: point\nquery: it\ncredit: best-head\ntemplates:\n"
+                                                        "  - text: the ANIMAL it was tired\n    answer: ANIMAL\n"
+                                                        "words:\n  ANIMAL: [cat]\n"));
+        const auto d = problems(text);
+        REQUIRE(d.size() >= 2);
+        CHECK(d[0].message.find("'objective: point' is no longer accepted: it put the loss on the attention weights") == 0);
+        CHECK(d[0].pos == pos_of(text, "point"));
+        CHECK(d[1].message.find("'credit' is no longer accepted") == 0);
+        CHECK(d[1].pos == pos_of(text, "best-head"));
     }
     SUBCASE("only one task may train the lesson's weights, and it needs a weights block") {
         const std::string body = "objective: next-word\nlesson-weights: trained\n---\nthe cat was tired\n";
@@ -150,17 +162,30 @@ TEST_CASE("held-out sentences never reuse a word combination the model trained o
     for (const auto& e : set.held_out) CHECK(trained.count(combination(e)) == 0);
 }
 
-TEST_CASE("the self-attention lesson's pronoun task reaches 95% held-out accuracy within its default steps" * doctest::test_suite("slow")) {
+TEST_CASE("the self-attention lesson's pronoun task: the output names the noun, the spotlight is not taught" * doctest::test_suite("slow")) {
+    // What the lesson's #learn section says: trained on the output alone, the held-out accuracy
+    // reaches 100%, yet "it" does not come to look at the noun in the shown layer (the mean
+    // weight on it stays near the untrained spread); the hand-set weights do look there.
     const Lesson lesson = load("self-attention.md");
     const TaskData* t = find_task(lesson, "pronoun");
     REQUIRE(t != nullptr);
-    neuralpath::Trainer trainer(model_spec_for(lesson), training_set(lesson, *t), train_options(*t));
+    const neuralpath::TrainingSet set = training_set(lesson, *t);
+    neuralpath::Trainer trainer(model_spec_for(lesson), set, train_options(*t));
     const neuralpath::Evaluation before = trainer.evaluate_held_out();
     while (!trainer.finished()) trainer.step();
     const neuralpath::Evaluation after = trainer.evaluate_held_out();
-    MESSAGE("pronoun task, " << t->steps << " steps: held-out accuracy " << before.accuracy << " -> " << after.accuracy);
+    const auto trained = neuralpath::head_specialisation(trainer.model(), set.held_out, set.relations, set.objective);
+    const auto hand_set = neuralpath::head_specialisation(neuralpath::resolve_model(model_spec_for(lesson)), set.held_out,
+                                                          set.relations, set.objective);
+    MESSAGE("pronoun task, " << t->steps << " steps: held-out accuracy " << before.accuracy << " -> " << after.accuracy
+                             << "; weight of 'it' on the right noun: trained " << trained.mass[0][0] << " / "
+                             << trained.mass[0][1] << ", hand-set " << hand_set.mass[0][0] << " / " << hand_set.mass[0][1]);
     CHECK(before.accuracy < 0.6f);
     CHECK(after.accuracy >= 0.95f);
+    for (std::size_t r = 0; r < set.relations.size(); ++r) {
+        CHECK(trained.mass[0][r] < 0.2f);   // the lesson: "about 0.08, as before training"
+        CHECK(hand_set.mass[0][r] > 0.6f);  // the lesson's hand-set spotlight
+    }
 }
 
 TEST_CASE("the course-playback lesson's next-word step runs on trained feed-forward weights" * doctest::test_suite("slow")) {

@@ -205,18 +205,17 @@ Explanation TrainModel::explain(const std::string& what) const {
   const int held_out = static_cast<int>(s.held_out_count());
   e.inputs.push_back({tr("train.input_step"), format_count(static_cast<std::uint64_t>(s.step()))});
   e.inputs.push_back({tr("train.input_held_out"), format_count(static_cast<std::uint64_t>(held_out))});
-  // A best-head task rewards whichever head points best (training.h): its own words.
-  const bool heads = s.objective() == Objective::point_best_head;
+  // The loss is on the query's output (training.h): the same words with one head or several.
   if (what == "loss") {
     e.title = tr("train.loss_title", {{"value", format_number(now.held_out_loss)}});
-    e.formula = tr(heads ? "train.loss_formula_heads" : "train.loss_formula");
-    e.text = tr(heads ? "train.loss_text_heads" : "train.loss_text", {{"query", ui::quoted(settings_.query)}});
+    e.formula = tr("train.loss_formula");
+    e.text = tr("train.loss_text", {{"query", ui::quoted(settings_.query)}});
   } else if (what == "accuracy") {
     e.title = tr("train.accuracy_title", {{"value", format_percent(now.held_out_accuracy)}});
     e.formula = tr("train.accuracy_formula");
-    e.inputs.push_back({tr(heads ? "train.input_right_heads" : "train.input_right"),
+    e.inputs.push_back({tr("train.input_right"),
                         format_count(static_cast<std::uint64_t>(std::lround(now.held_out_accuracy * held_out)))});
-    e.text = tr(heads ? "train.accuracy_text_heads" : "train.accuracy_text", {{"query", ui::quoted(settings_.query)}});
+    e.text = tr("train.accuracy_text", {{"query", ui::quoted(settings_.query)}});
   } else {
     e.title = tr("train.rate_title", {{"value", format_setting(s.learning_rate())}});
     e.formula = tr("train.rate_formula");

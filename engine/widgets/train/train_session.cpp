@@ -175,7 +175,7 @@ void TrainSession::record(float batch_loss) {
 
 SpotlightNow TrainSession::spotlight_of(const ModelSpec& m, const std::string& sentence) const {
   TraceOptions options;
-  options.mask = is_point(set_.objective) ? Mask::none() : Mask::causal_mask();
+  options.mask = set_.objective == Objective::answer ? Mask::none() : Mask::causal_mask();
   const Trace trace = run_block(m, sentence, options);
   SpotlightNow s;
   for (std::size_t i = 0; i < trace.tokens.size(); ++i) {
