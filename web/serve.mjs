@@ -16,7 +16,7 @@ import { readFileSync } from 'node:fs';
 import { extname, join, normalize, resolve, sep } from 'node:path';
 import { brotliCompressSync, gzipSync, constants as zlib } from 'node:zlib';
 import { COMPRESSIBLE, MIN_BYTES } from './precompress.mjs';
-import { CONFIG_FILE, configText, parseOrigins, securityHeaders } from './site-config.mjs';
+import { CONFIG_FILE, WORKER_SCRIPTS, configText, parseOrigins, securityHeaders } from './site-config.mjs';
 
 const types = {
   '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8',
@@ -72,6 +72,7 @@ export async function startServer({ root, port = 8080, host = '127.0.0.1', allow
   const configBody = policy && allowOrigins ? Buffer.from(configText(origins)) : null;
   const pageSecurity = policy ? securityHeaders(origins, { html: true }) : { 'X-Content-Type-Options': 'nosniff' };
   const otherSecurity = policy ? securityHeaders(origins) : pageSecurity;
+  const workerSecurity = policy ? securityHeaders(origins, { worker: true }) : pageSecurity;
   const cache = new Map();  // real path -> { mtimeMs, size, raw, tag, br, gzip }: read and compress once
 
   const inside = real => real === realBase || real.startsWith(realBase + sep);
@@ -151,7 +152,7 @@ export async function startServer({ root, port = 8080, host = '127.0.0.1', allow
       // mix the build's brotli bytes with this server's).
       const etag = `"${entry.tag}${tagged ? `-${tagged}` : ''}"`;
       const headers = {
-        ...(ext === '.html' ? pageSecurity : otherSecurity),
+        ...(ext === '.html' ? pageSecurity : WORKER_SCRIPTS.includes(pathname.replace(/^\//, '')) ? workerSecurity : otherSecurity),
         'Content-Type': types[ext] || 'application/octet-stream',
         // Everything else is revalidated on each visit (a cheap 304 when unchanged).
         'Cache-Control': HASHED_NAME.test(path) ? IMMUTABLE : 'no-cache',

@@ -42,7 +42,12 @@ export function configText(origins) {
 // Headers every response of the site carries. The lesson page runs only its own scripts and
 // styles (WebAssembly needs 'wasm-unsafe-eval'), may be framed only by itself and the allowed
 // origins, and sends no Referer (lesson URLs and their s= state stay on this site).
-export function securityHeaders(origins, { html = false } = {}) {
+// A Web Worker's script (WORKER_SCRIPTS) runs under the policy its own response carries, not the
+// page's: the language-model trainer's worker fetches its WebAssembly and training text from this
+// site and compiles the WebAssembly, so it gets script and connect rights on 'self' (with
+// default-src 'none' it could fetch nothing: "Failed to fetch" on Train).
+export const WORKER_SCRIPTS = ['np-lm-worker.js'];
+export function securityHeaders(origins, { html = false, worker = false } = {}) {
   const ancestors = ["'self'", ...origins].join(' ');
   const headers = {
     'X-Content-Type-Options': 'nosniff',
@@ -52,6 +57,7 @@ export function securityHeaders(origins, { html = false } = {}) {
     ? ["default-src 'self'", "script-src 'self' 'wasm-unsafe-eval'", "style-src 'self'",
       "img-src 'self' data: blob:", "connect-src 'self'", "object-src 'none'", "base-uri 'none'",
       "form-action 'none'", `frame-ancestors ${ancestors}`].join('; ')
+    : worker ? ["default-src 'none'", "script-src 'self' 'wasm-unsafe-eval'", "connect-src 'self'"].join('; ')
     : `default-src 'none'; frame-ancestors ${ancestors}`;
   return headers;
 }
