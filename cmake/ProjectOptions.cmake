@@ -34,8 +34,8 @@ if(NEURALPATH_NATIVE_ARCH AND NOT EMSCRIPTEN)
   target_compile_options(neuralpath_options INTERFACE -march=native)
 endif()
 if(EMSCRIPTEN)
-  # Eigen vectorises in wasm only through Emscripten's SSE emulation (see DESIGN.md's toolchain
-  # notes); the shim folder supplies <mmintrin.h>, which Emscripten 3.1.6 lacks.
+  # Eigen vectorises in wasm only through Emscripten's SSE emulation (with -msimd128 alone it
+  # stays scalar); the shim folder supplies <mmintrin.h>, which Emscripten 3.1.6 lacks.
   target_compile_options(neuralpath_options INTERFACE
     -msimd128 -msse -msse2 -msse3 -mssse3 -msse4.1)
   target_include_directories(neuralpath_options SYSTEM INTERFACE ${PROJECT_SOURCE_DIR}/web/shim)

@@ -8,7 +8,7 @@
 // [SECTION] Typing from the page's stand-in field
 // [SECTION] Frame loop
 // [SECTION] Exports to JS
-#include "engine/core/format.h"
+#include "engine/text/format.h"
 #include "engine/lesson/limits.h"
 #include "engine/ui/app.h"
 #include "engine/ui/fonts.h"

@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Subsets the DejaVu fonts the page ships to the characters it draws (build step).
 
-    subset_fonts.py --ranges engine/ui/glyph_ranges.inc --out DIR FONT.ttf...
+    subset_fonts.py --ranges engine/widgets/glyph_ranges.inc --out DIR FONT.ttf...
 
 Each FONT.ttf is written to DIR under the same name, keeping
   - only the characters listed in glyph_ranges.inc (the list ImGui rasterises, fonts.cpp), and
@@ -71,7 +71,7 @@ def subset_font(source, destination, wanted):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--ranges", required=True, help="engine/ui/glyph_ranges.inc")
+    parser.add_argument("--ranges", required=True, help="engine/widgets/glyph_ranges.inc")
     parser.add_argument("--out", required=True, help="output folder")
     parser.add_argument("fonts", nargs="+", help="source .ttf files")
     args = parser.parse_args()

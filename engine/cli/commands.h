@@ -1,4 +1,4 @@
-// commands.h: the neuralpath-cli subcommands (contract in DESIGN.md, "neuralpath-cli").
+// commands.h: the neuralpath-cli subcommands (contract: README.md, "The command-line tool").
 // Each returns the process exit code; bad input throws neuralpath::InputError, which main()
 // turns into exit 2 with one line on stderr and nothing on stdout.
 #pragma once

@@ -19,6 +19,7 @@
 #include "engine/lesson/load.h"
 #include "engine/lesson/model_spec.h"
 #include "engine/lesson/task_set.h"
+#include "engine/widgets/widget_kinds.h"
 
 #include <string>
 #include <vector>
@@ -57,7 +58,7 @@ int run_heads(const std::vector<std::string>& args, std::string& stdout_text) {
     }
     if (lesson_path.empty()) throw InputError("heads: --lesson FILE is required");
 
-    const lesson::LoadResult loaded = lesson::load_lesson_file(lesson_path);
+    const lesson::LoadResult loaded = lesson::load_lesson_file(lesson_path, ui::with_widgets());
     if (!loaded.ok())
         throw InputError(loaded.diagnostics.empty() ? lesson_path + ": the lesson could not be loaded"
                                                     : loaded.diagnostics.front().to_string());

@@ -6,7 +6,8 @@
 #include "engine/lesson/model_spec.h"
 #include "engine/lesson/parser.h"
 #include "engine/lesson/translation.h"
-#include "engine/core/catalogue.h"
+#include "engine/text/catalogue.h"
+#include "engine/widgets/widget_kinds.h"
 
 #include <fstream>
 #include <sstream>
@@ -14,7 +15,7 @@
 namespace neuralpath::cli {
 
 ModelSpec model_spec_from_lesson_file(const std::string& path) {
-    const lesson::LoadResult loaded = lesson::load_lesson_file(path);
+    const lesson::LoadResult loaded = lesson::load_lesson_file(path, ui::with_widgets());
     if (!loaded.ok()) {
         // One line: the first problem, and how many more `check` would list.
         std::string message = loaded.diagnostics.empty() ? path + ": the lesson could not be loaded"
@@ -33,7 +34,7 @@ std::string first_sentence_of_lesson_file(const std::string& path) {
     std::ostringstream text;
     text << in.rdbuf();
     // The parser lists widget sentences in file order (the loader has already refused a broken file).
-    const lesson::ParseResult parsed = lesson::parse_lesson(text.str(), path);
+    const lesson::ParseResult parsed = lesson::parse_lesson(text.str(), path, ui::block_parsers());
     return parsed.sentences.empty() ? std::string() : parsed.sentences.front().text;
 }
 
@@ -54,7 +55,7 @@ void use_language_for_run(const std::string& code, const std::string& lesson_pat
 std::vector<std::string> check_lesson_files(const std::vector<std::string>& paths) {
     std::vector<std::string> lines;
     for (const std::string& path : paths)
-        for (const lesson::Diagnostic& d : lesson::check_lesson_or_translation_file(path)) lines.push_back(d.to_string());
+        for (const lesson::Diagnostic& d : lesson::check_lesson_or_translation_file(path, ui::block_parsers())) lines.push_back(d.to_string());
     return lines;
 }
 

@@ -1,4 +1,5 @@
-// neuralpath-cli: the lesson engine's maths from the command line (contract: DESIGN.md).
+// neuralpath-cli: the lesson engine's maths from the command line (contract: README.md, "The
+// command-line tool"; tests/cli checks it).
 //
 //   neuralpath-cli attend < input.json        attention on raw Q, K, V
 //   neuralpath-cli trace --sentence TEXT ...  the whole block, step by step, with narration

@@ -19,11 +19,12 @@
 
 #include "lesson_hook.h"
 
-#include "engine/core/catalogue.h"
+#include "engine/text/catalogue.h"
 #include "engine/core/error.h"
 #include "engine/lesson/load.h"
 #include "engine/lesson/model_spec.h"
 #include "engine/lesson/task_set.h"
+#include "engine/widgets/widget_kinds.h"
 
 #include <fstream>
 #include <optional>
@@ -88,7 +89,7 @@ int run_train(const std::vector<std::string>& args, std::string& stdout_text) {
     if (!ship_path.empty() && (steps || seed)) throw InputError(tr("train.cli_ship_fixed"));
 
     // As written: a `lesson-weights: trained` task is trained here, not at load.
-    const lesson::LoadResult loaded = lesson::load_lesson_file(lesson_path, {.lesson_weights = false});
+    const lesson::LoadResult loaded = lesson::load_lesson_file(lesson_path, ui::with_widgets({.lesson_weights = false}));
     if (!loaded.ok())
         throw InputError(loaded.diagnostics.empty() ? lesson_path + ": the lesson could not be loaded"
                                                     : loaded.diagnostics.front().to_string());

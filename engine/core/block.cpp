@@ -8,10 +8,10 @@
 // [SECTION] run_block: residuals, LayerNorm, feed-forward, next token
 #include "block.h"
 
-#include "catalogue.h"
+#include "engine/text/catalogue.h"
 #include "embedding.h"
 #include "error.h"
-#include "format.h"
+#include "engine/text/format.h"
 #include "layers.h"
 #include "narration.h"
 

@@ -5,8 +5,8 @@
 // keyed by step kind with named {placeholders}; this file picks the template and fills it.
 #include "narration.h"
 
-#include "catalogue.h"
-#include "format.h"
+#include "engine/text/catalogue.h"
+#include "engine/text/format.h"
 
 #include <algorithm>
 #include <cmath>

@@ -4,9 +4,8 @@
 // [SECTION] Dispatch       kind -> builder; "settings --- text" split
 // [SECTION] Interaction    check, reveal
 // [SECTION] Explanation    callout, equation, code
-// [SECTION] Widgets        the kinds of widget_kinds.h (their folders parse them)
+// [SECTION] Widgets        the kinds the reader passed in (their folders parse them)
 #include "engine/lesson/parse_context.h"
-#include "engine/lesson/widget_kinds.h"
 
 #include <algorithm>
 #include <cctype>
@@ -201,12 +200,6 @@ std::vector<int> line_list(ParseContext& ctx, const SourceText& s, int line_coun
 
 }  // namespace
 
-// Each folder widget kind's settings parser (widget_kinds.h), defined in the kind's folder.
-#define NEURALPATH_DECLARE_WIDGET_PARSER(identifier, name) \
-    std::shared_ptr<const WidgetSettings> parse_##identifier##_settings(WidgetFields& fields);
-NEURALPATH_WIDGET_KINDS(NEURALPATH_DECLARE_WIDGET_PARSER)
-#undef NEURALPATH_DECLARE_WIDGET_PARSER
-
 std::string WidgetFields::sentence(const std::string& query) {
     auto s = fields.source("sentence", true);
     if (!s) return {};
@@ -214,12 +207,14 @@ std::string WidgetFields::sentence(const std::string& query) {
     return s->text();
 }
 
-bool WidgetFields::causal_mask() {
+bool WidgetFields::causal_mask(bool otherwise) {
     auto s = fields.source("mask", false);
-    if (!s || s->text() == "causal") return true;
+    if (!s) return otherwise;
+    if (s->text() == "causal") return true;
     if (s->text() == "none") return false;
-    ctx.error(s->origin(0), "'mask' should be causal or none, not '" + s->text() + "'");
-    return true;
+    ctx.error(s->origin(0), std::string("'mask' should be ") + (otherwise ? "causal or none" : "none or causal") +
+                                ", not '" + s->text() + "'");
+    return otherwise;
 }
 
 std::string WidgetFields::code_ref(std::string_view key) {
@@ -231,19 +226,9 @@ std::string WidgetFields::code_ref(std::string_view key) {
 
 namespace {
 
-using WidgetParser = std::shared_ptr<const WidgetSettings> (*)(WidgetFields&);
-struct FolderWidgetKind {
-    const char*  name;
-    WidgetParser parse;
-};
-const FolderWidgetKind kFolderWidgetKinds[] = {
-#define NEURALPATH_WIDGET_ENTRY(identifier, name) {name, &parse_##identifier##_settings},
-    NEURALPATH_WIDGET_KINDS(NEURALPATH_WIDGET_ENTRY)
-#undef NEURALPATH_WIDGET_ENTRY
-};
-
-const FolderWidgetKind* folder_widget_kind(std::string_view kind) {
-    for (const FolderWidgetKind& k : kFolderWidgetKinds)
+// The widget kind of that name among those the reader passed in (parse_lesson), or nullptr.
+const WidgetBlockParser* widget_kind(const ParseContext& ctx, std::string_view kind) {
+    for (const WidgetBlockParser& k : ctx.widgets)
         if (kind == k.name) return &k;
     return nullptr;
 }
@@ -460,13 +445,13 @@ struct Builder {
 
     // [SECTION] Widgets ---------------------------------------------------------------------------
 
-    // A kind from widget_kinds.h: its own parser reads its keys; id and caption are read here.
-    void folder_widget(const FolderWidgetKind& kind) {
-        Fields f(ctx, settings, kind.name, origin());
+    // A widget kind the reader passed in: its own parser reads its keys; id and caption are read here.
+    void widget(const WidgetBlockParser& kind) {
+        Fields f(ctx, settings, std::string(kind.name), origin());
         std::string block_id = id(f, false);
-        WidgetFields fields{ctx, f, kind.name};
+        WidgetFields fields{ctx, f, std::string(kind.name)};
         WidgetBlock w;
-        w.kind = kind.name;
+        w.kind = std::string(kind.name);
         w.settings = kind.parse(fields);
         w.caption = f.rich("caption", false);
         f.finish();
@@ -484,10 +469,10 @@ void build_fenced_block(ParseContext& ctx, const Fence& fence, Nesting nesting, 
                                      "```check; for source code use ```code");
         return;
     }
-    if (std::find(std::begin(kKinds), std::end(kKinds), kind) == std::end(kKinds) && !folder_widget_kind(kind)) {
+    if (std::find(std::begin(kKinds), std::end(kKinds), kind) == std::end(kKinds) && !widget_kind(ctx, kind)) {
         std::string list;
         for (const char* k : kKinds) list += (list.empty() ? "" : ", ") + std::string(k);
-        for (const FolderWidgetKind& k : kFolderWidgetKinds) list += ", " + std::string(k.name);
+        for (const WidgetBlockParser& k : ctx.widgets) list += ", " + std::string(k.name);
         ctx.error(fence.kind_origin, "unknown block '" + kind + "' (known: " + list + ")");
         return;
     }
@@ -531,7 +516,7 @@ void build_fenced_block(ParseContext& ctx, const Fence& fence, Nesting nesting, 
     else if (kind == "callout") b.callout();
     else if (kind == "equation") b.equation();
     else if (kind == "code") b.code();
-    else if (const FolderWidgetKind* widget = folder_widget_kind(kind)) b.folder_widget(*widget);
+    else if (const WidgetBlockParser* widget = widget_kind(ctx, kind)) b.widget(*widget);
 }
 
 }  // namespace neuralpath::lesson::detail

@@ -6,8 +6,8 @@
 //           prose          Paragraph, Heading, ListBlock, Quote, Rule, Table
 //           interaction    Check, Reveal
 //           explanation    Callout, EquationBlock, CodeBlock
-//           widgets        WidgetBlock (a kind of widget_kinds.h: spotlight, heatmap, ...,
-//                          playback)
+//           widgets        WidgetBlock (a kind the reader passed in, parser.h: spotlight,
+//                          heatmap, ..., playback; engine/widgets/ holds them)
 //   VocabularyData         named feature dimensions and word vectors   (```vocabulary)
 //   WeightsData            the matrices the engine runs the lesson with (```weights)
 //
@@ -136,9 +136,9 @@ struct CodeBlock {
 // [SECTION] Widgets -----------------------------------------------------------------------------
 // Widgets name sentences; the engine computes every number they show (never the lesson text).
 
-// A widget whose kind lives wholly in its own folder (widget_kinds.h): the lesson keeps the
-// settings its kind's parser made without knowing their type; the kind's model reads them with
-// widget_settings<T>(block).
+// A widget whose kind lives wholly in its own folder (engine/widgets/<kind>/): the lesson keeps
+// the settings its kind's parser made without knowing their type; the kind's model reads them
+// with widget_settings<T>(block).
 struct WidgetSettings {
     virtual ~WidgetSettings() = default;
     // Problems only the engine can find (a step this model's trace lacks, heads that do not
@@ -147,6 +147,10 @@ struct WidgetSettings {
     using Report = std::function<void(SourcePos at, std::string message)>;
     virtual void check(const Lesson& /*lesson*/, const ModelSpec& /*resolved*/, SourcePos /*block*/,
                        const Report& /*error*/) const {}
+    // Names of other blocks that can only be looked up once the whole lesson is read (a train
+    // widget's task, usually written after it): check_tasks (task_set.h) calls this once the
+    // engine checks passed. Default: nothing to look up.
+    virtual void check_references(const Lesson& /*lesson*/, SourcePos /*block*/, const Report& /*error*/) const {}
 };
 
 struct WidgetBlock {

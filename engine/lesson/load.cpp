@@ -89,7 +89,7 @@ LoadResult load_lesson_text(std::string_view text, std::string file, LoadOptions
     // here, so neither the CLI nor the page ever sees an exception from loading a lesson.
     try {
         LoadResult result;
-        ParseResult parsed = parse_lesson(text, file);
+        ParseResult parsed = parse_lesson(text, file, options.widgets);
         result.diagnostics = std::move(parsed.diagnostics);
         // Engine checks need a well-formed model; on format errors they would mostly repeat them.
         if (result.diagnostics.empty()) {
@@ -132,8 +132,8 @@ LoadResult load_lesson_file(const std::string& path, LoadOptions options) {
     }
 }
 
-std::vector<Diagnostic> check_lesson_file(const std::string& path) {
-    return load_lesson_file(path).diagnostics;
+std::vector<Diagnostic> check_lesson_file(const std::string& path, WidgetBlockParsers widgets) {
+    return load_lesson_file(path, {.widgets = widgets}).diagnostics;
 }
 
 }  // namespace neuralpath::lesson

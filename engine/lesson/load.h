@@ -1,6 +1,6 @@
 // load.h: the lesson library's front door for the CLI and the web app.
 //
-//   load_lesson_file("lessons/x.md")  parse + engine checks; a Lesson only when clean
+//   load_lesson_file("lessons/x.md", ui::with_widgets())  parse + engine checks; a Lesson only when clean
 //   check_lesson_file("lessons/x.md") every problem, as Diagnostics (empty = valid)
 // The CLI prints each Diagnostic's to_string() ("file:line:col: error: message") and exits
 // 1 when any file has one; the web app shows them in an error panel instead of the lesson.
@@ -8,6 +8,7 @@
 
 #include "engine/lesson/diagnostic.h"
 #include "engine/lesson/lesson.h"
+#include "engine/lesson/parser.h"
 
 #include <optional>
 #include <string>
@@ -24,6 +25,9 @@ struct LoadResult {
 
 // What loading does beyond parsing and checking.
 struct LoadOptions {
+    // The widget kinds the lesson may use (parser.h); the widget library's
+    // widgets::block_parsers() has every kind. Empty: any widget block is an unknown block.
+    WidgetBlockParsers widgets;
     // Put a `lesson-weights: trained` task's weights into lesson.weights (shipped or trained
     // now; task_set.h). Off for `neuralpath-cli train`, which trains from the lesson as written.
     bool lesson_weights = true;
@@ -31,6 +35,6 @@ struct LoadOptions {
 
 LoadResult              load_lesson_text(std::string_view text, std::string file, LoadOptions options = {});
 LoadResult              load_lesson_file(const std::string& path, LoadOptions options = {});
-std::vector<Diagnostic> check_lesson_file(const std::string& path);
+std::vector<Diagnostic> check_lesson_file(const std::string& path, WidgetBlockParsers widgets);
 
 }  // namespace neuralpath::lesson

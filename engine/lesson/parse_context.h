@@ -31,6 +31,7 @@ struct ParseContext {
     struct Ref { std::string id; std::size_t origin; };
     std::vector<Ref>            ids;        // every block id, for the duplicate check
     std::vector<Ref>            code_refs;  // playback "code:" references
+    WidgetBlockParsers          widgets;    // the widget kinds this reader knows (parser.h)
 
     // How deep the block being read sits (lists, quotes, callouts, reveals); see limits.h.
     int  block_depth = 0;
@@ -145,7 +146,7 @@ private:
     void missing(std::string_view key);
 };
 
-// What a widget kind's settings parser (widget_kinds.h) reads its block with. The block's id
+// What a widget kind's settings parser (WidgetBlockParser, parser.h) reads its block with. The block's id
 // and caption are read for it; it reads its own keys from `fields`, and every key it did not
 // ask for is reported as unknown once it returns.
 struct WidgetFields {
@@ -155,8 +156,9 @@ struct WidgetFields {
 
     // The required "sentence:", registered for the lesson checker (vocabulary, the engine run).
     std::string sentence(const std::string& query = {});
-    // "mask: causal|none" (default causal) -> causal; anything else is an error at the value.
-    bool causal_mask();
+    // "mask: causal|none" -> causal; absent: `otherwise` (a GPT-style block defaults to causal,
+    // a view of a whole encoder to none); anything else is an error at the value.
+    bool causal_mask(bool otherwise = true);
     // An optional reference to a ```code block's id ("code: sdpa"), checked once the whole
     // lesson is read (no such code block: an error at the value). "" when absent.
     std::string code_ref(std::string_view key);

@@ -143,9 +143,10 @@ void check_references(ParseContext& ctx, const Lesson& lesson) {
 
 }  // namespace
 
-ParseResult parse_lesson(std::string_view text, std::string file) {
+ParseResult parse_lesson(std::string_view text, std::string file, WidgetBlockParsers widgets) {
     ParseResult result;
     ParseContext ctx(std::move(file), text);
+    ctx.widgets = widgets;
     ctx.lesson = &result.lesson;
     result.lesson.file = ctx.file;
 

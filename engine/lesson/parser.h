@@ -8,11 +8,27 @@
 #include "engine/lesson/diagnostic.h"
 #include "engine/lesson/lesson.h"
 
+#include <memory>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
 
 namespace neuralpath::lesson {
+
+namespace detail {
+struct WidgetFields;  // parse_context.h: what a widget kind's parser reads its block with
+}
+
+// A widget kind's block: its name ("heatmap") and the parser of its keys. The lesson library
+// knows no widget kind: whoever reads a lesson passes the kinds it has (the widget library's
+// widgets::block_parsers(), engine/widgets/widget_kinds.h), and a block of any other name is
+// an "unknown block" error.
+struct WidgetBlockParser {
+    std::string_view name;
+    std::shared_ptr<const WidgetSettings> (*parse)(detail::WidgetFields& fields);
+};
+using WidgetBlockParsers = std::span<const WidgetBlockParser>;
 
 // A sentence some widget will run through the engine, with where each byte of it sits in the
 // file, so an unknown word can be reported at its own column.
@@ -29,6 +45,6 @@ struct ParseResult {
     std::vector<SentenceRef> sentences;
 };
 
-ParseResult parse_lesson(std::string_view text, std::string file);
+ParseResult parse_lesson(std::string_view text, std::string file, WidgetBlockParsers widgets);
 
 }  // namespace neuralpath::lesson

@@ -10,7 +10,6 @@
 #include "engine/core/error.h"
 #include "engine/core/tokenizer.h"
 #include "engine/lesson/model_spec.h"
-#include "engine/ui/widgets/train/train_settings.h"  // compiled into this library (widget_kinds.h)
 
 #include <algorithm>
 #include <cstdio>
@@ -165,11 +164,11 @@ neuralpath::TrainOptions train_options(const TaskData& task) {
 std::vector<Diagnostic> check_tasks(const Lesson& lesson) {
     std::vector<Diagnostic> out;
     auto error = [&](SourcePos pos, std::string message) { out.push_back({lesson.file, pos, std::move(message)}); };
-    // A ```train widget names a task; tasks usually come after it in the file, so the name can
-    // only be looked up once the whole lesson is read.
+    // A widget may name other blocks (a ```train widget names a task; tasks usually come after
+    // it in the file), so the names can only be looked up once the whole lesson is read.
     for_each_block(lesson, [&](const Block& b) {
-        if (const auto* train = widget_settings<ui::TrainSettings>(b); train && !find_task(lesson, train->task))
-            error(b.pos, "the train widget names task '" + train->task + "', but no task block has that id");
+        if (const auto* w = std::get_if<WidgetBlock>(&b.content); w && w->settings)
+            w->settings->check_references(lesson, b.pos, error);
     });
     if (lesson.tasks.empty()) return out;
     const neuralpath::Vocabulary vocabulary = model_spec_for(lesson).vocabulary;

@@ -307,15 +307,15 @@ bool is_comment_or_blank(std::string_view line) {
 class Comparison {
 public:
     Comparison(std::string_view original, const std::string& original_file, std::string_view translated,
-               const std::string& translated_file)
-        : original_(original), translated_(translated), original_index_(original), translated_index_(translated),
+               const std::string& translated_file, WidgetBlockParsers widgets)
+        : original_(original), translated_(translated), original_index_(original), translated_index_(translated), widgets_(widgets),
           original_file_(original_file), translated_file_(translated_file), original_source_(original),
           translated_source_(translated) {}
 
     std::vector<Diagnostic> run() {
         compare_front_matter();
-        const ParseResult o = parse_lesson(original_text(), original_file_);
-        const ParseResult t = parse_lesson(translated_text(), translated_file_);
+        const ParseResult o = parse_lesson(original_text(), original_file_, widgets_);
+        const ParseResult t = parse_lesson(translated_text(), translated_file_, widgets_);
         compare_sections(o.lesson, t.lesson);
         return std::move(out_);
     }
@@ -491,6 +491,7 @@ private:
 
     Outliner                original_, translated_;
     LineIndex               original_index_, translated_index_;
+    WidgetBlockParsers      widgets_;
     std::string             original_file_, translated_file_;
     std::string_view        original_source_, translated_source_;
     std::vector<Diagnostic> out_;
@@ -513,8 +514,9 @@ std::optional<std::string> read_small_file(const std::string& path) {
 // [SECTION] Entry points -----------------------------------------------------------------------
 
 std::vector<Diagnostic> check_translation(std::string_view translated, const std::string& translated_file,
-                                          std::string_view original, const std::string& original_file) {
-    Comparison comparison(original, original_file, translated, translated_file);
+                                          std::string_view original, const std::string& original_file,
+                                          WidgetBlockParsers widgets) {
+    Comparison comparison(original, original_file, translated, translated_file, widgets);
     std::vector<Diagnostic> found = comparison.run();
     std::stable_sort(found.begin(), found.end(), [](const Diagnostic& x, const Diagnostic& y) {
         return x.pos.line != y.pos.line ? x.pos.line < y.pos.line : x.pos.col < y.pos.col;
@@ -540,8 +542,8 @@ std::optional<std::string> find_strings_file(std::string_view code, const std::s
     return std::nullopt;
 }
 
-std::vector<Diagnostic> check_lesson_or_translation_file(const std::string& path) {
-    std::vector<Diagnostic> found = check_lesson_file(path);
+std::vector<Diagnostic> check_lesson_or_translation_file(const std::string& path, WidgetBlockParsers widgets) {
+    std::vector<Diagnostic> found = check_lesson_file(path, widgets);
     if (!found.empty()) return found;   // the drift check needs a translation that parses
     const auto place = translation_place(path);
     if (!place) return found;
@@ -552,7 +554,7 @@ std::vector<Diagnostic> check_lesson_or_translation_file(const std::string& path
         found.push_back({path, {1, 1}, "cannot read its original " + printable_file_name(place->original_path)});
         return found;
     }
-    return check_translation(*translated, path, *original, place->original_path);
+    return check_translation(*translated, path, *original, place->original_path, widgets);
 }
 
 }  // namespace neuralpath::lesson

@@ -25,6 +25,7 @@
 #pragma once
 
 #include "engine/lesson/diagnostic.h"
+#include "engine/lesson/parser.h"
 
 #include <optional>
 #include <string>
@@ -48,8 +49,10 @@ bool is_language_code(std::string_view code);   // "es", "pt", "pt-br", "zh-hant
 // message names the original's line where that helps). Both texts should parse cleanly;
 // a file that does not parse is reported by the ordinary checker, and here only its front
 // matter and fenced blocks are compared.
+// `widgets`: the widget kinds both files are read with (parser.h).
 std::vector<Diagnostic> check_translation(std::string_view translated, const std::string& translated_file,
-                                          std::string_view original, const std::string& original_file);
+                                          std::string_view original, const std::string& original_file,
+                                          WidgetBlockParsers widgets);
 
 // The word catalogue file for `code` (lessons/strings/<code>.strings): looked for beside
 // `lesson_path` (its folder's strings/, then one folder up, for lessons/es/ID.md) and then in
@@ -57,6 +60,6 @@ std::vector<Diagnostic> check_translation(std::string_view translated, const std
 std::optional<std::string> find_strings_file(std::string_view code, const std::string& lesson_path = "");
 
 // check_lesson_file() plus check_translation() when `path` is a translation.
-std::vector<Diagnostic> check_lesson_or_translation_file(const std::string& path);
+std::vector<Diagnostic> check_lesson_or_translation_file(const std::string& path, WidgetBlockParsers widgets);
 
 }  // namespace neuralpath::lesson

@@ -6,13 +6,14 @@
 // [SECTION] State       the page as JSON, rectangles in CSS pixels
 #include "app.h"
 
-#include "engine/core/catalogue.h"
+#include "engine/text/catalogue.h"
 #include "engine/lesson/load.h"
 #include "engine/lesson/model_spec.h"
 #include "engine/ui/document_export.h"
 #include "engine/ui/lesson_page.h"
 #include "engine/ui/lesson_session.h"
 #include "engine/ui/widget.h"
+#include "engine/ui/page_commands.h"
 #include "engine/ui/widgets/registry.h"
 
 #include <imgui.h>
@@ -34,7 +35,7 @@ json refused(const std::string& error) { return {{"ok", false}, {"error", error}
 // A widget block's kind ("heatmap"), or nullptr for the blocks the page draws itself.
 const char* widget_kind(const lesson::BlockContent& content) {
   const WidgetKind* kind = find_widget_kind(lesson::widget_kind_name(content));
-  return kind ? kind->name : nullptr;
+  return kind ? kind->name() : nullptr;
 }
 
 json rect_json(const ImRect& r, float scale) {
@@ -63,16 +64,18 @@ struct App::Impl {
   std::map<const lesson::Block*, std::string> section_of;  // block -> section anchor ("" in the intro)
   LessonPage page;
   float time = 0;
-  int playback_step = -1;
+  int transport_step = -1;  // the transport's step last put in the learner's progress
 
   WidgetEntry* find_widget(std::string_view id) {
     for (WidgetEntry& w : widgets)
       if (w.id == id) return &w;
     return nullptr;
   }
-  WidgetEntry* first_playback() {
+  // The first widget with a transport (Widget::transport(): a timeline the learner plays
+  // through); its step is part of the learner's progress and state()'s "playback".
+  WidgetEntry* first_transport() {
     for (WidgetEntry& w : widgets)
-      if (w.widget && std::string_view(w.widget->kind()) == "playback") return &w;
+      if (w.widget && w.widget->transport()) return &w;
     return nullptr;
   }
 };
@@ -94,7 +97,7 @@ void App::load_lesson(std::string_view id, std::string_view markdown) {
   const std::string file = "lessons/" + m.lesson_id + ".md";
   lesson::LoadResult result;
   try {
-    result = lesson::load_lesson_text(markdown, file);
+    result = lesson::load_lesson_text(markdown, file, with_widgets());
   } catch (const std::exception& e) {  // the loader reports problems as diagnostics; this is a last guard
     result.lesson.reset();
     result.diagnostics = {{file, {1, 1}, tr("commands.lesson_unreadable_because", {{"error", e.what()}})}};
@@ -212,13 +215,13 @@ void App::frame(float dt) {
     events_.push_back(e.dump());
   }
 
-  // The playback's position is part of the learner's progress.
-  if (WidgetEntry* playback = m.first_playback(); playback && m.session) {
-    const json state = playback->widget->state();
+  // The transport's position (the course playback's step) is part of the learner's progress.
+  if (WidgetEntry* transport = m.first_transport(); transport && m.session) {
+    const json state = *transport->widget->transport();
     if (state.contains("step") && state["step"].is_number_integer()) {
       const int step = state["step"].get<int>();
-      if (step != m.playback_step) {
-        m.playback_step = step;
+      if (step != m.transport_step) {
+        m.transport_step = step;
         m.session->set_step(step);
       }
     }
@@ -256,179 +259,93 @@ std::vector<std::string> App::take_events() {
 
 // [SECTION] Commands ------------------------------------------------------------------------------
 
-namespace {
+// Runs one page command (page_commands.h) on the App; each returns the reply.
+struct App::Runner {
+  App& app;
+  Impl& m;
 
-// "option": 2 or [0, 2] -> {2} / {0, 2}; anything else is refused.
-std::optional<std::vector<int>> options_of(const json& value, std::string& error) {
-  std::vector<int> out;
-  auto one = [&](const json& v) {
-    if (!v.is_number_integer()) return false;
-    out.push_back(v.get<int>());
-    return true;
-  };
-  if (value.is_array()) {
-    for (const json& v : value)
-      if (!one(v)) {
-        error = tr("commands.option_not_whole");
-        return std::nullopt;
-      }
-  } else if (!one(value)) {
-    error = tr("commands.option_what");
-    return std::nullopt;
-  }
-  return out;
-}
+  static json reply(const std::optional<std::string>& e) { return e ? refused(*e) : ok(); }
+  LessonSession& session() const { return *m.session; }
 
-bool string_field(const json& message, const char* key, std::string& out, std::string& error) {
-  if (!message.contains(key) || !message[key].is_string() || message[key].get<std::string>().empty()) {
-    error = tr("commands.needs_text", {{"key", key}});
-    return false;
+  json operator()(const page::SetTheme& c) {
+    app.set_theme(c.dark ? Theme::dark : Theme::light);
+    app.events_.push_back(json{{"type", "theme"}, {"dark", app.theme_ == Theme::dark}}.dump());
+    return ok();
   }
-  out = message[key].get<std::string>();
-  return true;
-}
-
-}  // namespace
-
-std::string App::command(std::string_view text) {
-  const json message = json::parse(text, nullptr, /*allow_exceptions=*/false);
-  if (!message.is_object() || !message.contains("type") || !message["type"].is_string())
-    return refused(tr("commands.not_a_command")).dump();
-  const std::string type = message["type"].get<std::string>();
-  Impl& m = *impl_;
-  std::string error;
-  auto reply = [](const std::optional<std::string>& e) { return (e ? refused(*e) : ok()).dump(); };
-  auto widget_reply = [](const CommandResult& r) { return (r.done() ? ok() : refused(r.reason())).dump(); };
-
-  // Commands that work whether or not the lesson loaded.
-  if (type == "theme") {
-    if (!message.contains("dark") || !message["dark"].is_boolean())
-      return refused(tr("commands.needs_flag", {{"command", "theme"}, {"key", "dark"}})).dump();
-    set_theme(message["dark"].get<bool>() ? Theme::dark : Theme::light);
-    events_.push_back(json{{"type", "theme"}, {"dark", theme_ == Theme::dark}}.dump());
-    return ok().dump();
+  json operator()(const page::SetReducedMotion& c) {
+    app.reduced_motion_ = c.reduce;
+    return ok();
   }
-  if (type == "reducedMotion") {
-    if (!message.contains("reduce") || !message["reduce"].is_boolean())
-      return refused(tr("commands.needs_flag", {{"command", "reducedMotion"}, {"key", "reduce"}})).dump();
-    reduced_motion_ = message["reduce"].get<bool>();
-    return ok().dump();
+  json operator()(const page::ShowScrollThumb& c) {  // an embedding host that scrolls the page itself hides it
+    m.page.set_scroll_thumb(c.shown);
+    return ok();
   }
-  if (type == "scrollThumb") {  // an embedding host that scrolls the page itself hides the engine's thumb
-    if (!message.contains("shown") || !message["shown"].is_boolean())
-      return refused(tr("commands.needs_flag", {{"command", "scrollThumb"}, {"key", "shown"}})).dump();
-    m.page.set_scroll_thumb(message["shown"].get<bool>());
-    return ok().dump();
+  json operator()(const page::Scroll& c) {
+    const float value = c.css_px * app.scale();
+    switch (c.mode) {
+      case page::Scroll::Mode::by: m.page.scroll_by(value); break;
+      // an embedding host moved the canvas over another part of the page (np-host.js): no scroll of the learner's
+      case page::Scroll::Mode::placed: m.page.place_at(value); break;
+      case page::Scroll::Mode::to: m.page.scroll_to(value); break;
+    }
+    return ok();
   }
-  if (type == "scroll") {
-    const bool by = message.contains("by"), to = message.contains("to");
-    if (by == to || !message[by ? "by" : "to"].is_number()) return refused(tr("commands.scroll_needs")).dump();
-    const float value = message[by ? "by" : "to"].get<float>() * scale();
-    // "placed": an embedding host moved the canvas over another part of the page (np-host.js),
-    // which is no scroll of the learner's.
-    const bool placed = message.contains("placed") && message["placed"].is_boolean() && message["placed"].get<bool>();
-    if (by)
-      m.page.scroll_by(value);
-    else if (placed)
-      m.page.place_at(value);
+  json operator()(const page::SetVisibleBand& c) {  // embedded: the band of the canvas the learner sees
+    if (c.band)
+      m.page.set_visible_band(std::make_pair(c.band->first * app.scale(), c.band->second * app.scale()), c.learner);
     else
-      m.page.scroll_to(value);
-    return ok().dump();
+      m.page.set_visible_band(std::nullopt, c.learner);
+    return ok();
   }
-  if (type == "visible") {  // embedded: the band of the canvas the learner sees, CSS px; {} = all of it
-    const bool band = message.contains("top") || message.contains("height");
-    if (band && !(message.contains("top") && message["top"].is_number() && message.contains("height") &&
-                  message["height"].is_number() && message["height"].get<double>() >= 0))
-      return refused(tr("commands.visible_needs")).dump();
-    const bool moved = message.contains("learner") && message["learner"].is_boolean() && message["learner"].get<bool>();
-    if (band)
-      m.page.set_visible_band(std::make_pair(message["top"].get<float>() * scale(), message["height"].get<float>() * scale()),
-                              moved);
-    else
-      m.page.set_visible_band(std::nullopt, moved);
-    return ok().dump();
-  }
-  if (!m.session) {
-    if (m.errors.empty()) return refused(tr("commands.no_lesson")).dump();
-    return refused(tr_n("commands.lesson_did_not_load", static_cast<long long>(m.errors.size()),
-                        {{"n", std::to_string(m.errors.size())}}))
-        .dump();
-  }
-  LessonSession& session = *m.session;
-
-  if (type == "goto") {
-    std::string anchor;
-    if (!string_field(message, "section", anchor, error)) return refused(error).dump();
-    if (auto e = session.enter_section(anchor)) return reply(e);
-    m.page.goto_section(anchor, /*glide=*/false, reduced_motion_);
+  json operator()(const page::GotoSection& c) {
+    if (auto e = session().enter_section(c.section)) return reply(e);
+    m.page.goto_section(c.section, /*glide=*/false, app.reduced_motion_);
     m.page.set_contents_open(false);
-    return ok().dump();
+    return ok();
   }
-  if (type == "answer") {
-    std::string check;
-    if (!string_field(message, "check", check, error)) return refused(error).dump();
-    if (!message.contains("option")) return refused(tr("commands.answer_needs")).dump();
-    const auto options = options_of(message["option"], error);
-    if (!options) return refused(error).dump();
-    return reply(session.answer(check, *options));
+  json operator()(const page::Answer& c) { return reply(session().answer(c.check, c.options)); }
+  json operator()(const page::Reveal& c) {
+    if (lesson::find_check(*m.lesson, c.id)) return reply(session().reveal_answer(c.id));  // a check's answer
+    return reply(session().set_reveal(c.id, c.open));
   }
-  if (type == "reveal") {
-    std::string id;
-    if (!string_field(message, "id", id, error)) return refused(error).dump();
-    if (message.contains("open") && !message["open"].is_boolean()) return refused(tr("commands.open_flag")).dump();
-    if (lesson::find_check(*m.lesson, id)) return reply(session.reveal_answer(id));  // a check's answer
-    return reply(session.set_reveal(id, message.value("open", true)));
-  }
-  if (type == "hint" || type == "retry") {
-    std::string check;
-    if (!string_field(message, "check", check, error)) return refused(error).dump();
-    return reply(type == "hint" ? session.show_hint(check) : session.retry(check));
-  }
-  if (type == "restore") {
-    if (!message.contains("progress")) return refused(tr("commands.restore_needs")).dump();
-    const json& saved = message["progress"];
-    if (!saved.is_string() && !saved.is_object()) return refused(tr("commands.progress_what")).dump();
+  json operator()(const page::Hint& c) { return reply(session().show_hint(c.check)); }
+  json operator()(const page::Retry& c) { return reply(session().retry(c.check)); }
+  json operator()(const page::RestoreProgress& c) {
     std::vector<std::string> dropped;  // parts of the record left out: the page keeps the original
-    if (auto e = session.restore(saved.is_string() ? saved.get<std::string>() : saved.dump(), &dropped))
-      return reply(e);
-    if (!session.section().empty()) m.page.goto_section(session.section(), false, reduced_motion_);
-    if (WidgetEntry* playback = m.first_playback(); playback && session.progress().step > 0) {
-      m.playback_step = session.progress().step;
-      playback->widget->command({{"type", "seek"}, {"step", session.progress().step}});  // best effort
+    if (auto e = session().restore(c.record, &dropped)) return reply(e);
+    if (!session().section().empty()) m.page.goto_section(session().section(), false, app.reduced_motion_);
+    if (WidgetEntry* transport = m.first_transport(); transport && session().progress().step > 0) {
+      m.transport_step = session().progress().step;
+      transport->widget->command({{"type", "seek"}, {"step", session().progress().step}});  // best effort
     }
     json done = ok();
     if (!dropped.empty()) done["dropped"] = dropped;
-    return done.dump();
+    return done;
   }
-  if (type == "reset") {
-    session.reset();
+  json operator()(const page::Reset&) {
+    session().reset();
     m.page.reset_scroll();
-    return ok().dump();
+    return ok();
   }
-  if (type == "contents") {
-    if (!message.contains("open") || !message["open"].is_boolean())
-      return refused(tr("commands.needs_flag", {{"command", "contents"}, {"key", "open"}})).dump();
-    m.page.set_contents_open(message["open"].get<bool>());
-    return ok().dump();
+  json operator()(const page::OpenContents& c) {
+    m.page.set_contents_open(c.open);
+    return ok();
   }
-
   // A shared link's state (web/shell/np-share.js): the section and each changed widget's
   // snapshot, and back. Widgets a snapshot names but this lesson lacks are reported, not fatal.
-  if (type == "snapshot") {
+  json operator()(const page::TakeSnapshot&) {
     json widgets = json::object();
     for (const WidgetEntry& w : m.widgets)
       if (w.widget)
         if (json snap = w.widget->snapshot(); !snap.is_null() && snap != w.opened) widgets[w.id] = std::move(snap);
     json done = ok();
-    done["section"] = session.section();
+    done["section"] = session().section();
     done["widgets"] = std::move(widgets);
-    return done.dump();
+    return done;
   }
-  if (type == "restoreSnapshot") {
-    if (!message.contains("widgets") || !message["widgets"].is_object())
-      return refused(tr("share.restore_needs")).dump();
+  json operator()(const page::RestoreSnapshot& c) {
     json dropped = json::array();
-    for (const auto& [id, snap] : message["widgets"].items()) {
+    for (const auto& [id, snap] : c.widgets.items()) {
       WidgetEntry* w = m.find_widget(id);
       const CommandResult r =
           w && w->widget ? w->widget->restore(snap) : CommandResult(tr("share.no_widget", {{"id", id}}));
@@ -436,32 +353,56 @@ std::string App::command(std::string_view text) {
     }
     json done = ok();
     if (!dropped.empty()) done["dropped"] = std::move(dropped);
-    return done.dump();
+    return done;
   }
 
   // Everything else is a widget's: the named one, else the current section's, else the lesson's.
-  try {
+  json widget_command(const json& message, const std::string& type) {
+    auto widget_reply = [](const CommandResult& r) { return r.done() ? ok() : refused(r.reason()); };
     if (message.contains("widget")) {
-      if (!message["widget"].is_string()) return refused(tr("commands.widget_what")).dump();
+      if (!message["widget"].is_string()) return refused(tr("commands.widget_what"));
       WidgetEntry* w = m.find_widget(message["widget"].get<std::string>());
-      if (!w) return refused(tr("commands.no_widget", {{"id", message["widget"].get<std::string>()}})).dump();
-      if (!w->widget) return refused(tr("commands.widget_unavailable", {{"id", w->id}, {"error", w->error}})).dump();
+      if (!w) return refused(tr("commands.no_widget", {{"id", message["widget"].get<std::string>()}}));
+      if (!w->widget) return refused(tr("commands.widget_unavailable", {{"id", w->id}, {"error", w->error}}));
       return widget_reply(w->widget->command(message));
     }
     std::vector<WidgetEntry*> order;
     for (WidgetEntry& w : m.widgets)
-      if (w.widget && w.section == session.section()) order.push_back(&w);
+      if (w.widget && w.section == session().section()) order.push_back(&w);
     for (WidgetEntry& w : m.widgets)
-      if (w.widget && w.section != session.section()) order.push_back(&w);
-    if (order.empty()) return refused(tr("commands.unknown", {{"type", type}})).dump();
+      if (w.widget && w.section != session().section()) order.push_back(&w);
+    if (order.empty()) return refused(tr("commands.unknown", {{"type", type}}));
     std::optional<std::string> first_error;
     for (WidgetEntry* w : order) {
       const CommandResult r = w->widget->command(message);
-      if (r.done()) return ok().dump();
+      if (r.done()) return ok();
       // A widget that knows the command but refuses its arguments has the useful message.
       if (!first_error && r.outcome() == CommandResult::Outcome::refused) first_error = r.reason();
     }
-    return refused(first_error ? *first_error : tr("commands.unknown", {{"type", type}})).dump();
+    return refused(first_error ? *first_error : tr("commands.unknown", {{"type", type}}));
+  }
+};
+
+std::string App::command(std::string_view text) {
+  const json message = json::parse(text, nullptr, /*allow_exceptions=*/false);
+  if (!message.is_object() || !message.contains("type") || !message["type"].is_string())
+    return refused(tr("commands.not_a_command")).dump();
+  const std::string type = message["type"].get<std::string>();
+  Impl& m = *impl_;
+  Runner run{*this, m};
+  const page::CommandName* name = page::find_command(type);
+  // Commands that work whether or not the lesson loaded come first; the rest need it.
+  if ((!name || name->needs_lesson) && !m.session) {
+    if (m.errors.empty()) return refused(tr("commands.no_lesson")).dump();
+    return refused(tr_n("commands.lesson_did_not_load", static_cast<long long>(m.errors.size()),
+                        {{"n", std::to_string(m.errors.size())}}))
+        .dump();
+  }
+  try {
+    if (!name) return run.widget_command(message, type).dump();
+    page::Parsed parsed = name->parse(message);
+    if (const auto* reason = std::get_if<std::string>(&parsed)) return refused(*reason).dump();
+    return std::visit(run, std::get<page::Command>(parsed)).dump();
   } catch (const std::exception& e) {
     return refused(tr("commands.failed", {{"error", e.what()}})).dump();
   }
@@ -544,13 +485,14 @@ std::string App::state_json() const {
     widgets.push_back(std::move(item));
   }
   state["widgets"] = widgets;
-  state["playback"] = nullptr;
+  state["playback"] = nullptr;  // the first transport's position (docs/protocol.md)
   for (const WidgetEntry& w : m.widgets) {
-    if (!w.widget || std::string_view(w.widget->kind()) != "playback") continue;
-    const json p = w.widget->state();
+    if (!w.widget) continue;
+    std::optional<json> transport = w.widget->transport();
+    if (!transport) continue;
     json out = json::object();
     for (const char* key : {"step", "steps", "playing", "caption", "speed"})
-      out[key] = p.is_object() && p.contains(key) ? p[key] : json(nullptr);
+      out[key] = transport->contains(key) ? (*transport)[key] : json(nullptr);
     out["id"] = w.id;
     state["playback"] = out;
     break;

@@ -10,13 +10,11 @@
 //                              ◄──   take_events()       answered / section / progress ...
 //
 // Commands (each replies {"ok": true} or {"ok": false, "error": "..."}; a refused command
-// changes nothing):
-//   goto{section}  answer{check, option | [options]}  reveal{id, open?}  hint{check}
-//   retry{check}  theme{dark}  restore{progress}  reset  reducedMotion{reduce}
-//   scroll{by | to} (CSS px)  contents{open}
-//   anything else goes to a widget: the one named by "widget" (a block id), else the first
-//   in the current section that takes it, else the first in the lesson that does
-//   (setSentence, play, pause, step, restart, seek, speed, speechEnded, ...).
+// changes nothing): the page's own are typed structs read by one name table
+// (page_commands.h); docs/protocol.md documents each, with every state field and event.
+// Anything else goes to a widget: the one named by "widget" (a block id), else the first in
+// the current section that takes it, else the first in the lesson that does (setSentence,
+// play, pause, step, restart, seek, speed, speechEnded, ...).
 #pragma once
 #include "fonts.h"
 #include "theme.h"
@@ -83,7 +81,8 @@ class App {
   std::vector<std::string> take_events();
 
  private:
-  struct Impl;  // the lesson, its session, widgets and page (app.cpp)
+  struct Impl;    // the lesson, its session, widgets and page (app.cpp)
+  struct Runner;  // runs one typed page command (page_commands.h) on the App
 
   void apply_style();
   float scale() const;

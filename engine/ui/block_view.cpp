@@ -1,5 +1,5 @@
 #include "block_view.h"
-#include "engine/core/catalogue.h"
+#include "engine/text/catalogue.h"
 
 #include "engine/ui/callout_view.h"
 #include "engine/ui/check_view.h"

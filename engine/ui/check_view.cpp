@@ -4,7 +4,7 @@
 // [SECTION] Feedback    what the chosen options say, the hint, the revealed answer
 // [SECTION] Buttons     Check, Try again, Show hint, Show answer
 #include "check_view.h"
-#include "engine/core/catalogue.h"
+#include "engine/text/catalogue.h"
 
 #include "engine/ui/card.h"
 #include "engine/ui/inline_text.h"

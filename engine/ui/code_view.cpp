@@ -1,5 +1,5 @@
 #include "code_view.h"
-#include "engine/core/catalogue.h"
+#include "engine/text/catalogue.h"
 
 #include "engine/ui/card.h"
 #include "engine/ui/inline_text.h"

@@ -6,7 +6,7 @@
 // [SECTION] The document
 #include "document_export.h"
 
-#include "engine/core/catalogue.h"
+#include "engine/text/catalogue.h"
 #include "engine/ui/widgets/registry.h"
 
 #include <type_traits>
@@ -224,9 +224,9 @@ json widget_json(const ls::Block& block, const WidgetKind& kind, int& widget_ind
   const ls::Inline* caption = ls::widget_caption(block.content);
   const std::string caption_text = caption ? runs_plain_text(*caption) : std::string();
   json out = {{"kind", "widget"},
-              {"widget", kind.name},
+              {"widget", kind.name()},
               {"widget_index", widget_index++},
-              {"title", tr("widgets." + std::string(kind.name) + ".title")},
+              {"title", tr("widgets." + std::string(kind.name()) + ".title")},
               {"caption", caption_text},
               {"text", caption_text},
               {"summary", ""}};

@@ -1,5 +1,5 @@
 #include "error_view.h"
-#include "engine/core/catalogue.h"
+#include "engine/text/catalogue.h"
 
 #include "engine/ui/page_context.h"
 

@@ -1,6 +1,6 @@
 #include "fonts.h"
 
-#include "engine/core/catalogue.h"
+#include "engine/text/catalogue.h"
 
 #include <imgui.h>
 
@@ -12,7 +12,7 @@ namespace {
 // The characters the views draw (Latin, Greek, punctuation, maths, arrows, UI symbols). The
 // same list is what the web build keeps when it subsets the fonts, so the two never disagree.
 const ImWchar glyph_ranges[] = {
-#include "glyph_ranges.inc"
+#include "engine/widgets/glyph_ranges.inc"
     0,
 };
 

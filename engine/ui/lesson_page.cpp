@@ -6,7 +6,7 @@
 // [SECTION] Input          wheel, keys, drags (page, contents list, wide code and tables)
 // [SECTION] Sections       goto, tracking the current section
 #include "lesson_page.h"
-#include "engine/core/catalogue.h"
+#include "engine/text/catalogue.h"
 
 #include "engine/ui/block_view.h"
 #include "engine/ui/error_view.h"

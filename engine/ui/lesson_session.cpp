@@ -6,7 +6,7 @@
 // [SECTION] State
 #include "lesson_session.h"
 
-#include "engine/core/catalogue.h"
+#include "engine/text/catalogue.h"
 
 #include <algorithm>
 #include <variant>

@@ -1,5 +1,5 @@
 #include "prose_view.h"
-#include "engine/core/catalogue.h"
+#include "engine/text/catalogue.h"
 
 #include "engine/ui/block_view.h"
 #include "engine/ui/inline_text.h"

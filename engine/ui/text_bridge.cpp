@@ -1,8 +1,8 @@
 // text_bridge.cpp: catalogue lookups and language loading for the JS glue (text_bridge.h).
 #include "engine/ui/text_bridge.h"
 
-#include "engine/core/catalogue.h"
-#include "engine/core/format.h"
+#include "engine/text/catalogue.h"
+#include "engine/text/format.h"
 
 #include <nlohmann/json.hpp>
 

@@ -15,7 +15,7 @@ namespace neuralpath::ui {
 // (strings as they are, numbers printed with format_number). Bad JSON counts as no values.
 std::string text_for_js(std::string_view key, std::string_view args_json);
 
-// Loads a language's catalogue file over English (engine/core/catalogue.h); the reply lists the
+// Loads a language's catalogue file over English (engine/text/catalogue.h); the reply lists the
 // file's problems as {"line", "message"} so the page can log them.
 std::string use_language_for_js(std::string_view code, std::string_view file_text);
 

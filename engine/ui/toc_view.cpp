@@ -1,5 +1,5 @@
 #include "toc_view.h"
-#include "engine/core/catalogue.h"
+#include "engine/text/catalogue.h"
 
 #include "engine/ui/inline_text.h"
 #include "engine/ui/prose_view.h"

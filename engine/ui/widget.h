@@ -11,7 +11,7 @@
 #pragma once
 #include "engine/core/model.h"
 #include "engine/lesson/lesson.h"
-#include "engine/ui/command_result.h"
+#include "engine/widgets/command_result.h"
 #include "engine/ui/fonts.h"
 #include "engine/ui/theme.h"
 
@@ -56,6 +56,12 @@ class Widget {
   // reopen them, and back: restore() takes what snapshot() gave. Default: nothing to keep.
   virtual nlohmann::json snapshot() const { return nullptr; }
   virtual CommandResult restore(const nlohmann::json& /*snapshot*/) { return CommandResult::not_taken("restore"); }
+
+  // A widget with a transport (a timeline the learner plays, steps and seeks through with the
+  // commands play, pause, step and seek{step}) says where it is: {step, steps, playing, caption,
+  // speed}. The page keeps the first one's step in the learner's progress, seeks it back on
+  // restore, and shows it as state()'s "playback". Default: no transport.
+  virtual std::optional<nlohmann::json> transport() const { return std::nullopt; }
 
   // Events for the page's host since the last call ({"type": "caption", ...}); the App adds
   // them to its own queue (App::take_events).

@@ -16,6 +16,7 @@
 #include "engine/lesson/load.h"
 #include "engine/lesson/model_spec.h"
 #include "engine/lesson/task_set.h"
+#include "engine/widgets/widget_kinds.h"
 
 #include <chrono>
 #include <cstdio>
@@ -68,7 +69,7 @@ int main(int argc, char** argv) {
     for (const char* name : {"self-attention", "course-playback", "multi-head"}) {
         const std::string path = std::string(NEURALPATH_SOURCE_DIR "/lessons/") + name + ".md";
         // As written (a `lesson-weights: trained` task is not trained at load): only the steps are timed.
-        const lesson::LoadResult loaded = lesson::load_lesson_file(path, {.lesson_weights = false});
+        const lesson::LoadResult loaded = lesson::load_lesson_file(path, neuralpath::ui::with_widgets({.lesson_weights = false}));
         if (!loaded.ok()) {
             std::fprintf(stderr, "train-bench: %s does not load\n", path.c_str());
             return 1;

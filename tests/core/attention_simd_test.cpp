@@ -50,7 +50,7 @@ TEST_CASE("the instruction sets listed are the ones the kernel runs, best first,
     std::printf("\n");
 }
 
-TEST_CASE("every instruction set's tiled kernel equals naive within 1e-5 (d = 64 and odd shapes)") {
+TEST_CASE("every instruction set's tiled kernel equals naive within 1e-5 (d = 64 and odd shapes)" * doctest::test_suite("slow")) {
     std::mt19937 rng(12);
     for (const std::string& isa : attention_tiled_isas()) {
         float worst = 0.0f;
@@ -89,7 +89,7 @@ TEST_CASE("queries and keys of different lengths: every instruction set matches 
         }
 }
 
-TEST_CASE("long inputs walked in groups of strips and spans of keys still equal naive, bit for bit across threads") {
+TEST_CASE("long inputs walked in groups of strips and spans of keys still equal naive, bit for bit across threads" * doctest::test_suite("slow")) {
     // The kernel keeps a span of K and V rows (512 KiB) in cache for a group of up to 16 strips,
     // whose transposed queries stay under 128 KiB. Wide heads (d = 512: 4 KiB of K and V a key)
     // make a span 128 keys, a few blocks, and groups of 2-8 strips, so these cross many spans
@@ -109,7 +109,7 @@ TEST_CASE("long inputs walked in groups of strips and spans of keys still equal 
     }
 }
 
-TEST_CASE("threads split the query strips and change no number") {
+TEST_CASE("threads split the query strips and change no number" * doctest::test_suite("slow")) {
     // Strips are independent, so 2 or 3 threads must give bit-for-bit the single thread's output.
     std::mt19937 rng(21);
     const Index T = 300;  // several strips for every instruction set, the last one short

@@ -108,7 +108,7 @@ TEST_CASE("scaling by 1/sqrt(d_k) is applied exactly once") {
     CHECK(max_abs_diff(attention_tiled(q, k, v, Mask::none(), 3), once * v) <= 1e-5f);
 }
 
-TEST_CASE("tiled equals naive within 1e-5 across random T, d, blocks and masks") {
+TEST_CASE("tiled equals naive within 1e-5 across random T, d, blocks and masks" * doctest::test_suite("slow")) {
     std::mt19937 rng(2024);
     std::uniform_int_distribution<int> coin(0, 1);
     float worst = 0.0f;

@@ -1,7 +1,7 @@
-// catalogue_test.cpp: the string catalogue (engine/core/catalogue.h) and the number formats that
-// read their units from it (engine/core/format.h).
-#include "engine/core/catalogue.h"
-#include "engine/core/format.h"
+// catalogue_test.cpp: the string catalogue (engine/text/catalogue.h) and the number formats that
+// read their units from it (engine/text/format.h).
+#include "engine/text/catalogue.h"
+#include "engine/text/format.h"
 
 #include <doctest/doctest.h>
 

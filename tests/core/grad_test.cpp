@@ -138,7 +138,7 @@ TEST_CASE("naive attention backward takes a gradient on the weights themselves")
     CHECK(err <= kTolerance);
 }
 
-TEST_CASE("tiled attention backward equals the naive one within 1e-5 across shapes, blocks and masks") {
+TEST_CASE("tiled attention backward equals the naive one within 1e-5 across shapes, blocks and masks" * doctest::test_suite("slow")) {
     std::mt19937 rng(6);
     std::uniform_int_distribution<int> len(1, 40), width(1, 9), blocks(1, 17);
     float worst = 0.0f;
@@ -294,7 +294,7 @@ ModelSpec small_model() {
 }
 }  // namespace
 
-TEST_CASE("the whole block's gradient matches finite differences, for both objectives") {
+TEST_CASE("the whole block's gradient matches finite differences, for both objectives" * doctest::test_suite("slow")) {
     ModelSpec model = small_model();
     const std::vector<Token> tokens = tokenize("The animal didn't cross the street because it was too tired.");
     Example next = next_word_example(model.vocabulary, tokens);

@@ -4,7 +4,7 @@
 // Most cases build one Step by hand with the numbers that make the edge case, so each sentence
 // is pinned exactly; the last ones run the real block to show the cases arise from real models.
 #include "engine/core/block.h"
-#include "engine/core/format.h"
+#include "engine/text/format.h"
 #include "engine/core/narration.h"
 
 #include "helpers.h"

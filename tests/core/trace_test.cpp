@@ -1,7 +1,7 @@
 // trace_test.cpp: the recorded forward pass that views animate and the narrator speaks.
 #include "engine/core/block.h"
 #include "engine/core/error.h"
-#include "engine/core/format.h"
+#include "engine/text/format.h"
 #include "engine/core/narration.h"
 
 #include <doctest/doctest.h>
@@ -85,7 +85,7 @@ TEST_CASE("the softmax's input is called masked only where the mask hid somethin
     CHECK(softmax_input(run_block(default_model_spec(), kTired, bidirectional())) == "scaled");
 }
 
-TEST_CASE("every number in a narration sentence is a number the step holds, printed the same way") {
+TEST_CASE("every number in a narration sentence is a number the step holds, printed the same way" * doctest::test_suite("slow")) {
     for (const char* sentence : {kTired, kWide, "A zebra sat on the mat"}) {
         for (const TraceOptions& options : {TraceOptions{}, bidirectional()}) {
             const Trace t = run_block(default_model_spec(), sentence, options);

@@ -70,7 +70,7 @@ TEST_CASE("AdamW's first step moves each parameter by the learning rate against 
     CHECK(adam.steps() == 1);
 }
 
-TEST_CASE("training is deterministic: the same seed gives the same weights bit for bit") {
+TEST_CASE("training is deterministic: the same seed gives the same weights bit for bit" * doctest::test_suite("slow")) {
     Trainer a(architecture(), pronoun_set(), options(3));
     Trainer b(architecture(), pronoun_set(), options(3));
     Trainer c(architecture(), pronoun_set(), options(4));
@@ -85,7 +85,7 @@ TEST_CASE("training is deterministic: the same seed gives the same weights bit f
     CHECK_FALSE(same_bits(a.model().attention.w_q, c.model().attention.w_q));  // another seed, other weights
 }
 
-TEST_CASE("training the pointing task teaches \"it\" to look at the noun its adjective describes") {
+TEST_CASE("training the pointing task teaches \"it\" to look at the noun its adjective describes" * doctest::test_suite("slow")) {
     Trainer t(architecture(), pronoun_set(), options(1, 150));
     const Evaluation before = t.evaluate_held_out();
     while (!t.finished()) t.step();
@@ -103,7 +103,7 @@ TEST_CASE("training the pointing task teaches \"it\" to look at the noun its adj
     CHECK(wide.spotlight(7)(5) > wide.spotlight(7)(1));
 }
 
-TEST_CASE("training the next-word task lowers the loss and predicts the corpus") {
+TEST_CASE("training the next-word task lowers the loss and predicts the corpus" * doctest::test_suite("slow")) {
     TrainingSet set;
     const ModelSpec arch = architecture();
     for (const char* s : {"The cat sat.", "The dog ran.", "The cat sat.", "A bird saw the cat."})
@@ -125,7 +125,7 @@ TEST_CASE("training the next-word task lowers the loss and predicts the corpus")
     CHECK(p_sat() > 2 * p_before);
 }
 
-TEST_CASE("a snapshot restores the trainer: training on from it repeats the same steps") {
+TEST_CASE("a snapshot restores the trainer: training on from it repeats the same steps" * doctest::test_suite("slow")) {
     Trainer t(architecture(), pronoun_set(), options(5, 40));
     for (int i = 0; i < 10; ++i) t.step();
     const Trainer::Snapshot at10 = t.snapshot();

@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Every character a lesson or the UI draws is in the fonts the page ships.
 
-The web build subsets the DejaVu faces to engine/ui/glyph_ranges.inc (web/subset_fonts.py).
+The web build subsets the DejaVu faces to engine/widgets/glyph_ranges.inc (web/subset_fonts.py).
 This test runs that same subsetting into a temporary folder, then reads
   - every lesson file (lessons/**/*.md except README.md) and string catalogue
     (lessons/**/*.strings), all of their text, and
@@ -123,7 +123,7 @@ def main():
                 continue
             if ord(ch) in originals[BODY]:
                 failures.append(f"{where}: {describe(ch)} is not in the shipped fonts; add it to "
-                                "engine/ui/glyph_ranges.inc (docs/fonts.md)")
+                                "engine/widgets/glyph_ranges.inc (docs/fonts.md)")
             else:
                 failures.append(f"{where}: {describe(ch)} is not in DejaVu Sans at all, so the page "
                                 "would draw '?'; use another character (docs/fonts.md)")

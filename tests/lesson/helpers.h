@@ -2,9 +2,12 @@
 #pragma once
 
 #include "engine/lesson/parser.h"
+#include "engine/widgets/widget_kinds.h"
 
 #include <doctest/doctest.h>
 
+#include <fstream>
+#include <sstream>
 #include <string>
 #include <string_view>
 
@@ -25,7 +28,7 @@ inline const std::string kHead =
 
 inline std::string doc(std::string_view body) { return kHead + std::string(body); }
 
-inline ParseResult parse(std::string_view text) { return parse_lesson(text, "test.md"); }
+inline ParseResult parse(std::string_view text) { return parse_lesson(text, "test.md", neuralpath::ui::block_parsers()); }
 
 // Where `needle` (its `nth` occurrence) starts: 1-based line and column in characters.
 // Written independently of LineIndex so the suites check it rather than repeat it.
@@ -49,5 +52,14 @@ inline SourcePos pos_of(std::string_view text, std::string_view needle, int nth 
 }
 
 inline std::string all_messages(const ParseResult& r) { return format_diagnostics(r.diagnostics); }
+
+// A whole file (a lesson, a catalogue), or the test fails naming it.
+inline std::string read(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    REQUIRE_MESSAGE(in, "cannot read " << path);
+    std::ostringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
 
 }  // namespace lesson_test

@@ -4,10 +4,11 @@
 
 #include "engine/lesson/load.h"
 #include "engine/lesson/model_spec.h"
-#include "engine/ui/playback/playback_settings.h"
-#include "engine/ui/widgets/heatmap/heatmap_settings.h"
-#include "engine/ui/widgets/mask_steps/mask_steps_settings.h"
-#include "engine/ui/widgets/spotlight/spotlight_settings.h"
+#include "engine/widgets/playback/playback_settings.h"
+#include "engine/widgets/heatmap/heatmap_settings.h"
+#include "engine/widgets/mask_steps/mask_steps_settings.h"
+#include "engine/widgets/spotlight/spotlight_settings.h"
+#include "engine/widgets/widget_kinds.h"
 
 #include <fstream>
 #include <regex>
@@ -19,16 +20,9 @@ namespace {
 
 const std::string kLessons = NEURALPATH_SOURCE_DIR "/lessons/";
 
-std::string read(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    REQUIRE_MESSAGE(in, "cannot read " << path);
-    std::ostringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
 
 Lesson load(const std::string& name) {
-    LoadResult r = load_lesson_file(kLessons + name);
+    LoadResult r = load_lesson_file(kLessons + name, neuralpath::ui::with_widgets());
     REQUIRE_MESSAGE(r.ok(), format_diagnostics(r.diagnostics));
     return *r.lesson;
 }
@@ -79,8 +73,8 @@ using neuralpath::ui::SpotlightSettings;
 TEST_CASE("both launch lessons pass the checker") {
     for (const char* name : {"self-attention.md", "course-playback.md"}) {
         CAPTURE(name);
-        CHECK_MESSAGE(check_lesson_file(kLessons + name).empty(),
-                      format_diagnostics(check_lesson_file(kLessons + name)));
+        CHECK_MESSAGE(check_lesson_file(kLessons + name, neuralpath::ui::block_parsers()).empty(),
+                      format_diagnostics(check_lesson_file(kLessons + name, neuralpath::ui::block_parsers())));
     }
 }
 
@@ -124,7 +118,7 @@ TEST_CASE("the spotlight's swing comes from the context layer, not from the show
     CHECK(tired->tokens[static_cast<std::size_t>(tired->top)] == wide->tokens[static_cast<std::size_t>(wide->top)]);
 }
 
-TEST_CASE("every widget sentence of both lessons is made of vocabulary words") {
+TEST_CASE("every widget sentence of both lessons is made of vocabulary words" * doctest::test_suite("slow")) {
     for (const char* name : {"self-attention.md", "course-playback.md"}) {
         CAPTURE(name);
         const Lesson lesson = load(name);
@@ -186,7 +180,7 @@ TEST_CASE("the causal heatmap hides the future and the BERT switch shows it") {
     CHECK(b(0, 3) > 0.0f);
 }
 
-TEST_CASE("the course-playback lesson runs 'AI Agents Build Future' through the whole block") {
+TEST_CASE("the course-playback lesson runs 'AI Agents Build Future' through the whole block" * doctest::test_suite("slow")) {
     const Lesson lesson = load("course-playback.md");
     const auto plays = settings_of<PlaybackSettings>(lesson);
     REQUIRE(plays.size() == 1);
@@ -250,12 +244,12 @@ TEST_CASE("every example in docs/lesson-format.md parses") {
 
 TEST_CASE("a lesson without a vocabulary runs on the engine's default model") {
     const std::string text = doc("```heatmap\nsentence: the animal was too tired\n```\n");
-    const LoadResult r = load_lesson_text(text, "test.md");
+    const LoadResult r = load_lesson_text(text, "test.md", neuralpath::ui::with_widgets());
     REQUIRE_MESSAGE(r.ok(), format_diagnostics(r.diagnostics));
     const neuralpath::ModelSpec spec = model_spec_for(*r.lesson);
     CHECK(spec.vocabulary.feature_names == neuralpath::default_model_spec().vocabulary.feature_names);
     // ...and its sentences are checked against that model's words.
-    const LoadResult bad = load_lesson_text(doc("```heatmap\nsentence: the zyzzyva\n```\n"), "test.md");
+    const LoadResult bad = load_lesson_text(doc("```heatmap\nsentence: the zyzzyva\n```\n"), "test.md", neuralpath::ui::with_widgets());
     REQUIRE(bad.diagnostics.size() == 1);
     CHECK(bad.diagnostics[0].message.find("'zyzzyva' is not in") == 0);
 }

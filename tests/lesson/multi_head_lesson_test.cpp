@@ -5,6 +5,7 @@
 #include "engine/lesson/load.h"
 #include "engine/lesson/model_spec.h"
 #include "engine/lesson/task_set.h"
+#include "engine/widgets/widget_kinds.h"
 
 #include <doctest/doctest.h>
 
@@ -16,7 +17,7 @@ using namespace neuralpath::lesson;
 namespace {
 
 Lesson multi_head_lesson() {
-    const LoadResult r = load_lesson_file(NEURALPATH_SOURCE_DIR "/lessons/multi-head.md");
+    const LoadResult r = load_lesson_file(NEURALPATH_SOURCE_DIR "/lessons/multi-head.md", neuralpath::ui::with_widgets());
     REQUIRE_MESSAGE(r.ok(), format_diagnostics(r.diagnostics));
     return *r.lesson;
 }
@@ -43,7 +44,7 @@ int relation(const neuralpath::TrainingSet& set, const std::string& name) {
 
 }  // namespace
 
-TEST_CASE("the multi-head lesson ships exactly the weights its task trains (seed 3, 600 steps)") {
+TEST_CASE("the multi-head lesson ships exactly the weights its task trains (seed 3, 600 steps)" * doctest::test_suite("slow")) {
     const Lesson l = multi_head_lesson();
     const TaskData* task = find_task(l, "four-jobs");
     REQUIRE(task != nullptr);
@@ -59,7 +60,7 @@ TEST_CASE("the multi-head lesson ships exactly the weights its task trains (seed
     CHECK(max_difference(shipped.attention.w_o, retrained.attention.w_o) < 1e-4f);
 }
 
-TEST_CASE("the multi-head lesson's four trained heads divide the relations, untrained ones do not") {
+TEST_CASE("the multi-head lesson's four trained heads divide the relations, untrained ones do not" * doctest::test_suite("slow")) {
     const Lesson l = multi_head_lesson();
     const TaskData* task = find_task(l, "four-jobs");
     REQUIRE(task != nullptr);
@@ -87,7 +88,7 @@ TEST_CASE("the multi-head lesson's four trained heads divide the relations, untr
     CHECK(untrained.divergence < 0.02f);                                // the lesson: 0.01 bits
 }
 
-TEST_CASE("with one head, the same training cannot give the verb its subject, object and manner") {
+TEST_CASE("with one head, the same training cannot give the verb its subject, object and manner" * doctest::test_suite("slow")) {
     const Lesson l = multi_head_lesson();
     const TaskData* task = find_task(l, "four-jobs");
     REQUIRE(task != nullptr);

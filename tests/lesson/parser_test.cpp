@@ -1,11 +1,11 @@
 // parser_test.cpp: the lesson format, block by block, as an author writes it.
 #include "helpers.h"
 
-#include "engine/ui/widgets/cost_explorer/cost_explorer_settings.h"
-#include "engine/ui/playback/playback_settings.h"
-#include "engine/ui/widgets/heatmap/heatmap_settings.h"
-#include "engine/ui/widgets/mask_steps/mask_steps_settings.h"
-#include "engine/ui/widgets/spotlight/spotlight_settings.h"
+#include "engine/widgets/cost_explorer/cost_explorer_settings.h"
+#include "engine/widgets/playback/playback_settings.h"
+#include "engine/widgets/heatmap/heatmap_settings.h"
+#include "engine/widgets/mask_steps/mask_steps_settings.h"
+#include "engine/widgets/spotlight/spotlight_settings.h"
 
 #include "engine/lesson/lesson.h"
 

@@ -6,6 +6,7 @@
 #include "engine/lesson/load.h"
 #include "engine/lesson/model_spec.h"
 #include "engine/lesson/task_set.h"
+#include "engine/widgets/widget_kinds.h"
 
 #include <doctest/doctest.h>
 
@@ -17,15 +18,8 @@ using namespace lesson_test;
 
 namespace {
 
-std::string read(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::ostringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
-
 Lesson load(const std::string& name) {
-    const LoadResult r = load_lesson_file(NEURALPATH_SOURCE_DIR "/lessons/" + name);
+    const LoadResult r = load_lesson_file(NEURALPATH_SOURCE_DIR "/lessons/" + name, neuralpath::ui::with_widgets());
     REQUIRE_MESSAGE(r.ok(), format_diagnostics(r.diagnostics));
     return *r.lesson;
 }
@@ -47,7 +41,7 @@ words:
 
 std::string task(const std::string& body) { return "\n```task\n" + body + "```\n"; }
 
-std::vector<Diagnostic> problems(const std::string& text) { return load_lesson_text(text, "test.md").diagnostics; }
+std::vector<Diagnostic> problems(const std::string& text) { return load_lesson_text(text, "test.md", neuralpath::ui::with_widgets()).diagnostics; }
 
 }  // namespace
 
@@ -156,7 +150,7 @@ TEST_CASE("held-out sentences never reuse a word combination the model trained o
     for (const auto& e : set.held_out) CHECK(trained.count(combination(e)) == 0);
 }
 
-TEST_CASE("the self-attention lesson's pronoun task reaches 95% held-out accuracy within its default steps") {
+TEST_CASE("the self-attention lesson's pronoun task reaches 95% held-out accuracy within its default steps" * doctest::test_suite("slow")) {
     const Lesson lesson = load("self-attention.md");
     const TaskData* t = find_task(lesson, "pronoun");
     REQUIRE(t != nullptr);
@@ -169,7 +163,7 @@ TEST_CASE("the self-attention lesson's pronoun task reaches 95% held-out accurac
     CHECK(after.accuracy >= 0.95f);
 }
 
-TEST_CASE("the course-playback lesson's next-word step runs on trained feed-forward weights") {
+TEST_CASE("the course-playback lesson's next-word step runs on trained feed-forward weights" * doctest::test_suite("slow")) {
     const Lesson lesson = load("course-playback.md");  // trains while loading (lesson-weights: trained)
     const neuralpath::Trace trace = neuralpath::run_block(model_spec_for(lesson), "AI Agents Build");
     const std::string top = trace.next.words[static_cast<std::size_t>(trace.next.ranking.front())];
@@ -202,7 +196,7 @@ TEST_CASE("weights_block_text writes numbers that read back as the same floats")
     const std::string rewritten = source.substr(0, begin) + "```weights\n" +
                                   weights_block_text(trainer.model(), lesson.vocabulary->features) +
                                   source.substr(end);
-    const LoadResult r = load_lesson_text(rewritten, "rewritten.md");
+    const LoadResult r = load_lesson_text(rewritten, "rewritten.md", neuralpath::ui::with_widgets());
     REQUIRE_MESSAGE(r.ok(), format_diagnostics(r.diagnostics));
     const neuralpath::ModelSpec back = neuralpath::resolve_model(model_spec_for(*r.lesson));
     CHECK(back.attention.w_q == trainer.model().attention.w_q);
@@ -218,7 +212,7 @@ namespace {
 // The site's copy of a lesson, as web/ship_trained_weights.cmake writes it: the lesson, then the
 // ```trained-weights block its lesson-weights task trains (what `train --ship` prints).
 std::string shipped_copy(const std::string& source) {
-    const LoadResult as_written = load_lesson_text(source, "source.md", {.lesson_weights = false});
+    const LoadResult as_written = load_lesson_text(source, "source.md", neuralpath::ui::with_widgets({.lesson_weights = false}));
     REQUIRE_MESSAGE(as_written.ok(), format_diagnostics(as_written.diagnostics));
     const Lesson& l = *as_written.lesson;
     const TaskData* t = nullptr;
@@ -246,12 +240,12 @@ TEST_CASE("shipped weights load instead of training and equal a fresh training r
     const Lesson trained_at_load = load("course-playback.md");
     const std::string copy = shipped_copy(source);
 
-    LoadResult shipped = load_lesson_text(copy, "course-playback.md");
+    LoadResult shipped = load_lesson_text(copy, "course-playback.md", neuralpath::ui::with_widgets());
     REQUIRE_MESSAGE(shipped.ok(), format_diagnostics(shipped.diagnostics));
     REQUIRE(shipped.lesson->shipped_weights);
     CHECK(shipped.lesson->shipped_weights->task == "next-word");
     // Loading them trains nothing...
-    Lesson again = *load_lesson_text(copy, "course-playback.md", {.lesson_weights = false}).lesson;
+    Lesson again = *load_lesson_text(copy, "course-playback.md", neuralpath::ui::with_widgets({.lesson_weights = false})).lesson;
     CHECK(apply_trained_weights(again) == 0);
     // ...and gives exactly the weights training at load gives.
     check_same_model(neuralpath::resolve_model(model_spec_for(*shipped.lesson)),
@@ -268,18 +262,18 @@ TEST_CASE("weights shipped for other data are not used: a changed task trains ag
     const std::size_t at = changed.find("\nseed: 7\n");
     REQUIRE(at != std::string::npos);
     changed.replace(at, 9, "\nseed: 8\n");
-    Lesson l = *load_lesson_text(changed, "changed.md", {.lesson_weights = false}).lesson;
+    Lesson l = *load_lesson_text(changed, "changed.md", neuralpath::ui::with_widgets({.lesson_weights = false})).lesson;
     REQUIRE(l.shipped_weights);
     CHECK(l.shipped_weights->fingerprint != weights_fingerprint(l, l.tasks.front()));
     CHECK(apply_trained_weights(l) == 400);  // trained, not taken from the block
-    const Lesson with_block = *load_lesson_text(copy, "copy.md").lesson;
+    const Lesson with_block = *load_lesson_text(copy, "copy.md", neuralpath::ui::with_widgets()).lesson;
     CHECK(model_spec_for(l).feed_forward.w1 != model_spec_for(with_block).feed_forward.w1);
 }
 
 TEST_CASE("a trained-weights block is checked like a weights block, and needs its task and fingerprint") {
     const std::string source = read(NEURALPATH_SOURCE_DIR "/lessons/course-playback.md");
     auto first = [&](const std::string& extra) {
-        const auto d = load_lesson_text(source + extra, "x.md").diagnostics;
+        const auto d = load_lesson_text(source + extra, "x.md", neuralpath::ui::with_widgets()).diagnostics;
         return d.empty() ? std::string() : d.front().to_string();
     };
     CHECK(first("\n```trained-weights\nfingerprint: 00\nattention:\n  heads: 1\n```\n").find("needs 'task:'") !=

@@ -1,8 +1,10 @@
 // translation_strings_test.cpp: every word catalogue beside en.strings (lessons/strings/*.strings)
 // has every English key, with the same {placeholders} (keys English lacks are listed); and a
 // language's catalogue changes how numbers are printed (format.decimal, format.thousands).
-#include "engine/core/catalogue.h"
-#include "engine/core/format.h"
+#include "helpers.h"
+
+#include "engine/text/catalogue.h"
+#include "engine/text/format.h"
 
 #include <doctest/doctest.h>
 
@@ -13,18 +15,12 @@
 #include <sstream>
 
 using namespace neuralpath;
+using lesson_test::read;
 
 namespace {
 
 const std::string kStrings = NEURALPATH_SOURCE_DIR "/lessons/strings/";
 
-std::string read(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    REQUIRE_MESSAGE(in, "cannot read " << path);
-    std::ostringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
 
 // "{n} of {total}" -> {"n", "total"}; "{{" and "}}" are literal braces, not placeholders.
 std::set<std::string> placeholders(const std::string& text) {

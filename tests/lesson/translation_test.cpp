@@ -3,7 +3,8 @@
 // and `neuralpath-cli check` / `trace --lang` do the same from the command line.
 #include "engine/lesson/load.h"
 #include "engine/lesson/translation.h"
-#include "../core/cli_runner.h"   // the real binary, with a timeout guard
+#include "engine/widgets/widget_kinds.h"
+#include "../cli/cli_runner.h"   // the real binary, with a timeout guard
 
 #include <doctest/doctest.h>
 
@@ -134,7 +135,7 @@ y = x  # dos
 )";
 
 std::vector<Diagnostic> drift(const std::string& translated) {
-    return check_translation(translated, "es/tiny.md", kOriginal, "tiny.md");
+    return check_translation(translated, "es/tiny.md", kOriginal, "tiny.md", neuralpath::ui::block_parsers());
 }
 
 std::string replaced(std::string text, const std::string& from, const std::string& to) {
@@ -154,7 +155,7 @@ Diagnostic only(const std::string& translated) {
 
 }  // namespace
 
-TEST_CASE("the Spanish lessons load and match their originals' structure") {
+TEST_CASE("the Spanish lessons load and match their originals' structure" * doctest::test_suite("slow")) {
     for (const char* name : {"self-attention.md", "course-playback.md"}) {
         CAPTURE(name);
         const std::string path = kLessons + "es/" + name;
@@ -162,10 +163,10 @@ TEST_CASE("the Spanish lessons load and match their originals' structure") {
         REQUIRE(place.has_value());
         CHECK(place->language == "es");
         CHECK(std::filesystem::equivalent(place->original_path, kLessons + name));
-        const auto found = check_lesson_or_translation_file(path);
+        const auto found = check_lesson_or_translation_file(path, neuralpath::ui::block_parsers());
         CHECK_MESSAGE(found.empty(), listed(found));
-        const LoadResult es = load_lesson_file(path);
-        const LoadResult en = load_lesson_file(kLessons + name);
+        const LoadResult es = load_lesson_file(path, neuralpath::ui::with_widgets());
+        const LoadResult en = load_lesson_file(kLessons + name, neuralpath::ui::with_widgets());
         REQUIRE(es.ok());
         REQUIRE(en.ok());
         CHECK(es.lesson->id == en.lesson->id);
@@ -273,9 +274,9 @@ TEST_CASE("each kind of drift is reported at its place in the translation") {
 TEST_CASE("data blocks are copied unchanged, comments aside") {
     const std::string original = kOriginal + "\n```task\nid: corpus\nobjective: next-word\n---\n# a comment\nAI agents build future.\n```\n";
     const std::string same = kSpanish + "\n```task\nid: corpus\nobjective: next-word\n---\n# un comentario\nAI agents build future.\n```\n";
-    CHECK(check_translation(same, "es/tiny.md", original, "tiny.md").empty());
+    CHECK(check_translation(same, "es/tiny.md", original, "tiny.md", neuralpath::ui::block_parsers()).empty());
     const std::string changed = kSpanish + "\n```task\nid: corpus\nobjective: next-word\n---\nLos agentes construyen.\n```\n";
-    const auto found = check_translation(changed, "es/tiny.md", original, "tiny.md");
+    const auto found = check_translation(changed, "es/tiny.md", original, "tiny.md", neuralpath::ui::block_parsers());
     REQUIRE_MESSAGE(found.size() == 1, listed(found));
     CHECK(found[0].message.find("the task 'corpus''s data differs from the original's") == 0);
 }

@@ -16,10 +16,11 @@
 #include "engine/lesson/lesson.h"
 #include "engine/lesson/load.h"
 #include "engine/lesson/model_spec.h"
-#include "engine/ui/playback/playback_settings.h"
-#include "engine/ui/widgets/heatmap/heatmap_settings.h"
-#include "engine/ui/widgets/mask_steps/mask_steps_settings.h"
-#include "engine/ui/widgets/spotlight/spotlight_settings.h"
+#include "engine/widgets/playback/playback_settings.h"
+#include "engine/widgets/heatmap/heatmap_settings.h"
+#include "engine/widgets/mask_steps/mask_steps_settings.h"
+#include "engine/widgets/spotlight/spotlight_settings.h"
+#include "engine/widgets/widget_kinds.h"
 
 #include <nlohmann/json.hpp>
 
@@ -91,7 +92,7 @@ int main(int argc, char** argv) {
         std::cerr << "usage: lesson-model-json LESSON.md\n";
         return 2;
     }
-    const lesson::LoadResult loaded = lesson::load_lesson_file(argv[1]);
+    const lesson::LoadResult loaded = lesson::load_lesson_file(argv[1], neuralpath::ui::with_widgets());
     if (!loaded.ok()) {
         for (const auto& d : loaded.diagnostics) std::cerr << d.to_string() << "\n";
         return 1;

@@ -4,8 +4,9 @@
 
 #include "engine/lesson/parser.h"
 #include "engine/ui/app.h"
-#include "engine/ui/widgets/heatmap/heatmap_settings.h"
-#include "engine/ui/widgets/spotlight/spotlight_settings.h"
+#include "engine/widgets/heatmap/heatmap_settings.h"
+#include "engine/widgets/spotlight/spotlight_settings.h"
+#include "engine/widgets/widget_kinds.h"
 
 #include <doctest/doctest.h>
 
@@ -232,7 +233,7 @@ TEST_CASE("a lesson parsed from its text reads in the mirror as it reads in the 
       "hint: Think of a search box.\noptions:\n"
       "  - text: A's query and B's key\n    correct: yes\n    feedback: Right.\n"
       "  - text: A's value and B's value\n    feedback: Values come later.\n```\n",
-      "parsed.md");
+      "parsed.md", neuralpath::ui::block_parsers());
   REQUIRE(parsed.diagnostics.empty());
   const json doc = document_json(parsed.lesson);
   REQUIRE(doc["sections"].size() == 1);

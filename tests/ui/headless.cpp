@@ -1,5 +1,7 @@
 #include "headless.h"
 
+#include <doctest/doctest.h>
+
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
@@ -209,6 +211,13 @@ std::string read_file(const std::string& path) {
   std::ostringstream text;
   text << in.rdbuf();
   return text.str();
+}
+
+nlohmann::json with_id(const nlohmann::json& list, const std::string& id) {
+  for (const nlohmann::json& item : list)
+    if (item.value("id", "") == id) return item;
+  FAIL("no item with id " << id);
+  return {};
 }
 
 }  // namespace neuralpath::ui::test

@@ -74,4 +74,8 @@ class Headless {
 std::vector<std::string> lesson_files();
 std::string read_file(const std::string& path);
 
+// The object of `list` whose "id" is `id` (a check, reveal or widget of state()); fails the test
+// that asked when there is none.
+nlohmann::json with_id(const nlohmann::json& list, const std::string& id);
+
 }  // namespace neuralpath::ui::test

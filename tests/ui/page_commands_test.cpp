@@ -15,13 +15,6 @@ namespace {
 
 const char* kSample = "tests/ui/fixtures/page_sample.md";
 
-json check_state(const json& state, const std::string& id) {
-  for (const json& c : state["checks"])
-    if (c["id"] == id) return c;
-  FAIL("no check " << id);
-  return {};
-}
-
 }  // namespace
 
 TEST_CASE("answering a check shows the choice, whether it is correct, and that option's feedback") {
@@ -32,7 +25,7 @@ TEST_CASE("answering a check shows the choice, whether it is correct, and that o
 
   json reply = page.command({{"type", "answer"}, {"check", "single"}, {"option", 1}});
   REQUIRE(reply["ok"] == true);
-  json check = check_state(page.state(), "single");
+  json check = with_id(page.state()["checks"], "single");
   CHECK(check["chosen"] == json::array({1}));
   CHECK(check["correct"] == false);
   CHECK(check["feedback"] == "Values come in after the scores.");
@@ -47,7 +40,7 @@ TEST_CASE("answering a check shows the choice, whether it is correct, and that o
   CHECK(answered[0]["attempts"] == 1);
 
   REQUIRE(page.command({{"type", "answer"}, {"check", "single"}, {"option", 0}})["ok"] == true);
-  check = check_state(page.state(), "single");
+  check = with_id(page.state()["checks"], "single");
   CHECK(check["correct"] == true);
   CHECK(check["feedback"] == "Right, their dot product is the score.");
   CHECK(check["attempts"] == 2);
@@ -59,7 +52,7 @@ TEST_CASE("a multiple-answer check is graded on the whole set, with a note about
   page.load_file(kSample);
   page.frames(1);
   REQUIRE(page.command({{"type", "answer"}, {"check", "several"}, {"option", json::array({0})}})["ok"] == true);
-  json check = check_state(page.state(), "several");
+  json check = with_id(page.state()["checks"], "several");
   CHECK(check["multiple"] == true);
   CHECK(check["correct"] == false);
   CHECK(check["feedback"].get<std::string>().find("One more option is also correct.") != std::string::npos);
@@ -69,7 +62,7 @@ TEST_CASE("a multiple-answer check is graded on the whole set, with a note about
   CHECK(answered[0]["score"].get<double>() == doctest::Approx(0.5));
 
   REQUIRE(page.command({{"type", "answer"}, {"check", "several"}, {"option", json::array({1, 0})}})["ok"] == true);
-  check = check_state(page.state(), "several");
+  check = with_id(page.state()["checks"], "several");
   CHECK(check["correct"] == true);
   CHECK(check["chosen"] == json::array({0, 1}));
 }
@@ -151,7 +144,7 @@ TEST_CASE("reveal, hint and show-answer are reflected in state and kept in the p
   REQUIRE(page.command({{"type", "hint"}, {"check", "single"}})["ok"] == true);
   REQUIRE(page.command({{"type", "reveal"}, {"id", "single"}})["ok"] == true);
   page.frames(1);
-  const json check = check_state(page.state(), "single");
+  const json check = with_id(page.state()["checks"], "single");
   CHECK(check["hint"] == "One is typed into the search box.");
   CHECK(check["revealed"] == true);
   CHECK(check["answer"] == json::array({0}));
@@ -183,13 +176,13 @@ TEST_CASE("saved progress restores answers, reveals and the section, and a bad o
   REQUIRE(page.command({{"type", "restore"}, {"progress", saved}})["ok"] == true);
   page.frames(2);
   const json state = page.state();
-  CHECK(check_state(state, "single")["chosen"] == json::array({0}));
-  CHECK(check_state(state, "single")["correct"] == true);
+  CHECK(with_id(state["checks"], "single")["chosen"] == json::array({0}));
+  CHECK(with_id(state["checks"], "single")["correct"] == true);
   CHECK(state["reveals"][0]["open"] == true);
   CHECK(state["section"] == "maths");
 
   REQUIRE(page.command({{"type", "reset"}})["ok"] == true);
-  CHECK(check_state(page.state(), "single")["chosen"].empty());
+  CHECK(with_id(page.state()["checks"], "single")["chosen"].empty());
   CHECK(page.state()["reveals"][0]["open"] == false);
 }
 

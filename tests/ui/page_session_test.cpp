@@ -2,6 +2,7 @@
 // retry, progress and its events.
 #include "engine/lesson/load.h"
 #include "engine/ui/lesson_session.h"
+#include "engine/widgets/widget_kinds.h"
 #include "headless.h"
 
 #include <doctest/doctest.h>
@@ -13,7 +14,7 @@ using nlohmann::json;
 namespace {
 
 lesson::Lesson sample() {
-  lesson::LoadResult r = lesson::load_lesson_file("tests/ui/fixtures/page_sample.md");
+  lesson::LoadResult r = lesson::load_lesson_file("tests/ui/fixtures/page_sample.md", neuralpath::ui::with_widgets());
   REQUIRE_MESSAGE(r.ok(), lesson::format_diagnostics(r.diagnostics));
   return std::move(*r.lesson);
 }

@@ -3,7 +3,7 @@
 // numbers on demand (a tap zooms a matrix), and the model's snapshot and refusals.
 #include "playback_harness.h"
 
-#include "engine/core/format.h"
+#include "engine/text/format.h"
 
 #include <doctest/doctest.h>
 

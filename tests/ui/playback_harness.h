@@ -1,7 +1,7 @@
 // playback_harness.h: what the playback suites share — a headless ImGui context with the
 // page's fonts, one frame at a time, and the board built for "AI Agents Build Future".
 #pragma once
-#include "engine/ui/playback/playback_widget.h"  // PlaybackWidget: the model and view the page holds
+#include "engine/ui/widgets/playback/playback_widget.h"  // PlaybackWidget: the model and view the page holds
 
 #include <imgui.h>
 

@@ -3,7 +3,8 @@
 
 #include "engine/lesson/load.h"
 #include "engine/lesson/model_spec.h"
-#include "engine/ui/playback/playback_steps.h"
+#include "engine/widgets/playback/playback_steps.h"
+#include "engine/widgets/widget_kinds.h"
 
 #include <doctest/doctest.h>
 
@@ -21,7 +22,7 @@ struct LessonBoard {
 
 LessonBoard course_playback() {
   LessonBoard out;
-  lesson::LoadResult loaded = lesson::load_lesson_file("lessons/course-playback.md");
+  lesson::LoadResult loaded = lesson::load_lesson_file("lessons/course-playback.md", neuralpath::ui::with_widgets());
   REQUIRE_MESSAGE(loaded.ok(), (loaded.diagnostics.empty() ? "" : loaded.diagnostics.front().to_string()));
   out.lesson = std::move(*loaded.lesson);
   lesson::for_each_block(out.lesson, [&](const lesson::Block& block) {

@@ -3,7 +3,7 @@
 // next-token step's temperature re-computes the probabilities and the caption live.
 #include "playback_harness.h"
 
-#include "engine/core/format.h"
+#include "engine/text/format.h"
 #include "engine/core/narration.h"
 
 #include <doctest/doctest.h>

@@ -3,10 +3,10 @@
 #include "playback_harness.h"
 
 #include "engine/core/block.h"
-#include "engine/core/format.h"
+#include "engine/text/format.h"
 #include "engine/core/model.h"
-#include "engine/ui/playback/code_panel.h"
-#include "engine/ui/playback/playback_steps.h"
+#include "engine/ui/widgets/playback/code_panel.h"
+#include "engine/widgets/playback/playback_steps.h"
 
 #include <doctest/doctest.h>
 

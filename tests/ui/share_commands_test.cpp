@@ -3,7 +3,7 @@
 // fresh page; the "Save image" button under a widget asks the page's JS to export it, by id.
 #include "headless.h"
 
-#include "engine/core/catalogue.h"
+#include "engine/text/catalogue.h"
 
 #include <doctest/doctest.h>
 
@@ -17,13 +17,6 @@ using nlohmann::json;
 namespace {
 
 const char* kLesson = "lessons/self-attention.md";
-
-json widget_state(const json& state, const std::string& id) {
-  for (const json& w : state["widgets"])
-    if (w.value("id", "") == id) return w;
-  FAIL("no widget " << id);
-  return {};
-}
 
 }  // namespace
 
@@ -45,14 +38,14 @@ TEST_CASE("a page snapshot reopens the section and the changed widgets in a fres
   Headless second(1280, 800);
   second.load_file(kLesson);
   second.frames(2);
-  CHECK(widget_state(second.state(), "causal-grid") != widget_state(first.state(), "causal-grid"));
+  CHECK(with_id(second.state()["widgets"], "causal-grid") != with_id(first.state()["widgets"], "causal-grid"));
   const json reply = second.command({{"type", "restoreSnapshot"}, {"widgets", snap["widgets"]}});
   REQUIRE(reply["ok"] == true);
   CHECK_FALSE(reply.contains("dropped"));
   second.frames(1);
   for (const char* id : {"causal-grid", "mask-walkthrough"}) {
     CAPTURE(id);
-    json a = widget_state(first.state(), id), b = widget_state(second.state(), id);
+    json a = with_id(first.state()["widgets"], id), b = with_id(second.state()["widgets"], id);
     for (const char* where : {"rect", "layout"}) {  // where it is drawn depends on the scroll, not the state
       a.erase(where);
       b.erase(where);
@@ -81,7 +74,7 @@ TEST_CASE("a snapshot naming an unknown widget or holding a bad state is reporte
   CHECK(reply["dropped"][0]["widget"] == "causal-grid");
   CHECK(reply["dropped"][1]["widget"] == "no-such-grid");
   CHECK(reply["dropped"][1]["error"] == "no widget has the id 'no-such-grid'");
-  json restored = widget_state(page.state(), "cost"), wanted = widget_state(source.state(), "cost");
+  json restored = with_id(page.state()["widgets"], "cost"), wanted = with_id(source.state()["widgets"], "cost");
   restored.erase("rect");
   wanted.erase("rect");
   CHECK(restored == wanted);
@@ -94,7 +87,7 @@ TEST_CASE("the buttons under a widget ask for its picture, and the heatmap's for
   REQUIRE(page.command({{"type", "goto"}, {"section", "causal-mask"}})["ok"] == true);
   page.frames(3);
   page.events();
-  const json grid = widget_state(page.state(), "causal-grid");
+  const json grid = with_id(page.state()["widgets"], "causal-grid");
   REQUIRE(grid["rect"].is_array());
   const float x = grid["rect"][0].get<float>() + grid["rect"][2].get<float>();
   const float below = grid["rect"][1].get<float>() + grid["rect"][3].get<float>();

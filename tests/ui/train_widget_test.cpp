@@ -4,7 +4,7 @@
 #include "headless.h"
 #include "widgets_support.h"
 #include "engine/ui/widgets/model_view_widget.h"
-#include "engine/ui/widgets/train/train_model.h"
+#include "engine/widgets/train/train_model.h"
 #include "engine/ui/widgets/train/train_view.h"
 
 #include <doctest/doctest.h>

@@ -6,30 +6,19 @@
 
 using nlohmann::json;
 using neuralpath::ui::test::Headless;
-
-namespace {
-
-json widget_state(Headless& page, const std::string& id) {
-  const json state = page.state();  // kept: a range-for over a temporary's member would dangle
-  for (const json& w : state["widgets"])
-    if (w["id"] == id) return w;
-  FAIL("no widget " << id);
-  return {};
-}
-
-}  // namespace
+using neuralpath::ui::test::with_id;
 
 TEST_CASE("in the page, switching the spotlight to 'wide' moves its top token from animal to street") {
   Headless page(1440, 900);
   page.load_file("lessons/self-attention.md");
   page.command({{"type", "goto"}, {"section", "spotlight"}});
   page.frames(5);
-  CHECK(widget_state(page, "it-spotlight")["top"]["token"] == "animal");
+  CHECK(with_id(page.state()["widgets"], "it-spotlight")["top"]["token"] == "animal");
   const json reply = page.command({{"type", "setSentence"}, {"widget", "it-spotlight"},
                                    {"text", "The animal didn't cross the street because it was too wide."}});
   CHECK(reply["ok"] == true);
   page.frames(30);
-  CHECK(widget_state(page, "it-spotlight")["top"]["token"] == "street");
+  CHECK(with_id(page.state()["widgets"], "it-spotlight")["top"]["token"] == "street");
   CHECK(page.command({{"type", "setSentence"}, {"widget", "it-spotlight"}, {"text", ""}})["ok"] == false);
 }
 
@@ -39,7 +28,7 @@ TEST_CASE("in the page, setMask reaches the heatmap and opens its upper triangle
   page.command({{"type", "goto"}, {"section", "causal-mask"}});
   page.frames(5);
   const auto upper = [&] {
-    const json w = widget_state(page, "causal-grid")["weights"];
+    const json w = with_id(page.state()["widgets"], "causal-grid")["weights"];
     float total = 0;
     for (std::size_t i = 0; i < w.size(); ++i)
       for (std::size_t j = i + 1; j < w.size(); ++j) total += w[i][j].get<float>();
@@ -50,7 +39,7 @@ TEST_CASE("in the page, setMask reaches the heatmap and opens its upper triangle
   page.frames(3);
   CHECK(upper() > 0.0f);
   CHECK(page.command({{"type", "stage"}, {"stage", "softmax"}})["ok"] == true);  // the mask steps take it
-  CHECK(widget_state(page, "mask-walkthrough")["stage"] == "softmax");
+  CHECK(with_id(page.state()["widgets"], "mask-walkthrough")["stage"] == "softmax");
 }
 
 TEST_CASE("in the page, a tap on a heatmap cell selects it and a tap on a spotlight word makes it the query") {
@@ -58,7 +47,7 @@ TEST_CASE("in the page, a tap on a heatmap cell selects it and a tap on a spotli
   page.load_file("lessons/self-attention.md");
   page.command({{"type", "goto"}, {"section", "causal-mask"}});
   page.frames(10);
-  json heatmap = widget_state(page, "causal-grid");
+  json heatmap = with_id(page.state()["widgets"], "causal-grid");
   REQUIRE(heatmap.contains("rect"));
   CHECK(heatmap["selected"].is_null());
   // The grid sits below the switch and the note; tap down the middle of the widget until a
@@ -69,20 +58,20 @@ TEST_CASE("in the page, a tap on a heatmap cell selects it and a tap on a spotli
     if (y < 0 || y > 2400) continue;
     page.click(x, y);
     page.frames(2);
-    heatmap = widget_state(page, "causal-grid");
+    heatmap = with_id(page.state()["widgets"], "causal-grid");
   }
   INFO(heatmap["rect"].dump());
   CHECK_FALSE(heatmap["selected"].is_null());
 
   page.command({{"type", "goto"}, {"section", "spotlight"}});
   page.frames(10);
-  json spotlight = widget_state(page, "it-spotlight");
+  json spotlight = with_id(page.state()["widgets"], "it-spotlight");
   const json s = spotlight["rect"];
   for (float y = s[1].get<float>(); y < s[1].get<float>() + s[3].get<float>() && spotlight["query"] == "it"; y += 8) {
     if (y < 0 || y > 2400) continue;
     page.click(s[0].get<float>() + s[2].get<float>() * 0.3f, y);
     page.frames(2);
-    spotlight = widget_state(page, "it-spotlight");
+    spotlight = with_id(page.state()["widgets"], "it-spotlight");
   }
   CHECK(spotlight["query"] != "it");
   CHECK(spotlight["top"]["token"] != spotlight["query"]);

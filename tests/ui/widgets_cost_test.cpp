@@ -84,22 +84,17 @@ TEST_CASE("the naive kernel refuses with the reason past the tab's budget while 
 }
 
 TEST_CASE("a run can be stopped, and the explorer draws at 375, 768 and 1440 px, light and dark") {
-  for (const float width : {375.0f, 768.0f, 1440.0f}) {
-    for (const auto theme : {ui::Theme::light, ui::Theme::dark}) {
-      CAPTURE(width);
-      Headless page(width, 900);
-      page.ui.theme = theme;
-      auto cost = widgets_test::widget("cost");
-      CHECK(widgets_test::draw_frames(page, *cost, 5));
-      // Large enough that 5 frames of the 12 ms budget cannot finish it, however fast the kernel.
-      CHECK(send(*cost, {{"type", "run"}, {"T", 16384}}) == "");
-      CHECK(widgets_test::draw_frames(page, *cost, 5));
-      CHECK(send(*cost, {{"type", "stop"}}) == "");
-      CHECK(cost->state()["running"] == false);
-      CHECK(send(*cost, {{"type", "stop"}}) != "");
-      CHECK(widgets_test::draw_frames(page, *cost, 5));
-      CHECK(send(*cost, {{"type", "setLength"}, {"T", 100000}}) == "");
-      CHECK(widgets_test::draw_frames(page, *cost, 5));
-    }
-  }
+  widgets_test::at_every_width(900, [&](Headless& page, float /*width*/) {
+    auto cost = widgets_test::widget("cost");
+    CHECK(widgets_test::draw_frames(page, *cost, 5));
+    // Large enough that 5 frames of the 12 ms budget cannot finish it, however fast the kernel.
+    CHECK(send(*cost, {{"type", "run"}, {"T", 16384}}) == "");
+    CHECK(widgets_test::draw_frames(page, *cost, 5));
+    CHECK(send(*cost, {{"type", "stop"}}) == "");
+    CHECK(cost->state()["running"] == false);
+    CHECK(send(*cost, {{"type", "stop"}}) != "");
+    CHECK(widgets_test::draw_frames(page, *cost, 5));
+    CHECK(send(*cost, {{"type", "setLength"}, {"T", 100000}}) == "");
+    CHECK(widgets_test::draw_frames(page, *cost, 5));
+  });
 }

@@ -9,6 +9,8 @@
 
 #include <imgui_internal.h>
 
+#include <algorithm>
+#include <filesystem>
 #include <fstream>
 #include <regex>
 #include <set>
@@ -17,18 +19,26 @@ using namespace neuralpath;
 using nlohmann::json;
 using widgets_test::Headless;
 
-TEST_CASE("the registry has one entry per kind, each named once, and finds each by its name") {
+TEST_CASE("every folder of engine/widgets/ is one kind of the registry, named once, with its view") {
+  std::set<std::string> folders;
+  for (const auto& entry : std::filesystem::directory_iterator("engine/widgets"))
+    if (entry.is_directory()) folders.insert(entry.path().filename().string());
   const auto& kinds = ui::widget_kinds();
+  CHECK(kinds.size() == folders.size());
+  CHECK(kinds.size() >= 10);
   std::set<std::string> names;
   for (const ui::WidgetKind* kind : kinds) {
     REQUIRE(kind != nullptr);
-    CHECK(names.insert(kind->name).second);
-    CHECK(ui::find_widget_kind(kind->name) == kind);
+    CHECK(names.insert(kind->name()).second);
+    CHECK(ui::find_widget_kind(kind->name()) == kind);
+    CHECK(ui::find_view_kind(kind->name()) != nullptr);
+    std::string folder = kind->name();
+    std::replace(folder.begin(), folder.end(), '-', '_');  // "mask-steps" lives in mask_steps/
+    CHECK_MESSAGE(folders.count(folder) == 1, kind->name());
   }
-  CHECK(names == std::set<std::string>{"spotlight", "heatmap", "mask-steps", "cost-explorer", "playback", "head-view",
-                                       "train", "head-cost", "split-join", "model-view"});
   CHECK(ui::find_widget_kind("paragraph") == nullptr);
   CHECK(ui::find_widget_kind("") == nullptr);
+  CHECK(ui::find_view_kind("paragraph") == nullptr);
 }
 
 TEST_CASE("a widget's snapshot reopens its state in a fresh widget of the same block") {
@@ -53,7 +63,9 @@ TEST_CASE("a widget's snapshot reopens its state in a fresh widget of the same b
 TEST_CASE("make_widget builds every widget block of the launch lessons and nothing else") {
   // What to expect is read from the lesson files themselves: one widget per ```kind fence of a
   // widget kind, in reading order; prose, checks, code and the rest make none.
-  const std::regex fence("^```(spotlight|heatmap|mask-steps|cost-explorer|playback|train)\\s*$");
+  std::string names;  // every kind's block name, as the fence's alternatives
+  for (const ui::WidgetKind* kind : ui::widget_kinds()) names += (names.empty() ? "" : "|") + std::string(kind->name());
+  const std::regex fence("^```(" + names + ")\\s*$");
   for (const char* id : {"self-attention", "course-playback"}) {
     CAPTURE(id);
     std::vector<std::string> expected, made;

@@ -3,7 +3,7 @@
 #include "widgets_support.h"
 
 #include "engine/core/block.h"
-#include "engine/core/format.h"
+#include "engine/text/format.h"
 
 #include <doctest/doctest.h>
 
@@ -87,23 +87,18 @@ TEST_CASE("the heatmap takes the learner's sentence and refuses an empty or over
 }
 
 TEST_CASE("the heatmap draws for many frames at 375, 768 and 1440 px, light and dark, hovering cells") {
-  for (const float width : {375.0f, 768.0f, 1440.0f}) {
-    for (const auto theme : {ui::Theme::light, ui::Theme::dark}) {
-      CAPTURE(width);
-      Headless page(width, 900);
-      page.ui.theme = theme;
-      auto heatmap = widgets_test::widget("causal-grid");
-      for (float y = 40; y < 400; y += 37) {  // the pointer sweeps across the grid
-        ImGui::GetIO().MousePos = ImVec2(width * 0.5f, y);
-        CHECK(widgets_test::draw_frames(page, *heatmap, 2));
-      }
-      CHECK(send(*heatmap, {{"type", "setMask"}, {"mask", "none"}}) == "");
-      CHECK(send(*heatmap, {{"type", "selectCell"}, {"row", 3}, {"col", 0}}) == "");
-      CHECK(widgets_test::draw_frames(page, *heatmap, 10));
-      // A longer sentence: the grid scrolls sideways on the phone.
-      CHECK(send(*heatmap, {{"type", "setSentence"}, {"text", "The animal didn't cross the street because it was too tired ."}}) == "");
-      CHECK(send(*heatmap, {{"type", "explain"}, {"row", 8}, {"col", 1}}) == "");
-      CHECK(widgets_test::draw_frames(page, *heatmap, 10));
+  widgets_test::at_every_width(900, [&](Headless& page, float width) {
+    auto heatmap = widgets_test::widget("causal-grid");
+    for (float y = 40; y < 400; y += 37) {  // the pointer sweeps across the grid
+      ImGui::GetIO().MousePos = ImVec2(width * 0.5f, y);
+      CHECK(widgets_test::draw_frames(page, *heatmap, 2));
     }
-  }
+    CHECK(send(*heatmap, {{"type", "setMask"}, {"mask", "none"}}) == "");
+    CHECK(send(*heatmap, {{"type", "selectCell"}, {"row", 3}, {"col", 0}}) == "");
+    CHECK(widgets_test::draw_frames(page, *heatmap, 10));
+    // A longer sentence: the grid scrolls sideways on the phone.
+    CHECK(send(*heatmap, {{"type", "setSentence"}, {"text", "The animal didn't cross the street because it was too tired ."}}) == "");
+    CHECK(send(*heatmap, {{"type", "explain"}, {"row", 8}, {"col", 1}}) == "");
+    CHECK(widgets_test::draw_frames(page, *heatmap, 10));
+  });
 }

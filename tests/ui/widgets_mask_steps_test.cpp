@@ -96,22 +96,17 @@ TEST_CASE("passing Kᵀ for K gives the engine's shape error, or silently wrong 
 }
 
 TEST_CASE("the mask steps draw every stage and mistake at 375, 768 and 1440 px, light and dark") {
-  for (const float width : {375.0f, 768.0f, 1440.0f}) {
-    for (const auto theme : {ui::Theme::light, ui::Theme::dark}) {
-      CAPTURE(width);
-      Headless page(width, 1200);
-      page.ui.theme = theme;
-      auto steps = widgets_test::widget("mask-walkthrough");
-      for (const char* stage : {"raw", "scaled", "masked", "softmax"}) {
-        CHECK(send(*steps, {{"type", "stage"}, {"stage", stage}}) == "");
-        CHECK(widgets_test::draw_frames(page, *steps, 5));
-      }
-      for (const char* mistake : {"mask-after-softmax", "no-scale", "wrong-transpose"}) {
-        CHECK(send(*steps, {{"type", "mistake"}, {"mistake", mistake}}) == "");
-        CHECK(widgets_test::draw_frames(page, *steps, 5));
-      }
-      CHECK(send(*steps, {{"type", "setSentence"}, {"text", "the cat sat down because it was tired"}}) == "");
+  widgets_test::at_every_width(1200, [&](Headless& page, float /*width*/) {
+    auto steps = widgets_test::widget("mask-walkthrough");
+    for (const char* stage : {"raw", "scaled", "masked", "softmax"}) {
+      CHECK(send(*steps, {{"type", "stage"}, {"stage", stage}}) == "");
       CHECK(widgets_test::draw_frames(page, *steps, 5));
     }
-  }
+    for (const char* mistake : {"mask-after-softmax", "no-scale", "wrong-transpose"}) {
+      CHECK(send(*steps, {{"type", "mistake"}, {"mistake", mistake}}) == "");
+      CHECK(widgets_test::draw_frames(page, *steps, 5));
+    }
+    CHECK(send(*steps, {{"type", "setSentence"}, {"text", "the cat sat down because it was tired"}}) == "");
+    CHECK(widgets_test::draw_frames(page, *steps, 5));
+  });
 }

@@ -4,8 +4,8 @@
 #include "widgets_support.h"
 
 #include "engine/core/block.h"
-#include "engine/core/format.h"
-#include "engine/ui/widgets/model_view/head_weights.h"
+#include "engine/text/format.h"
+#include "engine/widgets/model_view/head_weights.h"
 #include "engine/ui/widgets/model_view/model_view_view.h"
 #include "engine/ui/widgets/model_view_widget.h"
 

@@ -4,8 +4,8 @@
 // + doing what it says.
 #include "widgets_support.h"
 
-#include "engine/core/catalogue.h"
-#include "engine/core/format.h"
+#include "engine/text/catalogue.h"
+#include "engine/text/format.h"
 #include "engine/ui/widgets/kit.h"
 #include "engine/ui/widgets/split_join/split_join_view.h"
 

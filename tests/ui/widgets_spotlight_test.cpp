@@ -3,9 +3,9 @@
 #include "widgets_support.h"
 
 #include "engine/ui/widgets/kit.h"
-#include "engine/ui/widgets/spotlight/spotlight_settings.h"
+#include "engine/widgets/spotlight/spotlight_settings.h"
 
-#include "engine/core/format.h"
+#include "engine/text/format.h"
 #include "engine/lesson/model_spec.h"
 
 #include <doctest/doctest.h>

@@ -2,9 +2,10 @@
 
 #include "engine/lesson/load.h"
 #include "engine/lesson/model_spec.h"
-#include "engine/ui/widgets/heatmap/heatmap_settings.h"
-#include "engine/ui/widgets/mask_steps/mask_steps_settings.h"
-#include "engine/ui/widgets/spotlight/spotlight_settings.h"
+#include "engine/widgets/heatmap/heatmap_settings.h"
+#include "engine/widgets/mask_steps/mask_steps_settings.h"
+#include "engine/widgets/spotlight/spotlight_settings.h"
+#include "engine/widgets/widget_kinds.h"
 
 #include <doctest/doctest.h>
 
@@ -17,7 +18,7 @@ using namespace neuralpath;
 const lesson::Lesson& lesson(const std::string& id) {
   static std::map<std::string, lesson::Lesson> loaded;
   if (auto it = loaded.find(id); it != loaded.end()) return it->second;
-  lesson::LoadResult result = lesson::load_lesson_file("lessons/" + id + ".md");
+  lesson::LoadResult result = lesson::load_lesson_file("lessons/" + id + ".md", neuralpath::ui::with_widgets());
   std::string problems;
   for (const auto& d : result.diagnostics) problems += d.to_string() + "\n";
   INFO(problems);

@@ -7,6 +7,8 @@
 #include "engine/lesson/lesson.h"
 #include "engine/ui/widget.h"
 
+#include <doctest/doctest.h>
+
 #include <memory>
 #include <string>
 
@@ -37,6 +39,20 @@ float rightmost_vertex();
 // How many times the last frame drew character `c`, in any of the atlas's fonts (by the
 // glyph's corner in the atlas, which no other glyph shares).
 int drawn_glyphs(unsigned int c);
+
+// `draw` once per page of the sizes the widget suites look at (375, 768 and 1440 CSS px wide,
+// `height` tall), each in the light and the dark theme.
+template <class Draw>
+void at_every_width(float height, Draw&& draw) {
+  for (const float width : {375.0f, 768.0f, 1440.0f}) {
+    for (const auto theme : {neuralpath::ui::Theme::light, neuralpath::ui::Theme::dark}) {
+      CAPTURE(width);
+      Headless page(width, height);
+      page.ui.theme = theme;
+      draw(page, width);
+    }
+  }
+}
 
 // Sends a command and returns its error ("" when it was done).
 std::string send(neuralpath::ui::Widget& widget, const nlohmann::json& message);

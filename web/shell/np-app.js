@@ -16,7 +16,7 @@
 //                                `detail` is the event object
 //   neuralpath.command(object)   runs an engine command; returns the reply, throws on refusal
 //   neuralpath.announce(text)    speaks text to screen readers through the live region
-//   neuralpath.format(kind, v)   a number printed by the engine's own formats (engine/core/format.h):
+//   neuralpath.format(kind, v)   a number printed by the engine's own formats (engine/text/format.h):
 //                                'number', 'percent', 'count', 'bytes', 'seconds', 'tiny'
 //   neuralpath.text(key, args)   words from the engine's string catalogue (lessons/strings/),
 //                                {name} placeholders filled from args

@@ -461,7 +461,7 @@ function showReveal(view, open) {
 // Each widget shows a sentence a listener can take in, its numbers as a table a screen reader
 // can walk, and buttons for what the canvas lets a mouse do (other sentences, the BERT switch,
 // the mask stages, sequence lengths, playback). Numbers are printed the way the canvas prints
-// them (engine/core/format.h), so the two never disagree.
+// them (engine/text/format.h), so the two never disagree.
 
 // Every widget the same way, from what its kind's registry entry exported (document_export.h):
 // its title, its choices as buttons, a sentence form and playback controls when it takes them.

@@ -1,6 +1,6 @@
 // The string catalogue for the page's own words before the engine runs (loading, "this browser
 // has no WebGL2", a lesson that cannot be opened): the same lessons/strings/<lang>.strings file
-// the engine compiles in (engine/core/catalogue.h), read here with the same rules, because
+// the engine compiles in (engine/text/catalogue.h), read here with the same rules, because
 // these words must show even when the engine never starts. Once it runs, words come from
 // neuralpath.text() (the engine's catalogue), so the two never need to agree on more than this
 // file. The file format is documented at the top of lessons/strings/en.strings.
@@ -48,7 +48,7 @@ export function fillPage(root = document) {
   for (const node of root.querySelectorAll('[data-np-label]')) node.setAttribute('aria-label', words(node.dataset.npLabel));
 }
 
-// A count's key, picked as the engine's tr_n picks it (engine/core/catalogue.h): "key.one" when
+// A count's key, picked as the engine's tr_n picks it (engine/text/catalogue.h): "key.one" when
 // the count is 1, "key.other" for any other count (0 included). English and Spanish share this
 // rule; the catalogue gives both forms (docs/translating.md, "Counts").
 export const countKey = (key, n) => `${key}.${Number(n) === 1 ? 'one' : 'other'}`;

@@ -1,7 +1,7 @@
 // explain.cpp: numbers as focusable items and the popup that explains them (see explain.h).
 #include "engine/ui/widgets/explain.h"
 
-#include "engine/core/catalogue.h"
+#include "engine/text/catalogue.h"
 #include "engine/ui/widgets/kit.h"
 
 #include <algorithm>
@@ -9,12 +9,6 @@
 #include <cstdio>
 
 namespace neuralpath::ui {
-
-nlohmann::json Explanation::to_json() const {
-  nlohmann::json in = nlohmann::json::array();
-  for (const auto& [name, value] : inputs) in.push_back({{"name", name}, {"value", value}});
-  return {{"title", title}, {"formula", formula}, {"inputs", in}, {"text", text}};
-}
 
 bool Explainer::activated() {
   // Space activates a focused item in Dear ImGui 1.86; Enter does not, so we read it here.

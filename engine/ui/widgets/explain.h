@@ -13,7 +13,7 @@
 // builds it (explanation.h: plain data, no ImGui), the Explainer only shows it.
 #pragma once
 #include "engine/ui/widget.h"
-#include "engine/ui/widgets/explanation.h"
+#include "engine/widgets/explanation.h"
 
 #include <imgui.h>
 #include <nlohmann/json.hpp>

@@ -1,7 +1,7 @@
 // grid.cpp: the token × token grid shared by the heatmap and the mask steps (see grid.h).
 #include "engine/ui/widgets/grid.h"
 
-#include "engine/core/catalogue.h"
+#include "engine/text/catalogue.h"
 #include "engine/ui/widgets/kit.h"
 
 #include <imgui.h>

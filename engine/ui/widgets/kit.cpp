@@ -7,7 +7,7 @@
 // [SECTION] Draw-list helpers
 #include "engine/ui/widgets/kit.h"
 
-#include "engine/ui/drawable.h"
+#include "engine/widgets/drawable.h"
 
 #include <imgui_internal.h>
 

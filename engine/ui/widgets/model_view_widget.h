@@ -1,19 +1,16 @@
-// model_view_widget.h: the Widget every lesson widget kind is — a model (no ImGui) that a view
-// draws as a const object. The view never changes the model: what the learner does with it
-// comes back as the model's typed commands, applied after the frame's drawing.
+// model_view_widget.h: the Widget every lesson widget kind is — a model (no ImGui; the
+// WidgetModel concept, engine/widgets/widget_model.h) that a view draws as a const object. The
+// view never changes the model: what the learner does with it comes back as the model's typed
+// commands, applied after the frame's drawing.
 //
-//   Model   kKind                       "heatmap"
-//           Command                     a std::variant of the kind's typed commands
-//           parse(json) -> Parsed       a JSON command ({"type": ...}) as a Command, or the reply
-//           apply(Command) -> CommandResult
-//           update(dt), state(), take_events(), snapshot(), restore(json)
-//           take_explanation()          an explanation a command asked to open ("explain")
-//   View    draw(ui, const Model&, std::vector<Command>&)
-//           update(const Model&, dt)    animation only (beams swinging)
-//           explainer()                 the popup's state: "explained" in state()
+//   View    draw(ui, const Model&, Asked&)   Asked: the commands the frame asks of the model
+//           update(const Model&, dt)         animation only (beams swinging); default none
+//           explainer()                      the popup's state: "explained" in state()
+//           layout()                         optional: where it drew its parts (CSS px)
+// WidgetView<Model> (widget_view.h) gives a view the defaults.
 #pragma once
 #include "engine/ui/widget.h"
-#include "engine/ui/widgets/explain.h"
+#include "engine/ui/widgets/widget_view.h"
 
 #include <utility>
 #include <variant>
@@ -21,7 +18,7 @@
 
 namespace neuralpath::ui {
 
-template <class Model, class View>
+template <WidgetModel Model, class View>
 class ModelViewWidget final : public Widget {
  public:
   using Command = typename Model::Command;
@@ -68,6 +65,13 @@ class ModelViewWidget final : public Widget {
     CommandResult result = model_.apply(std::get<Command>(parsed));
     if (auto explanation = model_.take_explanation()) view_.explainer().open(std::move(*explanation));
     return result;
+  }
+
+  std::optional<nlohmann::json> transport() const override {
+    if constexpr (requires(const Model& m) { m.transport(); })
+      return model_.transport();
+    else
+      return std::nullopt;
   }
 
   nlohmann::json snapshot() const override { return model_.snapshot(); }

@@ -1,40 +1,29 @@
-// registry.cpp: the list of widget kinds (registry.h) and make_widget() over it.
+// registry.cpp: every kind's view (registry.h) and make_widget() over them.
 #include "engine/ui/widgets/registry.h"
 
-#include "engine/core/catalogue.h"
-#include "engine/lesson/widget_kinds.h"
+#include <vector>
 
 namespace neuralpath::ui {
 
-// The folder kinds' entries (engine/lesson/widget_kinds.h), each defined in its folder.
-#define NEURALPATH_DECLARE_WIDGET_KIND(identifier, name) const WidgetKind& identifier##_widget_kind();
-NEURALPATH_WIDGET_KINDS(NEURALPATH_DECLARE_WIDGET_KIND)
+// Each folder's view entry, defined at the end of its <kind>_view.cpp.
+#define NEURALPATH_DECLARE_WIDGET_KIND(folder) const ViewKind& folder##_view_kind();
+#include "widget_kind_list.inc"
 #undef NEURALPATH_DECLARE_WIDGET_KIND
 
-const std::vector<const WidgetKind*>& widget_kinds() {
-  static const std::vector<const WidgetKind*> kinds = {
-#define NEURALPATH_LIST_WIDGET_KIND(identifier, name) &identifier##_widget_kind(),
-      NEURALPATH_WIDGET_KINDS(NEURALPATH_LIST_WIDGET_KIND)
-#undef NEURALPATH_LIST_WIDGET_KIND
+const ViewKind* find_view_kind(std::string_view name) {
+  static const std::vector<const ViewKind*> kinds = {
+#define NEURALPATH_DECLARE_WIDGET_KIND(folder) &folder##_view_kind(),
+#include "widget_kind_list.inc"
+#undef NEURALPATH_DECLARE_WIDGET_KIND
   };
-  return kinds;
-}
-
-const WidgetKind* find_widget_kind(std::string_view name) {
-  for (const WidgetKind* kind : widget_kinds())
+  for (const ViewKind* kind : kinds)
     if (name == kind->name) return kind;
   return nullptr;
 }
 
 std::unique_ptr<Widget> make_widget(const lesson::Block& block, const lesson::Lesson& lesson, const ModelSpec& spec) {
-  const WidgetKind* kind = find_widget_kind(lesson::widget_kind_name(block.content));
+  const ViewKind* kind = find_view_kind(lesson::widget_kind_name(block.content));
   return kind ? kind->make(block, lesson, spec) : nullptr;  // prose, checks...: the page draws those
-}
-
-CommandResult CommandResult::not_taken(const std::string& type) {
-  CommandResult r(tr("widgets.not_taken", {{"type", type}}));
-  r.outcome_ = Outcome::not_taken;
-  return r;
 }
 
 }  // namespace neuralpath::ui

@@ -1,31 +1,38 @@
-// registry.h: every widget kind the page knows, one entry each. An entry lives in its kind's
-// own folder and is the only place that turns a block of that kind into something on screen:
+// registry.h: the view of every widget kind. The kinds themselves (name, block parser, model,
+// describe) are the widget library's (engine/widgets/widget_kinds.h); the UI adds to each a
+// view, in the view's own file, and make_widget() joins a block's model with its view:
 //
-//   name       "heatmap": the block's kind, state()'s "kind", the text version's data-widget
-//   make       the Widget (the kind's model and its view) for one block
-//   describe   what the author set up, added to the block in the text version's document
-//              (document_export.h), so the text version can label and offer the widget's
-//              choices before the engine's first frame
+//   const ViewKind& heatmap_view_kind() { return view_kind<HeatmapModel, HeatmapView>(); }
 //
-// Adding a kind: its folder (settings, model, view, entry; folder_kind.h makes the entry) plus
-// one line in engine/lesson/widget_kinds.h; CMake picks the folder's files up by themselves.
+// at the end of engine/ui/widgets/heatmap/heatmap_view.cpp. Every folder of engine/widgets/ must
+// have one (the link fails otherwise); nothing else names the kind.
 #pragma once
 #include "engine/ui/widget.h"
+#include "engine/ui/widgets/model_view_widget.h"
+#include "engine/widgets/widget_kinds.h"
 
-#include <nlohmann/json.hpp>
-
+#include <memory>
 #include <string_view>
-#include <vector>
 
 namespace neuralpath::ui {
 
-struct WidgetKind {
-  const char* name;
+struct ViewKind {
+  const char* name;  // the model's kKind
   std::unique_ptr<Widget> (*make)(const lesson::Block& block, const lesson::Lesson& lesson, const ModelSpec& spec);
-  void (*describe)(const lesson::Block& block, nlohmann::json& out);
 };
 
-const std::vector<const WidgetKind*>& widget_kinds();
-const WidgetKind* find_widget_kind(std::string_view name);  // nullptr when no kind has that name
+// The entry of a kind whose Widget is its model drawn by View (model_view_widget.h).
+template <WidgetModel Model, class View>
+const ViewKind& view_kind() {
+  static const ViewKind kind = {
+      Model::kKind, [](const lesson::Block& block, const lesson::Lesson& lesson, const ModelSpec& spec) -> std::unique_ptr<Widget> {
+        std::optional<Model> model = model_for<Model>(block, lesson, spec);
+        if (!model) return nullptr;
+        return std::make_unique<ModelViewWidget<Model, View>>(std::move(*model));
+      }};
+  return kind;
+}
+
+const ViewKind* find_view_kind(std::string_view name);  // nullptr when no kind has that name
 
 }  // namespace neuralpath::ui

@@ -7,7 +7,7 @@
 //   "<kind>.cannot_show" with {error}); the author's caption in small muted text; then the
 //   explain-any-number popup (explain.h) above everything.
 #pragma once
-#include "engine/core/catalogue.h"
+#include "engine/text/catalogue.h"
 #include "engine/lesson/lesson.h"
 #include "engine/ui/widgets/explain.h"
 #include "engine/ui/widgets/kit.h"

@@ -14,4 +14,4 @@
 // {"type": "explain", title, text} when a number's explanation opens; the cost explorer adds
 // {"type": "costRun", T, naive{...}, tiled{...}, max_difference?} per finished run.
 #pragma once
-#include "engine/ui/command_result.h"  // int_field(), which the models use to read commands
+#include "engine/widgets/command_result.h"  // int_field(), which the models use to read commands

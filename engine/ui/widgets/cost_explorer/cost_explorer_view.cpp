@@ -2,9 +2,10 @@
 // runs no kernel and computes no cost: the figures, the plot's points and the races are the
 // model's (engine/core/kernel_race.h).
 #include "engine/ui/widgets/cost_explorer/cost_explorer_view.h"
+#include "engine/ui/widgets/registry.h"
 
-#include "engine/core/catalogue.h"
-#include "engine/core/format.h"
+#include "engine/text/catalogue.h"
+#include "engine/text/format.h"
 #include "engine/ui/widgets/kit.h"
 #include "engine/ui/widgets/widget_card.h"
 
@@ -268,5 +269,7 @@ void CostExplorerView::draw_run(const UiContext& ui, const Model& model, float w
     ImGui::PopID();
   }
 }
+
+const ViewKind& cost_explorer_view_kind() { return view_kind<CostExplorerModel, CostExplorerView>(); }
 
 }  // namespace neuralpath::ui

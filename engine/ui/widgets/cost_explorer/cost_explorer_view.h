@@ -3,20 +3,16 @@
 // with a progress bar while the engine's race goes on. Clicks come back as the model's
 // commands; the open explanation is the view's own.
 #pragma once
-#include "engine/ui/widgets/cost_explorer/cost_explorer_model.h"
-#include "engine/ui/widgets/explain.h"
+#include "engine/widgets/cost_explorer/cost_explorer_model.h"
+#include "engine/ui/widgets/widget_view.h"
 
 #include <vector>
 
 namespace neuralpath::ui {
 
-class CostExplorerView {
+class CostExplorerView : public WidgetView<CostExplorerModel> {
  public:
-  using Asked = std::vector<CostExplorerModel::Command>;
   void draw(const UiContext& ui, const CostExplorerModel& model, Asked& asked);
-  void update(const CostExplorerModel& /*model*/, float /*dt*/) {}
-  Explainer& explainer() { return explain_; }
-  const Explainer& explainer() const { return explain_; }
 
  private:
   void draw_figures(const UiContext& ui, const CostExplorerModel& model, float width, Asked& asked);
@@ -25,7 +21,6 @@ class CostExplorerView {
   void draw_kernel_line(const UiContext& ui, const CostExplorerModel& model, const CostExplorerModel::LiveRun& run,
                         bool naive, float width);
 
-  Explainer explain_;
 };
 
 }  // namespace neuralpath::ui

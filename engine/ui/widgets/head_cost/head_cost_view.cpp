@@ -1,9 +1,10 @@
 // head_cost_view.cpp: the cost readout drawn from its model (head_cost_view.h). It counts
 // nothing: every figure is the model's, from engine/core/multi_head_cost.h.
 #include "engine/ui/widgets/head_cost/head_cost_view.h"
+#include "engine/ui/widgets/registry.h"
 
-#include "engine/core/catalogue.h"
-#include "engine/core/format.h"
+#include "engine/text/catalogue.h"
+#include "engine/text/format.h"
 #include "engine/ui/widgets/head_view/head_view_view.h"
 #include "engine/ui/widgets/kit.h"
 #include "engine/ui/widgets/widget_card.h"
@@ -248,5 +249,7 @@ void HeadCostView::draw_by_heads(const UiContext& ui, const Model& model, float 
   kit::wrapped(ui, tr_n("head-cost.chart_note", static_cast<long long>(now.heads), {{"d_head", count(now.d_head)}, {"heads", count(now.heads)}}), p.muted,
                kit::Face::small);
 }
+
+const ViewKind& head_cost_view_kind() { return view_kind<HeadCostModel, HeadCostView>(); }
 
 }  // namespace neuralpath::ui

@@ -4,8 +4,8 @@
 // split of multiplications between projections and scores/blend, and one bar per head count
 // that divides d_model (d_head falling) under the flat line of the layer's multiplications.
 #pragma once
-#include "engine/ui/widgets/explain.h"
-#include "engine/ui/widgets/head_cost/head_cost_model.h"
+#include "engine/ui/widgets/widget_view.h"
+#include "engine/widgets/head_cost/head_cost_model.h"
 
 #include <nlohmann/json.hpp>
 
@@ -13,13 +13,9 @@
 
 namespace neuralpath::ui {
 
-class HeadCostView {
+class HeadCostView : public WidgetView<HeadCostModel> {
  public:
-  using Asked = std::vector<HeadCostModel::Command>;
   void draw(const UiContext& ui, const HeadCostModel& model, Asked& asked);
-  void update(const HeadCostModel& /*model*/, float /*dt*/) {}
-  Explainer& explainer() { return explain_; }
-  const Explainer& explainer() const { return explain_; }
   // Where the last frame drew its controls, [x, y, w, h] in CSS pixels from the canvas's top
   // left (state()'s "layout"): per slider its value's label, track and − / + buttons; the bars.
   const nlohmann::json& layout() const { return layout_; }
@@ -34,7 +30,6 @@ class HeadCostView {
 
   nlohmann::json css_rect(const UiContext& ui, ImVec2 min, ImVec2 max) const;
 
-  Explainer explain_;
   nlohmann::json layout_ = nlohmann::json::object();
 };
 

@@ -1,9 +1,10 @@
 // head_view_view.cpp: the head view drawn from its model (head_view_view.h). Every line's
 // opacity and thickness is one of the engine's softmax weights, read through the model.
 #include "engine/ui/widgets/head_view/head_view_view.h"
+#include "engine/ui/widgets/registry.h"
 
-#include "engine/core/catalogue.h"
-#include "engine/core/format.h"
+#include "engine/text/catalogue.h"
+#include "engine/text/format.h"
 #include "engine/ui/widgets/kit.h"
 #include "engine/ui/widgets/widget_card.h"
 
@@ -189,5 +190,7 @@ void HeadViewView::draw_tops(const UiContext& ui, const HeadViewModel& model, fl
     ImGui::PopID();
   }
 }
+
+const ViewKind& head_view_view_kind() { return view_kind<HeadViewModel, HeadViewView>(); }
 
 }  // namespace neuralpath::ui

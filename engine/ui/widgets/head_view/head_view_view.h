@@ -4,8 +4,8 @@
 // toggle heads; tapping a word on the left shows only its lines; the focus word's heaviest key
 // per head is listed below, and tapping one opens its derivation.
 #pragma once
-#include "engine/ui/widgets/explain.h"
-#include "engine/ui/widgets/head_view/head_view_model.h"
+#include "engine/ui/widgets/widget_view.h"
+#include "engine/widgets/head_view/head_view_model.h"
 
 #include <nlohmann/json.hpp>
 
@@ -13,13 +13,9 @@
 
 namespace neuralpath::ui {
 
-class HeadViewView {
+class HeadViewView : public WidgetView<HeadViewModel> {
  public:
-  using Asked = std::vector<HeadViewModel::Command>;
   void draw(const UiContext& ui, const HeadViewModel& model, Asked& asked);
-  void update(const HeadViewModel& /*model*/, float /*dt*/) {}
-  Explainer& explainer() { return explain_; }
-  const Explainer& explainer() const { return explain_; }
 
   // One colour per head (cycled past eight), the same in both themes.
   static ImU32 head_color(int head);
@@ -34,7 +30,6 @@ class HeadViewView {
 
   nlohmann::json css_rect(const UiContext& ui, ImVec2 min, ImVec2 max) const;
 
-  Explainer explain_;
   nlohmann::json layout_ = nlohmann::json::object();
 };
 

@@ -1,9 +1,10 @@
 // heatmap_view.cpp: the heatmap drawn from its model (heatmap_view.h). Every number is the
 // model's (the engine's softmax weights, the trace's cell terms); nothing here computes one.
 #include "engine/ui/widgets/heatmap/heatmap_view.h"
+#include "engine/ui/widgets/registry.h"
 
-#include "engine/core/catalogue.h"
-#include "engine/core/format.h"
+#include "engine/text/catalogue.h"
+#include "engine/text/format.h"
 #include "engine/core/narration.h"
 #include "engine/ui/widgets/grid.h"
 #include "engine/ui/widgets/kit.h"
@@ -115,5 +116,7 @@ void HeatmapView::draw_details(const UiContext& ui, const HeatmapModel& model, C
   ImGui::PopID();
   kit::wrapped(ui, narrate(t, *softmax, cell), c.muted, kit::Face::small);
 }
+
+const ViewKind& heatmap_view_kind() { return view_kind<HeatmapModel, HeatmapView>(); }
 
 }  // namespace neuralpath::ui

@@ -3,8 +3,8 @@
 // or selected cell. Clicks come back as the model's commands; the hovered cell and the open
 // explanation are the view's own.
 #pragma once
-#include "engine/ui/widgets/explain.h"
-#include "engine/ui/widgets/heatmap/heatmap_model.h"
+#include "engine/ui/widgets/widget_view.h"
+#include "engine/widgets/heatmap/heatmap_model.h"
 
 #include <nlohmann/json.hpp>
 
@@ -13,12 +13,9 @@
 
 namespace neuralpath::ui {
 
-class HeatmapView {
+class HeatmapView : public WidgetView<HeatmapModel> {
  public:
   void draw(const UiContext& ui, const HeatmapModel& model, std::vector<HeatmapModel::Command>& asked);
-  void update(const HeatmapModel& /*model*/, float /*dt*/) {}
-  Explainer& explainer() { return explain_; }
-  const Explainer& explainer() const { return explain_; }
   // Where the grid was drawn (CSS px from the canvas's top left, last frame) and whether it is
   // wider than the card and scrolls sideways: {grid: [x, y, w, h], card_width, scrolls}.
   const nlohmann::json& layout() const { return layout_; }
@@ -27,7 +24,6 @@ class HeatmapView {
   void draw_details(const UiContext& ui, const HeatmapModel& model, Cell cell);
 
   std::optional<Cell> hovered_;
-  Explainer explain_;
   nlohmann::json layout_ = nlohmann::json::object();
 };
 

@@ -1,9 +1,10 @@
 // mask_steps_view.cpp: the mask steps drawn from their model (mask_steps_view.h). Every number
 // is the model's: the trace's stages and engine/core/mistakes.h's results.
 #include "engine/ui/widgets/mask_steps/mask_steps_view.h"
+#include "engine/ui/widgets/registry.h"
 
-#include "engine/core/catalogue.h"
-#include "engine/core/format.h"
+#include "engine/text/catalogue.h"
+#include "engine/text/format.h"
 #include "engine/core/narration.h"
 #include "engine/ui/widgets/grid.h"
 #include "engine/ui/widgets/kit.h"
@@ -229,5 +230,7 @@ void MaskStepsView::draw_transpose(const UiContext& ui, const MaskStepsModel& mo
                     [&model] { return model.explain_transpose_difference(); });
   }
 }
+
+const ViewKind& mask_steps_view_kind() { return view_kind<MaskStepsModel, MaskStepsView>(); }
 
 }  // namespace neuralpath::ui

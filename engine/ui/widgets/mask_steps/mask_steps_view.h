@@ -4,21 +4,17 @@
 // error). Clicks come back as the model's commands; the hovered cell and the open
 // explanation are the view's own.
 #pragma once
-#include "engine/ui/widgets/explain.h"
-#include "engine/ui/widgets/mask_steps/mask_steps_model.h"
+#include "engine/ui/widgets/widget_view.h"
+#include "engine/widgets/mask_steps/mask_steps_model.h"
 
 #include <optional>
 #include <vector>
 
 namespace neuralpath::ui {
 
-class MaskStepsView {
+class MaskStepsView : public WidgetView<MaskStepsModel> {
  public:
-  using Asked = std::vector<MaskStepsModel::Command>;
   void draw(const UiContext& ui, const MaskStepsModel& model, Asked& asked);
-  void update(const MaskStepsModel& /*model*/, float /*dt*/) {}
-  Explainer& explainer() { return explain_; }
-  const Explainer& explainer() const { return explain_; }
 
  private:
   void draw_stages(const UiContext& ui, const MaskStepsModel& model, float width, Asked& asked);
@@ -29,7 +25,6 @@ class MaskStepsView {
                  bool scaled);
 
   std::optional<Cell> hovered_;
-  Explainer explain_;
 };
 
 }  // namespace neuralpath::ui

@@ -1,9 +1,10 @@
 // model_view_view.cpp: the model view drawn from its model (model_view_view.h). Every colour of
 // a thumbnail and every number of the open grid is one of the engine's softmax weights.
 #include "engine/ui/widgets/model_view/model_view_view.h"
+#include "engine/ui/widgets/registry.h"
 
-#include "engine/core/catalogue.h"
-#include "engine/core/format.h"
+#include "engine/text/catalogue.h"
+#include "engine/text/format.h"
 #include "engine/ui/widgets/grid.h"
 #include "engine/ui/widgets/kit.h"
 #include "engine/ui/widgets/widget_card.h"
@@ -129,5 +130,7 @@ void ModelViewView::draw_open(const UiContext& ui, const ModelViewModel& model, 
   }
   kit::wrapped(ui, tr("model-view.hint_open"), ui.colors().muted, kit::Face::small);
 }
+
+const ViewKind& model_view_view_kind() { return view_kind<ModelViewModel, ModelViewView>(); }
 
 }  // namespace neuralpath::ui

@@ -4,8 +4,8 @@
 // explain-any-number panel (explain.h). Taps and Enter come back as the model's commands.
 // layout() reports where the thumbnails and the open grid's cells were drawn (CSS pixels).
 #pragma once
-#include "engine/ui/widgets/explain.h"
-#include "engine/ui/widgets/model_view/model_view_model.h"
+#include "engine/ui/widgets/widget_view.h"
+#include "engine/widgets/model_view/model_view_model.h"
 
 #include <nlohmann/json.hpp>
 
@@ -14,13 +14,9 @@
 
 namespace neuralpath::ui {
 
-class ModelViewView {
+class ModelViewView : public WidgetView<ModelViewModel> {
  public:
-  using Asked = std::vector<ModelViewModel::Command>;
   void draw(const UiContext& ui, const ModelViewModel& model, Asked& asked);
-  void update(const ModelViewModel& /*model*/, float /*dt*/) {}
-  Explainer& explainer() { return explain_; }
-  const Explainer& explainer() const { return explain_; }
 
   // {"thumbs": [{layer, head, rect}], "body_end": y, and with a head open "cells": {origin [x, y],
   //  size [w, h], clip [x, y, w, h]}}; rects are [x, y, w, h] from the canvas's top left.
@@ -32,7 +28,6 @@ class ModelViewView {
   nlohmann::json css_rect(const UiContext& ui, ImVec2 min, ImVec2 max) const;
 
   std::optional<Cell> hovered_;
-  Explainer explain_;
   nlohmann::json layout_ = nlohmann::json::object();
 };
 

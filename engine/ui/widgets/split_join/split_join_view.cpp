@@ -1,9 +1,10 @@
 // split_join_view.cpp: the split-and-join step-through drawn from its model (split_join_view.h).
 // Every number is the model's, read from the trace; colours only say which head owns a column.
 #include "engine/ui/widgets/split_join/split_join_view.h"
+#include "engine/ui/widgets/registry.h"
 
-#include "engine/core/catalogue.h"
-#include "engine/core/format.h"
+#include "engine/text/catalogue.h"
+#include "engine/text/format.h"
 #include "engine/core/narration.h"
 #include "engine/ui/widgets/grid.h"
 #include "engine/ui/widgets/head_view/head_view_view.h"
@@ -204,5 +205,7 @@ void SplitJoinView::draw_matrix(const UiContext& ui, const Model& model, float w
     explain_.open(model.explain_cell(*result.picked));
   }
 }
+
+const ViewKind& split_join_view_kind() { return view_kind<SplitJoinModel, SplitJoinView>(); }
 
 }  // namespace neuralpath::ui

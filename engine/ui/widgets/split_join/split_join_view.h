@@ -4,8 +4,8 @@
 // explains itself when tapped), the stage's one-sentence narration, and Back/Next. Clicks and
 // keys come back as the model's commands; the hovered cell and the popup are the view's own.
 #pragma once
-#include "engine/ui/widgets/explain.h"
-#include "engine/ui/widgets/split_join/split_join_model.h"
+#include "engine/ui/widgets/widget_view.h"
+#include "engine/widgets/split_join/split_join_model.h"
 
 #include <nlohmann/json.hpp>
 
@@ -14,13 +14,9 @@
 
 namespace neuralpath::ui {
 
-class SplitJoinView {
+class SplitJoinView : public WidgetView<SplitJoinModel> {
  public:
-  using Asked = std::vector<SplitJoinModel::Command>;
   void draw(const UiContext& ui, const SplitJoinModel& model, Asked& asked);
-  void update(const SplitJoinModel& /*model*/, float /*dt*/) {}
-  Explainer& explainer() { return explain_; }
-  const Explainer& explainer() const { return explain_; }
   // Where the last frame drew its parts, [x, y, w, h] in CSS pixels from the canvas's top left
   // (state()'s "layout"): back, next, the head chips, the grid, its cells {origin, size, clip}
   // and the narration.
@@ -39,7 +35,6 @@ class SplitJoinView {
 
   std::optional<Cell> hovered_;
   float nav_width_ = 0, nav_drop_ = 0;  // the tallest stage so far at this width: Back/Next go below it
-  Explainer explain_;
   nlohmann::json layout_ = nlohmann::json::object();
 };
 

@@ -2,9 +2,10 @@
 // and labels are the engine's softmax weights (Trace::spotlight, through the model); the view
 // only eases the beams from old weights to new ones.
 #include "engine/ui/widgets/spotlight/spotlight_view.h"
+#include "engine/ui/widgets/registry.h"
 
-#include "engine/core/catalogue.h"
-#include "engine/core/format.h"
+#include "engine/text/catalogue.h"
+#include "engine/text/format.h"
 #include "engine/ui/widgets/kit.h"
 #include "engine/ui/widgets/widget_card.h"
 
@@ -327,5 +328,7 @@ void SpotlightView::draw_input(const UiContext& ui, const SpotlightModel& model,
                  kit::Face::small);
   }
 }
+
+const ViewKind& spotlight_view_kind() { return view_kind<SpotlightModel, SpotlightView>(); }
 
 }  // namespace neuralpath::ui

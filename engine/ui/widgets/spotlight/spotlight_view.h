@@ -7,8 +7,8 @@
 //   {chips: [[x, y, w, h]...], labels: [[x, y, w, h]...],
 //    beams: [{from, to, width, points: [[x, y]...], dot: [x, y, r]}...]}
 #pragma once
-#include "engine/ui/widgets/explain.h"
-#include "engine/ui/widgets/spotlight/spotlight_model.h"
+#include "engine/ui/widgets/widget_view.h"
+#include "engine/widgets/spotlight/spotlight_model.h"
 
 #include <nlohmann/json.hpp>
 
@@ -17,13 +17,10 @@
 
 namespace neuralpath::ui {
 
-class SpotlightView {
+class SpotlightView : public WidgetView<SpotlightModel> {
  public:
-  using Asked = std::vector<SpotlightModel::Command>;
   void draw(const UiContext& ui, const SpotlightModel& model, Asked& asked);
   void update(const SpotlightModel& model, float dt);  // the beams swing toward the model's weights
-  Explainer& explainer() { return explain_; }
-  const Explainer& explainer() const { return explain_; }
   const nlohmann::json& layout() const { return layout_; }
 
  private:
@@ -36,7 +33,6 @@ class SpotlightView {
   bool reduced_motion_ = false;
   char input_[512] = {};   // the text field
   std::string input_for_;  // the sentence input_ was last filled from
-  Explainer explain_;
   nlohmann::json layout_ = nlohmann::json::object();
 };
 

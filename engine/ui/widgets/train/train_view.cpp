@@ -1,9 +1,10 @@
 // train_view.cpp: the train widget drawn from its model (train_view.h). It trains nothing and
 // runs no engine: the curves, the spotlights and every number are the model's.
 #include "engine/ui/widgets/train/train_view.h"
+#include "engine/ui/widgets/registry.h"
 
-#include "engine/core/catalogue.h"
-#include "engine/core/format.h"
+#include "engine/text/catalogue.h"
+#include "engine/text/format.h"
 #include "engine/ui/widgets/kit.h"
 #include "engine/ui/widgets/widget_card.h"
 
@@ -286,5 +287,7 @@ void TrainView::draw_try(const UiContext& ui, const Model& model, float width, A
       kit::wrapped(ui, note, ui.colors().muted, kit::Face::small);
   }
 }
+
+const ViewKind& train_view_kind() { return view_kind<TrainModel, TrainView>(); }
 
 }  // namespace neuralpath::ui

@@ -4,22 +4,18 @@
 // grid of words by heads); and "try your own sentence". Clicks come back as the model's commands; the text fields' buffers and the open
 // explanation are the view's own.
 #pragma once
-#include "engine/ui/widgets/explain.h"
-#include "engine/ui/widgets/train/train_model.h"
+#include "engine/ui/widgets/widget_view.h"
+#include "engine/widgets/train/train_model.h"
 
 #include <string>
 #include <vector>
 
 namespace neuralpath::ui {
 
-class TrainView {
+class TrainView : public WidgetView<TrainModel> {
  public:
-  using Asked = std::vector<TrainModel::Command>;
   void draw(const UiContext& ui, const TrainModel& model, Asked& asked);
-  void update(const TrainModel& /*model*/, float /*dt*/) {}
   const char* sentence_box() const { return sentence_; }  // what "try your own sentence" shows
-  Explainer& explainer() { return explain_; }
-  const Explainer& explainer() const { return explain_; }
 
  private:
   void draw_controls(const UiContext& ui, const TrainModel& model, float width, Asked& asked);
@@ -29,7 +25,6 @@ class TrainView {
   void draw_heads(const UiContext& ui, const SpotlightNow& spot, float width);
   void draw_try(const UiContext& ui, const TrainModel& model, float width, Asked& asked);
 
-  Explainer explain_;
   int seed_field_ = -1;               // what the seed field shows; follows the model unless edited
   std::uint64_t seed_shown_ = ~0ull;  // the model's seed when the field last followed it
   char sentence_[512] = {};           // "try your own sentence" as typed

@@ -1,0 +1,107 @@
+// tokenizer_view.cpp: the tokenizer view drawn from its model (tokenizer_view.h). It cuts
+// nothing: every token and id is the model's, from engine/core/lm/bpe.h.
+#include "engine/ui/widgets/tokenizer/tokenizer_view.h"
+#include "engine/ui/widgets/registry.h"
+
+#include "engine/text/catalogue.h"
+#include "engine/text/format.h"
+#include "engine/ui/widgets/kit.h"
+#include "engine/ui/widgets/widget_card.h"
+
+#include <imgui.h>
+
+#include <algorithm>
+
+namespace neuralpath::ui {
+
+using Model = TokenizerModel;
+
+namespace {
+
+// A token's text on its chip: a leading space (the word's own, BPE keeps it) shows as "·".
+std::string chip_text(const std::string& text) {
+  return !text.empty() && text.front() == ' ' ? "\xC2\xB7" + text.substr(1) : text;
+}
+
+}  // namespace
+
+void TokenizerView::draw(const UiContext& ui, const Model& model, Asked& asked) {
+  draw_widget_card(ui, this, model, explain_, [&](float width) {
+    draw_merges(ui, model, asked);
+    kit::gap(ui, 6);
+    draw_chips(ui, model, width, asked);
+    kit::gap(ui, 8);
+    draw_input(ui, model, width, asked);
+  });
+}
+
+void TokenizerView::draw_merges(const UiContext& ui, const Model& model, Asked& asked) {
+  const int shown = model.merges();
+  ImGui::BeginDisabled(shown <= 0);
+  if (kit::button(ui, "\xE2\x88\x92##fewer")) asked.push_back(Model::SetMerges{shown - 1});  // "−"
+  ImGui::EndDisabled();
+  ImGui::SameLine(0, ui.px(6));
+  ImGui::BeginDisabled(shown >= model.learned());
+  if (kit::button(ui, "+##more")) asked.push_back(Model::SetMerges{shown + 1});
+  ImGui::EndDisabled();
+  ImGui::SameLine(0, ui.px(10));
+  ImGui::AlignTextToFramePadding();
+  ImGui::TextUnformatted(tr("tokenizer.merges_label", {{"n", format_count(static_cast<std::uint64_t>(shown))},
+                                                       {"learned", format_count(static_cast<std::uint64_t>(model.learned()))}})
+                             .c_str());
+}
+
+void TokenizerView::draw_chips(const UiContext& ui, const Model& model, float width, Asked& asked) {
+  const Palette& c = ui.colors();
+  ImFont* face = kit::font(ui, kit::Face::mono);
+  ImFont* small = kit::font(ui, kit::Face::small);
+  ImDrawList* draw = ImGui::GetWindowDrawList();
+  const ImVec2 pad(ui.px(7), ui.px(4));
+  const float chip_h = face->FontSize + 2 * pad.y;
+  kit::Flow flow(width, ui.px(4), ui.px(6));
+  nlohmann::json chips = nlohmann::json::array();
+  const auto& tokens = model.tokens();
+  for (std::size_t i = 0; i < tokens.size(); ++i) {
+    const std::string text = kit::fit_text(face, chip_text(tokens[i].text), width - 2 * pad.x);
+    const std::string id = format_count(static_cast<std::uint64_t>(tokens[i].id));
+    const float w = std::max(kit::text_size(face, text).x, kit::text_size(small, id).x) + 2 * pad.x;
+    const ImVec2 at = flow.place(ImVec2(w, chip_h + small->FontSize + ui.px(2)));
+    ImGui::PushID(static_cast<int>(i));
+    if (ImGui::InvisibleButton("##token", ImVec2(w, chip_h))) asked.push_back(Model::Explain{static_cast<int>(i)});
+    const bool hovered = ImGui::IsItemHovered();
+    ImGui::PopID();
+    const ImVec2 max(at.x + w, at.y + chip_h);
+    // Merged tokens (ids past the 256 bytes) in the accent colour, single bytes plain.
+    const bool merged = tokens[i].id >= lm::kFirstMerge;
+    draw->AddRectFilled(at, max, kit::fade(merged ? c.accent : c.muted, hovered ? 0.35f : 0.18f), ui.px(4));
+    draw->AddText(face, face->FontSize, ImVec2(at.x + pad.x, at.y + pad.y), c.text, text.c_str());
+    draw->AddText(small, small->FontSize, ImVec2(at.x + pad.x, max.y + ui.px(2)), c.muted, id.c_str());
+    chips.push_back({at.x / ui.scale, at.y / ui.scale, w / ui.scale, chip_h / ui.scale});
+  }
+  flow.end();
+  layout_["chips"] = std::move(chips);
+}
+
+void TokenizerView::draw_input(const UiContext& ui, const Model& model, float width, Asked& asked) {
+  const Palette& c = ui.colors();
+  if (input_for_ != model.text()) {
+    input_for_ = model.text();
+    kit::fill_field(input_, sizeof input_, input_for_);
+  }
+  kit::title(ui, tr("tokenizer.your_text"));
+  const std::string cut = tr("tokenizer.cut");
+  const float button_w = kit::text_size(kit::font(ui, kit::Face::body), cut).x + ui.px(24);
+  const bool same_line = width >= ui.px(420);
+  kit::push_field_style(ui);
+  ImGui::SetNextItemWidth(same_line ? std::min(width - button_w - ui.px(8), ui.px(620)) : width);
+  const bool entered = ImGui::InputText("##text", input_, sizeof input_, ImGuiInputTextFlags_EnterReturnsTrue);
+  kit::pop_field_style();
+  if (same_line) ImGui::SameLine(0, ui.px(8));
+  const bool clicked = kit::button(ui, cut.c_str(), true);
+  if (entered || clicked) asked.push_back(Model::SetSentence{input_});
+  if (!model.input_error().empty()) kit::wrapped(ui, model.input_error(), c.bad, kit::Face::small);
+}
+
+const ViewKind& tokenizer_view_kind() { return view_kind<TokenizerModel, TokenizerView>(); }
+
+}  // namespace neuralpath::ui

@@ -1,0 +1,31 @@
+// tokenizer_view.h: draws a const TokenizerModel with Dear ImGui: the text as token chips, each
+// with its id under it (a leading space shows as "·"), a − / + stepper over the merges learned
+// (fewer merges: shorter tokens, down to bytes), and a field for the learner's own text. A chip
+// opens its explanation (which merge made it, of which two tokens). layout() reports where the
+// chips were drawn: {chips: [[x, y, w, h]...]} (CSS px from the canvas's top left, last frame).
+#pragma once
+#include "engine/ui/widgets/widget_view.h"
+#include "engine/widgets/tokenizer/tokenizer_model.h"
+
+#include <nlohmann/json.hpp>
+
+#include <string>
+
+namespace neuralpath::ui {
+
+class TokenizerView : public WidgetView<TokenizerModel> {
+ public:
+  void draw(const UiContext& ui, const TokenizerModel& model, Asked& asked);
+  const nlohmann::json& layout() const { return layout_; }
+
+ private:
+  void draw_merges(const UiContext& ui, const TokenizerModel& model, Asked& asked);
+  void draw_chips(const UiContext& ui, const TokenizerModel& model, float width, Asked& asked);
+  void draw_input(const UiContext& ui, const TokenizerModel& model, float width, Asked& asked);
+
+  char input_[2048] = {};
+  std::string input_for_;  // the text input_ was last filled from
+  nlohmann::json layout_ = nlohmann::json::object();
+};
+
+}  // namespace neuralpath::ui

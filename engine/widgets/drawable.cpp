@@ -1,0 +1,60 @@
+// drawable.cpp: the fonts' characters as a lookup (drawable.h).
+#include "engine/widgets/drawable.h"
+
+#include "engine/text/catalogue.h"
+
+#include <algorithm>
+#include <iterator>
+
+namespace neuralpath::ui {
+
+namespace {
+
+// The same list fonts.cpp gives ImGui (first, last pairs, ascending, 0-terminated).
+constexpr char32_t kRanges[] = {
+#include "engine/widgets/glyph_ranges.inc"
+};
+
+// One UTF-8 character at `at`: its length, or 0 when the bytes are not UTF-8.
+std::size_t decode(std::string_view s, std::size_t at, char32_t& c) {
+  const auto b = static_cast<unsigned char>(s[at]);
+  const std::size_t n = b < 0x80 ? 1 : (b >> 5) == 0x6 ? 2 : (b >> 4) == 0xE ? 3 : (b >> 3) == 0x1E ? 4 : 0;
+  if (n == 0 || at + n > s.size()) return 0;
+  c = n == 1 ? b : n == 2 ? (b & 0x1Fu) : n == 3 ? (b & 0x0Fu) : (b & 0x07u);
+  for (std::size_t k = 1; k < n; ++k) {
+    const auto x = static_cast<unsigned char>(s[at + k]);
+    if ((x & 0xC0) != 0x80) return 0;
+    c = (c << 6) | (x & 0x3Fu);
+  }
+  return n;
+}
+
+}  // namespace
+
+bool drawable(char32_t c) {
+  if (c < 0x20) return true;
+  if (c == 0xFFFD) return false;
+  for (std::size_t i = 0; i + 1 < std::size(kRanges) && kRanges[i] != 0; i += 2)
+    if (c >= kRanges[i] && c <= kRanges[i + 1]) return true;
+  return false;
+}
+
+std::string undrawable(std::string_view utf8) {
+  std::string out;
+  for (std::size_t at = 0; at < utf8.size();) {
+    char32_t c = 0;
+    const std::size_t n = decode(utf8, at, c);
+    if (n == 0) break;
+    const std::string_view piece = utf8.substr(at, n);
+    if (!drawable(c) && out.find(piece) == std::string::npos) out += piece;
+    at += n;
+  }
+  return out;
+}
+
+std::optional<std::string> refuse_undrawable(std::string_view utf8) {
+  if (undrawable(utf8).empty()) return std::nullopt;
+  return tr("widgets.cannot_draw");  // the characters themselves cannot be shown in the message
+}
+
+}  // namespace neuralpath::ui

@@ -1,0 +1,90 @@
+// heatmap_model.h: the causal heatmap's model (no ImGui). One engine run per sentence or mask
+// change gives a Trace; the model keeps the shown head's softmax weights and their row sums,
+// the selected cell, and says in words how each number was made (explain_*), what the whole
+// grid shows (summary) and its numbers as a table (the text version reads both from state()).
+//
+//   commands   setSentence{text}  setMask{mask: causal|none | causal: bool}  setHead{head}
+//              selectCell{row, col}  explain{row, col}
+//   state()    {kind, sentence, tokens, causal, mask, bert_switch, head, heads, weights[[..]],
+//               masked[[i, j]], row_sums, selected{row, col}|null, summary, table, error?}
+//   snapshot   {"s": sentence, "c": causal, "h": head, "sel": [row, col]}  (restore() reads it)
+#pragma once
+#include "engine/core/model.h"
+#include "engine/core/trace.h"
+#include "engine/widgets/heatmap/heatmap_settings.h"
+#include "engine/widgets/widget_model.h"
+#include "engine/widgets/readout.h"
+
+namespace neuralpath::ui {
+
+class HeatmapModel : public WidgetModelBase {
+ public:
+  static constexpr const char* kKind = "heatmap";
+  using Settings = HeatmapSettings;
+  // What the author set up and the choices the text version offers before the first frame
+  // (the widget block of document_json, docs/protocol.md).
+  static void describe(const Settings& settings, nlohmann::json& out);
+  static constexpr int kMaxTokens = 24;  // a 24×24 grid still reads on a laptop; phones scroll it
+
+  struct SetSentence {
+    std::string text;
+  };
+  struct SetMask {
+    bool causal = true;
+  };
+  struct SetHead {
+    int head = 0;
+  };
+  struct SelectCell {
+    Cell cell;
+  };
+  struct Explain {
+    Cell cell;
+  };
+  using Command = std::variant<SetSentence, SetMask, SetHead, SelectCell, Explain>;
+  static std::variant<Command, CommandResult> parse(const nlohmann::json& message);
+
+  HeatmapModel(const HeatmapSettings& settings, const lesson::Inline& caption, const ModelSpec& spec);
+
+  CommandResult apply(const Command& command);
+
+  nlohmann::json state() const;
+  nlohmann::json snapshot() const;
+  CommandResult restore(const nlohmann::json& snapshot);
+  std::string summary() const;  // the text version's one sentence about the numbers
+  TextTable table() const;      // and its table of them
+
+  // For the view (valid when has_trace()).
+  bool has_trace() const { return trace_.has_value(); }
+  const Trace& trace() const { return *trace_; }
+  const std::string& error() const { return error_; }  // why the block's sentence cannot run
+  const Matrix& weights() const { return weights_; }
+  const Vector& row_sums() const { return row_sums_; }
+  bool causal() const { return causal_; }
+  bool bert_switch() const { return settings_.bert_switch; }
+  int head() const { return head_; }
+  std::optional<Cell> selected() const { return selected_; }
+  const lesson::Inline& caption() const { return caption_; }
+
+  Explanation explain_cell(Cell cell) const;
+  Explanation explain_row_sum(int row) const;
+  Explanation explain_step(const Step& step, Cell cell) const;  // one line of the details
+
+ private:
+  std::optional<std::string> run(const std::string& sentence, bool causal);
+  void refresh();
+
+  HeatmapSettings settings_;
+  lesson::Inline caption_;
+  ModelSpec spec_;
+  std::string sentence_;
+  bool causal_ = true;
+  int head_ = 0;
+  std::optional<Trace> trace_;
+  std::string error_;
+  Matrix weights_;   // the softmax step's result for head_
+  Vector row_sums_;  // Σ_j weights_(i, j): 1 for every row that sees a key
+  std::optional<Cell> selected_;
+};
+
+}  // namespace neuralpath::ui

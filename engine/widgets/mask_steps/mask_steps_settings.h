@@ -1,0 +1,35 @@
+// mask_steps_settings.h: what a ```mask-steps block sets up (no ImGui; the lesson parser builds
+// it with parse_mask_steps_settings, its folder is its kind (engine/widgets/widget_kinds.h)).
+//
+//   ```mask-steps
+//   sentence: The cat sat down
+//   mask: causal                     causal (the default) or none
+//   stages: [raw, scaled, masked, softmax]   in order; default all four
+//   caption: ...
+//   ```
+#pragma once
+
+#include "engine/lesson/parser.h"
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace neuralpath::ui {
+
+// One score matrix on its way to weights: raw -> scaled -> masked -> softmax.
+enum class MaskStage { Raw, Scaled, Masked, Softmax };
+const char* mask_stage_name(MaskStage stage);  // "raw", "scaled", "masked", "softmax"
+std::optional<MaskStage> parse_mask_stage(std::string_view name);
+const std::vector<MaskStage>& all_mask_stages();  // the four, in order
+
+struct MaskStepsSettings : lesson::WidgetSettings {
+  void read(lesson::detail::WidgetFields& fields);  // the block's keys (mask_steps_settings.cpp)
+  std::string sentence;
+  bool causal = true;
+  std::vector<MaskStage> stages = all_mask_stages();  // never empty
+};
+
+}  // namespace neuralpath::ui

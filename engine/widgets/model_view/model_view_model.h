@@ -1,0 +1,101 @@
+// model_view_model.h: the model view's model (no ImGui), as BertViz's model view has it: one
+// engine run of the block's sentence (or the learner's), every layer × head of the model as a
+// small heatmap, one of them open at full size, one cell of it selected. Layers are numbered as
+// head_weights.h does (context layers first, the shown layer last); heads and layers from 0.
+//
+//   commands   setSentence{text}  open{layer, head}  close{}  step{by: ±1} (the next or previous
+//              head in reading order; opens the first or last when none is open)
+//              selectCell{row, col} (in the open head)  explain{layer, head, row, col}
+//   state()    {kind, sentence, mask, tokens, layers, heads[per layer], weights[[[[..]]]] (layer,
+//               head, row, col), open{layer, head, label}|null, selected{row, col, weight}|null,
+//               summary, table, error?, input_error?}
+//   snapshot   {"s": sentence, "o": [layer, head] | null, "sel": [row, col] | null}
+#pragma once
+#include "engine/core/model.h"
+#include "engine/core/trace.h"
+#include "engine/widgets/widget_model.h"
+#include "engine/widgets/model_view/model_view_settings.h"
+#include "engine/widgets/readout.h"
+
+namespace neuralpath::ui {
+
+class ModelViewModel : public WidgetModelBase {
+ public:
+  static constexpr const char* kKind = "model-view";
+  using Settings = ModelViewSettings;
+  // What the author set up and the choices the text version offers before the first frame
+  // (the widget block of document_json, docs/protocol.md).
+  static void describe(const Settings& settings, nlohmann::json& out);
+  static constexpr int kMaxTokens = 24;  // as the heatmap: an open head still reads at 24 × 24
+
+  struct Head {
+    int layer = 0, head = 0;
+    bool operator==(const Head&) const = default;
+  };
+
+  struct SetSentence {
+    std::string text;
+  };
+  struct Open {
+    Head head;
+  };
+  struct Close {};
+  struct StepHead {
+    int by = 1;
+  };
+  struct SelectCell {
+    Cell cell;
+  };
+  struct Explain {
+    Head head;
+    Cell cell;
+  };
+  using Command = std::variant<SetSentence, Open, Close, StepHead, SelectCell, Explain>;
+  static std::variant<Command, CommandResult> parse(const nlohmann::json& message);
+
+  ModelViewModel(const ModelViewSettings& settings, const lesson::Inline& caption, const ModelSpec& spec);
+
+  CommandResult apply(const Command& command);
+
+  nlohmann::json state() const;
+  nlohmann::json snapshot() const;
+  CommandResult restore(const nlohmann::json& snapshot);
+  std::string summary() const;
+  TextTable table() const;
+
+  // For the view (valid when has_trace()).
+  bool has_trace() const { return trace_.has_value(); }
+  const Trace& trace() const { return *trace_; }
+  const std::string& error() const { return error_; }
+  const std::string& input_error() const { return input_error_; }
+  const std::string& sentence() const { return sentence_; }
+  int layers() const { return static_cast<int>(weights_.size()); }
+  int heads(int layer) const { return static_cast<int>(weights_[static_cast<std::size_t>(layer)].size()); }
+  // The softmax weights [T][T] of one head, as the engine's trace holds them.
+  const Matrix& weights(Head h) const {
+    return weights_[static_cast<std::size_t>(h.layer)][static_cast<std::size_t>(h.head)];
+  }
+  std::optional<Head> open() const { return open_; }
+  std::optional<Cell> selected() const { return selected_; }
+  std::string label(Head h) const;  // "Head 3", or "Layer 1, head 3" with several layers
+  const lesson::Inline& caption() const { return caption_; }
+
+  Explanation explain_cell(Head head, Cell cell) const;
+
+ private:
+  std::optional<std::string> run(const std::string& sentence);
+  CommandResult check_head(Head h) const;  // "" when the head exists
+  std::vector<Head> reading_order() const;
+
+  ModelViewSettings settings_;
+  lesson::Inline caption_;
+  ModelSpec spec_;
+  std::string sentence_;
+  std::optional<Trace> trace_;
+  std::vector<std::vector<Matrix>> weights_;  // [layer][head] [T][T]
+  std::optional<Head> open_;
+  std::optional<Cell> selected_;
+  std::string error_, input_error_;
+};
+
+}  // namespace neuralpath::ui

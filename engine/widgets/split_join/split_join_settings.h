@@ -1,0 +1,37 @@
+// split_join_settings.h: what a ```split-join block sets up (no ImGui; the lesson parser builds
+// it with parse_split_join_settings, its folder is its kind (engine/widgets/widget_kinds.h)).
+//
+//   ```split-join
+//   sentence: The boy gently pushed the chair.
+//   mask: none                       causal (the default) or none
+//   query: pushed                    the word the narration follows (default: the last)
+//   caption: ...
+//   ```
+#pragma once
+
+#include "engine/lesson/parser.h"
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace neuralpath::ui {
+
+// The walk through one multi-head layer, in order: Q (or K, V) cut into column slices, one
+// head's slices, its scores, scaled by 1/√d_head, its weights, its output, the heads joined,
+// and W_O.
+enum class SplitStage { cut, slice, scores, scale, softmax, mix, concat, output };
+const char* split_stage_name(SplitStage stage);  // "cut", "slice", "scores", ...
+std::optional<SplitStage> parse_split_stage(std::string_view name);
+const std::vector<SplitStage>& all_split_stages();  // the eight, in order
+
+struct SplitJoinSettings : lesson::WidgetSettings {
+  void read(lesson::detail::WidgetFields& fields);  // the block's keys (split_join_settings.cpp)
+  std::string sentence;
+  bool causal = true;
+  std::string query;  // "" = the trace's focus token
+};
+
+}  // namespace neuralpath::ui

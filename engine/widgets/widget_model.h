@@ -1,0 +1,57 @@
+// widget_model.h: what a widget kind's model is, said once. A model holds a widget's state
+// (settings, sentence, the engine's results, selection) with no ImGui: the UI draws it as a
+// const object (engine/ui/widgets/model_view_widget.h), and what the learner or the page's
+// JavaScript asks for comes back as the model's typed commands.
+//
+//   kKind, Settings             "heatmap"; the settings its block parses into
+//   Command                     a std::variant of the kind's typed commands
+//   parse(json) -> variant<Command, CommandResult>   a JSON command, or why it is refused
+//   apply(Command) -> CommandResult                  a refusal changes nothing and says why
+//   update(dt)                  work done with time alone (a training run); default nothing
+//   take_explanation()          an explanation a command asked to open ("explain")
+//   take_events()               events for the page's host since the last call
+//   state(), snapshot(), restore(json)   the numbers on screen; what a shared link reopens
+//
+// This header brings what every model header needs (CommandResult, Explanation, json, optional,
+// string, variant, vector). WidgetModelBase gives the defaults (no work with time, no events of its own, the asked
+// explanation kept in to_explain_ until the view takes it).
+#pragma once
+#include "engine/widgets/command_result.h"
+#include "engine/widgets/explanation.h"
+
+#include <nlohmann/json.hpp>
+
+#include <concepts>
+#include <optional>
+#include <string>
+#include <utility>
+#include <variant>
+#include <vector>
+
+namespace neuralpath::ui {
+
+template <class M>
+concept WidgetModel = requires(M model, const M& shown, const nlohmann::json& message, const typename M::Command& command) {
+  { M::kKind } -> std::convertible_to<const char*>;
+  typename M::Settings;
+  { M::parse(message) } -> std::same_as<std::variant<typename M::Command, CommandResult>>;
+  { model.apply(command) } -> std::same_as<CommandResult>;
+  model.update(0.0f);
+  { model.take_explanation() } -> std::same_as<std::optional<Explanation>>;
+  { model.take_events() } -> std::same_as<std::vector<nlohmann::json>>;
+  { shown.state() } -> std::same_as<nlohmann::json>;
+  { shown.snapshot() } -> std::same_as<nlohmann::json>;
+  { model.restore(message) } -> std::same_as<CommandResult>;
+};
+
+class WidgetModelBase {
+ public:
+  void update(float /*dt*/) {}
+  std::vector<nlohmann::json> take_events() { return {}; }
+  std::optional<Explanation> take_explanation() { return std::exchange(to_explain_, std::nullopt); }
+
+ protected:
+  std::optional<Explanation> to_explain_;  // set by an "explain" command, until the view takes it
+};
+
+}  // namespace neuralpath::ui

@@ -1,0 +1,22 @@
+// model_support.cpp: the launch lessons the widget model suites read, each loaded once.
+#include "model_support.h"
+
+#include <map>
+
+namespace model_test {
+
+const lesson::Lesson& lesson_named(const std::string& id) {
+  static std::map<std::string, lesson::Lesson> loaded;
+  if (auto it = loaded.find(id); it != loaded.end()) return it->second;
+  lesson::LoadResult r = lesson::load_lesson_file("lessons/" + id + ".md", with_widgets());
+  REQUIRE_MESSAGE(r.ok(), lesson::format_diagnostics(r.diagnostics));
+  return loaded.emplace(id, std::move(*r.lesson)).first->second;
+}
+
+const ModelSpec& spec_of(const std::string& id) {
+  static std::map<std::string, ModelSpec> specs;
+  if (auto it = specs.find(id); it != specs.end()) return it->second;
+  return specs.emplace(id, lesson::model_spec_for(lesson_named(id))).first->second;
+}
+
+}  // namespace model_test
