@@ -106,3 +106,30 @@ TEST_CASE("on the shipped English model, the cached writer writes what generate(
         CHECK(write_all(m, "The ", {{0.8f, 40, 1.0f}, 40, seed, true}) == g.text);
     }
 }
+
+TEST_CASE("looking at the upcoming step draws nothing: the text is the same as without looking") {
+    const LmModel m = test::scaled_model(3.0f);
+    const WriterOptions o{{0.9f, 20, 0.9f}, 25, 6, true};
+    TextWriter looked(m, "The ", o);
+    while (!looked.finished()) {
+        const WriterStep& next = looked.upcoming();
+        CHECK(&looked.upcoming() == &next);  // computed once per position
+        CHECK(next.position == static_cast<int>(looked.ids().size()));
+        looked.step();
+        CHECK(looked.last_step()->stages.top_p == next.stages.top_p);
+    }
+    CHECK(looked.text() == write_all(m, "The ", o));
+}
+
+TEST_CASE("new sampling settings restage the upcoming step from the same probabilities") {
+    const LmModel m = test::scaled_model(3.0f);
+    TextWriter w(m, "The cat", {{1.0f, 0, 1.0f}, 10, 1, true});
+    const std::vector<float> model = w.upcoming().stages.model;
+    CHECK(w.upcoming().stages.kept_top_k == m.config.vocab_size);
+    w.set_sampling({0.5f, 3, 1.0f});
+    CHECK(w.upcoming().stages.model == model);          // the model's answer is unchanged
+    CHECK(w.upcoming().stages.kept_top_k == 3);
+    CHECK(w.upcoming().stages.temperature != model);    // τ = 0.5 sharpened it
+    CHECK_THROWS_AS(w.set_sampling({1.0f, 0, 2.0f}), InputError);
+    CHECK(w.options().sampling.top_k == 3);             // a refused setting changes nothing
+}

@@ -38,23 +38,42 @@ std::vector<float> TextWriter::next_probabilities(bool& prefilled) {
     return probabilities_from_logits(decoder_->prefill(window));
 }
 
+void TextWriter::restage() {
+    pending_.stages = sampling_stages(probabilities_, options_.sampling);
+    if (pending_.healed) {                                                      // show the model's stage renormalised
+        double sum = 0.0;
+        for (float x : pending_.stages.model) sum += x;
+        if (sum > 0.0)
+            for (float& x : pending_.stages.model) x = static_cast<float>(x / sum);
+    }
+}
+
+const WriterStep& TextWriter::upcoming() {
+    if (has_pending_) return pending_;
+    if (finished()) throw InputError("the text is finished");
+    pending_ = WriterStep{};
+    pending_.position = static_cast<int>(ids_.size());
+    probabilities_ = next_probabilities(pending_.prefilled);
+    if (heal_ && written_ == 0) {                                               // only tokens that start with ' '
+        pending_.healed = true;
+        for (std::size_t k = 0; k < probabilities_.size(); ++k)
+            if (model_.tokenizer.token_bytes(static_cast<int>(k)).rfind(' ', 0) != 0) probabilities_[k] = 0.0f;
+    }
+    restage();
+    has_pending_ = true;
+    return pending_;
+}
+
+void TextWriter::set_sampling(const SamplingSettings& settings) {
+    validate_sampling(settings);
+    options_.sampling = settings;
+    if (has_pending_) restage();
+}
+
 bool TextWriter::step() {
     if (finished()) return false;
-    WriterStep s;
-    s.position = static_cast<int>(ids_.size());
-    std::vector<float> p = next_probabilities(s.prefilled);
-    if (heal_ && written_ == 0) {                                               // only tokens that start with ' '
-        s.healed = true;
-        for (std::size_t k = 0; k < p.size(); ++k)
-            if (model_.tokenizer.token_bytes(static_cast<int>(k)).rfind(' ', 0) != 0) p[k] = 0.0f;
-    }
-    s.stages = sampling_stages(p, options_.sampling);
-    if (s.healed) {                                                             // show the model's stage renormalised
-        double sum = 0.0;
-        for (float x : s.stages.model) sum += x;
-        if (sum > 0.0)
-            for (float& x : s.stages.model) x = static_cast<float>(x / sum);
-    }
+    WriterStep s = upcoming();
+    has_pending_ = false;
     s.u = unit_interval(rng_.next());
     s.token = draw_token(s.stages.top_p, s.u);
     if (s.token == kDocumentToken) {

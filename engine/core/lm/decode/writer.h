@@ -50,7 +50,13 @@ public:
     // Throws InputError for options out of range (as generate()) or a prompt longer than 65,536 bytes.
     TextWriter(const LmModel& model, std::string_view prompt, const WriterOptions& options);
 
-    // Writes one token; returns false (and does nothing) once finished().
+    // The next step as it stands: the model's probabilities for the next token (computed once
+    // per position) and each filter's result, before anything is drawn. Call only while !finished().
+    const WriterStep& upcoming();
+    // Sampling settings from now on: the upcoming step's stages are recomputed from the same
+    // probabilities (no model run, nothing drawn). Throws InputError for settings out of range.
+    void set_sampling(const SamplingSettings& settings);
+    // Writes one token (draws u and picks from upcoming()); returns false (and does nothing) once finished().
     bool step();
     bool finished() const { return ended_ || written_ >= options_.tokens; }
 
@@ -66,6 +72,7 @@ public:
 
 private:
     std::vector<float> next_probabilities(bool& prefilled);
+    void restage();  // pending_'s stages from probabilities_ and options_.sampling
 
     const LmModel&             model_;
     WriterOptions              options_;
@@ -76,8 +83,9 @@ private:
     SplitMix64                 rng_;
     int                        prompt_tokens_ = 0;
     int                        written_ = 0;
-    bool                       heal_ = false, ended_ = false, has_step_ = false;
-    WriterStep                 last_;
+    bool                       heal_ = false, ended_ = false, has_step_ = false, has_pending_ = false;
+    WriterStep                 last_, pending_;   // pending_: upcoming(), valid while has_pending_
+    std::vector<float>         probabilities_;    // the model's, for pending_'s position (healed)
 };
 
 }  // namespace neuralpath::lm
