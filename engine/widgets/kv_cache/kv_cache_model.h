@@ -71,6 +71,7 @@ class KvCacheModel : public WidgetModelBase {
   static void describe(const Settings& settings, nlohmann::json& out);
 
   // For the view.
+  const KvCacheSettings& settings() const { return settings_; }
   const lesson::Inline& caption() const { return caption_; }
   const ModelHandle& model_handle() const { return handle_; }
   bool ready() const { return model_ != nullptr; }

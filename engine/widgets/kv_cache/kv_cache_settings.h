@@ -7,6 +7,7 @@
 //   prompt: "The "         where the timed text starts (the learner may type their own) required
 //   tokens: 64             T, the tokens whose cache the memory numbers count, 1 .. 1,000,000 (default 64)
 //   rounds: 3              how often the race times each position (the fastest is kept), 1 .. 20 (default 3)
+//   part: all              memory (the formula and its controls), race (the timing), or all (default)
 //   caption: ...
 //   ```
 #pragma once
@@ -22,6 +23,7 @@ struct KvCacheSettings : lesson::WidgetSettings {
   std::string model, prompt;
   long long tokens = 64;
   int rounds = 3;
+  bool show_memory = true, show_race = true;  // part:
 };
 
 }  // namespace neuralpath::ui

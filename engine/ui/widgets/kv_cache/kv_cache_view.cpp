@@ -44,13 +44,18 @@ void KvCacheView::draw(const UiContext& ui, const Model& model, Asked& asked) {
       if (load) asked.push_back(Model::LoadModel{});
       return;
     }
-    draw_memory(ui, model, width, asked);
-    kit::gap(ui, 8);
-    kit::rule(ui, width);
-    kit::gap(ui, 8);
-    draw_prompt(ui, model, width, asked);
-    kit::gap(ui, 6);
-    draw_race(ui, model, width, asked);
+    const KvCacheSettings& s = model.settings();
+    if (s.show_memory) draw_memory(ui, model, width, asked);
+    if (s.show_memory && s.show_race) {
+      kit::gap(ui, 8);
+      kit::rule(ui, width);
+      kit::gap(ui, 8);
+    }
+    if (s.show_race) {
+      draw_prompt(ui, model, width, asked);
+      kit::gap(ui, 6);
+      draw_race(ui, model, width, asked);
+    }
   });
 }
 
