@@ -33,6 +33,21 @@ std::uint64_t position_of(ImVec2 p) {  // to 1/8 px (canvas_damage.h)
 
 }  // namespace
 
+PixelRect command_pixels(const ImDrawCmd& cmd, const ImDrawData& data, const PixelRect& area, int width, int height) {
+  const ImVec2 offset = data.DisplayPos, scale = data.FramebufferScale;
+  const float x0 = std::max((cmd.ClipRect.x - offset.x) * scale.x, 0.0f);
+  const float y0 = std::max((cmd.ClipRect.y - offset.y) * scale.y, 0.0f);
+  const float x1 = std::min((cmd.ClipRect.z - offset.x) * scale.x, static_cast<float>(width));
+  const float y1 = std::min((cmd.ClipRect.w - offset.y) * scale.y, static_cast<float>(height));
+  if (!(x1 > x0 && y1 > y0)) return {};  // NaN too
+  // glScissor(x, y, w, h) with y counted up from the bottom, each truncated, as the backend does.
+  const int x = static_cast<int>(x0), w = static_cast<int>(x1 - x0);
+  const int y = static_cast<int>(static_cast<float>(height) - y1), h = static_cast<int>(y1 - y0);
+  const PixelRect r{std::max(x, area.x0), std::max(height - y - h, area.y0), std::min(x + w, area.x1),
+                    std::min(height - y, area.y1)};
+  return r.empty() ? PixelRect{} : r;
+}
+
 PixelRect CanvasDamage::changed(const ImDrawData& data, int width, int height, std::uint32_t background) {
   if (width <= 0 || height <= 0) return {};
   if (background != background_) {  // an empty tile shows the background: every tile changed

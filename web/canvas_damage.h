@@ -18,6 +18,7 @@
 #include <vector>
 
 struct ImDrawData;
+struct ImDrawCmd;
 
 namespace neuralpath::web {
 
@@ -27,6 +28,14 @@ struct PixelRect {
   bool empty() const { return x1 <= x0 || y1 <= y0; }
   long long area() const { return empty() ? 0 : static_cast<long long>(x1 - x0) * (y1 - y0); }
 };
+
+// The pixels of a width x height framebuffer in which a draw command may draw when `area` is
+// drawn again (the renderer's scissor): its clip rectangle rounded as imgui_impl_opengl3 rounds
+// it for glScissor when the whole canvas is drawn, then cut to `area`. So a partial redraw gives
+// a command exactly the pixels a full redraw gives it there (#34: cut to the area before
+// rounding, a clip rectangle ending at y = 640.5 lost row 640 in a redraw starting at 640, and
+// a matrix's header showed a line struck through it until the next scroll).
+PixelRect command_pixels(const ImDrawCmd& cmd, const ImDrawData& data, const PixelRect& area, int width, int height);
 
 class CanvasDamage {
  public:

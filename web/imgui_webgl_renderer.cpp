@@ -135,20 +135,17 @@ void ImGuiWebGLRenderer::set_up(const ImDrawData* data, int framebuffer_width, i
 
 namespace {
 
-// Whether a command's clip rectangle (display coordinates) meets `area`, and where: the scissor
-// in GL's framebuffer pixels (y up).
+// Whether a command reaches into `area`, and where: the scissor in GL's framebuffer pixels
+// (y up), around the pixels a full redraw gives the command there (command_pixels).
 struct Scissor {
   int x = 0, y = 0, width = 0, height = 0;
 };
-bool scissor_for(const ImDrawCmd& cmd, const ImDrawData* data, const PixelRect& area, int framebuffer_height, Scissor& out) {
-  const ImVec2 offset = data->DisplayPos, scale = data->FramebufferScale;
-  const float x0 = std::max((cmd.ClipRect.x - offset.x) * scale.x, static_cast<float>(area.x0));
-  const float y0 = std::max((cmd.ClipRect.y - offset.y) * scale.y, static_cast<float>(area.y0));
-  const float x1 = std::min((cmd.ClipRect.z - offset.x) * scale.x, static_cast<float>(area.x1));
-  const float y1 = std::min((cmd.ClipRect.w - offset.y) * scale.y, static_cast<float>(area.y1));
-  if (!(x1 > x0 && y1 > y0)) return false;
-  out = {static_cast<int>(x0), static_cast<int>(static_cast<float>(framebuffer_height) - y1), static_cast<int>(x1 - x0), static_cast<int>(y1 - y0)};
-  return out.width > 0 && out.height > 0;
+bool scissor_for(const ImDrawCmd& cmd, const ImDrawData* data, const PixelRect& area, int framebuffer_width,
+                 int framebuffer_height, Scissor& out) {
+  const PixelRect r = command_pixels(cmd, *data, area, framebuffer_width, framebuffer_height);
+  if (r.empty()) return false;
+  out = {r.x0, framebuffer_height - r.y1, r.x1 - r.x0, r.y1 - r.y0};
+  return true;
 }
 
 }  // namespace
@@ -175,7 +172,7 @@ void ImGuiWebGLRenderer::render(const ImDrawData* data, const PixelRect& area, c
           cmd.UserCallback(list, &cmd);
         continue;
       }
-      if (!scissor_for(cmd, data, area, height, scissor)) continue;
+      if (!scissor_for(cmd, data, area, width, height, scissor)) continue;
       if (!uploaded) {
         glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(list->VtxBuffer.Size) * static_cast<GLsizeiptr>(sizeof(ImDrawVert)),
                      list->VtxBuffer.Data, GL_STREAM_DRAW);

@@ -12,6 +12,7 @@
 #include "engine/lesson/limits.h"
 #include "engine/ui/app.h"
 #include "engine/ui/fonts.h"
+#include "engine/ui/page_limits.h"
 #include "engine/ui/text_bridge.h"
 #include "engine/widgets/language_models.h"
 #include "web/canvas_damage.h"
@@ -24,6 +25,7 @@
 #include <imgui_internal.h>  // ImTextCharFromUtf8
 #include <imgui_impl_glfw.h>
 #include <imgui_impl_opengl3.h>
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -241,6 +243,20 @@ void frame() {
   }
 }
 
+// Nothing thrown in the engine reaches JS as a bare WebAssembly.Exception (the page then
+// stopped with "[object WebAssembly.Exception]"): each export that returns text answers what
+// went wrong as a refusal instead, and the engine goes on.
+template <typename Call>
+const char* guarded(Call call) {
+  try {
+    platform.reply = call();
+  } catch (const std::exception& e) {
+    platform.reply = nlohmann::json{{"ok", false}, {"error", e.what()}}.dump(-1, ' ', false,
+                                                                           nlohmann::json::error_handler_t::replace);
+  }
+  return platform.reply.c_str();
+}
+
 }  // namespace
 
 // [SECTION] Exports to JS -----------------------------------------------------------------------
@@ -269,48 +285,50 @@ EMSCRIPTEN_KEEPALIVE void np_set_theme(int dark) {
 EMSCRIPTEN_KEEPALIVE void* np_alloc(std::size_t bytes) { return std::malloc(bytes + 1); }
 EMSCRIPTEN_KEEPALIVE void np_free(void* buffer) { std::free(buffer); }
 
-// The same limits np-app.js checks first (with a message for the learner); these are the
-// engine's own guard. A lesson is capped as `neuralpath-cli check` caps a file (4 MB).
+// The limits np-app.js checks first (with a message for the learner), read from np_limits;
+// these are the engine's own guard. A lesson is capped as `neuralpath-cli check` caps a file.
 using neuralpath::lesson::kMaxLessonBytes;
-constexpr std::size_t kMaxCommandBytes = 2u << 20;
+using neuralpath::ui::kMaxCommandBytes;
+
+EMSCRIPTEN_KEEPALIVE const char* np_limits() {
+  platform.reply = neuralpath::ui::page_limits_json();
+  return platform.reply.c_str();
+}
+
 
 // 0: loaded (or its problems are shown in the error panel); 1: too large, nothing loaded.
 EMSCRIPTEN_KEEPALIVE int np_load_lesson(const char* id, const char* markdown, std::size_t length) {
   if (length > kMaxLessonBytes) return 1;
-  platform.app->load_lesson(id, std::string_view(markdown, length));
+  // Never trains while it opens (a frame cannot wait): the site's build ships the weights.
+  platform.app->load_lesson(id, std::string_view(markdown, length), /*train_weights=*/false);
   idle.wake();
   return 0;
 }
 
 EMSCRIPTEN_KEEPALIVE const char* np_state() {
-  platform.reply = platform.app->state_json();
-  return platform.reply.c_str();
+  return guarded([] { return platform.app->state_json(); });
 }
 
 // The lesson as plain data, for the page's accessible text version (np-mirror.js).
 EMSCRIPTEN_KEEPALIVE const char* np_document() {
-  platform.reply = platform.app->document_json();
-  return platform.reply.c_str();
+  return guarded([] { return platform.app->document_json(); });
 }
 
 EMSCRIPTEN_KEEPALIVE const char* np_command(const char* json, std::size_t length) {
-  if (length > kMaxCommandBytes)
-    platform.reply = R"({"ok":false,"error":"the command is larger than 2 MB"})";
-  else
-    platform.reply = platform.app->command(std::string_view(json, length));
   idle.wake();
-  return platform.reply.c_str();
+  return guarded([&] { return platform.app->command(std::string_view(json, length)); });  // App refuses > kMaxCommandBytes
 }
 
 // Events since the last call, as a JSON array of objects.
 EMSCRIPTEN_KEEPALIVE const char* np_take_events() {
-  platform.reply = "[";
-  for (const std::string& event : platform.app->take_events()) {
-    if (platform.reply.size() > 1) platform.reply += ',';
-    platform.reply += event;
-  }
-  platform.reply += ']';
-  return platform.reply.c_str();
+  return guarded([] {
+    std::string out = "[";
+    for (const std::string& event : platform.app->take_events()) {
+      if (out.size() > 1) out += ',';
+      out += event;
+    }
+    return out + "]";
+  });
 }
 
 // A shipped language model on its way (web/shell/np-models.js fetches it when a widget sends
@@ -332,19 +350,25 @@ EMSCRIPTEN_KEEPALIVE void np_lm_model_failed(const char* name, const char* reaso
 }
 
 // The words and numbers of the text version, from the engine's catalogue and formats
-// (engine/ui/text_bridge.h), so the page never keeps its own copies.
-EMSCRIPTEN_KEEPALIVE const char* np_text(const char* key, const char* args_json) {
-  platform.reply = neuralpath::ui::text_for_js(key, args_json);
-  return platform.reply.c_str();
+// (engine/ui/text_bridge.h), so the page never keeps its own copies. Every text argument comes
+// through the heap as (pointer, byte length), as np_command's does: ccall's 'string' copies
+// onto the 4 MB stack, and a million-character key or catalogue overwrote memory (#35).
+EMSCRIPTEN_KEEPALIVE const char* np_text(const char* key, std::size_t key_length, const char* args_json,
+                                         std::size_t args_length) {
+  return guarded([&] {
+    return neuralpath::ui::text_for_js(std::string_view(key, key_length), std::string_view(args_json, args_length));
+  });
 }
-EMSCRIPTEN_KEEPALIVE const char* np_format(const char* kind, double value) {
-  platform.reply = neuralpath::format_value(kind, value);
-  return platform.reply.c_str();
+EMSCRIPTEN_KEEPALIVE const char* np_format(const char* kind, std::size_t kind_length, double value) {
+  return guarded([&] { return neuralpath::format_value(std::string(kind, kind_length), value); });
 }
-EMSCRIPTEN_KEEPALIVE const char* np_use_language(const char* code, const char* file_text) {
-  platform.reply = neuralpath::ui::use_language_for_js(code, file_text);
+EMSCRIPTEN_KEEPALIVE const char* np_use_language(const char* code, std::size_t code_length, const char* file_text,
+                                                 std::size_t text_length) {
   idle.wake();  // the page's words change
-  return platform.reply.c_str();
+  return guarded([&] {
+    return neuralpath::ui::use_language_for_js(std::string_view(code, code_length),
+                                               std::string_view(file_text, text_length));
+  });
 }
 
 // Text typed on a phone's on-screen keyboard (through the page's stand-in text field),

@@ -107,7 +107,10 @@ export async function startServer({ root, port = 8080, host = '127.0.0.1', allow
     return entry;
   }
 
-  const server = createServer(async (request, response) => {
+  // Links as long as the page reads and longer (a shared view's ?s=, engine/ui/page_limits.h)
+  // reach the page, which says what is wrong with them; Node's default 16 KB of request head
+  // answered a longer link with a bare 431 instead.
+  const server = createServer({ maxHeaderSize: 64 * 1024 }, async (request, response) => {
     try {
       if (request.method !== 'GET' && request.method !== 'HEAD') {
         response.setHeader('Allow', 'GET, HEAD');

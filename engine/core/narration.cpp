@@ -78,12 +78,15 @@ std::string token_list(const Trace& trace, const std::vector<int>& columns) {
 }
 
 std::string narrate_tokens(const Trace& trace) {
-    std::string list;
-    const std::size_t shown = std::min<std::size_t>(trace.labels.size(), 6);
-    for (std::size_t t = 0; t < shown; ++t) list += (t ? tr("narration.list.comma") : "") + token(trace, static_cast<int>(t));
-    if (shown < trace.labels.size()) list += tr("narration.list.comma") + tr("narration.more");
+    std::vector<std::string> names;
+    // Six named, the rest counted; never "and 1 more" where naming the seventh is as short.
+    const std::size_t shown = trace.labels.size() <= 7 ? trace.labels.size() : 6;
+    for (std::size_t t = 0; t < shown; ++t) names.push_back(token(trace, static_cast<int>(t)));
+    // The rest is counted ("... and 3 more."): an ellipsis before the full stop read as "....".
+    if (shown < trace.labels.size())
+        names.push_back(tr("narration.list.more", {{"n", count(static_cast<long long>(trace.labels.size() - shown))}}));
     const auto n = static_cast<long long>(trace.labels.size());
-    return tr_n("narration.tokens", n, {{"n", count(n)}, {"list", list}});
+    return tr_n("narration.tokens", n, {{"n", count(n)}, {"list", and_list(names)}});
 }
 
 std::string narrate_embedding(const Trace& trace, const Step& s, Cell c) {
@@ -93,14 +96,19 @@ std::string narrate_embedding(const Trace& trace, const Step& s, Cell c) {
 }
 
 std::string narrate_positions(const Trace& trace, const Step& s, Cell c) {
+    // Without a position code, attention alone cannot tell order; a causal mask still can
+    // (each position sees a different number of tokens), so the sentence depends on the mask.
     if (s.scalar == 0.0f)
-        return tr("narration.positions.none",
+        return tr(trace.mask.causal ? "narration.positions.none_causal" : "narration.positions.none",
                   {{"token", token(trace, c.row)}, {"value", number(s.result.values(c.row, c.col))}});
     return tr("narration.positions",
               {{"position", count(c.row)}, {"code", number(input(s, 1)(c.row, c.col))},
                {"feature", col_label(s.result, c.col)}, {"token", token(trace, c.row)},
                {"before", number(input(s, 0)(c.row, c.col))}, {"after", number(s.result.values(c.row, c.col))}});
 }
+
+// A weight from which one token gets "almost all" of a row (below it: "most", then "the largest share").
+constexpr float kAlmostAll = 0.9f;
 
 std::string narrate_context(const Trace& trace, const Step& s, Cell c) {
     const RowShares shares = row_shares(input(s, 1), c.row);  // head 1's weights
@@ -123,8 +131,12 @@ std::string narrate_context(const Trace& trace, const Step& s, Cell c) {
         args.push_back({"others", token_list(trace, shares.top)});
         return tr("narration.context.tied", args);
     }
+    // "Almost all" and "most" only when the weight says so; a largest share of 0.30 is neither.
     args.push_back({"other", token_list(trace, shares.top)});
-    return tr("narration.context.most", args);
+    return tr(shares.best >= kAlmostAll ? "narration.context.almost_all"
+              : shares.best >= 0.5f     ? "narration.context.most"
+                                        : "narration.context.largest",
+              args);
 }
 
 std::string narrate_projection(const Trace& trace, const Step& s, Cell c) {
@@ -151,7 +163,6 @@ std::string narrate_scale(const Trace& trace, const Step& s, Cell c) {
 std::string narrate_mask(const Trace& trace, const Step& s, Cell c) {
     const float v = s.result.values(c.row, c.col);
     const TextArgs args = {{"row", token(trace, c.row)}, {"col", token(trace, c.col)}, {"value", number(v)},
-                           {"mask", trace.mask.name()},
                            {"hidden", number(-std::numeric_limits<float>::infinity())}};
     if (std::isinf(v))
         return tr(trace.mask.causal && c.col > c.row ? "narration.mask.ahead" : "narration.mask.padding", args);
@@ -181,23 +192,36 @@ std::string narrate_softmax(const Trace& trace, const Step& s, Cell c) {
     return tr("narration.softmax", args);
 }
 
+// An entry of a blend is Σ_j w_ij·v_jc. "Mostly from" one token only when its term is at least
+// half the entry and the other terms hardly pull the other way; terms of both signs are said to
+// be so (the largest term may then be larger than the entry itself).
 std::string narrate_blend(const Trace& trace, const Step& s, Cell c) {
     const Matrix& w = input(s, 0);
     const Matrix& v = input(s, 1);
+    const Vector terms = w.row(c.row).transpose().cwiseProduct(v.col(c.col));  // w_ij·v_jc per key j
     Index from = 0;
-    (w.row(c.row).transpose().cwiseProduct(v.col(c.col))).cwiseAbs().maxCoeff(&from);
+    terms.cwiseAbs().maxCoeff(&from);
     const auto j = static_cast<int>(from);
-    return tr("narration.blend", {{"entry", col_label(s.result, c.col)}, {"token", token(trace, c.row)},
-                                  {"in_head", head_phrase(s)}, {"value", number(s.result.values(c.row, c.col))},
-                                  {"from", token(trace, j)}, {"weight", number(w(c.row, j))}, {"v", number(v(j, c.col))}});
+    const float value = s.result.values(c.row, c.col);
+    const float up = terms.cwiseMax(0.0f).sum(), down = -terms.cwiseMin(0.0f).sum();
+    const float along = value >= 0.0f ? up : down, against = value >= 0.0f ? down : up;
+    const char* key = against > 0.05f * (up + down)           ? "narration.blend.mixed"
+                      : std::abs(terms(from)) >= 0.5f * along ? "narration.blend"
+                                                              : "narration.blend.spread";
+    return tr(key, {{"entry", col_label(s.result, c.col)}, {"token", token(trace, c.row)},
+                    {"in_head", head_phrase(s)}, {"value", number(value)},
+                    {"from", token(trace, j)}, {"weight", number(w(c.row, j))}, {"v", number(v(j, c.col))}});
 }
 
+// Entries are named as the board names the columns (counted from 1: concat[Future, 3]).
 std::string narrate_concat(const Trace& trace, const Step& s, Cell c) {
     const auto heads = static_cast<long long>(s.inputs.size());
     const Index width = s.inputs.front().values.cols();
-    const TextArgs args = {{"token", token(trace, c.row)}, {"entry", count(c.col)},
+    const NamedMatrix& head = s.inputs.at(static_cast<std::size_t>(c.col / width));
+    const TextArgs args = {{"token", token(trace, c.row)}, {"entry", col_label(s.result, c.col)},
                            {"value", number(s.result.values(c.row, c.col))}, {"heads", count(heads)},
-                           {"head_entry", count(c.col % width)}, {"head", count(c.col / width + 1)}};
+                           {"head_entry", col_label(head, static_cast<int>(c.col % width))},
+                           {"head", count(c.col / width + 1)}};
     return tr(heads == 1 ? "narration.concat.one" : "narration.concat", args);
 }
 
@@ -210,7 +234,11 @@ std::string narrate_output_projection(const Trace& trace, const Step& s, Cell c)
 }
 
 std::string narrate_residual(const Trace& trace, const Step& s, Cell c) {
-    return tr("narration.residual", {{"token", token(trace, c.row)}, {"sublayer", s.inputs.at(1).name},
+    // The sublayer with its article ("the attention", "la atención"): the board's bare name
+    // ("atención") does not fit every language's sentence.
+    const bool feed_forward = s.inputs.at(1).name == tr("matrices.feed_forward");
+    const std::string sublayer = tr(feed_forward ? "narration.sublayer.feed_forward" : "narration.sublayer.attention");
+    return tr("narration.residual", {{"token", token(trace, c.row)}, {"sublayer", sublayer},
                                      {"feature", col_label(s.result, c.col)},
                                      {"sum", sum_text(input(s, 0)(c.row, c.col), input(s, 1)(c.row, c.col))},
                                      {"value", number(s.result.values(c.row, c.col))}});
@@ -256,9 +284,11 @@ std::string narrate_next_token(const Trace& trace, const Step& s, Cell c) {
     else if (first && ranking.size() > 1)
         rest = tr("narration.next.runner_up", {{"word", quote_token(col_label(s.result, ranking[1]))},
                                                {"percent", format_percent(p(0, ranking[1]))}});
+    // The softmax weighs this word's logit against every word's: {n} says how many.
     std::string sentence = tr("narration.next", {{"after", after}, {"word", quote_token(col_label(s.result, c.col))},
                                                  {"percent", shown}, {"logit", number(input(s, 0)(0, c.col))},
-                                                 {"temperature", number(s.scalar)}, {"rest", rest}});
+                                                 {"temperature", number(s.scalar)}, {"rest", rest},
+                                                 {"n", count(p.cols())}});
     // Following another word ("AI"), the learner would otherwise hear of "Future" with no reason.
     const int last = static_cast<int>(trace.labels.size()) - 1;
     if (trace.focus_token >= 0 && trace.focus_token < last)

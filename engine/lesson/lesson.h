@@ -200,6 +200,8 @@ struct WordVector {
 
 struct VocabularyData {
     std::vector<std::string> features;  // named feature dimensions, e.g. "animate"
+    std::vector<std::string> labels;    // per feature, the name the board and narration show
+                                        // ("cosa" for thing in a translation); empty: the name
     std::vector<WordVector>  words;     // in file order
     SourcePos                pos;
 };

@@ -102,12 +102,22 @@ LoadResult load_lesson_text(std::string_view text, std::string file, LoadOptions
             }
         }
         if (result.diagnostics.empty()) result.diagnostics = check_tasks(parsed.lesson);  // task_set.h
-        // A task marked `lesson-weights: trained`: its shipped weights, or it trains here (task_set.h).
+        // A task marked `lesson-weights: trained`: its shipped weights, or it trains here when
+        // that is allowed (check_tasks has bounded the work), else the lesson is refused.
+        const TaskData* trained = lesson_weights_task(parsed.lesson);
+        if (result.diagnostics.empty() && options.lesson_weights && trained && !options.train_lesson_weights &&
+            !shipped_weights_match(parsed.lesson, *trained))
+            result.diagnostics.push_back(
+                {file, trained->lesson_weights_pos,
+                 "this copy of the lesson lacks the weights task '" + trained->id +
+                     "' trains (or they were trained for other data), and they are not trained while the lesson "
+                     "opens; the site's build adds them (neuralpath-cli train --lesson FILE --ship OUT)"});
         if (result.diagnostics.empty() && options.lesson_weights) {
             try {
                 apply_trained_weights(parsed.lesson);
             } catch (const neuralpath::InputError& e) {
-                result.diagnostics.push_back({file, {1, 1}, std::string("training the lesson's weights failed: ") + e.what()});
+                result.diagnostics.push_back({file, trained ? trained->lesson_weights_pos : SourcePos{1, 1},
+                                              std::string("training the lesson's weights failed: ") + e.what()});
             }
         }
         if (result.diagnostics.empty()) result.lesson = std::move(parsed.lesson);
@@ -133,7 +143,7 @@ LoadResult load_lesson_file(const std::string& path, LoadOptions options) {
 }
 
 std::vector<Diagnostic> check_lesson_file(const std::string& path, WidgetBlockParsers widgets) {
-    return load_lesson_file(path, {.widgets = widgets}).diagnostics;
+    return load_lesson_file(path, {.widgets = widgets, .lesson_weights = false}).diagnostics;
 }
 
 }  // namespace neuralpath::lesson

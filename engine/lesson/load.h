@@ -1,7 +1,8 @@
 // load.h: the lesson library's front door for the CLI and the web app.
 //
 //   load_lesson_file("lessons/x.md", ui::with_widgets())  parse + engine checks; a Lesson only when clean
-//   check_lesson_file("lessons/x.md") every problem, as Diagnostics (empty = valid)
+//   check_lesson_file("lessons/x.md") every problem, as Diagnostics (empty = valid); it never
+//                                     trains (a lesson's source has no shipped weights yet)
 // The CLI prints each Diagnostic's to_string() ("file:line:col: error: message") and exits
 // 1 when any file has one; the web app shows them in an error panel instead of the lesson.
 #pragma once
@@ -31,6 +32,11 @@ struct LoadOptions {
     // Put a `lesson-weights: trained` task's weights into lesson.weights (shipped or trained
     // now; task_set.h). Off for `neuralpath-cli train`, which trains from the lesson as written.
     bool lesson_weights = true;
+    // Without weights shipped for that very data (a ```trained-weights block whose fingerprint
+    // matches): train them now (the CLI and the native tests, within the checker's
+    // kMaxTrainingFlops), or refuse the lesson with a `file:line:col` error at its
+    // `lesson-weights:` (the page, whose frame cannot wait for a training run).
+    bool train_lesson_weights = true;
 };
 
 LoadResult              load_lesson_text(std::string_view text, std::string file, LoadOptions options = {});

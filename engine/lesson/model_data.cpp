@@ -9,6 +9,8 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
+#include <cstdio>
 #include <set>
 
 namespace neuralpath::lesson::detail {
@@ -17,9 +19,24 @@ namespace {
 
 // [SECTION] Numbers -----------------------------------------------------------------------------
 
+std::string magnitude() { return std::to_string(static_cast<int>(kMaxWeightMagnitude)); }
+
+// 0.1, 5: a limit as an author writes it.
+std::string format_limit(float v) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%g", static_cast<double>(v));
+    return text;
+}
+
+// A word vector's or a matrix's number: at most kMaxWeightMagnitude either way (limits.h).
 std::optional<float> number(ParseContext& ctx, const SettingsNode& n) {
     if (n.kind == SettingsNode::Kind::Text)
-        if (auto v = parse_number(n.text.text())) return v;
+        if (auto v = parse_number(n.text.text())) {
+            if (std::fabs(*v) <= kMaxWeightMagnitude) return v;
+            ctx.error(n.origin, "'" + n.text.text() + "' is too large: a weight is between -" + magnitude() + " and " +
+                                    magnitude());
+            return std::nullopt;
+        }
     ctx.error(n.origin, n.kind == SettingsNode::Kind::Text
                             ? "'" + n.text.text() + "' is not a number"
                             : std::string("expected a number, found ") + kind_name(n.kind));
@@ -41,6 +58,9 @@ std::optional<std::vector<float>> row(ParseContext& ctx, const SettingsNode& n) 
     if (!ok) return std::nullopt;
     return out;
 }
+
+// A feature's label heads a board column and is read aloud: a word or two, not a sentence.
+constexpr std::size_t kMaxFeatureLabelBytes = 40;
 
 bool valid_feature_name(std::string_view s) {
     if (s.empty() || !std::isalpha(static_cast<unsigned char>(s[0]))) return false;
@@ -68,6 +88,26 @@ void build_vocabulary(ParseContext& ctx) {
             vocab.features.push_back(name);
         }
         if (vocab.features.empty()) ctx.error(features->origin, "the vocabulary needs at least one feature");
+    }
+    // labels: the name each feature shows by (a translation's words: "thing: cosa"). Weights,
+    // tasks and the checker keep using the feature names themselves.
+    if (const SettingsNode* labels = f.map("labels", false)) {
+        vocab.labels.assign(vocab.features.size(), "");
+        for (const auto& e : labels->entries) {
+            auto it = std::find(vocab.features.begin(), vocab.features.end(), e.key);
+            if (it == vocab.features.end()) {
+                ctx.error(e.key_origin, "'" + e.key + "' is not one of the features");
+                continue;
+            }
+            const std::string label = e.value.kind == SettingsNode::Kind::Text ? e.value.text.text() : "";
+            if (label.empty() || label.size() > kMaxFeatureLabelBytes) {
+                ctx.error(e.value.origin ? e.value.origin : e.key_origin,
+                          "a feature's label is a short text (at most " + std::to_string(kMaxFeatureLabelBytes) +
+                              " bytes), such as 'thing: cosa'");
+                continue;
+            }
+            vocab.labels[static_cast<std::size_t>(it - vocab.features.begin())] = label;
+        }
     }
     if (const SettingsNode* words = f.map("words", true)) {
         for (const auto& e : words->entries) {
@@ -107,6 +147,10 @@ void build_vocabulary(ParseContext& ctx) {
         }
     }
     f.finish();
+    if (vocab.words.size() * std::max<std::size_t>(1, vocab.features.size()) > kMaxModelNumbers)
+        ctx.error(ctx.vocabulary_origin, "the vocabulary holds " + std::to_string(vocab.words.size()) + " words of " +
+                                             std::to_string(vocab.features.size()) + " numbers; a lesson's model holds at most " +
+                                             std::to_string(kMaxModelNumbers) + " numbers");
     ctx.lesson->vocabulary = std::move(vocab);
 }
 
@@ -228,11 +272,16 @@ WeightsData read_weights(ParseContext& ctx, const SettingsNode& node, std::size_
 
     if (auto p = f.source("positions", false)) {
         if (auto flag = parse_flag(p->text())) w.positions = *flag;
-        else if (auto v = parse_number(p->text())) w.position_scale = *v;
-        else ctx.error(p->origin(0), "'positions' is on, off or a scale such as 0.1");
+        else if (auto v = parse_number(p->text()); v && std::fabs(*v) <= kMaxWeightMagnitude) w.position_scale = *v;
+        else ctx.error(p->origin(0), "'positions' is on, off or a scale such as 0.1 (at most " + magnitude() + ")");
     }
-    if (const SettingsNode* ctxl = f.list("context", false))
-        for (const auto& item : ctxl->items) w.context.push_back(layer(ctx, item, "context layer", features, d));
+    if (const SettingsNode* ctxl = f.list("context", false)) {
+        if (ctxl->items.size() > static_cast<std::size_t>(kMaxContextLayers))
+            ctx.error(ctxl->origin, "a model has at most " + std::to_string(kMaxContextLayers) + " context layers, not " +
+                                        std::to_string(ctxl->items.size()));
+        else
+            for (const auto& item : ctxl->items) w.context.push_back(layer(ctx, item, "context layer", features, d));
+    }
     if (const SettingsNode* a = f.get("attention")) w.attention = layer(ctx, *a, "attention", features, d);
 
     if (const SettingsNode* ff = f.get("feed-forward")) {
@@ -266,7 +315,9 @@ WeightsData read_weights(ParseContext& ctx, const SettingsNode& node, std::size_
     }
     if (auto t = f.source("temperature", false)) {
         auto v = parse_number(t->text());
-        if (!v || *v <= 0.0f) ctx.error(t->origin(0), "'temperature' is a number above 0");
+        if (!v || !(*v >= kMinTemperature && *v <= kMaxTemperature))
+            ctx.error(t->origin(0), "'temperature' is a number from " + format_limit(kMinTemperature) + " to " +
+                                        format_limit(kMaxTemperature));
         else w.temperature = *v;
     }
     if (auto s = f.source("seed", false)) {
@@ -275,6 +326,18 @@ WeightsData read_weights(ParseContext& ctx, const SettingsNode& node, std::size_
         else w.seed = static_cast<std::uint64_t>(*v);
     }
     f.finish();
+    // Every number the model will hold, the seeded defaults included: attention and context
+    // layers (W_Q, W_K, W_V, W_O: 4·d²), the feed-forward's W1, b1, W2, b2, and the word vectors
+    // (the vocabulary's, and the next-token step's unembedding of the same size).
+    const double dd = static_cast<double>(d);
+    const double hidden = w.feed_forward ? (w.hidden != 0 ? w.hidden : 4.0 * dd) : 0.0;
+    const double words = ctx.lesson->vocabulary ? static_cast<double>(ctx.lesson->vocabulary->words.size()) : 0.0;
+    const double numbers = (static_cast<double>(w.context.size()) + 1.0) * 4.0 * dd * dd +
+                           (w.feed_forward ? 2.0 * dd * hidden + hidden + dd : 0.0) + 2.0 * words * dd;
+    if (numbers > static_cast<double>(kMaxModelNumbers))
+        ctx.error(origin, std::string("this model would hold about ") + std::to_string(static_cast<long long>(numbers)) +
+                              " numbers; a lesson's model holds at most " + std::to_string(kMaxModelNumbers) +
+                              " (a smaller d-model, hidden or fewer context layers)");
     return w;
 }
 

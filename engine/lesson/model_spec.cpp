@@ -7,8 +7,11 @@
 
 #include "engine/core/error.h"
 #include "engine/core/tokenizer.h"
+#include "engine/lesson/limits.h"
+#include "engine/lesson/limits.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace neuralpath::lesson {
 
@@ -37,10 +40,23 @@ neuralpath::AttentionLayer to_layer(const LayerData& l) {
 
 }  // namespace
 
+bool trace_is_finite(const neuralpath::Trace& trace) {
+    for (const neuralpath::Step& step : trace.steps) {
+        const auto& v = step.result.values;
+        if (v.hasNaN()) return false;
+        // The mask step writes −∞ into the cells it hides; any other infinity is an overflow.
+        if (step.kind != neuralpath::StepKind::mask && !v.allFinite()) return false;
+    }
+    return trace.next.probabilities.size() == 0 || trace.next.probabilities.allFinite();
+}
+
 neuralpath::ModelSpec model_spec_for(const Lesson& lesson) {
     if (!lesson.vocabulary) return neuralpath::default_model_spec();
     neuralpath::ModelSpec spec;
     spec.vocabulary.feature_names = lesson.vocabulary->features;
+    // The engine names dimensions only to show them (board columns, narration): a label wins.
+    for (std::size_t i = 0; i < lesson.vocabulary->labels.size() && i < spec.vocabulary.feature_names.size(); ++i)
+        if (!lesson.vocabulary->labels[i].empty()) spec.vocabulary.feature_names[i] = lesson.vocabulary->labels[i];
     for (const auto& w : lesson.vocabulary->words) spec.vocabulary.words[w.word] = w.values;
     if (!lesson.weights) return spec;
 
@@ -151,6 +167,12 @@ std::vector<Diagnostic> check_with_engine(const Lesson& lesson, const std::vecto
 
     for (const auto& s : sentences) {
         const SourcePos start = s.positions.empty() ? SourcePos{} : s.positions.front();
+        // What the page can show (limits.h): the widget refuses the same.
+        if (s.text.size() > kMaxSentenceBytes) {
+            error(start, "the " + s.widget + " sentence is " + std::to_string(s.text.size()) +
+                             " bytes; a sentence holds at most " + std::to_string(kMaxSentenceBytes));
+            continue;
+        }
         std::vector<neuralpath::Token> tokens;
         try {
             tokens = neuralpath::tokenize(s.text);
@@ -160,6 +182,11 @@ std::vector<Diagnostic> check_with_engine(const Lesson& lesson, const std::vecto
         }
         if (tokens.empty()) {
             error(start, "the " + s.widget + " sentence is empty");
+            continue;
+        }
+        if (const int most = max_sentence_tokens(s.widget); most > 0 && static_cast<int>(tokens.size()) > most) {
+            error(start, "the " + s.widget + " shows at most " + std::to_string(most) + " tokens; this sentence has " +
+                             std::to_string(tokens.size()));
             continue;
         }
         bool known = true;
@@ -182,7 +209,11 @@ std::vector<Diagnostic> check_with_engine(const Lesson& lesson, const std::vecto
         try {
             neuralpath::TraceOptions options;
             options.mask = neuralpath::Mask::none();
-            (void)neuralpath::run_block(spec, tokens, options);
+            const neuralpath::Trace trace = neuralpath::run_block(spec, tokens, options);
+            // Numbers too large for a float (1e38 anywhere) come out as infinity and then NaN.
+            if (!trace_is_finite(trace))
+                error(start, "the engine's numbers for this sentence overflow (infinity or NaN); "
+                             "use smaller weights, word vectors or positions");
         } catch (const neuralpath::InputError& e) {
             error(start, std::string("the engine cannot run this sentence: ") + e.what());
         }

@@ -43,9 +43,13 @@ std::optional<SpotlightWeights> spotlight_weights(const Lesson& lesson, std::str
 // The engine steps a playback step name covers ("qkv" -> project_q, project_k, project_v).
 std::vector<neuralpath::StepKind> step_kinds(std::string_view playback_step);
 
+// No NaN in the trace and no infinity but the mask's −∞: a model whose numbers overflow a float.
+bool trace_is_finite(const neuralpath::Trace& trace);
+
 // Problems only the engine can find: unknown words in widget sentences (at the word's
 // column), a query word missing from its sentence, vocabulary words the tokenizer would split,
-// heads that do not divide d_model, and anything resolve_model() rejects.
+// heads that do not divide d_model, anything resolve_model() rejects, a sentence longer than
+// its widget shows (limits.h, widget_kinds.h) and numbers that overflow.
 std::vector<Diagnostic> check_with_engine(const Lesson& lesson,
                                           const std::vector<SentenceRef>& sentences);
 

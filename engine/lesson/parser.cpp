@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdio>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -141,6 +142,44 @@ void check_references(ParseContext& ctx, const Lesson& lesson) {
     }
 }
 
+// What the page can show (limits.h): sections, checks and widgets, each refused past its limit
+// at the first one too many.
+void check_counts(ParseContext& ctx, const Lesson& lesson) {
+    if (lesson.sections.size() > kMaxSections)
+        ctx.error_at(lesson.sections[kMaxSections].pos, "a lesson has at most " + std::to_string(kMaxSections) +
+                                                            " sections; this is one more (split the lesson in two)");
+    std::size_t checks = 0, widgets = 0;
+    for_each_block(lesson, [&](const Block& b) {
+        if (std::holds_alternative<Check>(b.content) && ++checks == kMaxChecks + 1)
+            ctx.error_at(b.pos, "a lesson has at most " + std::to_string(kMaxChecks) + " checks; this is one more");
+        if (std::holds_alternative<WidgetBlock>(b.content) && ++widgets == kMaxWidgets + 1)
+            ctx.error_at(b.pos, "a lesson has at most " + std::to_string(kMaxWidgets) + " widgets; this is one more");
+    });
+}
+
+// The first byte that does not start a well-formed UTF-8 character (overlong forms, surrogates
+// and code points past U+10FFFF included), or npos. The page draws and serialises text as
+// UTF-8: one 0xFF byte in a title passed the checker and then stopped the page.
+std::size_t first_invalid_utf8(std::string_view text) {
+    const auto byte = [&](std::size_t i) { return static_cast<unsigned char>(text[i]); };
+    for (std::size_t i = 0; i < text.size();) {
+        const unsigned char c = byte(i);
+        if (c < 0x80) { ++i; continue; }
+        std::size_t length = 0;
+        unsigned char low = 0x80, high = 0xBF;   // the allowed range of the second byte
+        if (c >= 0xC2 && c <= 0xDF) length = 2;
+        else if (c >= 0xE0 && c <= 0xEF) { length = 3; if (c == 0xE0) low = 0xA0; if (c == 0xED) high = 0x9F; }
+        else if (c >= 0xF0 && c <= 0xF4) { length = 4; if (c == 0xF0) low = 0x90; if (c == 0xF4) high = 0x8F; }
+        else return i;
+        if (i + length > text.size()) return i;
+        if (byte(i + 1) < low || byte(i + 1) > high) return i;
+        for (std::size_t k = 2; k < length; ++k)
+            if ((byte(i + k) & 0xC0) != 0x80) return i;
+        i += length;
+    }
+    return std::string_view::npos;
+}
+
 }  // namespace
 
 ParseResult parse_lesson(std::string_view text, std::string file, WidgetBlockParsers widgets) {
@@ -152,6 +191,10 @@ ParseResult parse_lesson(std::string_view text, std::string file, WidgetBlockPar
 
     if (text.find('\0') != std::string_view::npos) {
         ctx.error(text.find('\0'), "the file contains a NUL byte; is it a text file?");
+    } else if (const std::size_t bad = first_invalid_utf8(text); bad != std::string_view::npos) {
+        char hex[8];
+        std::snprintf(hex, sizeof hex, "0x%02X", static_cast<unsigned>(static_cast<unsigned char>(text[bad])));
+        ctx.error(bad, std::string("this byte (") + hex + ") is not UTF-8; save the lesson as UTF-8 text");
     } else {
         const std::size_t body = front_matter(ctx, result.lesson);
         result.lesson.intro =
@@ -159,6 +202,7 @@ ParseResult parse_lesson(std::string_view text, std::string file, WidgetBlockPar
         finish_sections(ctx, result.lesson);
         build_model_data(ctx);
         check_references(ctx, result.lesson);
+        check_counts(ctx, result.lesson);
     }
     std::stable_sort(ctx.diagnostics.begin(), ctx.diagnostics.end(),
                      [](const Diagnostic& a, const Diagnostic& b) {

@@ -112,6 +112,7 @@ std::string serialize_progress(const Progress& p) {
     for (const auto& [id, chosen] : p.answers) out["answers"][id] = chosen;
     out["reveals"] = p.reveals;
     out["step"] = p.step;
+    if (p.order != 0) out["order"] = p.order;
     // Unknown keys go back as they came (a newer version's or a host's: not ours to drop).
     for (const auto& [key, text] : p.extra) {
         if (out.contains(key)) continue;
@@ -187,6 +188,11 @@ ProgressParse parse_progress(std::string_view stored) {
         } else if (key == "step") {
             if (const auto n = small_int(value)) p.step = *n;
             else dropped.add(key, "'step' is not a step number, so the playback position was left out");
+        } else if (key == "order") {
+            if (value.is_number_unsigned() && value.get<std::uint64_t>() <= 0xFFFFFFFFull)
+                p.order = static_cast<std::uint32_t>(value.get<std::uint64_t>());
+            else
+                dropped.add(key, "'order' is not a seed (a whole number below 2^32), so the options' order was made anew");
         } else {
             p.extra[key] = value.dump(-1, ' ', false, json::error_handler_t::replace);
         }
@@ -234,6 +240,7 @@ Progress reconcile(const Lesson& lesson, Progress p, std::vector<std::string>* d
         return out;
     }
     out.step = p.step;
+    out.order = p.order;
     out.extra = std::move(p.extra);
     if (find_section(lesson, p.section)) out.section = p.section;
     else if (!p.section.empty()) note.add("section", "the section " + shown(p.section) + " is no longer in the lesson");
@@ -269,6 +276,28 @@ ProgressSummary summarize(const Lesson& lesson, const Progress& p) {
     const int units = s.sections + s.checks;
     s.percent = units ? (100 * (s.visited + s.answered)) / units : 100;
     return s;
+}
+
+std::vector<int> option_order(std::uint32_t order, std::string_view check_id, int options) {
+    std::vector<int> shown(static_cast<std::size_t>(std::max(options, 0)));
+    for (int i = 0; i < options; ++i) shown[static_cast<std::size_t>(i)] = i;
+    if (order == 0) return shown;
+    // splitmix64 over (seed, FNV-1a of the check's id): no library generator, whose sequence
+    // may differ between standard libraries (the page and the CLI must agree, and so must a
+    // learner's phone and laptop).
+    std::uint64_t h = 1469598103934665603ull;
+    for (const char c : check_id) h = (h ^ static_cast<unsigned char>(c)) * 1099511628211ull;
+    std::uint64_t state = h ^ (static_cast<std::uint64_t>(order) << 32 | order);
+    const auto next = [&state] {
+        std::uint64_t z = (state += 0x9E3779B97F4A7C15ull);
+        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+        z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+        return z ^ (z >> 31);
+    };
+    // Fisher-Yates: position i takes one of the options not yet placed, each equally likely.
+    for (int i = options - 1; i > 0; --i)
+        std::swap(shown[static_cast<std::size_t>(i)], shown[static_cast<std::size_t>(next() % static_cast<std::uint64_t>(i + 1))]);
+    return shown;
 }
 
 }  // namespace neuralpath::lesson

@@ -3,7 +3,9 @@
 // The web layer keeps the string (localStorage or the host's LMS) and gives it back on the
 // next visit. The format is a small JSON object, stable and versioned:
 //   {"v":1,"lesson":"self-attention","section":"causal-masking","visited":["a","b"],
-//    "answers":{"qk-first":[0]},"reveals":["bert"],"step":3}
+//    "answers":{"qk-first":[0]},"reveals":["bert"],"step":3,"order":2718281828}
+// "order" is the learner's own seed for the order a check shows its options in (option_order):
+// answers are kept by the options' places in the lesson, whatever order they were shown in.
 // Reading salvages: a record with one bad field (or written by a newer version) gives back
 // every part that can be read, and lists what was left out and why, so the caller can keep the
 // original aside and tell the learner. Keys this version does not know are kept and written
@@ -13,6 +15,7 @@
 
 #include "engine/lesson/lesson.h"
 
+#include <cstdint>
 #include <map>
 #include <optional>
 #include <set>
@@ -32,6 +35,7 @@ struct Progress {
     std::map<std::string, std::vector<int>> answers;   // check id -> chosen options (sorted)
     std::set<std::string>                   reveals;   // reveal ids opened
     int                                     step = 0;  // playback position (0 = start)
+    std::uint32_t                           order = 0; // the learner's option-order seed (0 = none yet)
     std::map<std::string, std::string>      extra;     // unknown keys -> their JSON text, kept as found
 
     friend bool operator==(const Progress&, const Progress&) = default;
@@ -69,5 +73,12 @@ struct ProgressSummary {
     bool   success = false;            // completed with every answer correct
 };
 ProgressSummary summarize(const Lesson& lesson, const Progress& progress);
+
+// The order in which a learner with seed `order` sees the `options` options of check `check_id`:
+// a permutation of 0..options-1 (display position -> the option's place in the lesson), the
+// same for the same seed and check on every visit and machine, and different from check to
+// check. Seed 0 (none yet) keeps the lesson's order. A lesson's right answer written first is
+// then not where every learner finds it (#34).
+std::vector<int> option_order(std::uint32_t order, std::string_view check_id, int options);
 
 }  // namespace neuralpath::lesson

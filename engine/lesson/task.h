@@ -59,6 +59,7 @@ struct TaskData {
     float                      learning_rate = 0.003f;
     int                        batch = 8;
     bool                       lesson_weights = false;  // widgets run on the trained weights
+    SourcePos                  lesson_weights_pos;      // where `lesson-weights: trained` is written
     bool                       feed_forward_only = false;  // `trains: feed-forward`: attention stays hand-set
     SourcePos                  pos;
 };

@@ -127,7 +127,10 @@ void build_task(ParseContext& ctx, const Fence& fence, Nesting nesting, const Se
             ctx.error(parts->origin(0), "'trains' should be all or feed-forward, not '" + parts->text() + "'");
     }
     if (auto w = f.source("lesson-weights", false)) {
-        if (w->text() == "trained") t.lesson_weights = true;
+        if (w->text() == "trained") {
+            t.lesson_weights = true;
+            t.lesson_weights_pos = ctx.pos(w->origin(0));
+        }
         else if (w->text() != "hand-set")
             ctx.error(w->origin(0), "'lesson-weights' should be trained or hand-set, not '" + w->text() + "'");
     }

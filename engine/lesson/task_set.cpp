@@ -9,6 +9,7 @@
 #include "engine/core/embedding.h"
 #include "engine/core/error.h"
 #include "engine/core/tokenizer.h"
+#include "engine/lesson/limits.h"
 #include "engine/lesson/model_spec.h"
 
 #include <algorithm>
@@ -161,6 +162,27 @@ neuralpath::TrainOptions train_options(const TaskData& task) {
 
 // [SECTION] Checks -------------------------------------------------------------------------------
 
+double training_flops(const Lesson& lesson, const TaskData& task) {
+    const neuralpath::ModelSpec m = neuralpath::resolve_model(model_spec_for(lesson));
+    // The longest sentence the task trains on, in tokens (a template's slots are one word each).
+    std::size_t tokens = 1;
+    try {
+        for (const TaskTemplate& t : task.templates) tokens = std::max(tokens, neuralpath::tokenize(t.text).size());
+        for (const CorpusLine& line : task.corpus) tokens = std::max(tokens, neuralpath::tokenize(line.text).size());
+    } catch (const neuralpath::InputError&) {
+        tokens = static_cast<std::size_t>(neuralpath::kMaxTokens);  // reported elsewhere; count the worst
+    }
+    const double T = static_cast<double>(tokens), d = static_cast<double>(m.d_model);
+    const double layers = static_cast<double>(m.context_layers.size()) + 1.0;
+    const double hidden = m.feed_forward.enabled ? static_cast<double>(m.feed_forward.hidden) : 0.0;
+    const double words = static_cast<double>(m.vocabulary.words.size());
+    // Model numbers a token passes through: each layer's W_Q, W_K, W_V, W_O, the feed-forward,
+    // the next-word unembedding (V × d).
+    const double numbers = layers * 4.0 * d * d + 2.0 * d * hidden + words * d;
+    const double per_token = 6.0 * numbers + layers * 12.0 * T * d;   // + scores and blends, forward and back
+    return static_cast<double>(task.steps) * static_cast<double>(task.batch) * T * per_token;
+}
+
 std::vector<Diagnostic> check_tasks(const Lesson& lesson) {
     std::vector<Diagnostic> out;
     auto error = [&](SourcePos pos, std::string message) { out.push_back({lesson.file, pos, std::move(message)}); };
@@ -185,6 +207,18 @@ std::vector<Diagnostic> check_tasks(const Lesson& lesson) {
 
     int trained = 0;
     for (const TaskData& task : lesson.tasks) {
+        // A task a page may train at once (a shared link's training step, a lesson opened without
+        // its shipped weights in the CLI): bounded, so `check`, `heads` and the page never hang.
+        try {
+            if (const double flops = training_flops(lesson, task); flops > kMaxTrainingFlops) {
+                char shown[64];
+                std::snprintf(shown, sizeof shown, "%.3g", flops);
+                error(task.pos, std::string("training this task would take about ") + shown +
+                                    " floating-point operations; a task may take at most " +
+                                    std::to_string(static_cast<long long>(kMaxTrainingFlops)) +
+                                    " (fewer steps, a smaller batch or a smaller model)");
+            }
+        } catch (const neuralpath::InputError&) { /* the model's own problem, reported by check_with_engine */ }
         if (task.lesson_weights && ++trained > 1)
             error(task.pos, "only one task can train the lesson's weights ('lesson-weights: trained')");
         if (task.lesson_weights && (!lesson.vocabulary || !lesson.weights))
@@ -306,14 +340,23 @@ std::string trained_weights_block_text(const Lesson& lesson, const TaskData& tas
            "\nfingerprint: " + weights_fingerprint(lesson, task) + "\n" + weights_block_text(trained, features) + "```\n";
 }
 
-int apply_trained_weights(Lesson& lesson) {
+const TaskData* lesson_weights_task(const Lesson& lesson) {
     const TaskData* task = nullptr;
     for (const TaskData& t : lesson.tasks)
         if (t.lesson_weights) task = &t;
-    if (!task || !lesson.weights) return 0;
+    return task && lesson.weights ? task : nullptr;
+}
+
+bool shipped_weights_match(const Lesson& lesson, const TaskData& task) {
+    return lesson.shipped_weights && lesson.shipped_weights->task == task.id &&
+           lesson.shipped_weights->fingerprint == weights_fingerprint(lesson, task);
+}
+
+int apply_trained_weights(Lesson& lesson) {
+    const TaskData* task = lesson_weights_task(lesson);
+    if (!task) return 0;
     // Weights the build trained for this very data (the site's copy of the lesson): no training.
-    if (lesson.shipped_weights && lesson.shipped_weights->task == task->id &&
-        lesson.shipped_weights->fingerprint == weights_fingerprint(lesson, *task)) {
+    if (shipped_weights_match(lesson, *task)) {
         lesson.weights = lesson.shipped_weights->weights;
         return 0;
     }

@@ -25,8 +25,8 @@ neuralpath::TrainingSet training_set(const Lesson& lesson, const TaskData& task)
 neuralpath::TrainOptions train_options(const TaskData& task);
 
 // Problems in the lesson's tasks that need the vocabulary: undeclared or unused slots, words
-// the vocabulary lacks, a query missing from a template, nothing left to train on, and more
-// than one task with `lesson-weights: trained`.
+// the vocabulary lacks, a query missing from a template, nothing left to train on, more
+// than one task with `lesson-weights: trained`, and training that would take too long.
 std::vector<Diagnostic> check_tasks(const Lesson& lesson);
 
 // With a task marked `lesson-weights: trained`: puts its trained matrices into lesson.weights, so
@@ -34,6 +34,17 @@ std::vector<Diagnostic> check_tasks(const Lesson& lesson);
 // (a built site's copy: nothing to train), else trained now (deterministic). Returns how many
 // steps ran (0 with shipped weights).
 int apply_trained_weights(Lesson& lesson);
+
+// The task marked `lesson-weights: trained`, or nullptr; and whether the lesson carries weights
+// trained for its current data (a ```trained-weights block with a matching fingerprint).
+const TaskData* lesson_weights_task(const Lesson& lesson);
+bool shipped_weights_match(const Lesson& lesson, const TaskData& task);
+
+// About how many floating-point operations training the task takes: per step, the batch's
+// tokens (at the longest sentence) through the model forward and back (6 per model number per
+// token) plus the attention's scores and blends. check_tasks refuses a task past
+// kMaxTrainingFlops (limits.h); throws InputError when the model cannot be resolved.
+double training_flops(const Lesson& lesson, const TaskData& task);
 
 // A short hex digest of everything a task's trained weights depend on: the vocabulary, the model
 // the lesson sets up, and the task. Weights shipped with another fingerprint are not used.

@@ -3,7 +3,7 @@
 // [SECTION] Where a translation sits   lessons/<lang>/ID.md next to lessons/ID.md
 // [SECTION] Outline                    front matter, sections and fenced blocks of one file
 // [SECTION] Comparing settings         which keys are words (free) and which are structure
-// [SECTION] Comparing outlines         aligned by anchor and by block kind + id (LCS)
+// [SECTION] Comparing outlines         aligned by anchor and by block kind + id (LCS, bounded)
 // [SECTION] Entry points
 //
 // The outline is read from the source text (lines and fences), not from the parsed Lesson, so
@@ -18,10 +18,13 @@
 #include "engine/lesson/settings.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <filesystem>
 #include <fstream>
 #include <set>
 #include <sstream>
+#include <unordered_map>
+#include <unordered_set>
 
 namespace neuralpath::lesson {
 
@@ -195,12 +198,13 @@ private:
 // [SECTION] Comparing settings -----------------------------------------------------------------
 
 // Which keys carry words a translator rewrites. Everything else in a block is structure.
-enum class Words { caption_only, check, text_block, none };
+enum class Words { caption_only, check, text_block, vocabulary, none };
 
 Words words_of(std::string_view kind) {
     if (kind == "check") return Words::check;                  // question, hint, options' text/feedback
     if (kind == "callout" || kind == "reveal") return Words::text_block;   // title / label
-    if (kind == "vocabulary" || kind == "weights" || kind == "task") return Words::none;  // data
+    if (kind == "vocabulary") return Words::vocabulary;                // data, but its feature labels
+    if (kind == "weights" || kind == "task") return Words::none;        // data
     return Words::caption_only;                                // widgets, code, equations
 }
 
@@ -212,6 +216,7 @@ bool is_words(Words words, std::string_view key, int depth) {
             return depth == 0 && (key == "caption" || key == "model" || key == "prompt" || key == "text" || key == "learn");
         case Words::check:        return key == "question" || key == "hint" || key == "text" || key == "feedback";
         case Words::text_block:   return depth == 0 && (key == "title" || key == "label");
+        case Words::vocabulary:   return depth == 0 && key == "labels";  // what a feature is called
         case Words::none:         return false;
     }
     return false;
@@ -278,18 +283,95 @@ void compare_settings(const SettingsNode& original, const SettingsNode& translat
 
 // [SECTION] Comparing outlines -----------------------------------------------------------------
 
-// Longest common subsequence of two key lists: pairs (i, j) of matching positions, in order.
-std::vector<std::pair<std::size_t, std::size_t>> align(const std::vector<std::string>& a, const std::vector<std::string>& b) {
-    std::vector<std::vector<std::size_t>> best(a.size() + 1, std::vector<std::size_t>(b.size() + 1, 0));
-    for (std::size_t i = a.size(); i-- > 0;)
-        for (std::size_t j = b.size(); j-- > 0;)
-            best[i][j] = a[i] == b[j] ? best[i + 1][j + 1] + 1 : std::max(best[i + 1][j], best[i][j + 1]);
-    std::vector<std::pair<std::size_t, std::size_t>> pairs;
-    for (std::size_t i = 0, j = 0; i < a.size() && j < b.size();) {
-        if (a[i] == b[j]) pairs.emplace_back(i++, j++);
-        else if (best[i + 1][j] >= best[i][j + 1]) ++i;
+// Matching positions (i, j) of two key lists, in order: a longest common subsequence where
+// that is affordable, and never a table of a.size() × b.size() cells (30k sections asked for
+// 7 GB and ended in std::bad_alloc). The two files are nearly always the same outline, so:
+//   1. keys equal at the start and at the end match as they stand;
+//   2. in the middle, keys that occur once in each list are anchors: the longest run of them in
+//      the same order (patience sorting, O(n log n)) matches, and each gap between two anchors
+//      is aligned the same way;
+//   3. a gap with no such anchor gets the exact table when it is small (kAlignCells), and is
+//      otherwise left unmatched: its keys are reported missing and extra, which is what they
+//      look like anyway.
+constexpr std::size_t kAlignCells = 1u << 20;   // 4 MB of table at most, per gap
+constexpr int kAlignDepth = 8;                   // gaps within gaps: each level's anchors are new keys
+
+using Pairs = std::vector<std::pair<std::size_t, std::size_t>>;
+
+void align_exact(const std::vector<std::string>& a, std::size_t a0, std::size_t a1, const std::vector<std::string>& b,
+                 std::size_t b0, std::size_t b1, Pairs& out) {
+    const std::size_t n = a1 - a0, m = b1 - b0;
+    std::vector<std::uint32_t> best((n + 1) * (m + 1), 0);   // best[i][j]: LCS of a[i..], b[j..]
+    const auto at = [&](std::size_t i, std::size_t j) -> std::uint32_t& { return best[i * (m + 1) + j]; };
+    for (std::size_t i = n; i-- > 0;)
+        for (std::size_t j = m; j-- > 0;)
+            at(i, j) = a[a0 + i] == b[b0 + j] ? at(i + 1, j + 1) + 1 : std::max(at(i + 1, j), at(i, j + 1));
+    for (std::size_t i = 0, j = 0; i < n && j < m;) {
+        if (a[a0 + i] == b[b0 + j]) out.emplace_back(a0 + i++, b0 + j++);
+        else if (at(i + 1, j) >= at(i, j + 1)) ++i;
         else ++j;
     }
+}
+
+void align_range(const std::vector<std::string>& a, std::size_t a0, std::size_t a1, const std::vector<std::string>& b,
+                 std::size_t b0, std::size_t b1, Pairs& out, int depth = 0) {
+    // 1. Common ends.
+    std::size_t head = 0;
+    while (a0 + head < a1 && b0 + head < b1 && a[a0 + head] == b[b0 + head]) ++head;
+    std::size_t tail = 0;
+    while (a1 - tail > a0 + head && b1 - tail > b0 + head && a[a1 - tail - 1] == b[b1 - tail - 1]) ++tail;
+    for (std::size_t k = 0; k < head; ++k) out.emplace_back(a0 + k, b0 + k);
+    a0 += head, b0 += head;
+    const std::size_t end_a = a1 - tail, end_b = b1 - tail;
+    if (a0 < end_a && b0 < end_b) {
+        // 2. Anchors: keys once in each side, in an order both share.
+        std::unordered_map<std::string_view, std::pair<int, std::size_t>> in_a, in_b;   // key -> (count, index)
+        for (std::size_t i = a0; i < end_a; ++i) {
+            auto& e = in_a[a[i]];
+            ++e.first;
+            e.second = i;
+        }
+        for (std::size_t j = b0; j < end_b; ++j) {
+            auto& e = in_b[b[j]];
+            ++e.first;
+            e.second = j;
+        }
+        Pairs unique;   // in a's order
+        for (std::size_t i = a0; i < end_a; ++i) {
+            const auto ea = in_a.find(a[i]), eb = in_b.find(a[i]);
+            if (ea->second.first == 1 && eb != in_b.end() && eb->second.first == 1) unique.emplace_back(i, eb->second.second);
+        }
+        // The longest run increasing in b (patience sorting): piles[k] ends the best run of length k + 1.
+        std::vector<std::size_t> piles, previous(unique.size(), SIZE_MAX);
+        for (std::size_t u = 0; u < unique.size(); ++u) {
+            const auto pile = std::lower_bound(piles.begin(), piles.end(), unique[u].second,
+                                               [&](std::size_t v, std::size_t j) { return unique[v].second < j; });
+            if (pile != piles.begin()) previous[u] = *(pile - 1);
+            if (pile == piles.end()) piles.push_back(u);
+            else *pile = u;
+        }
+        Pairs anchors;
+        for (std::size_t u = piles.empty() ? SIZE_MAX : piles.back(); u != SIZE_MAX; u = previous[u]) anchors.push_back(unique[u]);
+        std::reverse(anchors.begin(), anchors.end());
+        if (anchors.empty() || depth >= kAlignDepth) {
+            // 3. No anchor (or deep enough): the exact table when small, else nothing matched.
+            if ((end_a - a0) * (end_b - b0) <= kAlignCells) align_exact(a, a0, end_a, b, b0, end_b, out);
+        } else {
+            std::size_t i = a0, j = b0;
+            for (const auto& [ai, bj] : anchors) {
+                align_range(a, i, ai, b, j, bj, out, depth + 1);
+                out.emplace_back(ai, bj);
+                i = ai + 1, j = bj + 1;
+            }
+            align_range(a, i, end_a, b, j, end_b, out, depth + 1);
+        }
+    }
+    for (std::size_t k = tail; k > 0; --k) out.emplace_back(a1 - k, b1 - k);
+}
+
+Pairs align(const std::vector<std::string>& a, const std::vector<std::string>& b) {
+    Pairs pairs;
+    align_range(a, 0, a.size(), b, 0, b.size(), pairs);
     return pairs;
 }
 
@@ -420,9 +502,10 @@ private:
             report_at(where, "the section '" + a[i] + "' (" + in_original(original.sections[i].pos.line - 1) +
                                  ") is missing from the translation; it belongs before this point");
         }
+        const std::unordered_set<std::string_view> in_original(a.begin(), a.end());   // hashed: no n·m search
         for (std::size_t j = 0; j < b.size(); ++j) {
             if (matched_translated.count(j)) continue;
-            const bool elsewhere = std::find(a.begin(), a.end(), b[j]) != a.end();
+            const bool elsewhere = in_original.count(b[j]) > 0;
             report_at(translated.sections[j].pos,
                       elsewhere ? "the section '" + b[j] + "' is in a different place than in the original"
                                 : "the section '" + b[j] + "' is not in the original (an extra section, or a changed {#anchor})");
@@ -450,9 +533,10 @@ private:
             if (at != kNoOrigin) report(at, message);
             else report_at(section_end, message);
         }
+        const std::unordered_set<std::string_view> in_original(a.begin(), a.end());
         for (std::size_t j = 0; j < translated.size(); ++j)
             if (!matched[j]) {
-                const bool elsewhere = std::find(a.begin(), a.end(), b[j]) != a.end();
+                const bool elsewhere = in_original.count(b[j]) > 0;
                 report(translated[j].offset, block_name(translated[j]) +
                                                  (elsewhere ? " is in a different place than in the original"
                                                             : " is not in the original (an extra block, or a changed kind or id)"));

@@ -67,6 +67,11 @@ Catalogue Catalogue::parse(std::string_view text, std::vector<Problem>* problems
         text.remove_prefix(end == std::string_view::npos ? text.size() : end + 1);
         ++line_no;
         if (line.empty() || line.front() == '#') continue;
+        // A NUL byte once cut the whole catalogue short (a C string ends there): only its line goes.
+        if (line.find('\0') != std::string_view::npos) {
+            problem("the line holds a NUL byte");
+            continue;
+        }
         if (line.front() == '[') {
             if (line.back() != ']' || line.size() < 3) {
                 problem("a section is written [name]");

@@ -42,18 +42,19 @@ std::string format_short(float value) {
     return with_decimal_mark(std::move(text));
 }
 
+// The catalogue places the sign: "35.8%" in English, "35,8 %" (a no-break space) in Spanish.
 std::string format_percent_short(float fraction) {
     if (!std::isfinite(fraction)) return format_number(fraction);
     char buffer[64];
-    std::snprintf(buffer, sizeof buffer, "%.0f%%", static_cast<double>(fraction) * 100.0);
-    return buffer;
+    std::snprintf(buffer, sizeof buffer, "%.0f", static_cast<double>(fraction) * 100.0);
+    return tr("format.percent", {{"n", buffer}});
 }
 
 std::string format_percent(float fraction) {
     if (!std::isfinite(fraction)) return format_number(fraction);
     char buffer[64];
-    std::snprintf(buffer, sizeof buffer, "%.1f%%", static_cast<double>(fraction) * 100.0);
-    return with_decimal_mark(buffer);
+    std::snprintf(buffer, sizeof buffer, "%.1f", static_cast<double>(fraction) * 100.0);
+    return tr("format.percent", {{"n", with_decimal_mark(buffer)}});
 }
 
 std::string format_setting(double value) {

@@ -7,11 +7,14 @@
 #include "app.h"
 
 #include "engine/text/catalogue.h"
+#include "engine/text/format.h"
+#include "engine/ui/page_limits.h"
 #include "engine/lesson/load.h"
 #include "engine/lesson/model_spec.h"
 #include "engine/ui/document_export.h"
 #include "engine/ui/lesson_page.h"
 #include "engine/ui/lesson_session.h"
+#include "engine/ui/page_limits.h"
 #include "engine/ui/widget.h"
 #include "engine/ui/page_commands.h"
 #include "engine/ui/widgets/registry.h"
@@ -65,6 +68,7 @@ struct App::Impl {
   LessonPage page;
   float time = 0;
   int transport_step = -1;  // the transport's step last put in the learner's progress
+  std::string next_title, next_href;  // the course's next lesson (nextLesson command)
 
   WidgetEntry* find_widget(std::string_view id) {
     for (WidgetEntry& w : widgets)
@@ -89,7 +93,7 @@ float App::scale() const { return viewport_.pixel_scale > 0 ? viewport_.pixel_sc
 
 // [SECTION] Loading -------------------------------------------------------------------------------
 
-void App::load_lesson(std::string_view id, std::string_view markdown) {
+void App::load_lesson(std::string_view id, std::string_view markdown, bool train_weights) {
   impl_ = std::make_unique<Impl>();
   Impl& m = *impl_;
   m.lesson_id = std::string(id);
@@ -97,7 +101,7 @@ void App::load_lesson(std::string_view id, std::string_view markdown) {
   const std::string file = "lessons/" + m.lesson_id + ".md";
   lesson::LoadResult result;
   try {
-    result = lesson::load_lesson_text(markdown, file, with_widgets());
+    result = lesson::load_lesson_text(markdown, file, with_widgets({.train_lesson_weights = train_weights}));
   } catch (const std::exception& e) {  // the loader reports problems as diagnostics; this is a last guard
     result.lesson.reset();
     result.diagnostics = {{file, {1, 1}, tr("commands.lesson_unreadable_because", {{"error", e.what()}})}};
@@ -200,6 +204,8 @@ void App::frame(float dt) {
   frame.errors = &m.errors;
   frame.lesson_id = m.lesson_id;
   frame.notice = font_error_;
+  frame.next_title = m.next_title;
+  frame.next_href = m.next_href;
   frame.time = m.time;
   frame.dt = dt;
   m.page.draw(frame);
@@ -327,6 +333,11 @@ struct App::Runner {
     m.page.reset_scroll();
     return ok();
   }
+  json operator()(const page::NextLesson& c) {  // the page's JS knows the course (lessons/index.json)
+    m.next_href = c.href;
+    m.next_title = c.title;
+    return ok();
+  }
   json operator()(const page::OpenContents& c) {
     m.page.set_contents_open(c.open);
     return ok();
@@ -384,7 +395,21 @@ struct App::Runner {
 };
 
 std::string App::command(std::string_view text) {
-  const json message = json::parse(text, nullptr, /*allow_exceptions=*/false);
+  // Nothing deeper than kMaxCommandNesting is built (page_limits.h): a deep tree would be
+  // written out again (a record's dump, a reply) by recursion, past the page's stack.
+  bool too_deep = false;
+  const json::parser_callback_t limit_depth = [&too_deep](int depth, json::parse_event_t event, json&) {
+    if ((event == json::parse_event_t::object_start || event == json::parse_event_t::array_start) &&
+        depth >= kMaxCommandNesting) {
+      too_deep = true;
+      return false;
+    }
+    return true;
+  };
+  if (text.size() > kMaxCommandBytes)
+    return refused(tr("commands.too_large", {{"max", format_bytes(static_cast<double>(kMaxCommandBytes))}})).dump();
+  const json message = json::parse(text, limit_depth, /*allow_exceptions=*/false);
+  if (too_deep) return refused(tr("commands.too_deep", {{"max", std::to_string(kMaxCommandNesting)}})).dump();
   if (!message.is_object() || !message.contains("type") || !message["type"].is_string())
     return refused(tr("commands.not_a_command")).dump();
   const std::string type = message["type"].get<std::string>();
@@ -430,6 +455,7 @@ std::string App::state_json() const {
   const ImRect column = m.page.column();
   state["layout"] = {{"narrow", m.page.narrow()},
                      {"contents_open", m.page.contents_open()},
+                     {"contents_scroll", m.page.contents_scroll() / s},
                      {"column", rect_json(column, s)},
                      {"scroll", m.page.scroll() / s},
                      {"scroll_max", m.page.scroll_max() / s},
@@ -443,7 +469,7 @@ std::string App::state_json() const {
     state["widgets"] = json::array();
     state["playback"] = nullptr;
     state["progress"] = nullptr;
-    return state.dump();
+    return state.dump(-1, ' ', false, json::error_handler_t::replace);
   }
   state["section"] = m.session->section();
   json sections = json::array();
@@ -468,6 +494,11 @@ std::string App::state_json() const {
     check["option_rects"] = rects;
   }
   state["checks"] = checks;
+  if (geometry.finish.GetWidth() > 0) {
+    json finish = {{"rect", rect_json(geometry.finish, s)}, {"next_title", m.next_title}, {"next_href", m.next_href}};
+    if (geometry.next_lesson.GetWidth() > 0) finish["next"] = rect_json(geometry.next_lesson, s);
+    state["finish"] = std::move(finish);
+  }
   json reveals = m.session->reveals_json();
   for (json& reveal : reveals)
     if (auto it = geometry.reveal_rect.find(reveal["id"].get<std::string>()); it != geometry.reveal_rect.end())
@@ -498,7 +529,7 @@ std::string App::state_json() const {
     break;
   }
   state["progress"] = m.session->progress_json();
-  return state.dump();
+  return state.dump(-1, ' ', false, json::error_handler_t::replace);
 }
 
 }  // namespace neuralpath::ui

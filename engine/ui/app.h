@@ -49,7 +49,9 @@ class App {
   void set_reduced_motion(bool reduce) { reduced_motion_ = reduce; }
 
   // Parses and shows a lesson; a broken one shows its errors instead (never a crash).
-  void load_lesson(std::string_view id, std::string_view markdown);
+  // `train_weights`: a `lesson-weights: trained` lesson without its shipped weights trains while
+  // it loads (native tests), or is refused with a file:line:col error (the page: web/main.cpp).
+  void load_lesson(std::string_view id, std::string_view markdown, bool train_weights = true);
 
   // Draws one frame into a full-window ImGui window. `dt` is seconds since the last frame.
   void frame(float dt);

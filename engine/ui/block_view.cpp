@@ -11,6 +11,7 @@
 #include "engine/ui/table_view.h"
 #include "engine/ui/widgets/kit.h"
 
+#include <cmath>
 #include <cstdint>
 
 #include <variant>
@@ -122,6 +123,11 @@ void draw_block(PageContext& page, const lesson::Block& block, float width) {
 void draw_blocks(PageContext& page, const lesson::Blocks& blocks, float width, float gap) {
   const float x = ImGui::GetCursorScreenPos().x;
   for (const lesson::Block& block : blocks) {
+    // Each block starts on a whole device pixel (the page scrolls by whole pixels too). Dear
+    // ImGui rounds its items' places toward zero, so a figure begun at a fraction of a pixel
+    // was laid out a pixel or two taller once its top had scrolled above the screen: its parts
+    // moved as the page scrolled, and "Save image" stitched them with a seam (#34).
+    ImGui::SetCursorScreenPos(ImVec2(ImGui::GetCursorScreenPos().x, std::floor(ImGui::GetCursorScreenPos().y)));
     draw_block(page, block, width);
     ImGui::SetCursorScreenPos(ImVec2(x, ImGui::GetCursorScreenPos().y + gap));
   }

@@ -52,15 +52,17 @@ void draw_options(PageContext& page, const lesson::Block& block, const lesson::C
   const bool graded = state.grade.has_value();
   const bool locked = graded && state.grade->correct;  // a right answer stays until "Try again"
   const float pad = page.px(12), marker_w = page.px(34);
+  // In the learner's own order (LessonSession::option_order): a lesson written with its right
+  // answer first does not show it first to everyone (#34). `rects` stays in the lesson's order,
+  // as answers and commands count options.
   std::vector<ImRect>& rects = page.geometry.option_rect[block.id];
-  rects.clear();
-  for (std::size_t i = 0; i < check.options.size(); ++i) {
-    const int option = static_cast<int>(i);
-    const lesson::CheckOption& o = check.options[i];
+  rects.assign(check.options.size(), ImRect());
+  for (const int option : page.session.option_order(block.id)) {
+    const lesson::CheckOption& o = check.options[static_cast<std::size_t>(option)];
     const ImVec2 top = ImGui::GetCursorScreenPos();
     const float text_h = measure_inline(page, o.text, width - marker_w - 2 * pad, InlineStyle{});
     const ImRect rect(top, ImVec2(top.x + width, top.y + std::max(text_h + 2 * pad * 0.75f, page.px(46))));
-    rects.push_back(rect);
+    rects[static_cast<std::size_t>(option)] = rect;
 
     ImGui::PushID(option);
     bool hovered = false, held = false;
@@ -172,7 +174,8 @@ void draw_feedback(PageContext& page, const lesson::Block& block, const lesson::
   }
   if (state.revealed) {
     lesson::Inline text;
-    for (const lesson::CheckOption& o : check.options) {
+    for (const int option : page.session.option_order(block.id)) {  // as the options are shown
+      const lesson::CheckOption& o = check.options[static_cast<std::size_t>(option)];
       if (!o.correct) continue;
       if (!text.empty()) {
         lesson::Span br;

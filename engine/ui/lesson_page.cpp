@@ -9,6 +9,7 @@
 #include "engine/text/catalogue.h"
 
 #include "engine/ui/block_view.h"
+#include "engine/ui/card.h"
 #include "engine/ui/error_view.h"
 #include "engine/ui/inline_text.h"
 #include "engine/ui/prose_view.h"
@@ -78,13 +79,13 @@ void LessonPage::draw(Frame& frame) {
   if (frame.session) {
     PageContext page{ui, *frame.session, geometry_, memory_, widgets_of(frame), frame.events ? *frame.events : ignored};
     page.time = frame.time;
-    page.scroll_y = scroller_.offset();
+    page.scroll_y = drawn_offset();
     page.content_top = area_.Min.y;
     draw_page(page, frame);
   } else {
-    ImGui::SetCursorScreenPos(ImVec2(column_.Min.x, area_.Min.y + top_padding(ui, narrow_) - scroller_.offset()));
+    ImGui::SetCursorScreenPos(ImVec2(column_.Min.x, area_.Min.y + top_padding(ui, narrow_) - drawn_offset()));
     if (frame.errors && !frame.errors->empty()) draw_error_panel(ui, frame.lesson_id, *frame.errors, column_w);
-    content_height_ = ImGui::GetCursorScreenPos().y + ui.px(40) - area_.Min.y + scroller_.offset();
+    content_height_ = ImGui::GetCursorScreenPos().y + ui.px(40) - area_.Min.y + drawn_offset();
     natural_height_ = area_.Min.y + content_height_;
   }
   ImGui::EndChild();
@@ -101,6 +102,7 @@ void LessonPage::draw(Frame& frame) {
       pending_goto_.reset();
       goto_section(anchor, false, reduced_motion_);
     }
+    hold_section_top();
     track_section(*frame.session);
   }
 }
@@ -111,7 +113,7 @@ void LessonPage::draw_page(PageContext& page, const Frame& frame) {
   const UiContext& ui = page.ui;
   const float width = column_.GetWidth();
   const float x = column_.Min.x;
-  ImGui::SetCursorScreenPos(ImVec2(x, area_.Min.y + top_padding(ui, narrow_) - scroller_.offset()));
+  ImGui::SetCursorScreenPos(ImVec2(x, area_.Min.y + top_padding(ui, narrow_) - drawn_offset()));
   if (!frame.notice.empty()) {
     InlineStyle warn;
     warn.color = page.colors().bad;
@@ -129,6 +131,7 @@ void LessonPage::draw_page(PageContext& page, const Frame& frame) {
     draw_section_heading(page, section, width);
     draw_blocks(page, section.blocks, width, gap);
   }
+  if (!lesson.sections.empty()) draw_finish(page, frame, width);
   // Room after the last section, so that every section's heading can reach the top — unless
   // the whole page fits (an embedding host sizes the canvas to natural_height()).
   const float natural = page.page_y(ImGui::GetCursorScreenPos().y) + ui.px(60);
@@ -183,6 +186,52 @@ void LessonPage::draw_section_heading(PageContext& page, const lesson::Section& 
   vertical_gap(ui.px(12));
 }
 
+// What finishing asks, and where to go next (#34: finishing a lesson said nothing, and the
+// learner had to find the next lesson on the home page). The same summary as the contents.
+void LessonPage::draw_finish(PageContext& page, const Frame& frame, float width) {
+  const UiContext& ui = page.ui;
+  const Palette& c = page.colors();
+  const lesson::ProgressSummary s = page.session.summary();
+  const auto n = [](int v) { return std::to_string(v); };
+  const TextArgs counts = {{"sections", n(s.sections)}, {"visited", n(s.visited)},
+                                                     {"checks", n(s.checks)},     {"answered", n(s.answered)},
+                                                     {"correct", n(s.correct)}};
+  const std::string heading = tr(s.completed ? "page.finish_done" : "page.finish_todo");
+  const std::string text = tr_n(std::string(s.completed ? "page.finish_done_text" : "page.finish_todo_text") +
+                                    (s.checks == 0 ? "_no_checks" : ""),
+                                s.sections, counts);
+  const float pad = ui.px(page_metrics::card_pad + 2);
+  const ImU32 tone = s.completed ? c.good : c.accent;
+  const ImVec2 top = ImGui::GetCursorScreenPos();
+  const ImRect rect = draw_card(page, width, mix(c.page, tone, 0.08f), with_alpha(tone, 0.5f), [&] {
+    const ImVec2 at = ImGui::GetCursorScreenPos();
+    ImGui::SetCursorScreenPos(ImVec2(at.x + pad, at.y + pad));
+    InlineStyle bold;
+    bold.face = ui.fonts && ui.fonts->bold ? ui.fonts->bold : nullptr;
+    bold.color = tone;
+    draw_text(page, heading, width - 2 * pad, bold);
+    vertical_gap(ui.px(4));
+    draw_text(page, text, width - 2 * pad, InlineStyle{});
+    if (!frame.next_href.empty()) {
+      vertical_gap(ui.px(10));
+      const bool last = frame.next_title.empty();
+      const std::string label = last ? tr("page.all_lessons") : tr("page.next_lesson", {{"title", frame.next_title}});
+      if (last) {
+        draw_text(page, tr("page.last_lesson"), width - 2 * pad, InlineStyle{});
+        vertical_gap(ui.px(8));
+      }
+      const ImVec2 button = ImGui::GetCursorScreenPos();
+      if (text_button(page, "##next-lesson", label, button, s.completed))
+        page.events.push_back({{"type", "openLink"}, {"url", frame.next_href}});
+      geometry_.next_lesson = ImRect(button, button + text_button_size(page, label));
+      move_cursor_to_y(button.y + text_button_size(page, label).y);
+    }
+    ImGui::SetCursorScreenPos(ImVec2(at.x, ImGui::GetCursorScreenPos().y + pad));
+  });
+  geometry_.finish = rect;
+  ImGui::SetCursorScreenPos(ImVec2(top.x, rect.Max.y + ui.px(page_metrics::block_gap)));
+}
+
 // [SECTION] Contents --------------------------------------------------------------------------------
 
 void LessonPage::pick_section(Frame& frame, const std::string& anchor) {
@@ -214,6 +263,7 @@ void LessonPage::draw_contents_column(Frame& frame, const ImRect& rect) {
   PageContext page{ui, *frame.session, geometry_, memory_, widgets_of(frame), frame.events ? *frame.events : ignored};
   const std::string picked = draw_toc(page, rect.GetWidth() - ui.px(32));
   ImGui::Dummy(ImVec2(0, ui.px(16)));  // the list's height, so ImGui can scroll it
+  contents_scroll_ = ImGui::GetScrollY();
   ImGui::EndChild();
   pick_section(frame, picked);
 }
@@ -299,6 +349,12 @@ void LessonPage::draw_contents_drawer(Frame& frame) {
   contents_rect_ = list;
   const std::string picked = draw_toc(page, width - ui.px(32));
   ImGui::Dummy(ImVec2(0, ui.px(24)));
+  // A finger's upright swipe on the list scrolls it (TouchGesture gave ImGui no press, so
+  // nothing else would): on a phone the last sections and the checks' bar are below the fold
+  // (#34). The page under the drawer stays where it is.
+  if (touch_.scrolling() && list.Contains(touch_.start()))
+    ImGui::SetScrollY(ImGui::GetScrollY() - touch_.scroll_dy());
+  contents_scroll_ = ImGui::GetScrollY();
   ImGui::EndChild();
   // A tap on the dimmed page, Escape, or ✕ closes the drawer.
   const ImVec2 mouse = ImGui::GetIO().MousePos;
@@ -468,6 +524,15 @@ void LessonPage::goto_section(const std::string& anchor, bool glide, bool reduce
     scroller_.glide_to(target, reduced_motion);
   else
     scroller_.jump_to(target);
+  hold_top_ = true;
+}
+
+void LessonPage::hold_section_top() {
+  if (!hold_top_ || !locked_section_ || scroller_.moving()) return;  // a glide lands by itself
+  auto it = geometry_.section_top.find(*locked_section_);
+  if (it == geometry_.section_top.end()) return;
+  const float target = std::clamp(it->second, 0.0f, std::max(0.0f, scroller_.max()));
+  if (std::fabs(scroller_.offset() - target) > 0.5f) scroller_.jump_to(target);
 }
 
 void LessonPage::track_section(LessonSession& session) {

@@ -19,6 +19,7 @@
 #include "engine/ui/page_context.h"
 #include "engine/ui/page_scroll.h"
 
+#include <cmath>
 #include <optional>
 #include <string>
 #include <vector>
@@ -35,6 +36,9 @@ class LessonPage {
     const std::vector<std::string>* errors = nullptr;
     std::string lesson_id;
     std::string notice;  // a line shown above the page (font problems)
+    // The course's next lesson, for the card at the lesson's end (App's nextLesson command; an
+    // empty title: this is the last lesson; no href at all: say nothing of other lessons).
+    std::string next_title, next_href;
     float time = 0;
     float dt = 0;
   };
@@ -55,7 +59,10 @@ class LessonPage {
   // An embedding host's frame shows only part of the canvas (np-host.js): `placed` scrolls the
   // page to where the host put the canvas, which is no scroll of the learner's, so a section
   // a goto went to stays the current one.
-  void place_at(float y) { scroller_.jump_to(y); }
+  void place_at(float y) {
+    scroller_.jump_to(y);
+    hold_top_ = false;
+  }
   // The part of the canvas the learner sees, device px from its top (none: all of it). The
   // current section is read from this band; `learner_moved` (the learner scrolled the host's
   // page) ends a goto's hold on the section, as a scroll of the engine's own does.
@@ -67,6 +74,7 @@ class LessonPage {
   void reset_scroll() {
     scroller_.jump_to(0);
     locked_section_.reset();
+    hold_top_ = false;
   }
   void set_scroll_thumb(bool shown) { scroll_thumb_ = shown; }  // off when an embedding host scrolls
 
@@ -85,6 +93,7 @@ class LessonPage {
   float natural_height() const { return natural_height_; }
   bool narrow() const { return narrow_; }
   bool contents_open() const { return contents_open_; }
+  float contents_scroll() const { return contents_scroll_; }  // the contents list's own scroll (device px)
   ImRect column() const { return column_; }
 
  private:
@@ -101,6 +110,7 @@ class LessonPage {
   void draw_page(PageContext& page, const Frame& frame);
   void draw_header(PageContext& page, float width);
   void draw_section_heading(PageContext& page, const lesson::Section& section, float width);
+  void draw_finish(PageContext& page, const Frame& frame, float width);  // the card after the last section
   void draw_top_bar(Frame& frame, const ImRect& bar);
   void draw_contents_column(Frame& frame, const ImRect& rect);
   void draw_contents_drawer(Frame& frame);
@@ -109,7 +119,13 @@ class LessonPage {
   void track_section(LessonSession& session);
   void release_section_lock() {
     if (!pending_goto_) locked_section_.reset();
+    hold_top_ = false;
   }
+  void hold_section_top();  // keeps a goto's section at the top while what is above it settles
+  // The page is drawn at whole device pixels of scroll: Dear ImGui rounds text and items to
+  // pixels, so drawn at a fraction a figure's height changed with its place on the screen (by
+  // up to a pixel: "Save image" stitched its pieces with a seam, #34), and its text blurred.
+  float drawn_offset() const { return std::round(scroller_.offset()); }
   void pick_section(Frame& frame, const std::string& anchor);
 
   PageScroller scroller_;
@@ -121,6 +137,7 @@ class LessonPage {
   ImRect column_;         // the reading column inside it
   ImRect contents_rect_;  // the side column or the drawer's list
   ImGuiWindow* contents_window_ = nullptr;
+  float contents_scroll_ = 0;
   float content_height_ = 0;  // what scrolls (with room to bring the last section up)
   float natural_height_ = 0;
   bool narrow_ = false;
@@ -130,6 +147,9 @@ class LessonPage {
   bool reduced_motion_ = false;
   std::optional<std::string> pending_goto_;
   std::optional<std::string> locked_section_;  // set by goto until the learner scrolls
+  // A goto's heading stays at the top of the view until the learner scrolls: figures above it
+  // may still change height after the jump (a shared link landed ~290 px off on a phone, #34).
+  bool hold_top_ = false;
   std::optional<std::pair<float, float>> visible_band_;  // set_visible_band: top, height on the canvas
   float page_end_ = 0;                         // where the last section ends, page px
   ImGuiID indicator_id_ = 0;

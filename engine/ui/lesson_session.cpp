@@ -9,15 +9,29 @@
 #include "engine/text/catalogue.h"
 
 #include <algorithm>
+#include <random>
 #include <variant>
 
 namespace neuralpath::ui {
 
 using nlohmann::json;
 
+namespace {
+
+// A new learner's seed for the order of check options: random, never 0 ("none yet").
+std::uint32_t draw_order_seed() {
+  std::random_device device;  // in the browser: crypto.getRandomValues
+  std::uint32_t seed = 0;
+  while (seed == 0) seed = device();
+  return seed;
+}
+
+}  // namespace
+
 LessonSession::LessonSession(const lesson::Lesson& lesson, std::string lesson_id)
-    : lesson_(lesson), lesson_id_(std::move(lesson_id)) {
+    : lesson_(lesson), lesson_id_(std::move(lesson_id)), drawn_order_(draw_order_seed()) {
   progress_.lesson = lesson_.id;
+  progress_.order = drawn_order_;
   for (const lesson::Block* block : lesson::check_blocks(lesson_)) checks_[block->id] = {};
 }
 
@@ -113,6 +127,11 @@ LessonSession::Error LessonSession::reveal_answer(std::string_view id) {
   if (!find(id, error)) return error;
   checks_[std::string(id)].revealed = true;
   return std::nullopt;
+}
+
+std::vector<int> LessonSession::option_order(std::string_view id) const {
+  const lesson::Check* check = lesson::find_check(lesson_, id);
+  return lesson::option_order(progress_.order, id, check ? static_cast<int>(check->options.size()) : 0);
 }
 
 const CheckState* LessonSession::check_state(std::string_view id) const {
@@ -220,6 +239,7 @@ LessonSession::Error LessonSession::restore(std::string_view serialized, std::ve
     return tr("commands.progress_other_lesson", {{"saved", parsed.progress->lesson}, {"lesson", lesson_.id}});
   if (dropped) *dropped = parsed.dropped;
   progress_ = lesson::reconcile(lesson_, *parsed.progress, dropped);
+  if (progress_.order == 0) progress_.order = drawn_order_;  // a record from before the shuffle keeps this visit's
   completed_sent_ = summary().completed;  // a lesson finished on an earlier visit is not re-announced
   rebuild_from_progress();
   record_changed();
@@ -227,8 +247,10 @@ LessonSession::Error LessonSession::restore(std::string_view serialized, std::ve
 }
 
 void LessonSession::reset() {
+  const std::uint32_t order = progress_.order;  // starting over keeps the options where they were
   progress_ = lesson::Progress{};
   progress_.lesson = lesson_.id;
+  progress_.order = order;
   completed_sent_ = false;
   section_.clear();
   rebuild_from_progress();
@@ -265,6 +287,7 @@ json LessonSession::checks_json() const {
                  {"question", lesson::plain_text(check.question)},
                  {"multiple", check.multiple},
                  {"options", options},
+                 {"order", option_order(block->id)},  // how they are shown: option indices, top to bottom
                  {"chosen", state.chosen},
                  {"pending", state.pending},
                  {"attempts", state.attempts},

@@ -55,6 +55,10 @@ class LessonSession {
   Error show_hint(std::string_view check);
   Error reveal_answer(std::string_view check);
   const CheckState* check_state(std::string_view check) const;
+  // The order this learner sees the check's options in: display position -> option (an index
+  // into the lesson's options, which answers, events and shared links use). A seed drawn for
+  // a new learner is kept in the progress record, so a reload shows the same order.
+  std::vector<int> option_order(std::string_view check) const;
   std::vector<FeedbackLine> feedback(std::string_view check) const;
   std::string feedback_text(std::string_view check) const;  // the lines joined, as shown
   // Per-check score in 0..1: 1 correct; multiple answers earn (right picks - wrong picks) /
@@ -94,6 +98,7 @@ class LessonSession {
   std::string section_;
   lesson::Progress progress_;
   bool completed_sent_ = false;
+  std::uint32_t drawn_order_ = 0;  // the seed drawn for this visit, kept when a record has none
   std::vector<nlohmann::json> events_;
 };
 

@@ -121,6 +121,14 @@ Parsed restore(const json& message) {
   return Command(RestoreProgress{saved.is_string() ? saved.get<std::string>() : saved.dump()});
 }
 
+// {"href": text, "title"?: text}: the course's next lesson, for the card at the lesson's end (an
+// empty title: this was the last lesson, and href leads to the list).
+Parsed next_lesson(const json& message) {
+  if (!message.contains("href") || !message["href"].is_string() || (message.contains("title") && !message["title"].is_string()))
+    return tr("commands.next_lesson_needs");
+  return Command(NextLesson{message["href"].get<std::string>(), message.value("title", std::string())});
+}
+
 Parsed restore_snapshot(const json& message) {
   if (!message.contains("widgets") || !message["widgets"].is_object()) return tr("share.restore_needs");
   return Command(RestoreSnapshot{message["widgets"]});
@@ -145,6 +153,7 @@ const CommandName kCommands[] = {
      [](const json& m) { return flag_command<OpenContents, &OpenContents::open>(m, "contents", "open"); }},
     {"snapshot", true, [](const json&) { return Parsed(Command(TakeSnapshot{})); }},
     {"restoreSnapshot", true, restore_snapshot},
+    {"nextLesson", true, next_lesson},
 };
 
 }  // namespace

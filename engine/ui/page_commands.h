@@ -18,6 +18,7 @@
 //   contents          OpenContents       yes              open: bool
 //   snapshot          TakeSnapshot       yes
 //   restoreSnapshot   RestoreSnapshot    yes              widgets: {id: snapshot}
+//   nextLesson        NextLesson         yes              href, title? (the card at the lesson's end)
 // A bad argument is refused with the reason (catalogue words), and the command does nothing.
 #pragma once
 
@@ -54,9 +55,11 @@ struct Reset {};
 struct OpenContents { bool open = false; };
 struct TakeSnapshot {};
 struct RestoreSnapshot { nlohmann::json widgets; };  // an object: widget id -> its snapshot
+struct NextLesson { std::string href, title; };      // title "": this was the course's last lesson
 
 using Command = std::variant<SetTheme, SetReducedMotion, ShowScrollThumb, Scroll, SetVisibleBand, GotoSection, Answer,
-                             Reveal, Hint, Retry, RestoreProgress, Reset, OpenContents, TakeSnapshot, RestoreSnapshot>;
+                             Reveal, Hint, Retry, RestoreProgress, Reset, OpenContents, TakeSnapshot, RestoreSnapshot,
+                             NextLesson>;
 
 // A command, or why its arguments are refused (for the learner).
 using Parsed = std::variant<Command, std::string>;

@@ -43,6 +43,7 @@ struct PageGeometry {
   std::map<std::string, std::vector<ImRect>> option_rect;
   std::map<std::string, ImRect> reveal_rect;
   std::map<const lesson::Block*, ImRect> widget_rect;
+  ImRect finish, next_lesson;  // the card at the lesson's end and its next-lesson button (none: empty)
   std::vector<ImGuiID> taps;  // page_button ids (drag may scroll)
   struct SideScroll {
     ImGuiID id;

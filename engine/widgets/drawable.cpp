@@ -2,6 +2,8 @@
 #include "engine/widgets/drawable.h"
 
 #include "engine/text/catalogue.h"
+#include "engine/text/format.h"
+#include "engine/lesson/limits.h"
 
 #include <algorithm>
 #include <iterator>
@@ -53,8 +55,20 @@ std::string undrawable(std::string_view utf8) {
 }
 
 std::optional<std::string> refuse_undrawable(std::string_view utf8) {
+  // Longer than a sentence field: a 2.5 KB shared link inflated to a 1.9 MB word, which every
+  // figure, state() and a saved image then carried (#35). Checked first: it bounds the scan below.
+  if (utf8.size() > lesson::kMaxSentenceBytes)
+    return tr("widgets.sentence_too_long", {{"bytes", format_count(utf8.size())},
+                                            {"max", format_count(lesson::kMaxSentenceBytes)}});
   if (undrawable(utf8).empty()) return std::nullopt;
   return tr("widgets.cannot_draw");  // the characters themselves cannot be shown in the message
+}
+
+std::string field_prefix(std::string_view text) {
+  if (text.size() <= lesson::kMaxSentenceBytes) return std::string(text);
+  std::size_t end = lesson::kMaxSentenceBytes;
+  while (end > 0 && (static_cast<unsigned char>(text[end]) & 0xC0) == 0x80) --end;  // a character's start
+  return std::string(text.substr(0, end));
 }
 
 }  // namespace neuralpath::ui

@@ -9,6 +9,8 @@
 // U+FFFD counts as undrawable: it is what a character the keyboard could not pass became.
 // Control characters (tab, line breaks) count as drawable: the tokenizer drops them as spaces.
 // Invalid UTF-8 is left to the tokenizer, which names its byte offset.
+// refuse_undrawable also refuses a sentence longer than a sentence field holds
+// (engine/lesson/limits.h's kMaxSentenceBytes): every widget's sentence path calls it first.
 #pragma once
 
 #include <optional>
@@ -19,6 +21,9 @@ namespace neuralpath::ui {
 
 bool drawable(char32_t c);
 std::string undrawable(std::string_view utf8);
-std::optional<std::string> refuse_undrawable(std::string_view utf8);  // "widgets.cannot_draw"
+std::optional<std::string> refuse_undrawable(std::string_view utf8);  // "widgets.cannot_draw", ".sentence_too_long"
+// What a sentence field shows of `text`: at most kMaxSentenceBytes, cut at a character's start
+// (a refused sentence stays in its box, so the learner can mend it).
+std::string field_prefix(std::string_view text);
 
 }  // namespace neuralpath::ui

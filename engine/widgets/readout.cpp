@@ -61,7 +61,9 @@ std::string products_text(const CellTerms& terms, int max_shown) {
   std::string text;
   for (int k = 0; k < n && k < max_shown; ++k) {
     const Term& t = order[static_cast<std::size_t>(k)];
-    text += (k ? " + " : "") + format_number(t.a) + "×" + format_number(t.b);
+    // A negative factor in parentheses: "+ (-0.65)×0.2", never "+ -0.65×0.2" (#34).
+    const auto factor = [](float v) { return v < 0 ? "(" + format_number(v) + ")" : format_number(v); };
+    text += (k ? " + " : "") + factor(t.a) + "×" + factor(t.b);
   }
   if (n > max_shown) text += tr_n("widgets.more_terms", n, {{"n", std::to_string(n)}});
   return text;

@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import validation from 'xapi-validation';
 import { buildPackages, serve, startBrowser, unzip, watchProblems } from './scorm-kit.mjs';
+import { screenshotPath } from './harness.mjs';
 
 const validate = validation.default || validation;
 const LESSON = 'self-attention';
@@ -107,14 +108,15 @@ function makeLrs() {
 // What the platform does to launch an AU: launch data, "launched", a token, the URL.
 // The platform's activity id for an AU within a registration (cmi5 8.1: not the publisher id).
 const activityIds = new Map();
-function launchUrl(env, { registration, sessionId, actor, au, masteryScore }) {
+// `launchData` adds to (or overrides) what the platform writes; `endpoint` replaces the LRS's URL.
+function launchUrl(env, { registration, sessionId, actor, au, masteryScore, launchData: extra = {}, endpoint }) {
   const key = `${registration}|${au.id}`;
   if (!activityIds.has(key)) activityIds.set(key, `${env.http.origin}/activities/${randomUUID()}`);
   const activityId = activityIds.get(key);
   const launchData = {
     contextTemplate: { contextActivities: { grouping: [{ objectType: 'Activity', id: au.id }] },
       extensions: { [SESSION_EXT]: sessionId } },
-    launchMode: 'Normal', moveOn: au.moveOn, masteryScore,
+    launchMode: 'Normal', moveOn: au.moveOn, masteryScore, ...extra,
   };
   const params = new URLSearchParams({ activityId, agent: JSON.stringify(actor), registration, stateId: 'LMS.LaunchData' });
   env.lrs.state.set(['activityId', 'agent', 'registration', 'stateId'].map(k => params.get(k)).join('|'), launchData);
@@ -128,7 +130,7 @@ function launchUrl(env, { registration, sessionId, actor, au, masteryScore }) {
   }, 'LMS');
   const launch = randomUUID();
   env.lrs.tokens.set(launch, { token: Buffer.from(`${launch}:${randomUUID()}`).toString('base64'), used: false });
-  const query = new URLSearchParams({ endpoint: `${env.http.origin}/lrs/`, fetch: `${env.http.origin}/fetch?launch=${launch}`,
+  const query = new URLSearchParams({ endpoint: endpoint ?? `${env.http.origin}/lrs/`, fetch: `${env.http.origin}/fetch?launch=${launch}`,
     actor: JSON.stringify(actor), registration, activityId });
   return { url: `${env.http.origin}/pkg/${au.url}?${query}`, activityId };
 }
@@ -266,12 +268,15 @@ function packageAu() {
 
 // Launches the AU as the platform does and waits for the lesson and its initialized statement.
 // `check(statements)` applies the cmi5 rules to this session's statements.
-async function openSession({ registration, actor, mastery }) {
+// `launchData` adds to the platform's launch data; `kept` is put in the LRS as the AU's kept
+// state before the launch (as an earlier session, or a damaged one, left it).
+async function openSession({ registration, actor, mastery, launchData, kept }) {
   const au = packageAu();
   const sessionId = randomUUID();
   const page = await env.browser.newPage();
   const problems = watchProblems(page);
-  const launch = launchUrl(env, { registration, sessionId, actor, au, masteryScore: mastery });
+  const launch = launchUrl(env, { registration, sessionId, actor, au, masteryScore: mastery, launchData });
+  if (kept !== undefined) env.lrs.state.set(keptStateKey(launch.activityId, actor, registration), kept);
   await page.goto(launch.url);
   await lessonReady(page);
   await waitForVerb('initialized');
@@ -279,6 +284,9 @@ async function openSession({ registration, actor, mastery }) {
     publisherId: au.id, mastery });
   return { page, problems, check };
 }
+
+const KEPT_STATE_ID = 'urn:neuralpath:state:progress';
+const keptStateKey = (activityId, actor, registration) => [activityId, JSON.stringify(actor), registration, KEPT_STATE_ID].join('|');
 
 // One AU session: launch, let `act` work in the lesson, press Exit; returns the session's
 // statements (the platform's "launched" first), checked against the cmi5 rules.
@@ -419,5 +427,84 @@ test('back from the history after leaving, the page says the session ended; the 
 
   const next = await session(t, 'next launch', who, async () => { await waitForVerb('passed'); await waitForVerb('completed'); });
   assert.deepEqual(judgements(next.verbs), ['passed', 'completed']);
+  assert.deepEqual(env.lrs.problems, []);
+});
+
+// [SECTION] A hostile platform or LRS (#35) ----------------------------------------------------------
+
+// LaunchData.returnURL comes from whatever LRS the launch URL names. Followed as it was, a
+// javascript: URL ran on the lesson's origin when the learner pressed Exit.
+test('Exit follows returnURL only when it is a web address: javascript:, data: and the like are not run', async t => {
+  for (const returnURL of ['javascript:window.top.__returned = "ran"', ' JaVaScRiPt:window.top.__returned="ran"',
+    'data:text/html,<script>window.top.__returned="ran"</script>', 'vbscript:msgbox(1)']) {
+    const who = { registration: randomUUID(), actor: learner(5), mastery: 0.8, launchData: { returnURL } };
+    const { page, problems, check } = await openSession(who);
+    const before = page.url();
+    await page.click('#np-lms-exit');
+    await waitForVerb('terminated');
+    await page.waitForFunction(() => /left the lesson/.test(document.getElementById('np-lms-note').textContent));
+    const after = await page.evaluate(() => ({ returned: window.__returned, url: location.href,
+      note: document.getElementById('np-lms-note').textContent }));
+    assert.equal(after.returned, undefined, `${JSON.stringify(returnURL)} ran`);
+    assert.equal(after.url, before, 'the page stayed where it was');
+    assert.match(after.note, /not a web address/, after.note);
+    if (returnURL.startsWith('javascript:')) await page.screenshot({ path: screenshotPath('cmi5-return-not-followed') });
+    check(env.lrs.statements.splice(0));
+    assert.deepEqual(unexpected(problems).filter(p => !/returnURL is not a web address/.test(p)), []);
+    t.diagnostic(`${JSON.stringify(returnURL)}: not followed; the note says so`);
+    await page.close();
+  }
+  // An http(s) one is followed, as before.
+  const who = { registration: randomUUID(), actor: learner(5), mastery: 0.8,
+    launchData: { returnURL: `${env.http.origin}/pkg/cmi5.xml?back=1` } };
+  const { page } = await openSession(who);
+  await Promise.all([page.waitForURL(/back=1$/), page.click('#np-lms-exit')]);
+  env.lrs.statements.splice(0);
+  await page.close();
+  assert.deepEqual(env.lrs.problems, []);
+});
+
+// A kept state this page did not write (sent: 1) threw at completion: passed and completed were
+// never sent, and the bad state was written back for every later launch.
+test('a damaged kept state does not stop passed and completed, and is written back repaired', async t => {
+  for (const kept of [{ record: null, sent: 1 }, { record: 7, sent: [true] }, 'not an object', [1, 2]]) {
+    const who = { registration: randomUUID(), actor: learner(6), mastery: 0.8, kept };
+    const { page, problems, check } = await openSession(who);
+    await workThrough(page);
+    await waitForVerb('passed');
+    await waitForVerb('completed');
+    await page.click('#np-lms-exit');
+    await waitForVerb('terminated');
+    const verbs = check(env.lrs.statements.splice(0));
+    t.diagnostic(`kept ${JSON.stringify(kept)}: ${verbs.join(' ')}`);
+    assert.deepEqual(judgements(verbs), ['passed', 'completed']);
+    const activityId = activityIds.get(`${who.registration}|${packageAu().id}`);
+    const written = env.lrs.state.get(keptStateKey(activityId, who.actor, who.registration));
+    assert.deepEqual(written.sent, { passed: true, completed: true }, JSON.stringify(written));
+    assert.ok(written.record && typeof written.record === 'object' || typeof written.record === 'string');
+    assert.deepEqual(unexpected(problems), []);
+    await page.close();
+  }
+  assert.deepEqual(env.lrs.problems, []);
+});
+
+// A launch whose endpoint is not a web address (data:, javascript:) recorded nothing and said nothing.
+test('a launch naming an LRS that is not a web address says so, and the lesson still opens', async () => {
+  for (const endpoint of ['data:application/json,{}', 'javascript:alert(1)//']) {
+    const au = packageAu();
+    const launch = launchUrl(env, { registration: randomUUID(), sessionId: randomUUID(), actor: learner(7), au,
+      masteryScore: 0.8, endpoint });
+    const page = await env.browser.newPage();
+    const problems = watchProblems(page);
+    await page.goto(launch.url);
+    await lessonReady(page);
+    const text = await page.evaluate(() => document.getElementById('np-lms-note').textContent);
+    assert.match(text, /not a web address/, text);
+    assert.equal(await page.evaluate(() => document.getElementById('np-lms-note').hidden), false);
+    assert.equal(await page.evaluate(() => document.getElementById('np-lms-exit').hidden), true, 'no Exit: no session');
+    assert.deepEqual(problems, []);
+    await page.close();
+  }
+  env.lrs.statements.splice(0);
   assert.deepEqual(env.lrs.problems, []);
 });

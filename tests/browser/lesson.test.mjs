@@ -238,3 +238,36 @@ test('screenshots of the lesson at 375, 768 and 1440 px, light and dark', async 
   await settled(desk.page);
   await desk.page.screenshot({ path: screenshotPath('lesson-course-playback-1440') });
 });
+
+// [SECTION] The end of a lesson, and links between lessons (#34) ---------------------------------------
+
+test('the card after the last section offers the next lesson, and it and the prose\'s lesson links open in this tab', async () => {
+  const { page, context, problems } = await openPage(env, '/lesson.html?lesson=self-attention&voice=off', { width: 1440, height: 900 });
+  await lessonReady(page);
+  await page.waitForFunction(() => window.neuralpath.state().finish?.next_title, null, { timeout: 10_000 });
+  let s = await state(page);
+  const next = s.finish.next_title;
+  assert.match(next, /multi-head|several|heads/i, `the course's next lesson by its order: ${next}`);
+  assert.equal(s.finish.next_href, 'lesson.html?lesson=multi-head');
+  // Scrolled to the card: it says what finishing takes.
+  await command(page, { type: 'goto', section: s.sections.at(-1).anchor });
+  await settled(page);
+  s = await state(page);
+  assert.equal(s.progress.summary.completed, false);
+  const box = await page.locator('#canvas').boundingBox();
+  await command(page, { type: 'scroll', by: s.finish.rect[1] - 200 });
+  await settled(page);
+  s = await state(page);
+  await page.screenshot({ path: screenshotPath('lesson-finish-card') });
+  const [x, y, w, h] = s.finish.next;
+  const pages = context.pages().length;
+  await Promise.all([page.waitForURL(/lesson=multi-head/), page.mouse.click(box.x + x + w / 2, box.y + y + h / 2)]);
+  assert.equal(context.pages().length, pages, 'no new tab');
+  await lessonReady(page);
+  assert.equal((await state(page)).lesson, 'multi-head');
+  // multi-head's prose links back to the self-attention lesson: the text version's link has no target.
+  const link = page.locator('#np-mirror a[href*="lesson=self-attention"]').first();
+  assert.equal(await link.getAttribute('target'), null);
+  assert.deepEqual(problems, []);
+  await context.close();
+});

@@ -450,3 +450,138 @@ test('at 375 px "Save image" saves the heatmap as it is seen, and the whole mask
   assert.deepEqual(problems, []);
   await phone.close();
 });
+
+// [SECTION] Issue #34: a learner's walk on a phone ------------------------------------------------------
+async function phonePage(path) {
+  const phone = await env.browser.newContext({ viewport: { width: 375, height: 740 }, hasTouch: true, isMobile: true,
+    deviceScaleFactor: 2, reducedMotion: 'reduce' });
+  const lesson = await phone.newPage();
+  lesson.on('pageerror', e => problems.push(`page error: ${e.message}`));
+  await lesson.goto(`${env.origin}${path}`);
+  await lessonReady(lesson);
+  await settled(lesson);
+  return { phone, lesson, cdp: await phone.newCDPSession(lesson) };
+}
+async function onCanvas(target, rect) {
+  const box = await target.locator('#canvas').boundingBox();
+  return { x: box.x + rect[0] + rect[2] / 2, y: box.y + rect[1] + rect[3] / 2 };
+}
+
+test('the contents drawer scrolls by finger to its last section and the checks bar', async () => {
+  const { phone, lesson, cdp } = await phonePage('/lesson.html?lesson=self-attention&voice=off');
+  await lesson.evaluate(() => window.neuralpath.command({ type: 'contents', open: true }));
+  await settled(lesson);
+  const before = await lesson.evaluate(() => window.neuralpath.state().layout);
+  assert.equal(before.contents_open, true);
+  await swipe(lesson, cdp, { x: 150, y: 650 }, { x: 150, y: 200 });
+  await swipe(lesson, cdp, { x: 150, y: 650 }, { x: 150, y: 200 });
+  const after = await lesson.evaluate(() => window.neuralpath.state().layout);
+  assert.equal(after.contents_open, true, 'the swipe left the drawer open');
+  assert.ok(after.contents_scroll > before.contents_scroll + 200, `the list scrolled (${before.contents_scroll} -> ${after.contents_scroll})`);
+  assert.equal(after.scroll, before.scroll, 'the page under the drawer stayed');
+  await lesson.screenshot({ path: screenshotPath('phone-contents-scrolled') });
+  assert.deepEqual(problems, []);
+  await phone.close();
+});
+
+test('a tapped number\'s derivation scrolls away with its figure, and the next tap (the BERT switch) works', async () => {
+  const { phone, lesson, cdp } = await phonePage('/lesson.html?lesson=self-attention&section=causal-mask&voice=off');
+  const widget = id => lesson.evaluate(id => window.neuralpath.state().widgets.find(w => w.id === id), id);
+  // The mask walkthrough's grid just under the bar; a tap on one of its numbers explains it.
+  await lesson.evaluate(() => {
+    const s = window.neuralpath.state();
+    window.neuralpath.command({ type: 'scroll', to: s.layout.scroll + s.widgets.find(w => w.id === 'causal-grid').rect[1] - 70 });
+  });
+  await settled(lesson);
+  let grid = await widget('causal-grid');
+  const cells = grid.layout.grid;
+  const cell = await onCanvas(lesson, [cells[0] + cells[2] * 0.3, cells[1] + cells[3] * 0.85, 4, 4]);
+  await lesson.touchscreen.tap(cell.x, cell.y);
+  await settled(lesson);
+  // A row-sum number explains itself in a popup; then the page is scrolled by finger.
+  grid = await widget('causal-grid');
+  const sum = await onCanvas(lesson, [cells[0] + cells[2] - 20, cells[1] + cells[3] - 12, 4, 4]);
+  await lesson.touchscreen.tap(sum.x, sum.y);
+  await settled(lesson);
+  grid = await widget('causal-grid');
+  assert.equal(grid.explained.open, true, 'a tap on a row sum explains it');
+  const popupTop = grid.explained.popup[1], gridTop = grid.rect[1];
+  await swipe(lesson, cdp, { x: 300, y: 500 }, { x: 300, y: 400 });
+  grid = await widget('causal-grid');
+  const moved = gridTop - grid.rect[1];
+  assert.ok(moved > 50, `the page scrolled (${moved} px)`);
+  if (grid.explained.open) assert.ok(Math.abs(grid.explained.popup[1] - (popupTop - moved)) < 1.5, 'the popup moved with its figure');
+  // The BERT switch, at the card's top: one tap flips it.
+  await lesson.evaluate(() => {
+    const s = window.neuralpath.state();
+    window.neuralpath.command({ type: 'scroll', to: s.layout.scroll + s.widgets.find(w => w.id === 'causal-grid').rect[1] - 120 });
+  });
+  await settled(lesson);
+  grid = await widget('causal-grid');
+  const causal = grid.causal;
+  const button = await onCanvas(lesson, [grid.rect[0] + grid.rect[2] * 0.75, grid.rect[1] + 30, 4, 4]);
+  await lesson.touchscreen.tap(button.x, button.y);
+  await settled(lesson);
+  grid = await widget('causal-grid');
+  assert.notEqual(grid.causal, causal, 'the first tap on the switch flipped it');
+  assert.equal(grid.explained.open, false);
+  await lesson.screenshot({ path: screenshotPath('phone-popup-then-switch') });
+  assert.deepEqual(problems, []);
+  await phone.close();
+});
+
+test('a shared link to a section lands on its heading, and a reload comes back to it', async () => {
+  for (const section of ['cost', 'pytorch']) {
+    const { phone, lesson } = await phonePage(`/lesson.html?lesson=self-attention&section=${section}&voice=off`);
+    const off = () => lesson.evaluate(a => {
+      const s = window.neuralpath.state();
+      return s.layout.scroll - s.sections.find(x => x.anchor === a).top;
+    }, section);
+    await lesson.waitForTimeout(500);
+    await settled(lesson);
+    assert.ok(Math.abs(await off()) < 2, `${section}: the heading is at the top (${await off()} px off)`);
+    await lesson.reload();
+    await lessonReady(lesson);
+    await settled(lesson);
+    assert.ok(Math.abs(await off()) < 2, `${section} after a reload: ${await off()} px off`);
+    await phone.close();
+  }
+  assert.deepEqual(problems, []);
+});
+
+test('a figure taller than a phone is saved without seams, and its caption fits the picture', async () => {
+  // The same figure at the same width, on a screen tall enough to take it in one piece: the
+  // picture saved a screenful at a time must be the same, row for row (#34: a garbled line and
+  // a doubled "Show" button where the pieces met).
+  const pictures = [];
+  for (const height of [740, 2400]) {
+    const context = await env.browser.newContext({ viewport: { width: 375, height }, hasTouch: true, isMobile: true,
+      deviceScaleFactor: 2, reducedMotion: 'reduce' });
+    const lesson = await context.newPage();
+    await lesson.goto(`${env.origin}/lesson.html?lesson=self-attention&section=causal-mask&voice=off`);
+    await lessonReady(lesson);
+    await settled(lesson);
+    const url = await lesson.evaluate(() => window.neuralpath.exportPng('mask-walkthrough'));
+    const picture = decodePng(Buffer.from(url.split(',')[1], 'base64'));
+    picture.figure = Math.round(2 * (await lesson.evaluate(() => window.neuralpath.state().widgets.find(w => w.id === 'mask-walkthrough').rect[3])));
+    pictures.push(picture);
+    if (height === 740) writeFileSync(screenshotPath('phone-saved-walkthrough'), Buffer.from(url.split(',')[1], 'base64'));
+    await context.close();
+  }
+  const [stitched, whole] = pictures;
+  assert.equal(stitched.width, whole.width);
+  assert.equal(stitched.height, whole.height);
+  // Row by row, the figure (the caption under it names the page's address, which differs).
+  const rows = (image, n) => ({ width: image.width, height: n, data: image.data.subarray(0, n * image.width * 4) });
+  assert.ok(stitched.figure > 1480, `the walkthrough (${stitched.figure} px) is taller than the phone's screen`);
+  const figureRows = Math.min(stitched.figure, whole.figure) - 2;
+  const { differing, total } = comparePixels(rows(stitched, figureRows), rows(whole, figureRows), 24);
+  assert.ok(differing / total < 0.002, `${differing} of ${total} pixels differ from the one-piece picture`);
+  // The caption's lines end inside the picture: its last column is the page colour in every row.
+  const last = stitched.width - 1;
+  const background = [...stitched.data.subarray((stitched.height - 1) * stitched.width * 4, (stitched.height - 1) * stitched.width * 4 + 3)];
+  for (let y = stitched.figure + 4; y < stitched.height; y++) {
+    const at = (y * stitched.width + last) * 4;
+    assert.ok([0, 1, 2].every(c => Math.abs(stitched.data[at + c] - background[c]) < 24), `caption row ${y} reaches the right edge`);
+  }
+});

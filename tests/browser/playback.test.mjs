@@ -16,7 +16,9 @@ after(async () => { await env?.close(); });
 function fakeSpeech({ voices }) {
   const spoken = [];
   let current = null, timer = 0;
-  const voiceList = voices ? [{ name: 'Test Voice', lang: 'en-US', default: true, localService: true, voiceURI: 'test' }] : [];
+  // voices: true (one English voice), false (none at all), or a language tag (one voice, in it)
+  const lang = typeof voices === 'string' ? voices : 'en-US';
+  const voiceList = voices ? [{ name: 'Test Voice', lang, default: true, localService: true, voiceURI: 'test' }] : [];
   window.__speech = { spoken, cancels: 0 };
   window.__speechMs = 250;
   window.SpeechSynthesisUtterance = class { constructor(text) { this.text = text; this.rate = 1; this.voice = null; } };
@@ -180,6 +182,24 @@ test('without any voice the board falls back to a timed advance and says so', as
   await page.evaluate(() => window.neuralpath.play());
   await page.waitForFunction(() => window.neuralpath.state().playback.step >= 1, null, { timeout: 15_000 });
   assert.equal(await page.evaluate(() => window.__speech.spoken.length), 0);
+  await context.close();
+});
+
+test('with voices only in another language, the voice box says there is none in the page\'s, and asking for it shows a note', async () => {
+  // #34: the box was greyed out with a tooltip a touch screen never shows, saying "no speech
+  // voice" of a browser that had voices, just none that reads English.
+  const { page, context, problems } = await open('voice=off', { voices: 'fr-FR' });
+  await page.waitForFunction(() => document.querySelector('.np-voice-missing')?.textContent, null, { timeout: 10_000 });
+  assert.match(await page.locator('.np-voice-missing').textContent(), /none in English/);
+  assert.equal(await page.locator('#np-voice').isDisabled(), true);
+  // The board's own Voice button (a phone's only one): the engine is told no, and a note says why.
+  await page.evaluate(() => window.neuralpath.command({ type: 'voice', on: true }));
+  await page.waitForFunction(() => { const n = document.querySelector('.np-voice-note'); return n && !n.hidden; }, null, { timeout: 10_000 });
+  assert.match(await page.locator('.np-voice-note').textContent(), /no English voice/);
+  await page.waitForFunction(() => window.neuralpath.state().widgets.find(w => w.kind === 'playback').voice === false,
+    null, { timeout: 5000 });
+  await page.screenshot({ path: screenshotPath('playback-no-voice-note') });
+  assert.deepEqual(problems, []);
   await context.close();
 });
 

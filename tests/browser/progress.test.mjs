@@ -4,7 +4,7 @@
 // it was, what can be used is restored, and the page says so and offers it back.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, openPage } from './harness.mjs';
+import { launch, openPage, screenshotPath } from './harness.mjs';
 import { answerKey, waitForLesson, LESSON } from './embed-kit.mjs';
 
 let env;
@@ -35,7 +35,7 @@ const firstCheck = page => page.evaluate(() => window.neuralpath.state().checks[
 // Answers the first check through the text version (open it with the toolbar, click option 1).
 async function answerFirstCheck(page, option = 1) {
   if (await page.locator('#np-mirror.np-mirror-closed').count()) await page.getByRole('button', { name: 'Text version', exact: true }).click();
-  await page.locator('#np-mirror .np-m-check').first().locator('.np-m-option').nth(option).click();
+  await page.locator('#np-mirror .np-m-check').first().locator(`.np-m-option[data-option="${option}"]`).click();
   await page.waitForFunction(o => window.neuralpath.state().checks[0].chosen[0] === o, option, { timeout: 10_000 });
 }
 
@@ -58,7 +58,7 @@ test('answers, reveals and the section survive a reload', async () => {
   if (reveal) assert.equal(after.reveals.find(r => r.id === reveal).open, true, 'the reveal is open again');
   assert.equal(after.section, sections.at(-1), 'the learner is where they left off');
   // The text version shows the restored answer too.
-  assert.equal(await page.locator('#np-mirror .np-m-check').first().locator('.np-m-option').nth(1).getAttribute('aria-pressed'), 'true');
+  assert.equal(await page.locator('#np-mirror .np-m-check').first().locator('.np-m-option[data-option="1"]').getAttribute('aria-pressed'), 'true');
   assert.equal(await page.locator('.np-note:visible').count(), 0, 'no warning when saving works');
   assert.deepEqual(problems, []);
   await context.close();
@@ -212,6 +212,50 @@ test('with storage full the lesson works and says it cannot save', async () => {
   const note = statusNote(page);
   await note.waitFor({ state: 'visible' });
   assert.match(await note.innerText(), /storage is full/);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+// [SECTION] The home page's list (#34) ---------------------------------------------------------------
+
+test('the home page shows each lesson\'s progress in this browser, "Finished" once it is, and switches language', async () => {
+  const { page, context, problems } = await open();
+  // Two sections read and one check answered.
+  const sections = await page.evaluate(() => window.neuralpath.state().sections.map(s => s.anchor));
+  await page.evaluate(a => window.neuralpath.goto(a), sections[1]);
+  await page.evaluate(() => window.neuralpath.answer(window.neuralpath.state().checks[0].id, 0));
+  await page.waitForFunction(l => (localStorage.getItem(`neuralpath:v1:summary:${l}`) || '').includes('"answered":1'), LESSON);
+
+  const home = await context.newPage();
+  home.on('pageerror', e => problems.push(`page error: ${e.message}`));
+  await home.goto(`${env.origin}/`);
+  const item = home.locator(`a[href*="lesson=${LESSON}"]`);
+  await item.locator('.np-lesson-progress').waitFor();
+  const bar = item.locator('[role="progressbar"]');
+  const percent = Number(await bar.getAttribute('aria-valuenow'));
+  assert.ok(percent > 0 && percent < 100, `part done: ${percent}%`);
+  assert.match(await item.locator('.np-lesson-status').textContent(), new RegExp(`^${percent}% done · 2 of \\d+ sections read, 1 of \\d+ checks answered`));
+  // A lesson never opened in this browser shows no progress.
+  assert.equal(await home.locator('.np-lesson-progress').count(), 1);
+  await home.screenshot({ path: screenshotPath('home-progress') });
+
+  // Finished: every section read, every check answered.
+  for (const anchor of sections) await page.evaluate(a => window.neuralpath.goto(a), anchor);
+  const checks = await page.evaluate(() => window.neuralpath.state().checks.map(c => c.id));
+  for (const id of checks) await page.evaluate(id => window.neuralpath.answer(id, 0), id);
+  await page.waitForFunction(l => (localStorage.getItem(`neuralpath:v1:summary:${l}`) || '').includes('"completed":true'), LESSON);
+  await home.reload();
+  await item.locator('.np-lesson-progress').waitFor();
+  assert.match(await item.locator('.np-lesson-status').textContent(), /^Finished · \d+ of \d+ checks correct/);
+
+  // The language menu reopens the list in Spanish.
+  const menu = home.locator('select.np-lang');
+  assert.equal(await menu.isVisible(), true);
+  await Promise.all([home.waitForURL(/lang=es/), menu.selectOption('es')]);
+  await home.locator('h1').filter({ hasText: 'Lecciones' }).waitFor();
+  await item.locator('.np-lesson-progress').waitFor();
+  assert.match(await item.locator('.np-lesson-status').textContent(), /^Terminada/);
+  await home.screenshot({ path: screenshotPath('home-progress-es') });
   assert.deepEqual(problems, []);
   await context.close();
 });

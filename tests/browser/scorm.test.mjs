@@ -216,3 +216,55 @@ test('in the package of every lesson, another lesson\'s SCO reports that lesson'
   assert.deepEqual(problems, []);
   await page.close();
 });
+
+// [SECTION] A platform that misbehaves (#35) ---------------------------------------------------------
+
+const scoNote = page => page.evaluate(() => {
+  const note = document.getElementById('sco').contentWindow.document.getElementById('np-lms-note');
+  return { text: note.textContent, hidden: note.hidden };
+});
+
+// An API call that threw left a blank page: the launch page stopped before it opened the lesson.
+test('a platform whose API calls throw: the lesson opens and works, and a refused start is said on the page', async () => {
+  for (const broken of [['LMSGetValue', 'LMSSetValue', 'LMSCommit', 'LMSGetLastError', 'LMSGetErrorString', 'LMSFinish'],
+    ['LMSInitialize']]) {
+    const page = await env.browser.newPage();
+    const problems = watchProblems(page);
+    await page.goto(`${env.http.origin}/lms.html`);
+    await page.evaluate(names => {
+      window.launch(null);
+      for (const name of names) window.API[name] = () => { throw new Error(`platform bug in ${name}`); };
+    }, broken);
+    await lessonReady(page);
+    const { checks } = await inLesson(page, np => np.state());
+    await inLesson(page, (np, id) => np.answer(id, 0), checks[0].id);
+    assert.deepEqual(await inLesson(page, (np, id) => np.state().checks.find(c => c.id === id).chosen, checks[0].id), [0]);
+    if (broken[0] === 'LMSInitialize') {
+      const note = await scoNote(page);
+      assert.equal(note.hidden, false);
+      assert.match(note.text, /refused to start this session \(platform bug in LMSInitialize\)/, note.text);
+    }
+    await page.evaluate(() => window.closeContent());
+    assert.deepEqual(problems, [], broken.join(', '));
+    await page.close();
+  }
+});
+
+// A 1 MB cmi.core.lesson_location went into the lesson frame's URL: the server answered 414.
+test('a lesson_location that is no section (1 MB of it) is ignored: the lesson opens at its start', async () => {
+  const page = await env.browser.newPage();
+  const problems = watchProblems(page);
+  await page.goto(`${env.http.origin}/lms.html`);
+  await page.evaluate(() => {
+    window.launch({ core: { lesson_status: 'incomplete', entry: 'resume', lesson_location: 'x'.repeat(255) }, suspend_data: '' });
+    const api = window.API;
+    const get = api.LMSGetValue.bind(api);
+    api.LMSGetValue = name => (name === 'cmi.core.lesson_location' ? 'q'.repeat(1024 * 1024) : get(name));
+  });
+  await lessonReady(page);
+  const src = await page.evaluate(() => document.getElementById('sco').contentWindow.document.getElementById('np-lms-lesson').src);
+  assert.ok(src.length < 300, src.slice(0, 120));
+  assert.ok((await inLesson(page, np => np.state())).sections.length > 0);
+  assert.deepEqual(problems, []);
+  await page.close();
+});

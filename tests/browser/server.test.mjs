@@ -195,3 +195,11 @@ test('serve and site-config refuse --allow-origin values that are not origins, w
   assert.deepEqual(JSON.parse(readFileSync(join(dir, 'site-config.json'), 'utf8')),
     { allowOrigins: ['https://lms.example.org', 'http://localhost:3000'] });
 });
+
+// A shared link longer than the page reads still reaches the page, which says so (#35: a link over
+// about 16 KB was answered with a bare 431 while the decoder accepted 16,384 characters).
+test('a URL of 40 KB is served, not answered 431', async () => {
+  const response = await fetch(`${origin}/index.html?s=z${'A'.repeat(40_000)}`);
+  assert.equal(response.status, 200);
+  assert.match(await response.text(), /home/);
+});

@@ -108,12 +108,13 @@ test('self-attention in Spanish: no English left, numbers with a decimal comma',
   assert.match(s.title, /autoatención/);
   const heat = s.widgets.find(w => w.kind === 'heatmap');
   assert.ok(heat.summary, 'the heatmap has a summary');
-  assert.match(heat.summary, /\d+,\d%/, 'a percentage with a decimal comma');
+  assert.match(heat.summary, /\d+,\d\u00a0%/, 'a percentage as «35,8 %»: a decimal comma, a no-break space');
   assert.doesNotMatch(heat.summary, /\d\.\d/, 'no decimal point');
   const cost = s.widgets.find(w => w.kind === 'cost-explorer');
   assert.match(JSON.stringify(cost), /1\.000/, 'thousands with a point');
   const text = await mirrorText(es.page);
   assert.match(text, /Comprueba lo aprendido/);
+  assert.match(await pageText(es.page), /frase en inglés/, 'the box to type in says the model reads English');
   for (const width of [375, 1440]) {
     await es.page.setViewportSize({ width, height: width === 375 ? 740 : 900 });
     for (const section of ['mystery-pronoun', 'spotlight', 'causal-mask']) {
@@ -145,6 +146,23 @@ test('course-playback in Spanish: the narration speaks Spanish', async () => {
     assert.doesNotMatch(at.caption, /'[A-Za-z]+'/, `tokens in Spanish quotes: ${at.caption}`);
     assert.match(at.caption, /«[A-Za-z]+»/, `tokens in Spanish quotes: ${at.caption}`);
   }
+  // Every caption, as a Spanish speaker hears it (#30): the features in Spanish, no comma beside a
+  // number with a decimal comma, no '....', no raw keyword; step 17 names the column the board
+  // shows (concat[Future, 3]).
+  const captions = [];
+  for (let step = 0; step < board.steps; ++step) {
+    await es.page.evaluate(n => window.neuralpath.command({ widget: 'block-playback', type: 'seek', step: n }), step);
+    captions.push((await state(es.page)).widgets.find(w => w.kind === 'playback').caption);
+  }
+  assert.equal(captions.length, 24);
+  for (const c of captions) {
+    assert.doesNotMatch(c, /\b(thing|agent|action|time|tech|function|punctuation|quality)\b/, `an English feature name: ${c}`);
+    assert.doesNotMatch(c, /\d,\d+,|,\s-?\d+,\d/, `a comma beside a decimal-comma number: ${c}`);
+    assert.ok(!c.includes('...') && !c.includes('(none)'), c);
+  }
+  assert.equal(captions[16], 'Las salidas de las 2 cabezas se colocan una junto a otra: la componente 3 del vector unido ' +
+    'de «Future» vale 1,09 y es la componente 3 de la cabeza 1.');
+  assert.match(captions[23], /un 35,8\u00a0%: la softmax/);
   for (const width of [375, 1440]) {
     await es.page.setViewportSize({ width, height: width === 375 ? 740 : 900 });
     await es.page.evaluate(() => window.neuralpath.goto('overview'));

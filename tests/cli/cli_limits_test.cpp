@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -160,4 +161,55 @@ TEST_CASE("attend reads at most 32 MB from stdin, so /dev/zero or a huge pipe ca
     CHECK(zero.code == 2);
     CHECK(zero.out.empty());
     CHECK(zero.err == "neuralpath-cli: stdin is larger than 32 MB; the limit keeps memory bounded\n");
+}
+
+// [SECTION] Issue #35: lessons that kept the CLI busy or ended it with an exception ----------------
+
+namespace {
+
+const std::string kTrainedForever =
+    "---\nid: t\ntitle: T\nlevel: Beginner\nsummary: s\n---\n\n## Beginner: One\n\n"
+    "```vocabulary\nfeatures: [a, b]\nwords:\n  the: [1, 0]\n  cat: [0, 1]\n```\n\n"
+    "```weights\nfeed-forward:\n  hidden: 8\n```\n\n"
+    "```task\nid: t\nobjective: next-word\nlesson-weights: trained\nsteps: 100000\nbatch: 1024\n---\nthe cat\n```\n";
+
+double seconds_since(const std::chrono::steady_clock::time_point& start) {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+}  // namespace
+
+TEST_CASE("check, trace and heads refuse a 400-byte lesson that asks for minutes of training, at once") {
+    TempDir dir;
+    const std::string lesson = dir.file("forever.md", kTrainedForever);
+    for (const std::string& args : {"check '" + lesson + "'", "trace --sentence 'the cat' --lesson '" + lesson + "'",
+                                    "heads --lesson '" + lesson + "'"}) {
+        CAPTURE(args);
+        const auto start = std::chrono::steady_clock::now();
+        const Run r = cli(dir, args);
+        CHECK(seconds_since(start) < 10.0);   // minutes before
+        CHECK(r.code == (args.rfind("check", 0) == 0 ? 1 : 2));
+        CHECK(r.err.find("forever.md:22:4: error: training this task would take about") != std::string::npos);
+    }
+}
+
+TEST_CASE("check compares a translation of 30 000 blocks with its original without running out of memory") {
+    // The comparison built a table of every pair of blocks: 30k × 30k cells, std::bad_alloc, exit 3.
+    TempDir dir;
+    const std::string head = "---\nid: big\ntitle: Big\nlevel: Beginner\nsummary: s\n---\n\n## Beginner: One {#one}\n\n";
+    std::string blocks;
+    for (int i = 0; i < 30000; ++i) blocks += "```equation\n---\nx_{" + std::to_string(i % 10) + "}\n```\n\n";
+    dir.file("big.md", head + blocks);
+    std::filesystem::create_directories(dir.path / "es");
+    std::ofstream(dir.path / "es" / "big.md") << head + blocks;
+    const auto start = std::chrono::steady_clock::now();
+    const Run same = cli(dir, "check '" + (dir.path / "es" / "big.md").string() + "'");
+    CHECK(seconds_since(start) < 30.0);
+    CHECK(same.code == 0);
+    CHECK(same.err.empty());
+    // One block more in the translation: found, at its line.
+    std::ofstream(dir.path / "es" / "big.md") << head + "```equation\n---\ny\n```\n\n" + blocks;
+    const Run extra = cli(dir, "check '" + (dir.path / "es" / "big.md").string() + "'");
+    CHECK(extra.code == 1);
+    CHECK(extra.err.find("big.md:") != std::string::npos);
 }

@@ -14,15 +14,15 @@ brief=0
 [[ ${1:-} == --brief ]] && { brief=1; shift; }
 seconds=${1:?usage: run.sh [--brief] SECONDS [TARGET...]}; shift
 targets=("$@")
-((${#targets[@]})) || targets=(fuzz_lesson fuzz_equation fuzz_settings fuzz_progress fuzz_attend)
+((${#targets[@]})) || targets=(fuzz_lesson fuzz_equation fuzz_settings fuzz_progress fuzz_attend fuzz_share)
 bin=$root/build/fuzz/tests/fuzz
 work=$root/.cache/fuzz
 
 declare -A dict=([fuzz_lesson]=lesson.dict [fuzz_equation]=equation.dict [fuzz_settings]=settings.dict
-                 [fuzz_progress]=json.dict [fuzz_attend]=json.dict)
+                 [fuzz_progress]=json.dict [fuzz_attend]=json.dict [fuzz_share]=share.dict)
 # Large enough for nesting thousands deep; larger inputs would only slow each run down.
 declare -A max_len=([fuzz_lesson]=65536 [fuzz_equation]=8192 [fuzz_settings]=8192
-                    [fuzz_progress]=8192 [fuzz_attend]=16384)
+                    [fuzz_progress]=8192 [fuzz_attend]=16384 [fuzz_share]=16384)
 
 failed=0
 for t in "${targets[@]}"; do

@@ -98,7 +98,7 @@ TEST_CASE("Spanish prints numbers with a decimal comma and a thousands point") {
     REQUIRE(use_language("es", read(kStrings + "es.strings")).empty());
     CHECK(format_number(0.834f) == "0,83");
     CHECK(format_number(-1.5f) == "-1,50");
-    CHECK(format_percent(0.4123f) == "41,2%");
+    CHECK(format_percent(0.4123f) == "41,2\u00a0%");  // a no-break space: "41,2 %"
     CHECK(format_count(1000) == "1.000");
     CHECK(format_count(1234567) == "1.234.567");
     CHECK(format_bytes(268435456.0) == "256,00 MiB");

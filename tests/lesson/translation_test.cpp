@@ -1,7 +1,11 @@
 // translation_test.cpp: a translated lesson (lessons/<lang>/ID.md) keeps its original's
 // structure; each kind of drift is reported at its place in the translation; words are free;
 // and `neuralpath-cli check` / `trace --lang` do the same from the command line.
+#include "engine/core/block.h"
+#include "engine/text/catalogue.h"
 #include "engine/lesson/load.h"
+#include "engine/lesson/model_spec.h"
+#include "engine/lesson/parser.h"
 #include "engine/lesson/translation.h"
 #include "engine/widgets/widget_kinds.h"
 #include "../cli/cli_runner.h"   // the real binary, with a timeout guard
@@ -9,6 +13,9 @@
 #include <doctest/doctest.h>
 
 #include <filesystem>
+#include <fstream>
+#include <regex>
+#include <sstream>
 
 using namespace neuralpath::lesson;
 
@@ -156,7 +163,7 @@ Diagnostic only(const std::string& translated) {
 }  // namespace
 
 TEST_CASE("the Spanish lessons load and match their originals' structure" * doctest::test_suite("slow")) {
-    for (const char* name : {"self-attention.md", "course-playback.md", "writing-text.md"}) {
+    for (const char* name : {"self-attention.md", "course-playback.md", "multi-head.md", "writing-text.md"}) {
         CAPTURE(name);
         const std::string path = kLessons + "es/" + name;
         const auto place = translation_place(path);
@@ -356,7 +363,7 @@ TEST_CASE("neuralpath-cli check reports a drifted translation, and trace --lang 
     // So are the matrices' names (the board's labels and cell readouts, the narration's sublayer).
     CHECK(es.out.find("\"name\":\"puntuaciones\"") != std::string::npos);
     CHECK(es.out.find("\"name\":\"x + atención\"") != std::string::npos);
-    CHECK(es.out.find("\"name\":\"código de posición\"") != std::string::npos);
+    CHECK(es.out.find("\"name\":\"codificación posicional\"") != std::string::npos);
     for (const char* english : {"(head 1)", "Scores", "Blend of values", "'cat'", "\"name\":\"scores\"",
                                 "\"name\":\"position code\"", "\"name\":\"x + attention\""}) {
         CAPTURE(english);
@@ -368,4 +375,81 @@ TEST_CASE("neuralpath-cli check reports a drifted translation, and trace --lang 
     CHECK(en.out.find("'cat'") != std::string::npos);
     CHECK(en.out.find("\"name\":\"position code\"") != std::string::npos);
     neuralpath::test::check_refused(run_cli_text("trace --sentence 'The cat' --lang xx"), "--lang xx: no word catalogue");
+}
+
+// [SECTION] Feature labels: a translation names the model's features in its own language ---------
+
+namespace {
+
+const std::string kVocabulary = "\n```vocabulary\nfeatures: [animate, place]\nwords:\n  the: [0, 0]\n  cat: [1, 0]\n  sat: [0, 0]\n```\n";
+const std::string kLabels = "labels:\n  animate: animado\n  place: lugar\n";
+
+std::string with_labels(const std::string& labels) {
+    return replaced(kSpanish + kVocabulary, "features: [animate, place]\n", "features: [animate, place]\n" + labels);
+}
+
+std::string file_text(const std::string& path) {
+    std::ifstream in(path);
+    std::stringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
+
+}  // namespace
+
+TEST_CASE("a translation may label the vocabulary's features; the features themselves stay data") {
+    const std::string original = kOriginal + kVocabulary;
+    const auto check = [&](const std::string& t) { return check_translation(t, "es/tiny.md", original, "tiny.md"); };
+    CHECK_MESSAGE(check(with_labels(kLabels)).empty(), listed(check(with_labels(kLabels))));
+    const auto renamed = check(replaced(with_labels(kLabels), "features: [animate, place]", "features: [animado, lugar]"));
+    REQUIRE_MESSAGE(renamed.size() >= 1, listed(renamed));
+    CAPTURE(renamed.front().message);
+    CHECK(renamed.front().message.find("'features[1]' is 'animado' here but 'animate' in the original") != std::string::npos);
+
+    // The labels name the board's columns and the narration's features; the weights keep the names.
+    const ParseResult parsed = parse_lesson(with_labels(kLabels), "es/tiny.md");
+    CHECK_MESSAGE(parsed.diagnostics.empty(), listed(parsed.diagnostics));
+    REQUIRE(parsed.lesson.vocabulary.has_value());
+    CHECK(parsed.lesson.vocabulary->features == std::vector<std::string>{"animate", "place"});
+    CHECK(model_spec_for(parsed.lesson).vocabulary.feature_names == std::vector<std::string>{"animado", "lugar"});
+    const ParseResult plain = parse_lesson(kOriginal + kVocabulary, "tiny.md");
+    CHECK(model_spec_for(plain.lesson).vocabulary.feature_names == std::vector<std::string>{"animate", "place"});
+
+    // A label for no feature, or an empty one, is an error at its place.
+    const ParseResult unknown = parse_lesson(with_labels("labels:\n  animal: animado\n"), "es/tiny.md");
+    REQUIRE(unknown.diagnostics.size() == 1);
+    CHECK(unknown.diagnostics.front().message == "'animal' is not one of the features");
+    CHECK(unknown.diagnostics.front().pos.col == 3);
+    const ParseResult empty = parse_lesson(with_labels("labels:\n  animate:\n"), "es/tiny.md");
+    REQUIRE(empty.diagnostics.size() == 1);
+    CHECK(empty.diagnostics.front().message.find("a feature's label is a short text") == 0);
+}
+
+TEST_CASE("the Spanish lessons' narration names every feature in Spanish («su rasgo thing» no more)") {
+    const std::regex english_feature(
+        R"(\b(thing|agent|action|time|tech|function|punctuation|quality|person|manner|pronoun|animate|place|needs_animate|needs_place)\b)");
+    REQUIRE(neuralpath::use_language("es", file_text(kLessons + "strings/es.strings")).empty());
+    struct Case { const char* file; const char* sentence; const char* expect; };
+    std::vector<std::string> failures;
+    int sentences = 0;
+    for (const Case& c : {Case{"es/course-playback.md", "AI Agents Build Future", "rasgo de "},
+                          Case{"es/multi-head.md", "The boy gently pushed the chair.", "rasgo de "},
+                          Case{"es/self-attention.md", "The animal didn't cross the street because it was too tired.", "rasgo de "}}) {
+        const LoadResult loaded = load_lesson_file(kLessons + c.file);
+        REQUIRE(loaded.ok());
+        const neuralpath::ModelSpec spec = model_spec_for(*loaded.lesson);
+        for (const std::string& name : spec.vocabulary.feature_names)
+            if (std::regex_match(name, english_feature)) failures.push_back(std::string(c.file) + ": feature '" + name + "' has no label");
+        const neuralpath::Trace t = neuralpath::run_block(spec, c.sentence);
+        bool said_a_feature = false;
+        for (const neuralpath::Step& s : t.steps) {
+            ++sentences;
+            said_a_feature = said_a_feature || s.narration.find(c.expect) != std::string::npos;
+            if (std::regex_search(s.narration, english_feature)) failures.push_back(std::string(c.file) + ": " + s.narration);
+        }
+        if (!said_a_feature) failures.push_back(std::string(c.file) + ": no sentence names a feature");
+    }
+    neuralpath::use_language("en", "");
+    CHECK(sentences > 40);
+    for (const std::string& f : failures) FAIL_CHECK(f);
 }

@@ -204,6 +204,20 @@ def check_block_code(lesson, dump, cli):
     compare("LayerNorm after feed-forward", norms[1], ln[1]["result"]["values"])
     compare("next-word probabilities", probabilities, steps_of(trace, "next_token")[0]["result"]["values"][0])
 
+    # The training sentences end with a full stop ("AI agents build future."): the code's
+    # tokenizer must split it off as the engine does, or vocab["future."] fails.
+    if not dump["corpus"]:
+        raise Mismatch("the lesson has no corpus sentence to run the code on")
+    for sentence in dump["corpus"]:
+        trace = engine_trace(cli, lesson, sentence, True)
+        try:
+            probabilities = namespace["block_forward"](sentence, vocab, p, heads=layer["heads"],
+                                                       temperature=model["temperature"])
+        except KeyError as e:
+            raise Mismatch(f"block_forward cannot tokenize the corpus sentence {sentence!r}: no word {e}")
+        compare(f"next-word probabilities for {sentence!r}", probabilities,
+                steps_of(trace, "next_token")[0]["result"]["values"][0])
+
 
 # [SECTION] course-playback.md: layer-norm-placement ----------------------------------------------
 

@@ -103,6 +103,9 @@ int main(int argc, char** argv) {
     out["code_blocks"] = Json::array();
     out["playback"] = nullptr;
     out["sentences"] = {{"mask_steps", Json::array()}, {"heatmap", Json::array()}, {"spotlight", Json::array()}};
+    out["corpus"] = Json::array();  // the next-word tasks' sentences: the code must take them too
+    for (const auto& task : l.tasks)
+        for (const auto& line : task.corpus) out["corpus"].push_back(line.text);
     lesson::for_each_block(l, [&](const lesson::Block& b) {
         std::visit(
             [&](const auto& c) {

@@ -6,8 +6,10 @@
 #include <doctest/doctest.h>
 #include <imgui.h>
 
+#include <algorithm>
 #include <functional>
 #include <memory>
+#include <vector>
 
 using neuralpath::ui::test::Headless;
 using neuralpath::web::CanvasDamage;
@@ -151,4 +153,49 @@ TEST_CASE("a new background (a theme) redraws the whole canvas, empty tiles too"
   damage.changed(Frame(800, 600, two_rectangles(600)).data, 800, 600, light);
   CHECK(damage.changed(Frame(800, 600, two_rectangles(600)).data, 800, 600, light).empty());
   CHECK(same(damage.changed(Frame(800, 600, two_rectangles(600)).data, 800, 600, dark), PixelRect{0, 0, 800, 600}));
+}
+
+TEST_CASE("a partial redraw gives a command the very pixels a full redraw gives it, whatever its clip's fractions") {
+  // #34: a header clipped at y = 640.5 lost its row 640 in a redraw of the tiles from 640 down
+  // (the clip was cut to the area, then rounded), and showed a line through it until a scroll
+  // redrew everything. Here a command's pixels, redrawn band by band of tiles (rows, then
+  // columns), must add up to exactly its pixels in one full redraw.
+  Headless page(800, 800);
+  page.frames(1);
+  using neuralpath::web::command_pixels;
+  for (const float scale : {1.0f, 2.0f, 1.5f}) {
+    CAPTURE(scale);
+    const ImVec4 clips[] = {{10.25f, 100.5f, 300.75f, 320.25f}, {0.5f, 0.5f, 399.5f, 399.5f}, {33.7f, 31.9f, 64.1f, 96.6f}};
+    for (const ImVec4& clip : clips) {
+      CAPTURE(clip.w);
+      Frame frame(400, 400, [&](ImDrawList& list) {
+        list.PushClipRect({clip.x, clip.y}, {clip.z, clip.w});
+        list.AddRectFilled({0, 0}, {400, 400}, red);
+        list.PopClipRect();
+      }, scale);
+      const ImDrawCmd* cmd = nullptr;
+      for (const ImDrawCmd& c : frame.list->CmdBuffer)
+        if (c.ClipRect.w == clip.w && c.ElemCount > 0) cmd = &c;
+      REQUIRE(cmd != nullptr);
+      const int size = static_cast<int>(400 * scale), tile = CanvasDamage::tile_size;
+      const PixelRect whole = command_pixels(*cmd, frame.data, PixelRect{0, 0, size, size}, size, size);
+      REQUIRE_FALSE(whole.empty());
+      for (const bool rows : {true, false}) {
+        CAPTURE(rows);
+        std::vector<int> drawn(static_cast<std::size_t>(size), 0);  // how often each row (or column) was drawn
+        for (int at = 0; at < size; at += tile) {
+          const PixelRect band = rows ? PixelRect{0, at, size, std::min(size, at + tile)} : PixelRect{at, 0, std::min(size, at + tile), size};
+          const PixelRect part = command_pixels(*cmd, frame.data, band, size, size);
+          if (part.empty()) continue;
+          CHECK((rows ? part.x0 == whole.x0 && part.x1 == whole.x1 : part.y0 == whole.y0 && part.y1 == whole.y1));
+          for (int i = rows ? part.y0 : part.x0; i < (rows ? part.y1 : part.x1); ++i) ++drawn[static_cast<std::size_t>(i)];
+        }
+        for (int i = 0; i < size; ++i) {
+          const bool in_whole = rows ? i >= whole.y0 && i < whole.y1 : i >= whole.x0 && i < whole.x1;
+          CAPTURE(i);
+          CHECK(drawn[static_cast<std::size_t>(i)] == (in_whole ? 1 : 0));
+        }
+      }
+    }
+  }
 }

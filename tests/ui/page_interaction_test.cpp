@@ -58,7 +58,14 @@ TEST_CASE("a multiple-answer check ticks options and grades them with the Check 
   page.frames(2);
   page.command({{"type", "goto"}, {"section", "interaction"}});
   page.frames(2);
-  for (int i = 0; i < 30 && find_by_id(page.state()["checks"], "several")["option_rects"][2][1].get<float>() > 700; ++i) {
+  // The options show in the learner's own order: the last one drawn is the lowest.
+  const auto lowest = [&] {
+    json rects = find_by_id(page.state()["checks"], "several")["option_rects"], low = rects[0];
+    for (const json& r : rects)
+      if (r[1].get<float>() > low[1].get<float>()) low = r;
+    return low;
+  };
+  for (int i = 0; i < 30 && lowest()[1].get<float>() > 700; ++i) {
     page.command({{"type", "scroll"}, {"by", 150}});
     page.frames(1);
   }
@@ -72,7 +79,7 @@ TEST_CASE("a multiple-answer check ticks options and grades them with the Check 
   CHECK(check["correct"].is_null());  // not graded until Check is pressed
   CHECK(page.events_of("answered").empty());
   // The Check button sits under the last option, at the card's left padding.
-  const json rect = check["option_rects"][2];
+  const json rect = lowest();
   const float below = rect[1].get<float>() + rect[3].get<float>();
   bool graded = false;
   for (float dy = 14; dy < 80 && !graded; dy += 6) {

@@ -6,6 +6,10 @@
 #include "engine/lesson/limits.h"
 #include "engine/lesson/load.h"
 #include "engine/widgets/widget_kinds.h"
+#include "engine/lesson/progress.h"
+#include "engine/ui/page_limits.h"
+
+#include <algorithm>
 
 #include <doctest/doctest.h>
 
@@ -68,4 +72,90 @@ TEST_CASE("the page shows exactly the diagnostics check prints for a lesson nest
   page.frames(3);   // the error panel draws
   CHECK(page.state()["errors"] == expected);
   CHECK(page.state()["errors"][0].get<std::string>().find("lessons/deep.md:11:") == 0);
+}
+
+// [SECTION] Hostile links, commands and lessons (issue #35) ---------------------------------------
+
+namespace {
+
+// A word longer than any sentence field holds: a 2.5 KB shared link inflated to 1.9 MB of one.
+const std::string kLongWord = "the " + std::string(3000, 'a');
+
+std::string sentence_of(const json& state, const std::string& id) {
+  for (const json& w : state["widgets"])
+    if (w["id"] == id) return w.value("sentence", std::string());
+  FAIL("no widget " << id);
+  return {};
+}
+
+}  // namespace
+
+TEST_CASE("no sentence path takes more than a sentence field holds: setSentence, a shared link, a snapshot") {
+  Headless page(1280, 800);
+  page.load_file("lessons/self-attention.md");
+  page.frames(2);
+  for (const char* id : {"causal-grid", "mask-walkthrough", "it-spotlight", "train-pronoun"}) {
+    CAPTURE(id);
+    const std::string before = sentence_of(page.state(), id);
+    const json set = page.command({{"type", "setSentence"}, {"text", kLongWord}, {"widget", id}});
+    CHECK(set["ok"] == false);
+    CHECK(set["error"].get<std::string>().find("3,004 bytes long") != std::string::npos);
+    const json shared = page.command({{"type", "restoreSnapshot"}, {"widgets", {{id, {{"s", kLongWord}, {"sentence", kLongWord}}}}}});
+    CHECK(shared["ok"] == true);
+    CHECK(sentence_of(page.state(), id) == before);
+  }
+  // The spotlight and the train widget keep a refused sentence in their box, cut to a field's size.
+  const std::string state = page.state().dump();
+  CHECK(state.size() < 400000);
+  CHECK(state.find(std::string(600, 'a')) == std::string::npos);
+}
+
+TEST_CASE("a sentence with more tokens than the figure shows is refused by the head view too") {
+  // The head view allowed the tokenizer's 512 tokens; the checker now holds it to 24, and so does it.
+  Headless page(1280, 800);
+  page.load_file("lessons/multi-head.md");
+  std::string words = "the";
+  for (int i = 1; i < 25; ++i) words += " farmer";
+  const json reply = page.command({{"type", "setSentence"}, {"text", words}, {"widget", "trained-heads"}});
+  CHECK(reply["ok"] == false);
+  CHECK(reply["error"].get<std::string>().find("at most 24") != std::string::npos);
+}
+
+TEST_CASE("a command nested deeper than the engine reads, or larger than it takes, is refused before it is built") {
+  Headless page(1280, 800);
+  page.load_file("lessons/self-attention.md");
+  // 5M nested arrays from one link froze the tab; a record's dump of a deep tree overflowed the stack.
+  const std::string deep = R"({"type":"restore","progress":)" + std::string(200000, '[') + std::string(200000, ']') + "}";
+  const json reply = json::parse(page.app().command(deep));
+  CHECK(reply["ok"] == false);
+  CHECK(reply["error"].get<std::string>().find("nested more than 32 levels") != std::string::npos);
+  const std::string large = R"({"type":"setSentence","text":")" + std::string(kMaxCommandBytes, 'a') + "\"}";
+  CHECK(json::parse(page.app().command(large))["error"].get<std::string>().find("larger than the engine takes") !=
+        std::string::npos);
+  CHECK(page.command({{"type", "goto"}, {"section", "qkv"}})["ok"] == true);   // and the page goes on
+}
+
+TEST_CASE("the page refuses a lesson whose trained weights are not shipped, at its lesson-weights line") {
+  // The page never trains while it opens (it stayed on "Opening" for minutes); the site's build
+  // ships the weights. Native tests and the CLI still train the lesson's source.
+  const std::string text = read_file("lessons/course-playback.md");
+  App app;
+  ImGuiContext* context = ImGui::CreateContext();
+  app.load_lesson("course-playback", text, /*train_weights=*/false);
+  const json errors = json::parse(app.state_json())["errors"];
+  ImGui::DestroyContext(context);
+  REQUIRE(errors.size() == 1);
+  const std::size_t line = 1 + static_cast<std::size_t>(std::count(text.begin(), text.begin() + static_cast<long>(text.find("lesson-weights: trained")), '\n'));
+  CHECK(errors[0].get<std::string>().find("lessons/course-playback.md:" + std::to_string(line) + ":17: error:") == 0);
+  CHECK(errors[0].get<std::string>().find("not trained while the lesson opens") != std::string::npos);
+}
+
+TEST_CASE("np_limits tells the page every limit it checks, as the engine holds them") {
+  const json limits = json::parse(page_limits_json());
+  CHECK(limits["lesson_bytes"] == neuralpath::lesson::kMaxLessonBytes);
+  CHECK(limits["sentence_bytes"] == neuralpath::lesson::kMaxSentenceBytes);
+  CHECK(limits["command_bytes"] == kMaxCommandBytes);
+  CHECK(limits["json_depth"] == kMaxCommandNesting);
+  CHECK(limits["shared_state_chars"] == kMaxSharedStateChars);
+  CHECK(limits["record_bytes"] == neuralpath::lesson::kMaxProgressBytes);
 }

@@ -3,11 +3,18 @@
 // next-token step's temperature re-computes the probabilities and the caption live.
 #include "playback_harness.h"
 
+#include "engine/text/catalogue.h"
 #include "engine/text/format.h"
 #include "engine/core/narration.h"
+#include "engine/lesson/load.h"
+#include "engine/lesson/model_spec.h"
+#include "engine/ui/widget.h"
 
 #include <doctest/doctest.h>
 
+#include <fstream>
+#include <regex>
+#include <sstream>
 #include <string>
 
 using namespace neuralpath;
@@ -22,6 +29,52 @@ int seek_kind(ui::PlaybackWidget& board, const std::string& kind) {
   }
   FAIL("no step of kind " << kind);
   return -1;
+}
+
+// The course-playback lesson's board (English, or its Spanish translation in Spanish), built as
+// the page builds it.
+struct LessonBoard {
+  lesson::Lesson lesson;
+  std::unique_ptr<ui::Widget> widget;
+  ui::PlaybackWidget* board = nullptr;
+};
+
+LessonBoard course_board(const std::string& file) {
+  LessonBoard out;
+  lesson::LoadResult loaded = lesson::load_lesson_file(file);
+  REQUIRE_MESSAGE(loaded.ok(), (loaded.diagnostics.empty() ? "" : loaded.diagnostics.front().to_string()));
+  out.lesson = std::move(*loaded.lesson);
+  lesson::for_each_block(out.lesson, [&](const lesson::Block& block) {
+    if (!out.widget && lesson::widget_settings<ui::PlaybackSettings>(block))
+      out.widget = ui::make_widget(block, out.lesson, lesson::model_spec_for(out.lesson));
+  });
+  REQUIRE(out.widget != nullptr);
+  out.board = dynamic_cast<ui::PlaybackWidget*>(out.widget.get());
+  REQUIRE(out.board != nullptr);
+  return out;
+}
+
+// Speaks Spanish for one scope (the catalogue the site ships), English again after it.
+struct Spanish {
+  Spanish() {
+    std::ifstream in("lessons/strings/es.strings");
+    std::stringstream text;
+    text << in.rdbuf();
+    REQUIRE(use_language("es", text.str()).empty());
+  }
+  ~Spanish() { use_language("en", ""); }
+  Spanish(const Spanish&) = delete;
+  Spanish& operator=(const Spanish&) = delete;
+};
+
+// Every caption of the board, step by step.
+std::vector<std::string> captions(ui::PlaybackWidget& board) {
+  std::vector<std::string> out;
+  for (int k = 0; k < board.model().controller().count(); ++k) {
+    REQUIRE(board.command({{"type", "seek"}, {"step", k}}).done());
+    out.push_back(board.state()["caption"].get<std::string>());
+  }
+  return out;
 }
 
 }  // namespace
@@ -93,4 +146,46 @@ TEST_CASE("the focus picker and the temperature slider draw at phone and desktop
     seek_kind(*board, "next_token");
     for (int i = 0; i < 3; ++i) CHECK(page.frame([&](const ui::UiContext& ui) { board->draw(ui); }));
   }
+}
+
+TEST_CASE("step 17 names the joined vector's entry as the board does, concat[Future, 3], in both languages (#34 item 8)") {
+  const auto step17 = [](ui::PlaybackWidget& board) {
+    const int k = seek_kind(board, "concat_heads");
+    CHECK(k == 16);  // the 17th step of the lesson's playback
+    const Step& s = *board.model().current_step();
+    CHECK(s.result.col_labels[static_cast<std::size_t>(s.focus.col)] == "3");
+    return board.state()["caption"].get<std::string>();
+  };
+  LessonBoard en = course_board("lessons/course-playback.md");
+  CHECK(step17(*en.board) ==
+        "The 2 heads' outputs sit side by side: entry 3 of the joined vector of 'Future' is entry 3 of head 1, which is 1.09.");
+  Spanish es;
+  LessonBoard board = course_board("lessons/es/course-playback.md");
+  CHECK(step17(*board.board) == "Las salidas de las 2 cabezas se colocan una junto a otra: la componente 3 del vector unido "
+                                "de «Future» vale 1,09 y es la componente 3 de la cabeza 1.");
+}
+
+TEST_CASE("the Spanish course playback speaks Spanish a native speaker would: its features, its numbers, its articles") {
+  Spanish es;
+  LessonBoard b = course_board("lessons/es/course-playback.md");
+  const std::vector<std::string> said = captions(*b.board);
+  REQUIRE(said.size() == 24);
+  const std::regex english_feature(R"(\b(thing|agent|action|time|tech|function|punctuation|quality)\b)");
+  const std::regex number_then_comma(R"(\d,\d+,)"), comma_then_number(R"(,\s−?-?\d+,\d)");
+  int features = 0;
+  for (const std::string& caption : said) {
+    CAPTURE(caption);
+    CHECK_FALSE(std::regex_search(caption, english_feature));
+    CHECK_FALSE(std::regex_search(caption, number_then_comma));
+    CHECK_FALSE(std::regex_search(caption, comma_then_number));
+    CHECK(caption.find("...") == std::string::npos);
+    CHECK(caption.find("la subcapa") == std::string::npos);
+    CHECK(caption.find("(none)") == std::string::npos);
+    features += caption.find("rasgo de ") != std::string::npos ? 1 : 0;
+  }
+  CHECK(features >= 6);
+  CHECK(said[1] == "«Future» sale del vocabulario: su rasgo de cosa vale 1,00.");
+  CHECK(said[18] == "«Future» conserva su propio vector y le suma lo que encontró la atención: su rasgo de acción vale "
+                    "0,15 + 1,09 = 1,24.");
+  CHECK(said[23].find("el modelo da a «.» un 35,8\u00a0%: la softmax compara su logit") != std::string::npos);
 }

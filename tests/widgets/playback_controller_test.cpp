@@ -163,7 +163,7 @@ TEST_CASE("play and pause and speed and voice changes emit a playback event for 
   CHECK(states[3]["caption"] == three_steps()[0].caption);
 }
 
-TEST_CASE("the cells fill over the first part of a step and pause freezes them and a new step starts over") {
+TEST_CASE("the cells fill over the first part of a step, a pause shows them whole, and a new step starts over") {
   PlaybackController c(three_steps());
   CHECK(c.fill_progress() == doctest::Approx(0));
   c.play();
@@ -171,9 +171,12 @@ TEST_CASE("the cells fill over the first part of a step and pause freezes them a
   const float part = c.fill_progress();
   CHECK(part > 0);
   CHECK(part < 1);
-  c.pause();
+  c.pause();  // #34: paused mid-fill, half the matrices stayed empty
+  CHECK(c.fill_progress() == doctest::Approx(1));
+  CHECK_FALSE(c.animating());
   run(c, 2);
-  CHECK(c.fill_progress() == doctest::Approx(part));
+  CHECK(c.fill_progress() == doctest::Approx(1));
+  CHECK(c.index() == 0);  // and the board stays on its step
   c.step(1);
   CHECK(c.fill_progress() == doctest::Approx(0));
   run(c, 20);

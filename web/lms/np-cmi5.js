@@ -22,12 +22,47 @@ import { say } from './np-lms-words.js';
 const STATE_ID = 'urn:neuralpath:state:progress';
 const exitButton = () => document.getElementById('np-lms-exit');
 
+// [SECTION] What the platform and its LRS hand us, checked -------------------------------------
+// The launch URL, the launch data and the kept state all come from outside: whatever LRS the
+// launch URL names answers them. Nothing they say is followed or trusted as it is.
+
+// A web address (http or https) as an absolute URL, else null: the LRS endpoint, the token's
+// fetch URL and returnURL. A javascript: returnURL followed on Exit would run on this page's
+// origin; a data: endpoint would take every statement and keep none.
+export function webAddress(text) {
+  if (typeof text !== 'string' || !text) return null;
+  let url;
+  try { url = new URL(text, location.href); } catch { return null; }
+  return url.protocol === 'http:' || url.protocol === 'https:' ? url.href : null;
+}
+
+// The kept state as this page writes it: {record: the engine's record (text or object) or null,
+// sent: {passed?: true, completed?: true}}. Anything else in it is dropped, so a damaged state
+// (sent: 1, a record of the wrong type) neither stops the session nor is written back.
+export function keptState(value) {
+  const plain = v => !!v && typeof v === 'object' && !Array.isArray(v);
+  if (!plain(value)) return { record: null, sent: {} };
+  let record = typeof value.record === 'string' || plain(value.record) ? value.record : null;
+  // One that cannot even be written out again (nested past the JS stack) would throw on every
+  // save and in the closing page's handler; the engine refuses a merely deep one with a message.
+  try { JSON.stringify(record); } catch { record = null; }
+  const sent = {};
+  if (plain(value.sent)) for (const verb of ['passed', 'completed']) if (value.sent[verb] === true) sent[verb] = true;
+  return { record, sent };
+}
+
 async function launch() {
   const lessonId = launchedLesson();
   if (!lessonId) { note(say('launch.no-lesson')); return; }
   const Cmi5 = window.Cmi5;
   if (!Cmi5 || !Cmi5.isCmiAvailable) {
     note(say('cmi5.no-platform'));
+    openLesson(lessonId, { onReady() {} });
+    return;
+  }
+  const launchParameters = new URLSearchParams(location.search);
+  if (!webAddress(launchParameters.get('endpoint')) || !webAddress(launchParameters.get('fetch'))) {
+    note(say('cmi5.bad-endpoint'));
     openLesson(lessonId, { onReady() {} });
     return;
   }
@@ -50,8 +85,7 @@ async function launch() {
   let kept = { record: null, sent: {} };
   try {
     const stored = (await cmi5.xapi.getState(where)).data;
-    const value = typeof stored === 'string' ? JSON.parse(stored) : stored;
-    if (value && typeof value === 'object') kept = { record: value.record ?? null, sent: value.sent || {} };
+    kept = keptState(typeof stored === 'string' ? JSON.parse(stored) : stored);
   } catch (error) {
     if (error?.response?.status !== 404) console.warn(`neuralpath: the kept state could not be read: ${error.message}`);
   }
@@ -166,10 +200,14 @@ async function launch() {
     terminated = true;
     await sent;
     await saving;
-    if (launchData.returnURL) window.location.assign(launchData.returnURL);
-    else note(say('cmi5.left'));
+    const back = webAddress(launchData.returnURL);
+    if (back) window.location.assign(back);
+    else {
+      if (launchData.returnURL) console.warn('neuralpath: returnURL is not a web address; not followed');
+      note(say(launchData.returnURL ? 'cmi5.left-no-return' : 'cmi5.left'));
+    }
   });
-  const endpoint = params.endpoint.replace(/\/?$/, '/');
+  const endpoint = webAddress(params.endpoint).replace(/\/?$/, '/');
   const keepalive = (path, method, body) => fetch(`${endpoint}${path}`, {
     method, keepalive: true, body: JSON.stringify(body),
     headers: { 'Content-Type': 'application/json', Authorization: `Basic ${cmi5.getAuthToken()}`,

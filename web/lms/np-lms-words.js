@@ -13,6 +13,10 @@ export const WORDS = {
     'If you reloaded this page, open the lesson again from your learning platform.',
   'cmi5.exit': 'Exit lesson',
   'cmi5.left': 'You have left the lesson; you can close this window.',
+  'cmi5.left-no-return': 'You have left the lesson; you can close this window. ' +
+    '(The learning platform\'s way back is not a web address, so this page does not follow it.)',
+  'cmi5.bad-endpoint': 'This launch names a learning record store that is not a web address (http or https): ' +
+    'the lesson works, but nothing is recorded. Open the lesson again from your learning platform.',
   'cmi5.ended': 'This session ended when you left the page, so nothing more is recorded. ' +
     'To go on, open the lesson again from your learning platform.',
   'cmi5.failed-start': 'The lesson could not start: {reason}',

@@ -27,21 +27,39 @@ function apiAbove(start) {
 const findApi = () => apiAbove(window) || apiAbove(window.opener);
 
 // [SECTION] Talking to the platform -------------------------------------------------------------
+// Every call is guarded: a platform's API that throws (a bug, a session it closed) left a blank
+// page. What failed is said in the console, and the lesson goes on as if the call had failed.
 function platform(api) {
+  let thrown = '';
+  const call = (name, ...args) => {
+    try {
+      thrown = '';
+      return api[name](...args);
+    } catch (error) {
+      thrown = String(error?.message || error);
+      console.warn(`neuralpath: ${name} threw (${thrown})`);
+      return undefined;
+    }
+  };
   const error = () => {
-    const code = api.LMSGetLastError();
-    return `${code}: ${api.LMSGetErrorString(code)}`;
+    if (thrown) return thrown;
+    const code = call('LMSGetLastError');
+    return `${code}: ${call('LMSGetErrorString', code)}`;
   };
   return {
-    get(name) { const value = api.LMSGetValue(name); return value === null || value === undefined ? '' : String(value); },
+    get(name) { const value = call('LMSGetValue', name); return value === null || value === undefined ? '' : String(value); },
     set(name, value) {
-      if (String(api.LMSSetValue(name, String(value))) !== 'true') console.warn(`neuralpath: ${name} was not accepted (${error()})`);
+      if (String(call('LMSSetValue', name, String(value))) !== 'true') console.warn(`neuralpath: ${name} was not accepted (${error()})`);
     },
-    commit() { if (String(api.LMSCommit('')) !== 'true') console.warn(`neuralpath: LMSCommit failed (${error()})`); },
-    finish() { api.LMSFinish(''); },
-    start() { return String(api.LMSInitialize('')) === 'true' ? null : error(); },
+    commit() { if (String(call('LMSCommit', '')) !== 'true') console.warn(`neuralpath: LMSCommit failed (${error()})`); },
+    finish() { call('LMSFinish', ''); },
+    start() { return String(call('LMSInitialize', '')) === 'true' ? null : error(); },
   };
 }
+
+// cmi.core.lesson_location as this page writes it: a section's anchor (SCORM 1.2 holds 255
+// characters). Anything else is ignored: a 1 MB one went into the lesson frame's URL (a 414).
+const sectionAnchor = text => (/^[a-z0-9][a-z0-9-]{0,254}$/.test(text) ? text : '');
 
 // CMITimespan: HHHH:MM:SS.SS
 function timespan(ms) {
@@ -82,7 +100,9 @@ function launch() {
   const mastery = lms.get('cmi.student_data.mastery_score');
   const masteryScore = mastery === '' ? null : Number(mastery);
   const saved = unpackRecord(lms.get('cmi.suspend_data'), lessonId);
-  const location = lms.get('cmi.core.lesson_location');
+  const stored = lms.get('cmi.core.lesson_location');
+  const location = sectionAnchor(stored);
+  if (stored && !location) console.warn('neuralpath: cmi.core.lesson_location is not a section of this lesson; ignored');
   // A record this page cannot use is left in the platform until the learner changes something.
   let keepStored = !!saved.error;
   if (saved.error) {

@@ -20,6 +20,10 @@
 //                                'number', 'percent', 'count', 'bytes', 'seconds', 'tiny'
 //   neuralpath.text(key, args)   words from the engine's string catalogue (lessons/strings/),
 //                                {name} placeholders filled from args
+//   neuralpath.limits            the engine's limits on what it is handed (engine/ui/page_limits.h:
+//                                lesson_bytes, command_bytes, record_bytes, sentence_bytes,
+//                                json_depth, shared_state_chars, shared_state_bytes), once the
+//                                engine runs; null before
 //
 // [SECTION] Page parameters
 // [SECTION] Messages on the page (loading, errors)
@@ -143,50 +147,76 @@ async function instantiateEngine(request, expectedBytes, imports, onBytes) {
   return { instance, module };
 }
 
-// Limits on text handed to the engine (web/main.cpp checks them too). A lesson is capped at
-// 4 MB as `neuralpath-cli check` caps a file; a command (a sentence, a stored record) at 2 MB.
-const MAX_LESSON_BYTES = 4 * 1024 * 1024;
-const MAX_COMMAND_BYTES = 2 * 1024 * 1024;
+// Limits on text handed to the engine are the engine's own (web/main.cpp's np_limits,
+// engine/ui/page_limits.h), read once it runs: a lesson's bytes as `neuralpath-cli check` caps a
+// file, a command's (a sentence, a stored record), a record's, a sentence's, a link's.
+let limits = null;
+let limitsKnown;
+const limitsReady = new Promise(resolve => { limitsKnown = resolve; });
 const megabytes = bytes => `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
 
 const lessonNamePattern = /^[a-z0-9][a-z0-9-]{0,63}$/;
 
-// `request`: the fetch of lessons/ID.md, already on its way (see the end of this file).
+// `request`: the fetch of lessons/ID.md, already on its way (see the end of this file). Its body
+// is read once the engine says how much it takes, and no further than that.
 async function fetchLesson(id, request) {
   if (!lessonNamePattern.test(id)) throw new Error(words('app.bad_lesson_name', { id }));
   const response = await request;
   if (!response.ok) throw new Error(words('app.no_lesson', { id, status: response.status }));
+  const { lesson_bytes: limit } = await limitsReady;
   const declared = Number(response.headers.get('content-length'));
-  const tooLarge = bytes => new Error(words('app.lesson_too_large',
-    { size: megabytes(bytes), limit: megabytes(MAX_LESSON_BYTES) }));
+  const tooLarge = bytes => new Error(words('app.lesson_too_large', { size: megabytes(bytes), limit: megabytes(limit) }));
   // Content-Length counts compressed bytes when the server compresses, so it is only a first check.
-  if (!response.headers.get('content-encoding') && declared > MAX_LESSON_BYTES) throw tooLarge(declared);
-  const bytes = new Uint8Array(await response.arrayBuffer());
-  if (bytes.length > MAX_LESSON_BYTES) throw tooLarge(bytes.length);
+  if (!response.headers.get('content-encoding') && declared > limit) throw tooLarge(declared);
+  const reader = response.body.getReader();
+  const parts = [];
+  let length = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    length += value.length;
+    if (length > limit) { reader.cancel().catch(() => {}); throw tooLarge(length); }
+    parts.push(value);
+  }
+  const bytes = new Uint8Array(length);
+  let at = 0;
+  for (const part of parts) { bytes.set(part, at); at += part.length; }
   return bytes;
 }
 
-// Calls an np_* export with `text` copied into a heap buffer as UTF-8 (pointer, byte length),
-// never onto the 4 MB stack as ccall's 'string' arguments are. `what` names the text in errors
-// (a catalogue key: app.what_lesson, ...).
+// Calls an np_* export with each of `texts` copied into a heap buffer as UTF-8 (pointer, byte
+// length each), never onto the 4 MB stack as ccall's 'string' arguments are: a million
+// characters there overwrote the engine's memory for good (#35). `what` names the text in
+// errors (a catalogue key: app.what_lesson, ...).
 const utf8 = new TextEncoder();
-function withHeapText(text, limit, what, call) {
+function withHeapTexts(texts, limit, what, call) {
   const M = window.Module;
-  const bytes = typeof text === 'string' ? utf8.encode(text) : text;
-  if (bytes.length > limit)
-    throw new Error(words('app.text_too_large', { what: words(what), size: megabytes(bytes.length), limit: megabytes(limit) }));
-  const pointer = M._np_alloc(bytes.length);
-  if (!pointer) throw new Error(words('app.text_no_memory', { what: words(what), size: megabytes(bytes.length) }));
+  const encoded = texts.map(text => (typeof text === 'string' ? utf8.encode(text) : text));
+  for (const bytes of encoded)
+    if (bytes.length > limit)
+      throw new Error(words('app.text_too_large', { what: words(what), size: megabytes(bytes.length), limit: megabytes(limit) }));
+  const pointers = [];
   try {
-    M.HEAPU8.set(bytes, pointer);   // HEAPU8 is read after the allocation: growing the heap replaces it
-    M.HEAPU8[pointer + bytes.length] = 0;
-    return call(pointer, bytes.length);
+    for (const bytes of encoded) {
+      const pointer = M._np_alloc(bytes.length);
+      if (!pointer) throw new Error(words('app.text_no_memory', { what: words(what), size: megabytes(bytes.length) }));
+      pointers.push(pointer);
+    }
+    const args = [];
+    encoded.forEach((bytes, i) => {
+      M.HEAPU8.set(bytes, pointers[i]);   // HEAPU8 is read after the allocations: growing the heap replaces it
+      M.HEAPU8[pointers[i] + bytes.length] = 0;
+      args.push(pointers[i], bytes.length);
+    });
+    return call(...args);
   } finally {
-    M._np_free(pointer);
+    for (const pointer of pointers) M._np_free(pointer);
   }
 }
+const withHeapText = (text, limit, what, call) => withHeapTexts([text], limit, what, call);
 
 let engine = null;  // the np_* exports, once the module runs
+let engineCalls = 0, stateKey = '', stateText = '';   // engine.state()'s memo
 let restoreListeners = () => {};
 
 // GLFW's Emscripten port listens for keys on the whole window and cancels Tab and Backspace
@@ -256,6 +286,8 @@ async function start(requests) {
 
 function engineReady(lessonText) {
   mark('main');
+  limits = Object.freeze(JSON.parse(window.Module.ccall('np_limits', 'string', [], [])));
+  limitsKnown(limits);
   openLesson(lessonText).catch(error => showFatal(words('app.lesson_failed'), String(error && error.message || error)));
 }
 
@@ -264,20 +296,35 @@ async function openLesson(lessonText) {
   const M = window.Module;
   const loadLesson = M.cwrap('np_load_lesson', 'number', ['string', 'number', 'number']);
   const command = M.cwrap('np_command', 'string', ['number', 'number']);
+  const npUseLanguage = M.cwrap('np_use_language', 'string', ['number', 'number', 'number', 'number']);
+  const npFormat = M.cwrap('np_format', 'string', ['number', 'number', 'number']);
+  const npText = M.cwrap('np_text', 'string', ['number', 'number', 'number', 'number']);
+  const commandBytes = limits.command_bytes;
+  const npState = M.cwrap('np_state', 'string', []);
+  // Every call that can change what state() says is counted, for state()'s memo below.
+  const changes = call => (...args) => { engineCalls++; return call(...args); };
   engine = {
-    setViewport: M.cwrap('np_set_viewport', null, ['number', 'number', 'number']),
-    setTheme: M.cwrap('np_set_theme', null, ['number']),
+    setViewport: changes(M.cwrap('np_set_viewport', null, ['number', 'number', 'number'])),
+    setTheme: changes(M.cwrap('np_set_theme', null, ['number'])),
+    useLanguage: changes((code, file) => withHeapTexts([code, file], commandBytes, 'app.what_strings', npUseLanguage)),
     // The id is a checked short name (fetchLesson), so it may go on the stack.
-    useLanguage: M.cwrap('np_use_language', 'string', ['string', 'string']),
-    loadLesson: (id, bytes) => withHeapText(bytes, MAX_LESSON_BYTES, 'app.what_lesson',
-      (pointer, length) => loadLesson(id, pointer, length)),
-    state: M.cwrap('np_state', 'string', []),
-    command: json => withHeapText(json, MAX_COMMAND_BYTES, 'app.what_command', (pointer, length) => command(pointer, length)),
+    loadLesson: changes((id, bytes) => withHeapText(bytes, limits.lesson_bytes, 'app.what_lesson',
+      (pointer, length) => loadLesson(id, pointer, length))),
+    // The engine's state as JSON text, built again only once something can have changed it: an
+    // engine frame (np_engine_frames counts them) or a call into the engine. Each listener of
+    // an event asks for it, and a burst of events (2000 answers in one frame: 4000 events) had
+    // the engine build the same text thousands of times, 7 ms each: 15 s of frozen tab (#35).
+    state: () => {
+      const key = `${M._np_engine_frames()}:${engineCalls}`;
+      if (stateKey !== key) { stateText = npState(); stateKey = key; }
+      return stateText;
+    },
+    command: changes(json => withHeapText(json, commandBytes, 'app.what_command', command)),
     takeEvents: M.cwrap('np_take_events', 'string', []),
-    contextLost: M.cwrap('np_gl_context_lost', null, []),
-    contextRestored: M.cwrap('np_gl_context_restored', null, []),
-    format: M.cwrap('np_format', 'string', ['string', 'number']),
-    text: M.cwrap('np_text', 'string', ['string', 'string']),
+    contextLost: changes(M.cwrap('np_gl_context_lost', null, [])),
+    contextRestored: changes(M.cwrap('np_gl_context_restored', null, [])),
+    format: (kind, value) => withHeapText(kind, commandBytes, 'app.what_command', (p, n) => npFormat(p, n, value)),
+    text: (key, args) => withHeapTexts([key, args], commandBytes, 'app.what_command', npText),
   };
   engine.setTheme(theme === 'dark' ? 1 : 0);
   if (lang !== 'en') {
@@ -362,15 +409,23 @@ canvas.addEventListener('webglcontextrestored', () => {
 
 // [SECTION] window.neuralpath ---------------------------------------------------------------------
 // Engine events are drained once per animation frame and re-dispatched on neuralpath.events.
+// Of several 'progress' events in one batch only the last goes out: each carries the learner's
+// whole record, so the last says it all, and every listener (storage, the host, a learning
+// platform) would otherwise save and send each of them (2000 answers in one frame: 2000 records).
 function pumpEvents() {
-  for (const event of JSON.parse(engine.takeEvents())) {
+  const events = JSON.parse(engine.takeEvents());
+  const lastProgress = events.findLastIndex(event => event.type === 'progress');
+  events.forEach((event, i) => {
+    if (event.type === 'progress' && i !== lastProgress) return;
     if (event.type === 'openLink') openLink(event.url);
     emit(event.type, event);
-  }
+  });
   requestAnimationFrame(pumpEvents);
 }
 
-// Links in lesson prose open in a new tab; only web and mail addresses, never javascript: URLs.
+// Links in lesson prose: another page of this site (a lesson, the list of lessons) opens in
+// this tab, as a course's next page does (#34); anything else in a new tab. Only web and mail
+// addresses, never javascript: URLs.
 function openLink(url) {
   let target;
   try { target = new URL(String(url), location.href); } catch { return; }
@@ -378,7 +433,9 @@ function openLink(url) {
     console.warn(`not opening a link with protocol ${target.protocol}`);
     return;
   }
-  window.open(target.href, '_blank', 'noopener,noreferrer');
+  const site = new URL('./', location.href);
+  if (!embedded && target.origin === location.origin && target.pathname.startsWith(site.pathname)) location.assign(target.href);
+  else window.open(target.href, '_blank', 'noopener,noreferrer');
 }
 
 const liveRegion = document.getElementById('np-live');
@@ -388,17 +445,31 @@ function announce(text) {
   setTimeout(() => { liveRegion.textContent = String(text); }, 30);
 }
 
+// A command is an object ({type: ...}); anything else (undefined, a string, a cyclic object) is
+// refused with the engine's own words, never a TypeError from inside this file.
 function run(command) {
   if (!engine) throw new Error(words('app.not_ready'));
-  const reply = JSON.parse(engine.command(JSON.stringify(command)));
+  if (!command || typeof command !== 'object' || Array.isArray(command)) throw new Error(engineText('commands.not_a_command'));
+  let json;
+  try { json = JSON.stringify(command); } catch { throw new Error(engineText('commands.not_a_command')); }
+  const reply = JSON.parse(engine.command(json));
   if (!reply.ok) throw new Error(reply.error);
   return reply;
+}
+
+// Words from the engine's catalogue; the key itself when the arguments cannot be sent.
+function engineText(key, args = {}) {
+  let json = '{}';
+  try { json = JSON.stringify(args) ?? '{}'; } catch { /* no arguments then */ }
+  try { return engine.text(String(key), json); } catch { return String(key); }
 }
 
 window.neuralpath = {
   ready,
   params: Object.freeze({ lesson: lessonId, section: params.get('section'), embed: embedded,
-    theme, voice: params.get('voice'), shared: params.has('s'), get lang() { return lang; } }),
+    theme, voice: params.get('voice'),
+    // An empty ?s= shares nothing: it once turned shared mode on, with no note, and nothing was saved.
+    shared: !!params.get('s'), get lang() { return lang; } }),
   events,
   command: run,
   announce,
@@ -415,8 +486,12 @@ window.neuralpath = {
   pause: () => run({ type: 'pause' }),
   step: n => run({ type: 'step', n }),
   // Before the engine runs there is no catalogue: the key (or the bare number) shows instead.
-  format: (kind, value) => (engine ? engine.format(String(kind), Number(value)) : String(value)),
-  text: (key, args = {}) => (engine ? engine.text(String(key), JSON.stringify(args)) : String(key)),
+  format: (kind, value) => {
+    if (!engine) return String(value);
+    try { return engine.format(String(kind), Number(value)); } catch { return String(value); }
+  },
+  text: (key, args = {}) => (engine ? engineText(key, args) : String(key)),
+  get limits() { return limits; },
   share: (...args) => feature('share')(...args),
   exportPng: (...args) => feature('exportPng')(...args),
   exportCsv: (...args) => feature('exportCsv')(...args),

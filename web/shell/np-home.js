@@ -1,7 +1,7 @@
 // The list comes from lessons/index.json, written at build time from each lesson's front
 // matter. Text is set as text, never as HTML; the page's own words come from the catalogue
 // (lessons/strings/, np-strings.js).
-import { chooseLanguage } from './np-lang.js';
+import { chooseLanguage, languageSwitch } from './np-lang.js';
 import { fillPage, loadStrings, words } from './np-strings.js';
 
 // In the page's language (np-lang.js): titles and summaries from lessons/<lang>/index.json
@@ -11,6 +11,40 @@ const lang = await chooseLanguage(params);
 document.documentElement.lang = lang;
 await loadStrings(lang);
 fillPage();
+// The language menu, as on a lesson page: it remembers the choice and reopens this list in it.
+document.querySelector('.np-chrome')?.append(await languageSwitch(lang, words('language.choose')));
+
+// What the lesson pages noted in this browser (np-finish.js): sections read, checks answered,
+// finished or not. None (never opened, storage blocked): nothing is shown.
+function progressOf(id) {
+  let summary = null;
+  try { summary = JSON.parse(localStorage.getItem(`neuralpath:v1:summary:${id}`) || 'null'); } catch { return null; }
+  const whole = n => Number.isInteger(n) && n >= 0;
+  if (!summary || typeof summary !== 'object' || !['sections', 'visited', 'checks', 'answered', 'correct', 'percent']
+    .every(key => whole(summary[key]))) return null;
+  const box = document.createElement('span');
+  box.className = 'np-lesson-progress';
+  const bar = document.createElement('span');
+  bar.className = 'np-lesson-bar';
+  bar.setAttribute('role', 'progressbar');
+  bar.setAttribute('aria-label', words('home.progress_label'));
+  bar.setAttribute('aria-valuemin', '0');
+  bar.setAttribute('aria-valuemax', '100');
+  const percent = Math.min(100, summary.percent);
+  bar.setAttribute('aria-valuenow', String(percent));
+  const fill = document.createElement('span');
+  fill.style.width = `${percent}%`;
+  bar.append(fill);
+  const text = document.createElement('span');
+  text.className = 'np-lesson-status';
+  const plain = summary.checks === 0 ? '_no_checks' : '';
+  text.textContent = words(summary.completed ? `home.progress_done${plain}` : `home.progress_partial${plain}`, summary);
+  if (!summary.completed && typeof summary.section === 'string' && summary.section)
+    text.textContent += ` · ${words('home.progress_where', { section: summary.section })}`;
+  box.classList.toggle('np-done', !!summary.completed);
+  box.append(bar, text);
+  return box;
+}
 async function translated() {
   if (lang === 'en') return new Map();
   try { return new Map((await (await fetch(`lessons/${lang}/index.json`)).json()).map(l => [l.id, l])); } catch { return new Map(); }
@@ -35,6 +69,8 @@ try {
     const summary = document.createElement('p');
     summary.textContent = lesson.summary || '';
     link.append(title, level, summary);
+    const progress = progressOf(lesson.id);
+    if (progress) link.append(progress);
     item.append(link);
     return item;
   }));

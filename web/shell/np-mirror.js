@@ -76,6 +76,13 @@ function fillChromeWords() {
   skip.hidden = false;
 }
 
+function sameSite(href) {
+  try {
+    const target = new URL(href, location.href);
+    return target.origin === location.origin && target.pathname.startsWith(new URL('./', location.href).pathname);
+  } catch { return false; }
+}
+
 function safeHref(link) {
   try {
     const url = new URL(String(link), location.href);
@@ -96,7 +103,9 @@ function runNodes(runs, fallbackText = '') {
     if (run.bold) node = el('strong', {}, node);
     if (run.link) {
       const href = safeHref(run.link);
-      if (href) node = el('a', { href, target: '_blank', rel: 'noopener noreferrer' }, node,
+      // Another page of this site (a lesson) opens in this tab, as on the canvas (np-app.js).
+      if (href && sameSite(href) && !embedded) node = el('a', { href }, node);
+      else if (href) node = el('a', { href, target: '_blank', rel: 'noopener noreferrer' }, node,
         el('span', { class: 'np-sr-only', text: ` ${t('mirror.new_tab')}` }));
     }
     return node;
@@ -362,6 +371,8 @@ function renderCheck(block) {
     view.buttons.push(button);
     options.append(el('li', {}, button));
   });
+  view.list = options;
+  view.order = (block.options || []).map((_, index) => index);
   view.feedback = el('p', { class: 'np-m-feedback', hidden: true });
   const group = el('div', { class: 'np-m-check', role: 'group', 'aria-labelledby': questionId, 'data-check': block.id },
     el('p', { class: 'np-m-question', id: questionId },
@@ -409,7 +420,20 @@ function renderCheck(block) {
   return group;
 }
 
+// The options in the order the canvas shows this learner (state's check.order: option indices,
+// top to bottom), lettered A, B, C from the top; each button keeps its option's index.
+function orderOptions(view, order) {
+  const n = view.buttons.length;
+  if (!Array.isArray(order) || order.length !== n || new Set(order).size !== n ||
+      !order.every(i => Number.isInteger(i) && i >= 0 && i < n) || order.join() === view.order.join()) return;
+  const letters = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
+  view.order = [...order];
+  view.list.append(...order.map(i => view.buttons[i].parentElement));
+  order.forEach((i, place) => setText(view.buttons[i].querySelector('.np-m-letter'), letters[place] || String(place + 1)));
+}
+
 function updateCheck(view, check) {
+  orderOptions(view, check.order);
   const chosen = new Set(Array.isArray(check.chosen) ? check.chosen : []);
   const graded = check.correct === true || check.correct === false;
   view.buttons.forEach((button, index) => {
@@ -501,7 +525,10 @@ function withWidget(view, message) {
 
 function renderSentenceForm(view) {
   const inputId = uid('sentence');
-  const input = el('input', { id: inputId, type: 'text', maxlength: '200', autocomplete: 'off', spellcheck: 'false' });
+  // As long as the engine takes a sentence (neuralpath.limits, in bytes; a longer non-ASCII one
+  // is refused by the engine with its own message).
+  const input = el('input', { id: inputId, type: 'text', maxlength: String(np.limits?.sentence_bytes ?? 200),
+    autocomplete: 'off', spellcheck: 'false' });
   return el('form', { class: 'np-m-sentence', onsubmit: event => {
     event.preventDefault();
     const text = input.value.trim();

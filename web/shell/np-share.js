@@ -24,6 +24,7 @@
 import { toolbar, noteSlot } from './np-mirror.js';
 import { languageSwitch } from './np-lang.js';
 import { words } from './np-strings.js';
+import { nestingOver } from './np-json.js';
 
 const np = window.neuralpath;
 const t = (key, args) => np.text(key, args);
@@ -40,8 +41,10 @@ stage.getContext = (type, attributes = {}) =>
 // [SECTION] Encoding a state into a link ---------------------------------------------------------
 // "z" + base64url(deflate-raw(JSON)) where the browser compresses, else "j" + base64url(JSON);
 // whichever is shorter. Version 1 of the payload: {v: 1, s: section, w: {id: snapshot}, p: step}.
+// A link is read only as far as the engine's limits allow (neuralpath.limits: its characters,
+// the JSON's bytes once unpacked and how deep it nests), each checked before the next step: a
+// 13 KB link once inflated to 5M nested arrays and froze the tab for a minute.
 const PAYLOAD_VERSION = 1;
-const MAX_LINK_STATE = 16 * 1024;   // characters of ?s= read at most (a chat message is shorter)
 
 const toBase64Url = bytes => {
   let binary = '';
@@ -66,15 +69,49 @@ export async function encodeState(payload) {
   } catch { return plain; }
 }
 
-export async function decodeState(text) {
-  if (typeof text !== 'string' || text.length < 2 || text.length > MAX_LINK_STATE || !/^[jz][A-Za-z0-9_-]+$/.test(text))
+// Inflates at most `limit` bytes; more is refused (TooBig) without reading on.
+class TooBig extends Error {}
+async function inflate(bytes, limit) {
+  const reader = new Blob([bytes]).stream().pipeThrough(new DecompressionStream('deflate-raw')).getReader();
+  const parts = [];
+  let length = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    length += value.length;
+    if (length > limit) {
+      reader.cancel().catch(() => {});
+      throw new TooBig(t('share.too_big_unpacked'));
+    }
+    parts.push(value);
+  }
+  const out = new Uint8Array(length);
+  let at = 0;
+  for (const part of parts) { out.set(part, at); at += part.length; }
+  return out;
+}
+
+// `limits`: the engine's (neuralpath.limits); the decoder never reads past them.
+export async function decodeState(text, limits = np.limits) {
+  if (typeof text !== 'string' || text.length < 2 || !/^[jz][A-Za-z0-9_-]+$/.test(text))
     throw new Error(words('share.bad_state'));
-  let bytes = fromBase64Url(text.slice(1));
+  if (!limits) throw new Error(words('share.not_ready'));
+  if (text.length > limits.shared_state_chars)
+    throw new Error(t('share.too_long', { n: np.format('count', text.length), max: np.format('count', limits.shared_state_chars) }));
+  let bytes;
+  try { bytes = fromBase64Url(text.slice(1)); } catch { throw new Error(t('share.damaged')); }
   if (text[0] === 'z') {
     if (typeof DecompressionStream !== 'function') throw new Error(words('share.cannot_unpack'));
-    bytes = await through(new DecompressionStream('deflate-raw'), bytes);
+    try { bytes = await inflate(bytes, limits.shared_state_bytes); } catch (error) {
+      throw error instanceof TooBig ? error : new Error(t('share.damaged'));   // not the stream's "Failed to fetch"
+    }
   }
-  const payload = JSON.parse(new TextDecoder().decode(bytes));
+  if (bytes.length > limits.shared_state_bytes) throw new Error(t('share.too_big_unpacked'));
+  let json;
+  try { json = new TextDecoder('utf-8', { fatal: true }).decode(bytes); } catch { throw new Error(t('share.damaged')); }
+  if (nestingOver(json, limits.json_depth)) throw new Error(words('share.bad_state'));
+  let payload;
+  try { payload = JSON.parse(json); } catch { throw new Error(t('share.damaged')); }
   if (!payload || typeof payload !== 'object' || payload.v !== PAYLOAD_VERSION) throw new Error(words('share.bad_version'));
   return payload;
 }
@@ -98,7 +135,12 @@ async function share() {
   url.search = '';
   url.searchParams.set('lesson', np.params.lesson);
   if (payload.s) url.searchParams.set('section', payload.s);
-  if (payload.w || payload.p) url.searchParams.set('s', await encodeState(payload));
+  if (payload.w || payload.p) {
+    const encoded = await encodeState(payload);
+    // Never a link the decoder (or a web server) would refuse.
+    if (encoded.length > np.limits.shared_state_chars) throw new Error(t('share.view_too_big'));
+    url.searchParams.set('s', encoded);
+  }
   url.hash = '';
   return url.href;
 }
@@ -107,7 +149,7 @@ async function share() {
 // The section is in ?section= (np-app.js goes there itself); the figures follow once decoded.
 async function openShared() {
   const raw = new URLSearchParams(location.search).get('s');
-  if (!raw) return;
+  if (!raw) return;   // "?s=" with nothing in it is no shared view (np-app.js: params.shared is false)
   await np.ready;   // the notes below need the catalogue
   let payload;
   try { payload = await decodeState(raw); } catch (error) {
@@ -179,32 +221,56 @@ async function scrollFigure(id, offset) {
   return state;
 }
 
-// The figure's pixels, whole: a figure taller than the view (the mask walkthrough on a phone)
-// is copied a screenful at a time, scrolling between the pieces (#15: "could not be brought
-// into view" at 375 px). Returns a canvas of the figure at the device pixel ratio; the page is
-// left with the figure's top under the bar.
+// The figure's pixels, whole. A figure taller than the view (the mask walkthrough on a phone)
+// is drawn whole in one frame: the canvas's drawing buffer is made tall enough for it for the
+// frames the copy takes, under a still picture of what the learner sees, then given back its
+// size. Copied a screenful at a time instead, its pieces met with a seam (#34: a garbled line, a
+// doubled "Show" button): Dear ImGui places a figure's parts a pixel apart once its top is
+// above the screen. Returns a canvas of the figure at the device pixel ratio; the page is left
+// with the figure's top under the bar.
 async function captureFigure(id) {
   const canvas = document.getElementById('canvas');
   const ratio = canvas.width / Math.max(1, canvas.clientWidth);   // device pixels per CSS pixel
   let state = await scrollFigure(id, 0);
-  const [x, , w, h] = widgetOf(state, id).rect;
+  const [x, y, w, h] = widgetOf(state, id).rect;
   const sx = Math.max(0, Math.round(x * ratio));
   const out = document.createElement('canvas');
   out.width = Math.max(1, Math.min(canvas.width - sx, Math.round(w * ratio)));
   out.height = Math.max(1, Math.round(h * ratio));
-  const ctx = out.getContext('2d');
-  for (let done = 0, pieces = 0; done < h - 0.5; ++pieces) {
-    if (pieces > 0) state = await scrollFigure(id, done);
-    const top = pageTop(state), bottom = canvas.clientHeight;
-    const y = widgetOf(state, id).rect[1];   // its height as first measured: a picture of one size
-    // The figure's rows on screen; a scroll lands within a pixel, so a row or two may be left blank.
-    const from = Math.max(done, top - y), to = Math.min(h, bottom - y);
-    if (to - from < 1 || from > done + 3 || pieces > 40) throw new Error(t('share.not_visible', { id }));
-    const dy = Math.round(from * ratio), dh = Math.round(to * ratio) - dy;
-    ctx.drawImage(canvas, sx, Math.round((y + from) * ratio), out.width, dh, 0, dy, out.width, dh);
-    done = to;
+  const copy = figureState => {
+    const top = Math.round(widgetOf(figureState, id).rect[1] * ratio);
+    if (top < Math.floor(pageTop(figureState) * ratio) - 1 || top + out.height > canvas.height) throw new Error(t('share.not_visible', { id }));
+    out.getContext('2d').drawImage(canvas, sx, top, out.width, out.height, 0, 0, out.width, out.height);
+  };
+  if (y + h <= canvas.clientHeight + 0.5) {
+    copy(state);
+    return out;
   }
-  if (h > canvas.clientHeight - pageTop(state)) await scrollFigure(id, 0);  // back to its top, as a figure that fits is left
+  const box = canvas.getBoundingClientRect();
+  const still = document.createElement('canvas');
+  still.width = canvas.width;
+  still.height = canvas.height;
+  still.getContext('2d').drawImage(canvas, 0, 0);
+  still.style.cssText = `position:absolute;left:${canvas.offsetLeft}px;top:${canvas.offsetTop}px;` +
+    `width:${box.width}px;height:${box.height}px;pointer-events:none;z-index:4`;
+  canvas.after(still);
+  const setViewport = height => window.Module._np_set_viewport(Math.max(1, box.width), height, ratio);
+  try {
+    setViewport(Math.ceil(y + h + 2));
+    for (let wait = 0; wait < 8; ++wait) {   // drawn at the new size, and still
+      await frame();
+      await frame();
+      state = np.state();
+      if (canvas.height >= Math.round((y + h) * ratio) && Math.abs(widgetOf(state, id).rect[3] - h) < 0.01) break;
+    }
+    state = await scrollFigure(id, 0);
+    copy(state);
+  } finally {
+    setViewport(Math.max(1, box.height));
+    await frame();
+    await frame();
+    still.remove();
+  }
   return out;
 }
 
@@ -214,13 +280,24 @@ function sentenceOf(widget) {
   return '';
 }
 
-// Wraps `text` to lines no wider than `width` in the context's current font.
+// Wraps `text` to lines no wider than `width` in the context's current font; a word longer
+// than a line (a shared link's state) is cut where the line ends (#34: the title and the link
+// ran off the picture's right edge).
 function wrap(ctx, text, width) {
   const lines = [];
   let line = '';
-  for (const word of String(text).split(/\s+/)) {
+  const fits = s => ctx.measureText(s).width <= width;
+  for (let word of String(text).split(/\s+/)) {
     const next = line ? `${line} ${word}` : word;
-    if (line && ctx.measureText(next).width > width) { lines.push(line); line = word; } else line = next;
+    if (fits(next)) { line = next; continue; }
+    if (line) lines.push(line);
+    while (!fits(word) && word.length > 1) {
+      let cut = 1;
+      while (cut < word.length && fits(word.slice(0, cut + 1))) cut++;
+      lines.push(word.slice(0, cut));
+      word = word.slice(cut);
+    }
+    line = word;
   }
   if (line) lines.push(line);
   return lines;
@@ -245,8 +322,12 @@ async function exportPng(id) {
   ctx.font = `${small}px ${family}`;
   const linkLines = wrap(ctx, t('share.caption_link', { url: link }).replace(/([/?&=])/g, '$1 '), sw - 2 * pad)
     .map(l => l.replace(/([/?&=]) /g, '$1'));
-  const lines = [{ text: state.title || np.params.lesson, size: body, bold: true }];
-  if (sentence) lines.push({ text: t('share.caption_sentence', { sentence }), size: body });
+  const lines = [];
+  const font = (size, bold) => `${bold ? 'bold ' : ''}${size}px ${family}`;
+  ctx.font = font(body, true);
+  for (const l of wrap(ctx, state.title || np.params.lesson, sw - 2 * pad)) lines.push({ text: l, size: body, bold: true });
+  ctx.font = font(body, false);
+  if (sentence) for (const l of wrap(ctx, t('share.caption_sentence', { sentence }), sw - 2 * pad)) lines.push({ text: l, size: body });
   for (const l of linkLines) lines.push({ text: l, size: small, muted: true });
   const lineHeight = size => Math.round(size * 1.35);
   const captionHeight = pad * 2 + lines.reduce((sum, l) => sum + lineHeight(l.size), 0);
@@ -310,7 +391,7 @@ np.events.addEventListener('export', async event => {
       setTimeout(() => URL.revokeObjectURL(url), 10000);
       np.announce(t('share.saved_csv'));
     } else {
-      download(`${base}.png`, await exportPng(widget));
+      download(`${base}.png`, await exportPngInTurn(widget));
       np.announce(t('share.saved_image'));
     }
   } catch (error) {
@@ -320,7 +401,16 @@ np.events.addEventListener('export', async event => {
 
 // [SECTION] Buttons and notes -------------------------------------------------------------------
 let note = null;
+let noteTimer = 0;
+// A confirmation ("Link copied") goes by itself after a few seconds, so it does not stay over
+// the lesson or pile up with the page's other notes (#34); a note asking something stays.
+const CONFIRMATION_MS = 4000;
+function showConfirmation(text) {
+  showNote(text);
+  noteTimer = setTimeout(() => { note.hidden = true; }, CONFIRMATION_MS);
+}
 function showNote(text, ...controls) {
+  clearTimeout(noteTimer);
   if (!note) {
     note = document.createElement('div');
     note.className = 'np-note np-note-info np-share-note';
@@ -346,7 +436,7 @@ function showSharedNote(partly) {
   keep.textContent = t('share.shared_keep');
   keep.addEventListener('click', () => {
     resumeSaving();
-    showNote(t('share.shared_kept'));
+    showConfirmation(t('share.shared_kept'));
     np.announce(t('share.shared_kept'));
   });
   showNote(t('share.shared_note') + (partly ? ` ${t('share.shared_partly')}` : ''), keep);
@@ -356,7 +446,7 @@ async function copyLink() {
   const url = await share();
   try {
     await navigator.clipboard.writeText(url);
-    showNote(t('share.copied'));
+    showConfirmation(t('share.copied'));
     np.announce(t('share.copied'));
   } catch {
     // No clipboard (an insecure origin, a refused permission): the link to copy by hand.
@@ -386,7 +476,16 @@ np.events.addEventListener('engine-ready', async () => {
   toolbar().append(await languageSwitch(np.params.lang, t('language.choose'), current));
 });
 
+// One picture at a time: each scrolls the page to its figure and copies the canvas, so two at
+// once moved each other's figure away and both failed (#35).
+let exporting = Promise.resolve();
+function exportPngInTurn(id) {
+  const turn = exporting.then(() => exportPng(id));
+  exporting = turn.catch(() => {});
+  return turn;
+}
+
 np.provide('share', share);
-np.provide('exportPng', exportPng);
+np.provide('exportPng', exportPngInTurn);
 np.provide('exportCsv', exportCsv);
 openShared().catch(error => console.warn(`shared link: ${error.message}`));

@@ -5,7 +5,9 @@
 //   utterance ends           -> command {type: "speechEnded", step}: the board moves on
 //   engine 'playback' event  -> paused: speech stops at once; voice/speed changed on the board:
 //                               remembered as the learner's choice
-//   no voice in this browser -> the engine is told voice off, so the board advances on a timer
+//   no voice for the page's   -> the engine is told voice off, so the board advances on a timer;
+//   language in this browser     the control says so beside its box, and turning the voice on
+//                                (there or with the board's own Voice button) says so in a note
 //
 // The learner's choices (voice on/off, which voice, speed) are kept in localStorage; the URL's
 // voice=on|off is the default before any choice is made. With nothing focused on the page,
@@ -18,7 +20,7 @@
 // [SECTION] The page's control
 // [SECTION] Engine events and start-up
 
-import { toolbar } from './np-mirror.js';  // the page's tool bar (the chrome, or a bar above an embed)
+import { toolbar, noteSlot } from './np-mirror.js';  // the page's tool bar and its notes
 
 const np = window.neuralpath;
 const t = (key, args) => np.text(key, args);  // the engine's catalogue ([speech]): it runs by now
@@ -134,6 +136,12 @@ function buildControl() {
   toggle.id = 'np-voice';
   toggle.setAttribute('aria-label', t('speech.read_aloud'));
   label.append(toggle, ` ${t('speech.voice')}`);
+  // "none in English": seen beside the box when this browser has no voice for the page (#34:
+  // a disabled box with a tooltip said nothing on a touch screen, nor which language was missing).
+  const missing = document.createElement('span');
+  missing.className = 'np-voice-missing';
+  missing.style.cssText = 'opacity:.7';
+  label.append(missing);
   const select = document.createElement('select');
   select.id = 'np-voice-name';
   select.setAttribute('aria-label', t('speech.which_voice'));
@@ -146,7 +154,7 @@ function buildControl() {
     prefs.voiceName = select.value;
     savePreferences();
   });
-  control = { box, toggle, select };
+  control = { box, toggle, select, missing };
   refreshControl();
 }
 
@@ -161,7 +169,8 @@ function refreshControl() {
   if (!control) return;
   control.toggle.checked = board.voice;
   control.toggle.disabled = !voices.length;
-  control.box.title = voices.length ? '' : t('speech.no_voice_title');
+  control.box.title = voices.length ? '' : t('speech.no_voice_here_title');
+  control.missing.textContent = voices.length ? '' : ` (${t('speech.voice_missing')})`;
   control.select.hidden = !voices.length || narrow.matches;
   control.box.style.display = phone.matches ? 'none' : 'flex';
   if (control.select.options.length !== voices.length) {
@@ -173,10 +182,32 @@ function refreshControl() {
 
 // Turns the voice on or off in the engine (which decides how the board advances). `chosen` =
 // the learner asked for it (remembered); otherwise it is our fallback (not remembered).
+// Said aloud and shown: the learner asked for a voice this browser does not have for the page.
+let noVoiceNote = null;
+function sayNoVoice() {
+  np.announce(t('speech.no_voice_here'));
+  if (!noVoiceNote) {
+    noVoiceNote = document.createElement('div');
+    noVoiceNote.className = 'np-note np-note-info np-voice-note';
+    noVoiceNote.setAttribute('role', 'status');
+    const text = document.createElement('span');
+    const close = document.createElement('button');
+    close.type = 'button';
+    close.className = 'np-note-dismiss';
+    close.textContent = '×';
+    close.setAttribute('aria-label', t('widgets.close'));
+    close.addEventListener('click', () => { noVoiceNote.hidden = true; });
+    noVoiceNote.append(text, close);
+    noteSlot().append(noVoiceNote);
+  }
+  noVoiceNote.firstChild.textContent = t('speech.no_voice_here');
+  noVoiceNote.hidden = false;
+}
+
 function setVoice(on, chosen) {
   if (chosen) { prefs.voice = on; savePreferences(); }
   const possible = on && voices.length > 0;
-  if (on && !possible && chosen) np.announce(t('speech.no_voice'));
+  if (on && !possible && chosen) sayNoVoice();
   send({ type: 'voice', on: possible });
   board.voice = possible;
   if (!possible) stopSpeaking();
@@ -201,7 +232,7 @@ np.events.addEventListener('playback', ({ detail }) => {
   if (detail.voice !== board.voice) {
     // The learner pressed the board's Voice button.
     if (detail.voice && !voices.length) {
-      np.announce(t('speech.no_voice'));
+      sayNoVoice();
       send({ type: 'voice', on: false });
     } else {
       board.voice = !!detail.voice;

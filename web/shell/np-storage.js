@@ -15,6 +15,7 @@
 // Storage that is missing (blocked cookies, some private modes, sandboxed frames) or full never
 // stops the lesson either: a small visible note says progress is not being saved.
 import { toolbar, noteSlot, chromeText } from './np-mirror.js';
+import { nestingOver, quoteShort } from './np-json.js';
 
 const np = window.neuralpath;
 // Words from the engine's catalogue ([storage]); the controls made before it runs get theirs
@@ -24,9 +25,8 @@ const VERSION = 1;
 const lesson = np.params.lesson;
 const key = `neuralpath:v${VERSION}:progress:${lesson}`;
 const keptPrefix = `neuralpath:v${VERSION}:kept:${lesson}:`;
-// Larger stored values are not handed to the engine (which takes records up to 1 MB): they are
-// kept aside as they are, and the lesson starts fresh.
-const MAX_RECORD_CHARS = 1024 * 1024;
+// Stored values larger than the engine takes (neuralpath.limits.record_bytes), or nested deeper
+// (json_depth), are not handed to it: they are kept aside as they are, and the lesson starts fresh.
 
 // [SECTION] Storage access, each step guarded ---------------------------------------------------
 
@@ -45,12 +45,14 @@ function readRecord() {
   let raw;
   try { raw = s.getItem(key); } catch { return { status: 'unavailable' }; }
   if (raw === null) return { status: 'empty' };
-  if (raw.length > MAX_RECORD_CHARS)
+  const limits = np.limits || { record_bytes: Infinity, json_depth: Infinity };   // (a host reading before the engine runs)
+  if (raw.length > limits.record_bytes)
     return { status: 'unreadable', raw, why: t('storage.why_too_large', { size: np.format('bytes', raw.length) }) };
+  if (nestingOver(raw, limits.json_depth)) return { status: 'unreadable', raw, why: t('storage.why_not_record') };
   let record;
   try { record = JSON.parse(raw); } catch { return { status: 'unreadable', raw, why: t('storage.why_not_json') }; }
   if (!record || typeof record !== 'object' || Array.isArray(record)) return { status: 'unreadable', raw, why: t('storage.why_not_record') };
-  if (record.version !== VERSION) return { status: 'unreadable', raw, why: t('storage.why_version', { found: JSON.stringify(record.version), version: VERSION }) };
+  if (record.version !== VERSION) return { status: 'unreadable', raw, why: t('storage.why_version', { found: quoteShort(record.version), version: VERSION }) };
   if (record.lesson !== lesson) return { status: 'unreadable', raw, why: t('storage.why_other_lesson') };
   const p = record.progress;
   if (!(typeof p === 'string' || (p && typeof p === 'object' && !Array.isArray(p))))

@@ -15,7 +15,7 @@ export function parseStrings(text) {
   let section = '';
   for (const raw of String(text).split('\n')) {
     const line = raw.trim();
-    if (!line || line.startsWith('#')) continue;
+    if (!line || line.startsWith('#') || line.includes('\0')) continue;   // the engine skips a line with NUL too
     if (line.startsWith('[') && line.endsWith(']')) { section = line.slice(1, -1).trim(); continue; }
     const eq = line.indexOf('=');
     if (eq <= 0) continue;

@@ -10,6 +10,35 @@
 
 namespace neuralpath::ui {
 
+namespace {
+
+// A formula breaks between its parts ("w = ... ,   s = q·k / √d_k": three spaces apart), never
+// inside one that fits a line, so "s" is never left at a line's end with "= q·k" on the next
+// (#34). A part that fits is held together by no-break spaces, which Dear ImGui's wrap treats
+// as letters; a part wider than the line still wraps at its spaces.
+std::string formula_lines(const UiContext& ui, const std::string& formula, float width) {
+  ImFont* mono = kit::font(ui, kit::Face::mono);
+  std::string out;
+  std::size_t at = 0;
+  while (at <= formula.size()) {
+    const std::size_t gap = std::min(formula.find("   ", at), formula.size());
+    std::string part = formula.substr(at, gap - at);
+    if (kit::text_size(mono, part).x <= width) {
+      std::string held;
+      for (const char ch : part) held += ch == ' ' ? std::string("\xC2\xA0") : std::string(1, ch);  // U+00A0
+      part = std::move(held);
+    }
+    out += part;
+    if (gap >= formula.size()) break;
+    const std::size_t next = formula.find_first_not_of(' ', gap);
+    out += formula.substr(gap, (next == std::string::npos ? formula.size() : next) - gap);
+    at = next == std::string::npos ? formula.size() + 1 : next;
+  }
+  return out;
+}
+
+}  // namespace
+
 bool Explainer::activated() {
   // Space activates a focused item in Dear ImGui 1.86; Enter does not, so we read it here.
   return ImGui::IsItemFocused() && (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Enter), false) ||
@@ -27,7 +56,7 @@ bool Explainer::number(const UiContext& ui, const char* id, const std::string& t
   const bool pressed = ImGui::InvisibleButton(id, ImVec2(std::max(size.x, 1.0f), size.y));
   if (pressed || activated()) {
     open(make());
-    centred_ = false;  // ImGui places it by the pointer (or the focused item)
+    opened_at_item();
   }
   const bool hovered = ImGui::IsItemHovered();
   const bool focused = ImGui::IsItemFocused();
@@ -52,7 +81,7 @@ bool Explainer::area(const UiContext& ui, const char* id, ImVec2 min, ImVec2 max
   const bool pressed = ImGui::InvisibleButton(id, ImVec2(std::max(max.x - min.x, 1.0f), std::max(max.y - min.y, 1.0f)));
   if (pressed || activated()) {
     open(make());
-    centred_ = false;
+    opened_at_item();
   }
   const bool hovered = ImGui::IsItemHovered();
   const bool focused = ImGui::IsItemFocused();
@@ -66,48 +95,104 @@ void Explainer::open(Explanation explanation) {
   current_ = std::move(explanation);
   open_requested_ = true;
   centred_ = true;
+  focus_on_open_ = false;
+}
+
+void Explainer::opened_at_item() {
+  centred_ = false;
+  item_min_ = ImGui::GetItemRectMin();
+  item_max_ = ImGui::GetItemRectMax();
+  focus_on_open_ = !ImGui::IsMouseReleased(0);  // Enter or Space, not the pointer
 }
 
 void Explainer::draw_popup(const UiContext& ui, float owner_top, float owner_bottom) {
-  if (sheet_) {
+  if (sheet_)
     draw_sheet(ui, owner_top, owner_bottom);
+  else
+    draw_floating(ui, owner_top, owner_bottom);
+}
+
+void Explainer::draw_floating(const UiContext& ui, float owner_top, float owner_bottom) {
+  popup_rect_.reset();
+  const bool fresh = open_requested_;
+  open_requested_ = false;
+  if (!current_) return;
+  const bool has_owner = owner_top > -FLT_MAX && owner_bottom < FLT_MAX;
+  const float top_now = has_owner ? owner_top : 0.0f;  // what the popup's place is measured from
+  const ImGuiViewport* viewport = ImGui::GetMainViewport();
+  const float view_top = viewport->Pos.y, view_bottom = viewport->Pos.y + viewport->Size.y;
+  const float margin = ui.px(8), gap = ui.px(4);
+  const bool figure_shown = !has_owner || (owner_bottom > view_top && owner_top < view_bottom);
+  if (fresh) {
+    frames_shown_ = 0;
+    owner_seen_ = false;
+    if (centred_) {  // a command: in the middle of the screen, then with the figure
+      item_min_ = item_max_ = ImVec2(viewport->Pos.x + viewport->Size.x * 0.5f, view_top + viewport->Size.y * 0.4f);
+    }
+    item_owner_top_ = top_now;
+  }
+  // A command may open the derivation of a figure not on screen yet: it waits in the middle of
+  // the screen, and goes with the figure once the figure has shown.
+  if (centred_ && !owner_seen_) item_owner_top_ = top_now;
+  owner_seen_ = owner_seen_ || figure_shown;
+  // Where the number is now: it moved as far as its figure did.
+  const float moved = top_now - item_owner_top_;
+  const ImVec2 item_min(item_min_.x, item_min_.y + moved), item_max(item_max_.x, item_max_.y + moved);
+  const bool press_outside = !fresh && frames_shown_ > 0 && ImGui::IsMouseClicked(0) &&
+                             !ImGui::IsMouseHoveringRect(popup_min_, popup_max_, false);
+  const bool figure_gone = owner_seen_ && !figure_shown;
+  const bool number_gone = !centred_ && (item_max.y <= view_top || item_min.y >= view_bottom);
+  if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape), false) || press_outside || figure_gone || number_gone) {
+    current_.reset();  // a press outside still reaches what it was on: nothing here takes it
     return;
   }
-  if (open_requested_) {
-    ImGui::OpenPopup("##explain");
-    open_requested_ = false;
-    shown_ = true;
-  }
-  if (!shown_) return;
   const Palette& c = ui.colors();
-  const float viewport_w = ImGui::GetMainViewport()->Size.x;
-  const float max_w = std::max(ui.px(160), std::min(ui.px(440), viewport_w - ui.px(24)));
+  const float max_w = std::max(ui.px(160), std::min(ui.px(440), viewport->Size.x - ui.px(24)));
+  // Beside the number: under it, or above it when only there it fits whole. Decided in the
+  // first frames (the window learns its size from its content a frame late), then kept, so the
+  // popup never jumps from one side to the other while the page scrolls.
+  const ImVec2 size = frames_shown_ > 0 ? ImVec2(popup_max_.x - popup_min_.x, popup_max_.y - popup_min_.y) : ImVec2(max_w, 0);
+  if (frames_shown_ < 3 && !centred_)
+    below_ = item_max.y + gap + size.y <= view_bottom - margin || item_min.y - gap - size.y < view_top + margin;
+  ImVec2 pos, pivot;
   if (centred_) {
-    const ImGuiViewport* viewport = ImGui::GetMainViewport();
-    ImGui::SetNextWindowPos(
-        ImVec2(viewport->Pos.x + viewport->Size.x * 0.5f, viewport->Pos.y + viewport->Size.y * 0.4f), ImGuiCond_Always,
-        ImVec2(0.5f, 0.5f));
+    pos = ImVec2(item_min.x, item_min.y);
+    pivot = ImVec2(0.5f, 0.5f);
+  } else {
+    const float left = std::clamp(item_min.x, viewport->Pos.x + margin,
+                                  std::max(viewport->Pos.x + margin, viewport->Pos.x + viewport->Size.x - size.x - margin));
+    pos = below_ ? ImVec2(left, item_max.y + gap) : ImVec2(left, item_min.y - gap);
+    pivot = below_ ? ImVec2(0, 0) : ImVec2(0, 1);
   }
+  ImGui::SetNextWindowPos(pos, ImGuiCond_Always, pivot);
   ImGui::SetNextWindowSizeConstraints(ImVec2(std::min(ui.px(260), max_w), 0), ImVec2(max_w, FLT_MAX));
+  if (fresh && focus_on_open_) ImGui::SetNextWindowFocus();
   ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(ui.px(14), ui.px(12)));
-  ImGui::PushStyleVar(ImGuiStyleVar_PopupRounding, ui.px(8));
-  ImGui::PushStyleColor(ImGuiCol_PopupBg, c.panel);
+  ImGui::PushStyleVar(ImGuiStyleVar_WindowRounding, ui.px(8));
+  ImGui::PushStyleVar(ImGuiStyleVar_WindowBorderSize, ui.px(1));
+  ImGui::PushStyleColor(ImGuiCol_WindowBg, c.panel);
   ImGui::PushStyleColor(ImGuiCol_Border, c.accent);
-  const bool visible = ImGui::BeginPopup("##explain");
+  // One window per Explainer (a window's name is global in Dear ImGui, not under the ID stack).
+  char name[48];
+  std::snprintf(name, sizeof name, "##explain-popup-%p", static_cast<const void*>(this));
+  ImGui::Begin(name, nullptr,
+               ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoMove |
+                   ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_AlwaysAutoResize |
+                   ImGuiWindowFlags_NoFocusOnAppearing | ImGuiWindowFlags_NoScrollWithMouse);
   ImGui::PopStyleColor(2);
-  ImGui::PopStyleVar(2);
-  if (!visible) {  // closed by Escape or a click outside
-    shown_ = false;
+  ImGui::PopStyleVar(3);
+  draw_body(ui, max_w - ui.px(14));
+  const bool closed = kit::button(ui, tr("widgets.close").c_str());
+  popup_min_ = ImGui::GetWindowPos();
+  popup_max_ = ImVec2(popup_min_.x + ImGui::GetWindowSize().x, popup_min_.y + ImGui::GetWindowSize().y);
+  ImGui::End();
+  ++frames_shown_;
+  if (closed) {
     current_.reset();
     return;
   }
-  if (current_) draw_body(ui, max_w - ui.px(14));
-  if (kit::button(ui, tr("widgets.close").c_str())) {
-    ImGui::CloseCurrentPopup();
-    shown_ = false;
-    current_.reset();
-  }
-  ImGui::EndPopup();
+  popup_rect_ = nlohmann::json::array({popup_min_.x / ui.scale, popup_min_.y / ui.scale,
+                                       (popup_max_.x - popup_min_.x) / ui.scale, (popup_max_.y - popup_min_.y) / ui.scale});
 }
 
 void Explainer::draw_body(const UiContext& ui, float wrap) {
@@ -115,7 +200,7 @@ void Explainer::draw_body(const UiContext& ui, float wrap) {
   const Explanation& e = *current_;
   ImGui::PushTextWrapPos(wrap);
   kit::wrapped(ui, e.title, 0, kit::Face::bold);
-  if (!e.formula.empty()) kit::wrapped(ui, e.formula, c.accent, kit::Face::mono);
+  if (!e.formula.empty()) kit::wrapped(ui, formula_lines(ui, e.formula, wrap - ImGui::GetCursorPosX()), c.accent, kit::Face::mono);
   if (!e.inputs.empty()) {
     kit::gap(ui, 2);
     for (const auto& [name, value] : e.inputs) kit::wrapped(ui, name + ":  " + value, c.muted, kit::Face::small);
@@ -196,6 +281,7 @@ nlohmann::json Explainer::state() const {
   nlohmann::json j = current_->to_json();
   j["open"] = true;
   if (sheet_rect_) j["sheet"] = *sheet_rect_;
+  if (popup_rect_) j["popup"] = *popup_rect_;
   return j;
 }
 

@@ -46,6 +46,11 @@ class Explainer {
   bool area(const UiContext& ui, const char* id, ImVec2 min, ImVec2 max, const Make& make);
 
   void open(Explanation explanation);  // programmatic (commands, tests): centred on screen
+  // The popup is a small window beside the number, not a Dear ImGui popup: it belongs to its
+  // figure, so it scrolls with the page (#34: a popup left floating over later sections took
+  // the next tap, and the BERT switch or a check's answer was lost), and a tap anywhere else
+  // closes it and still does what it was for. It closes with its ✕ button, Escape, a press
+  // outside it, or once the number it explains has scrolled out of sight.
   // A sheet instead of a popup: a panel across the bottom of the screen that leaves the rest of
   // the page working (a popup takes every tap until it closes, so a learner reading it could
   // not toggle the head view's heads). It closes with its ✕ button or Escape, and by itself once
@@ -59,18 +64,29 @@ class Explainer {
   // Call once per frame at the end of draw(); `owner_top`/`owner_bottom`: the widget's card, in
   // screen px (a sheet closes when none of it shows above the sheet).
   void draw_popup(const UiContext& ui, float owner_top = -FLT_MAX, float owner_bottom = FLT_MAX);
-  nlohmann::json state() const;               // {"open": false} or {"open": true, ..., "sheet": [x, y, w, h]}
+  // {"open": false} or {"open": true, ..., "sheet" | "popup": [x, y, w, h]} (CSS px, where it was drawn)
+  nlohmann::json state() const;
   std::vector<nlohmann::json> take_events();  // {"type": "explain", "text": ...} when opened
 
  private:
   bool activated();  // clicked, or Enter while focused
   void draw_sheet(const UiContext& ui, float owner_top, float owner_bottom);
+  void draw_floating(const UiContext& ui, float owner_top, float owner_bottom);
+  void opened_at_item();  // a click or Enter on the item just drawn: the popup goes beside it
   void draw_body(const UiContext& ui, float wrap);  // title, formula, inputs, text
 
   std::optional<Explanation> current_;
   bool open_requested_ = false;
-  bool shown_ = false;
   bool centred_ = false;  // opened by a command, not at the pointer
+  // The floating popup. Its place is kept relative to its figure's top (`owner_top`), so the
+  // page scrolling moves both together; without an owner, relative to the screen.
+  ImVec2 item_min_, item_max_;       // the number it explains, screen px when opened
+  float item_owner_top_ = 0;         // the owner's top at that moment
+  bool focus_on_open_ = false;       // opened with Enter: the popup takes the keyboard
+  int frames_shown_ = 0;             // frames drawn since this explanation opened
+  bool below_ = true;                // under the number (else above it), decided once it has a size
+  ImVec2 popup_min_, popup_max_;     // where it was drawn last frame, screen px
+  std::optional<nlohmann::json> popup_rect_;  // the same in CSS px, for state()
   bool sheet_ = false;
   std::optional<nlohmann::json> sheet_rect_;  // where the sheet was drawn, CSS px
   float sheet_top_ = FLT_MAX;                 // its top edge last frame, screen px

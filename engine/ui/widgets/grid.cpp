@@ -5,8 +5,11 @@
 #include "engine/ui/widgets/kit.h"
 
 #include <imgui.h>
+#include <imgui_internal.h>
 
 #include <algorithm>
+#include <cfloat>
+#include <cmath>
 
 namespace neuralpath::ui {
 
@@ -33,6 +36,48 @@ int pick_head(const UiContext& ui, int heads, int current, float width) {
   const int picked = kit::segmented(ui, "head", names, current, width);
   return picked != current ? picked : -1;
 }
+
+namespace {
+
+// Inside a grid's sideways-scrolling child window: a sideways drag that starts on the grid
+// scrolls it instead of picking the cell it started on (#34: on a phone a sideways swipe lit a
+// cell and the grid stayed where it was; the page's TouchGesture hands sideways moves to ImGui
+// for sliders and timelines, so here they arrive as a press on a cell that moves). And the
+// column spec.show_col is brought into view when the grid first shows or it changes.
+void scroll_sideways(const UiContext& ui, const GridSpec& spec, int cols, float cell_w, float label_w) {
+  const ImGuiIO& io = ImGui::GetIO();
+  ImGuiStorage* storage = ImGui::GetStateStorage();
+  const ImGuiID dragging_key = ImGui::GetID("##dragging"), shown_key = ImGui::GetID("##shown-col");
+  bool& dragging = *storage->GetBoolRef(dragging_key, false);
+  const ImVec2 min = ImGui::GetWindowPos(), max(min.x + ImGui::GetWindowWidth(), min.y + ImGui::GetWindowHeight());
+  const ImVec2 from = io.MouseClickedPos[0];
+  const bool pressed_here = ImGui::IsMouseDown(0) && from.x >= min.x && from.x < max.x && from.y >= min.y && from.y < max.y;
+  if (!pressed_here) {
+    dragging = false;
+  } else if (!dragging) {
+    const ImVec2 moved = ImGui::GetMouseDragDelta(0, 0.0f);
+    if (std::fabs(moved.x) > ui.px(8) && std::fabs(moved.x) > std::fabs(moved.y) &&
+        ImGui::IsWindowHovered(ImGuiHoveredFlags_AllowWhenBlockedByActiveItem)) {
+      dragging = true;
+      if (ImGui::GetActiveID() != 0) ImGui::ClearActiveID();  // the cell it started on is not picked
+      ImGui::SetScrollX(ImGui::GetScrollX() - moved.x);       // the whole way from where it landed
+    }
+  } else {
+    ImGui::SetScrollX(ImGui::GetScrollX() - io.MouseDelta.x);
+  }
+  // show_col, centred in what the cells have of the width (-1: none asked).
+  const int want = spec.show_col && *spec.show_col >= 0 && *spec.show_col < cols ? *spec.show_col : -1;
+  int& shown = *storage->GetIntRef(shown_key, -2);
+  if (want != shown && ImGui::GetScrollMaxX() > 0) {  // once the child knows its width (its second frame)
+    shown = want;
+    if (want >= 0) {
+      const float view = ImGui::GetWindowWidth() - label_w;
+      ImGui::SetScrollX(std::max(0.0f, cell_w * (static_cast<float>(want) + 0.5f) - view * 0.5f));
+    }
+  }
+}
+
+}  // namespace
 
 GridResult draw_grid(const UiContext& ui, const GridSpec& spec, float width, Explainer& explain) {
   const Palette& c = ui.colors();
@@ -101,6 +146,14 @@ GridResult draw_grid(const UiContext& ui, const GridSpec& spec, float width, Exp
   ImDrawList* draw = ImGui::GetWindowDrawList();
   const ImVec2 origin = ImGui::GetCursorScreenPos();
   const float grid_x = origin.x + label_w, grid_y = origin.y + header_h;
+  // Scrolled sideways, the row labels stay at the grid's left edge and the cells pass under
+  // them (#34: on a phone the labels scrolled away with the columns); nothing under the labels
+  // can be tapped.
+  const float labels_x = scroll ? ImGui::GetWindowPos().x : origin.x;
+  if (scroll) {
+    scroll_sideways(ui, spec, cols, cell_w, label_w);
+    ImGui::PushClipRect(ImVec2(labels_x + label_w, -FLT_MAX), ImVec2(FLT_MAX, FLT_MAX), true);
+  }
 
   // [cells] each is a button: hover or focus previews it, click or Enter picks it.
   for (int r = 0; r < rows; ++r)
@@ -141,19 +194,25 @@ GridResult draw_grid(const UiContext& ui, const GridSpec& spec, float width, Exp
   if (result.hovered && !same(result.hovered, spec.selected)) outline(*result.hovered, c.text, ui.px(1.5f));
 
   // [labels] the lit cell's query and key are drawn in the accent colour.
-  for (int r = 0; r < rows; ++r) {
-    const bool on = lit && lit->row == r;
-    const std::string text = kit::fit_text(body, spec.rows[static_cast<std::size_t>(r)], label_w - 2 * pad);
-    const ImVec2 size = kit::text_size(body, text);
-    draw->AddText(body, body->FontSize,
-                  ImVec2(grid_x - pad - size.x, grid_y + cell_h * static_cast<float>(r) + (cell_h - size.y) * 0.5f),
-                  on ? c.accent : c.text, text.c_str());
-  }
   for (int k = 0; k < cols; ++k) {
     const bool on = lit && lit->col == k;
     const std::string text = kit::fit_text(small, spec.cols[static_cast<std::size_t>(k)], header_h - pad);
     const float x = grid_x + cell_w * (static_cast<float>(k) + 0.5f) - small->FontSize * 0.5f;
     kit::text_up(draw, small, ImVec2(x, grid_y - pad * 0.7f), on ? c.accent : c.text, text);
+  }
+  if (scroll) {
+    ImGui::PopClipRect();
+    // The label column over the cells that scrolled under it, in the card's colour.
+    draw->AddRectFilled(ImVec2(labels_x, origin.y), ImVec2(labels_x + label_w, origin.y + total_h), c.panel);
+  }
+  const float label_right = labels_x + label_w;
+  for (int r = 0; r < rows; ++r) {
+    const bool on = lit && lit->row == r;
+    const std::string text = kit::fit_text(body, spec.rows[static_cast<std::size_t>(r)], label_w - 2 * pad);
+    const ImVec2 size = kit::text_size(body, text);
+    draw->AddText(body, body->FontSize,
+                  ImVec2(label_right - pad - size.x, grid_y + cell_h * static_cast<float>(r) + (cell_h - size.y) * 0.5f),
+                  on ? c.accent : c.text, text.c_str());
   }
   // The corner says which way the grid reads, when the label column has room for it.
   const auto corner = spec.corner.find("  ");
@@ -161,9 +220,9 @@ GridResult draw_grid(const UiContext& ui, const GridSpec& spec, float width, Exp
     const std::string first = spec.corner.substr(0, corner), second = spec.corner.substr(corner + 2);
     if (std::max(kit::text_size(small, first).x, kit::text_size(small, second).x) <= label_w - pad &&
         header_h > 2 * small->FontSize + pad) {
-      draw->AddText(small, small->FontSize, ImVec2(origin.x, grid_y - 2 * small->FontSize - pad * 0.5f), c.muted,
+      draw->AddText(small, small->FontSize, ImVec2(labels_x, grid_y - 2 * small->FontSize - pad * 0.5f), c.muted,
                     second.c_str());
-      draw->AddText(small, small->FontSize, ImVec2(origin.x, grid_y - small->FontSize - pad * 0.3f), c.muted,
+      draw->AddText(small, small->FontSize, ImVec2(labels_x, grid_y - small->FontSize - pad * 0.3f), c.muted,
                     first.c_str());
     }
   }
@@ -193,7 +252,9 @@ GridResult draw_grid(const UiContext& ui, const GridSpec& spec, float width, Exp
   result.cell_size = ImVec2(cell_w, cell_h);
   result.clip_min = ImGui::GetWindowDrawList()->GetClipRectMin();
   result.clip_max = ImGui::GetWindowDrawList()->GetClipRectMax();
+  if (scroll) result.clip_min.x = std::max(result.clip_min.x, labels_x + label_w);  // the cells show right of the labels
   result.size = ImVec2(total_w, total_h);
+  result.labels_x = labels_x;
   result.scrolls = scroll;
   ImGui::SetCursorScreenPos(ImVec2(origin.x, origin.y + total_h));
   ImGui::Dummy(ImVec2(scroll ? total_w : width, 0));

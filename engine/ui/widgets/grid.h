@@ -3,7 +3,8 @@
 // formatted from engine numbers); the grid lays out, draws, scrolls sideways on phones when
 // the columns cannot fit, and reports which cell is hovered or picked.
 //
-//   column labels read upwards above the columns; row labels on the left;
+//   column labels read upwards above the columns; row labels on the left, where they stay while
+//   a wide grid scrolls sideways (by the scroll bar, the wheel with Shift, or a sideways drag);
 //   blocked cells (masked) are hatched and carry "⊘";
 //   an optional last column ("row sum") whose numbers explain themselves.
 #pragma once
@@ -37,6 +38,9 @@ struct GridSpec {
   // When one cell's text does not fit, every cell shows its fallback: a grid of numbers reads
   // in one precision ("0.5 -0.5"), never "0.47" beside "-0.5".
   bool fallback_together = false;
+  // A grid that scrolls sideways (a phone) opens scrolled so that this column shows (the
+  // selected cell's, or the most looked-at key's), and scrolls there again when it changes.
+  std::optional<int> show_col;
 };
 
 struct GridResult {
@@ -46,6 +50,7 @@ struct GridResult {
   // starts at cells_min + (k·cell_size.x, r·cell_size.y); what shows of it lies in [clip_min, clip_max].
   ImVec2 cells_min, cell_size, clip_min, clip_max;
   ImVec2 size;           // the whole grid: labels, cells and the row-end column
+  float labels_x = 0;    // the row labels' left edge (where a sideways-scrolled grid keeps them)
   bool scrolls = false;  // wider than `width`: it scrolls sideways
 };
 

@@ -131,6 +131,17 @@ void title(const UiContext& ui, const std::string& text) { wrapped(ui, text, 0, 
 
 void gap(const UiContext& ui, float css) { ImGui::Dummy(ImVec2(1, ui.px(css))); }
 
+void KeptHeight::begin(float width) {
+  if (width != width_) width_ = width, tallest_ = 0;  // another width wraps differently
+  top_ = ImGui::GetCursorScreenPos().y;
+}
+
+void KeptHeight::end() {
+  const float drawn = ImGui::GetCursorScreenPos().y - top_;
+  tallest_ = std::max(tallest_, drawn);
+  ImGui::Dummy(ImVec2(1, tallest_ - drawn));  // always: an item, and its spacing, at every height
+}
+
 // [SECTION] Card -------------------------------------------------------------------------------
 
 Card::Card(const UiContext& ui, const char* id) : ui_(ui) {

@@ -12,6 +12,8 @@
 
 #include <imgui.h>
 
+#include <algorithm>
+
 #include <string>
 #include <vector>
 
@@ -39,6 +41,21 @@ std::vector<std::string> wrap_lines(ImFont* face, const std::string& text, float
 void title(const UiContext& ui, const std::string& text);
 // Vertical gap of `css` CSS pixels.
 void gap(const UiContext& ui, float css);
+
+// A part of a card whose content comes and goes (a hovered cell's details under a grid): it
+// keeps the tallest height its content has had at this width, so the card, and the page below
+// it, do not jump when the pointer moves on or off a cell (#34: the heatmap's hover added 180 px).
+//   kept.begin(width); ...draw...; kept.at_least(h); kept.end();
+class KeptHeight {
+ public:
+  void begin(float width);
+  void at_least(float height) { tallest_ = std::max(tallest_, height); }  // screen px
+  void end();  // pads the cursor down to the tallest height
+  float tallest() const { return tallest_; }
+
+ private:
+  float width_ = -1, tallest_ = 0, top_ = 0;
+};
 
 // [SECTION] Card -------------------------------------------------------------------------------
 

@@ -46,10 +46,20 @@ void CostExplorerModel::set_t(std::int64_t t) {
   figures_ = figures_at(t_, settings_);
 }
 
-void CostExplorerModel::update(float /*dt*/) {
+void CostExplorerModel::update(float dt) {
   if (!running_) return;
   LiveRun& run = runs_.back();
-  if (!run.race.step(kFrameBudget)) return;
+  const bool finished = run.race.step(kFrameBudget);
+  run.elapsed += std::max(0.0f, dt);
+  const bool naive = run.race.naive().status == KernelStatus::running;
+  const KernelRun& k = naive ? run.race.naive() : run.race.tiled();
+  if (k.status == KernelStatus::running) {
+    if (naive != run.pace_naive) run.pace.clear();  // the tiled kernel took over
+    run.pace_naive = naive;
+    run.pace.emplace_back(run.elapsed, k.rows_done);
+    while (run.pace.size() > 2 && run.pace.front().first < run.elapsed - kPaceSeconds) run.pace.pop_front();
+  }
+  if (!finished) return;
   running_ = false;
   if (run.reported) return;
   run.reported = true;
@@ -69,6 +79,16 @@ std::vector<json> CostExplorerModel::take_events() {
   std::vector<json> out;
   out.swap(events_);
   return out;
+}
+
+double CostExplorerModel::time_left(const LiveRun& run, bool naive) const {
+  const KernelRun& k = naive ? run.race.naive() : run.race.tiled();
+  if (run.pace_naive != naive || run.pace.size() < 2) return k.eta;
+  const auto& [t0, rows0] = run.pace.front();
+  const auto& [t1, rows1] = run.pace.back();
+  if (t1 - t0 < 0.5 || rows1 <= rows0) return k.eta;  // too little seen yet to tell a pace
+  const double rows_per_second = static_cast<double>(rows1 - rows0) / (t1 - t0);
+  return static_cast<double>(run.race.t() - k.rows_done) / rows_per_second;
 }
 
 std::string CostExplorerModel::refusal(const LiveRun& run) const {
@@ -110,7 +130,7 @@ CommandResult CostExplorerModel::apply(const Command& command) {
     if (c->t) set_t(*c->t);
     if (runs_.size() >= kKeptRuns) runs_.erase(runs_.begin());
     runs_.push_back({KernelRace(t_, kRunD, std::max(settings_.tile, 1), kRunSeed, figures_.naive_fits),
-                     figures_.naive_bytes, figures_.tiled_bytes, false});
+                     figures_.naive_bytes, figures_.tiled_bytes, false, 0.0, true, {}});
     running_ = true;
     return {};
   }

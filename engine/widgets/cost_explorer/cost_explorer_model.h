@@ -16,6 +16,7 @@
 #include "engine/widgets/cost_explorer/cost_explorer_settings.h"
 
 #include <cstdint>
+#include <deque>
 
 namespace neuralpath::ui {
 
@@ -41,7 +42,13 @@ class CostExplorerModel : public WidgetModelBase {
     KernelRace race;
     std::uint64_t naive_bytes = 0, tiled_bytes = 0;
     bool reported = false;  // its costRun event was sent
+    // The pace of the kernel running now, for "time left": (seconds since the run started, rows
+    // done) once a frame, the last kPaceSeconds of them.
+    double elapsed = 0;
+    bool pace_naive = true;  // which kernel `pace` follows
+    std::deque<std::pair<double, std::int64_t>> pace;
   };
+  static constexpr double kPaceSeconds = 2.0;
 
   struct SetLength {
     std::int64_t t = 0;
@@ -74,6 +81,11 @@ class CostExplorerModel : public WidgetModelBase {
   const std::vector<LiveRun>& runs() const { return runs_; }    // newest last; the last may be running
   bool running() const { return running_; }
   std::string refusal(const LiveRun& run) const;  // why the naive kernel refused, or ""
+
+  // Seconds left for a running kernel, at its pace over the last kPaceSeconds: the pace since
+  // the start counted the run's first, slower frames for the whole run (#34: "33.85 s left"
+  // for a run that took 18.9 s). KernelRun::eta (the pace since the start) until then.
+  double time_left(const LiveRun& run, bool naive) const;
 
   Explanation explain_figure(const std::string& what) const;  // "pairs", "fp32", "fp16", "block"
   Explanation explain_kernel(const LiveRun& run, bool naive) const;

@@ -11,6 +11,7 @@
 //               error?, input_error?}
 //   snapshot   {"s": sentence, "shown": [bool], "f": focus}
 #pragma once
+#include "engine/lesson/limits.h"
 #include "engine/core/model.h"
 #include "engine/core/trace.h"
 #include "engine/widgets/widget_model.h"
@@ -26,6 +27,7 @@ class HeadViewModel : public WidgetModelBase {
   // What the author set up and the choices the text version offers before the first frame
   // (the widget block of document_json, docs/protocol.md).
   static void describe(const Settings& settings, nlohmann::json& out);
+  static constexpr int kMaxTokens = lesson::max_sentence_tokens(kKind);  // the checker's figure too
 
   struct Top {
     int head = 0;

@@ -9,6 +9,7 @@
 //               masked[[i, j]], row_sums, selected{row, col}|null, summary, table, error?}
 //   snapshot   {"s": sentence, "c": causal, "h": head, "sel": [row, col]}  (restore() reads it)
 #pragma once
+#include "engine/lesson/limits.h"
 #include "engine/core/model.h"
 #include "engine/core/trace.h"
 #include "engine/widgets/heatmap/heatmap_settings.h"
@@ -24,7 +25,7 @@ class HeatmapModel : public WidgetModelBase {
   // What the author set up and the choices the text version offers before the first frame
   // (the widget block of document_json, docs/protocol.md).
   static void describe(const Settings& settings, nlohmann::json& out);
-  static constexpr int kMaxTokens = 24;  // a 24×24 grid still reads on a laptop; phones scroll it
+  static constexpr int kMaxTokens = lesson::max_sentence_tokens(kKind);  // the checker's figure too
 
   struct SetSentence {
     std::string text;

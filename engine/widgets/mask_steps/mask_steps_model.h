@@ -11,6 +11,7 @@
 //               table, error?}
 //   snapshot   {"s": sentence, "st": stage index, "h": head, "m": mistake, "d": d_k}
 #pragma once
+#include "engine/lesson/limits.h"
 #include "engine/core/mistakes.h"
 #include "engine/core/model.h"
 #include "engine/core/trace.h"
@@ -30,7 +31,7 @@ class MaskStepsModel : public WidgetModelBase {
   // What the author set up and the choices the text version offers before the first frame
   // (the widget block of document_json, docs/protocol.md).
   static void describe(const Settings& settings, nlohmann::json& out);
-  static constexpr int kMaxTokens = 16;              // four stages of a T×T grid: keep them legible
+  static constexpr int kMaxTokens = lesson::max_sentence_tokens(kKind);  // the checker's figure too
   static constexpr int kMinLogD = 1, kMaxLogD = 10;  // the "no √d_k" slider: d_k = 2 .. 1024
 
   struct SetSentence {

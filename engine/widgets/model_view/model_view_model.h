@@ -11,6 +11,7 @@
 //               summary, table, error?, input_error?}
 //   snapshot   {"s": sentence, "o": [layer, head] | null, "sel": [row, col] | null}
 #pragma once
+#include "engine/lesson/limits.h"
 #include "engine/core/model.h"
 #include "engine/core/trace.h"
 #include "engine/widgets/widget_model.h"
@@ -26,7 +27,7 @@ class ModelViewModel : public WidgetModelBase {
   // What the author set up and the choices the text version offers before the first frame
   // (the widget block of document_json, docs/protocol.md).
   static void describe(const Settings& settings, nlohmann::json& out);
-  static constexpr int kMaxTokens = 24;  // as the heatmap: an open head still reads at 24 × 24
+  static constexpr int kMaxTokens = lesson::max_sentence_tokens(kKind);  // the checker's figure too
 
   struct Head {
     int layer = 0, head = 0;

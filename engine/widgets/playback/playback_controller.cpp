@@ -36,8 +36,10 @@ float PlaybackController::duration() const {
   return step ? timed_duration(step->caption, speed_) : 0.0f;
 }
 
+float PlaybackController::fill_time() const { return std::min(kFillShare * duration(), kMaxFill / speed_); }
+
 float PlaybackController::fill_progress() const {
-  const float fill = std::min(kFillShare * duration(), kMaxFill / speed_);
+  const float fill = fill_time();
   return fill > 0 ? std::clamp(fill_elapsed_ / fill, 0.0f, 1.0f) : 1.0f;
 }
 
@@ -64,14 +66,15 @@ void PlaybackController::play() {
   if (finished_) enter(0);  // playing a finished board starts it again
   if (playing_) return;
   playing_ = true;
-  frozen_ = false;
   emit_state();
 }
 
 void PlaybackController::pause() {
   if (!playing_) return;
   playing_ = false;
-  frozen_ = fill_progress() < 1.0f;
+  // A paused step shows all its numbers: frozen mid-fill, half a matrix and the very cell the
+  // caption quotes stayed empty (#34).
+  fill_elapsed_ = std::max(fill_elapsed_, fill_time());
   emit_state();
 }
 
@@ -114,7 +117,7 @@ bool PlaybackController::speech_ended(std::optional<int> step) {
 void PlaybackController::update(float dt) {
   if (steps_.empty() || !(dt > 0) || !std::isfinite(dt)) return;
   dt = std::min(dt, 0.5f);  // a frame after a background tab must not skip steps
-  if (!frozen_) fill_elapsed_ += dt;
+  fill_elapsed_ += dt;
   if (!playing_) return;
   play_elapsed_ += dt;
   const float timed = duration();
@@ -140,7 +143,6 @@ void PlaybackController::enter(int index) {
   index_ = index;
   play_elapsed_ = 0;
   fill_elapsed_ = 0;
-  frozen_ = false;
   emit_caption();
 }
 

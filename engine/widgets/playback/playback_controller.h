@@ -3,7 +3,8 @@
 // whether a voice is reading the captions aloud. The board's model (playback_model.h) owns it;
 // the tests drive it directly.
 //
-//   play / pause / toggle     start or stop advancing (play at the finished end restarts)
+//   play / pause / toggle     start or stop advancing (play at the finished end restarts; a
+//                             pause shows the step's cells whole)
 //   step(n) / seek(i)         move n steps (±) or to step i; restart() = seek(0)
 //   set_speed(rate)           0.5× .. 2×; scales the timed duration and the fill animation
 //   set_voice(on)             on: advance when the caption's utterance ends (speech_ended)
@@ -68,8 +69,8 @@ class PlaybackController {
   const CaptionStep* current() const;  // nullptr when there are no steps
   float duration() const;              // timed duration of the current caption
   float fill_progress() const;         // 0..1: how far the current step's cells have filled
-  // Changes with time alone: playing, or the step's cells still filling (not paused mid-fill).
-  bool animating() const { return playing_ || (!frozen_ && fill_progress() < 1.0f); }
+  // Changes with time alone: playing, or the step's cells still filling (a pause fills them at once).
+  bool animating() const { return playing_ || fill_progress() < 1.0f; }
   float play_time() const { return play_elapsed_; }
 
   std::vector<nlohmann::json> take_events();
@@ -79,12 +80,12 @@ class PlaybackController {
   void emit_caption();
   void emit_state();
   void advance();  // the automatic move to the next step (or the end)
+  float fill_time() const;  // seconds the current step's cells take to fill
 
   std::vector<CaptionStep> steps_;
   int index_ = 0;
   bool playing_ = false;
   bool finished_ = false;  // played through the last step's duration/utterance
-  bool frozen_ = false;    // paused mid-fill: the animation waits too
   float speed_ = 1.0f;
   bool voice_ = false;
   float play_elapsed_ = 0;  // seconds the current step has been playing

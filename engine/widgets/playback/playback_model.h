@@ -21,15 +21,18 @@
 #include "engine/widgets/playback/playback_settings.h"
 #include "engine/widgets/widget_model.h"
 #include "engine/widgets/playback/playback_controller.h"
+#include "engine/lesson/limits.h"
 
 namespace neuralpath::ui {
 
-// The longest sentence the board shows (its grids are T×T; more tokens would not be legible).
-inline constexpr int kPlaybackMaxTokens = 16;
+// The longest sentence the board shows (its grids are T×T; more tokens would not be legible):
+inline constexpr int kPlaybackMaxTokens = lesson::max_sentence_tokens("playback");
 // The sentence field's size (the view's buffer, less its NUL): a longer draft is cut there.
 inline constexpr std::size_t kPlaybackMaxDraftBytes = 511;
-// The temperature slider's range on the next-token step.
-inline constexpr float kMinTemperature = 0.1f, kMaxTemperature = 5.0f;
+// The temperature slider's range on the next-token step: a weights block's temperature is
+// checked against the same (engine/lesson/limits.h).
+using lesson::kMaxTemperature;
+using lesson::kMinTemperature;
 
 class PlaybackModel : public WidgetModelBase {
  public:

@@ -17,6 +17,7 @@
 //               root, factor, right, wrong}, summary, table, error?}
 //   snapshot   {"s": sentence, "st": stage index, "h": head, "r": role, "m": mistake on}
 #pragma once
+#include "engine/lesson/limits.h"
 #include "engine/core/head_mistakes.h"
 #include "engine/core/trace.h"
 #include "engine/widgets/widget_model.h"
@@ -32,7 +33,7 @@ class SplitJoinModel : public WidgetModelBase {
   // What the author set up and the choices the text version offers before the first frame
   // (the widget block of document_json, docs/protocol.md).
   static void describe(const Settings& settings, nlohmann::json& out);
-  static constexpr int kMaxTokens = 12;  // a T × d_model grid of numbers must stay legible on a phone
+  static constexpr int kMaxTokens = lesson::max_sentence_tokens(kKind);  // the checker's figure too
 
   enum class Role { q, k, v };
   static const char* role_name(Role role);  // "q", "k", "v"

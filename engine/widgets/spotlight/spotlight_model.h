@@ -76,6 +76,7 @@ class SpotlightModel : public WidgetModelBase {
   int query() const { return query_; }
   int head() const { return head_; }
   int top() const { return top_; }
+  int heaviest() const { return heaviest_; }  // the largest weight of all, the query's own included
   const Vector& weights() const { return weights_; }
   const std::vector<BlendTerm>& blend() const { return blend_; }
   const lesson::Inline& caption() const { return caption_; }
@@ -114,6 +115,7 @@ class SpotlightModel : public WidgetModelBase {
   Vector weights_;  // trace_->spotlight(query_, head_)
   std::vector<BlendTerm> blend_;
   int top_ = -1;  // the heaviest token other than the query itself
+  int heaviest_ = -1;
 };
 
 }  // namespace neuralpath::ui

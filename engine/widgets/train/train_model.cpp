@@ -128,7 +128,7 @@ CommandResult TrainModel::apply(const Command& command) {
     if (s.finished()) return tr("train.already_trained");
     s.run_steps(steps->n);  // no time budget: a test or a host asked for n steps at once
   } else if (const auto* sentence = std::get_if<SetSentence>(&command)) {
-    asked_sentence_ = sentence->text;  // the box shows it, refused or not, next to its message
+    asked_sentence_ = field_prefix(sentence->text);  // the box shows it, refused or not, next to its message
     ++sentences_asked_;
     if (auto why = refuse_undrawable(sentence->text)) {  // shown as "?" or "�" otherwise
       input_error_ = *why;
@@ -137,8 +137,13 @@ CommandResult TrainModel::apply(const Command& command) {
     // The same words as the other widgets' sentence boxes: the tokenizer's own refusal, then
     // "type a sentence first", before this widget's own "no query word".
     try {
-      if (tokenize(sentence->text).empty()) {
+      const std::size_t tokens = tokenize(sentence->text).size();
+      if (tokens == 0) {
         input_error_ = tr("spotlight.empty");
+        return input_error_;
+      }
+      if (tokens > static_cast<std::size_t>(kMaxTokens)) {  // the checker's figure too
+        input_error_ = tr("spotlight.too_long", {{"n", std::to_string(tokens)}, {"max", std::to_string(kMaxTokens)}});
         return input_error_;
       }
     } catch (const InputError& e) {
@@ -243,6 +248,9 @@ json TrainModel::state() const {
   out["slice_budget_ms"] = budget_ms_;
   out["loss"] = s.curve().back().held_out_loss;
   out["accuracy"] = s.curve().back().held_out_accuracy;
+  out["spotlight_step"] = s.spotlight_step();  // the step whose weights the spotlight shows
+  if (!s.showing_trained())  // what the plots show for the switch's other side
+    out["other_weights"] = {{"loss", s.hand_set_point().held_out_loss}, {"accuracy", s.hand_set_point().held_out_accuracy}};
   json curve = json::array();
   for (const CurvePoint& p : s.curve())
     curve.push_back({{"step", p.step}, {"loss", p.held_out_loss}, {"accuracy", p.held_out_accuracy}});
@@ -301,7 +309,9 @@ std::string TrainModel::summary() const {
              {"total", format_count(static_cast<std::uint64_t>(s.total_steps()))},
              {"accuracy", format_percent(s.curve().back().held_out_accuracy)},
              {"loss", format_number(s.curve().back().held_out_loss)},
-             {"weights", tr(s.showing_trained() ? "train.weights_trained_lower" : other_weights("train.weights_hand_set_lower"))},
+             {"weights", tr(!s.showing_trained() ? other_weights("train.weights_hand_set_lower")
+                            : s.step() == 0        ? "train.weights_untrained_lower"
+                                                   : "train.weights_trained_lower")},
              {"query", ui::quoted(settings_.query)},
              {"top", top.empty() ? tr("train.top_none") : top}});
 }
@@ -338,7 +348,7 @@ void TrainModel::describe(const TrainSettings& t, json& out) {
        {item("train.train", {{"type", "train"}}, {{"running", true}}),
         item("train.pause", {{"type", "pause"}}, json::object()),
         item("train.reset", {{"type", "resetTraining"}}, json::object()),
-        item("train.weights_trained", {{"type", "useTrained"}, {"trained", true}}, {{"trained", true}}),
+        item("train.weights_run", {{"type", "useTrained"}, {"trained", true}}, {{"trained", true}}),
         item(t.lesson_weights_trained ? "train.weights_hand_set_built" : "train.weights_hand_set",
              {{"type", "useTrained"}, {"trained", false}}, {{"trained", false}})}}};
 }

@@ -21,6 +21,7 @@
 #include "engine/widgets/readout.h"
 #include "engine/widgets/train/train_session.h"
 #include "engine/widgets/train/train_settings.h"
+#include "engine/lesson/limits.h"
 
 #include <cstdint>
 
@@ -33,6 +34,7 @@ class TrainModel : public WidgetModelBase {
   // What the author set up and the choices the text version offers before the first frame
   // (the widget block of document_json, docs/protocol.md).
   static void describe(const Settings& settings, nlohmann::json& out);
+  static constexpr int kMaxTokens = lesson::max_sentence_tokens(kKind);
   // Per frame: at most kStepsPerFrame steps (slow enough to watch the curves and the spotlight
   // move: the default 300 steps take about 2.5 s at 60 frames a second), and never more than
   // kFrameBudgetMs of work (a slow phone takes fewer steps, never a longer frame).

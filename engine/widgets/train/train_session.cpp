@@ -44,6 +44,36 @@ void TrainSession::reset() {
   record(0.0f);
 }
 
+void TrainSession::pause() {
+  if (!running_) return;
+  running_ = false;
+  // Paused between curve points (step 71, the last point at 70 or still being measured), the
+  // spotlight showed the weights of the point before while the page said step 71 (#34): one
+  // engine run of the probe sentence brings it to the weights the learner stopped at.
+  if (spotlight_step_ != trainer_.steps_done()) {
+    spotlight_ = spotlight_of(trainer_.model(), probe_);
+    spotlight_step_ = trainer_.steps_done();
+  }
+}
+
+const CurvePoint& TrainSession::hand_set_point() const {
+  if (!hand_set_point_) {
+    // The same sums as finish_point, over the same sentences, with the weights that never train.
+    double loss = 0.0;
+    int right = 0, counted = 0;
+    for (const Example& example : measured_) {
+      const ExampleEvaluation e = evaluate_example(hand_set_, example, set_.objective);
+      loss += e.loss;
+      right += e.right;
+      counted += e.counted;
+    }
+    const double n = static_cast<double>(std::max<std::size_t>(1, measured_.size()));
+    hand_set_point_ = CurvePoint{0, 0.0f, static_cast<float>(loss / n),
+                                 counted ? static_cast<float>(right) / static_cast<float>(counted) : 0.0f};
+  }
+  return *hand_set_point_;
+}
+
 void TrainSession::set_seed(std::uint64_t seed) {
   options_.seed = seed;
   reset();
@@ -131,6 +161,7 @@ void TrainSession::finish_point() {
   curve_.push_back({p.step, p.batch_loss, static_cast<float>(p.loss / n),
                     p.counted ? static_cast<float>(p.right) / static_cast<float>(p.counted) : 0.0f});
   spotlight_ = spotlight_of(p.model, probe_);
+  spotlight_step_ = p.step;
   pending_.reset();
 }
 
@@ -139,6 +170,7 @@ void TrainSession::record(float batch_loss) {
   const Evaluation e = trainer_.evaluate(measured_);
   curve_.push_back({trainer_.steps_done(), batch_loss, e.loss, e.accuracy});
   spotlight_ = spotlight_of(trainer_.model(), probe_);
+  spotlight_step_ = trainer_.steps_done();
 }
 
 SpotlightNow TrainSession::spotlight_of(const ModelSpec& m, const std::string& sentence) const {

@@ -9,7 +9,11 @@
 //                                    per held-out sentence, the costly part in WebAssembly) is
 //                                    spread over the following slices, on a copy of that step's
 //                                    weights, so no frame carries it whole
-//   spotlight                        where the probe sentence's query word looks, now
+//   spotlight                        where the probe sentence's query word looks: at the last
+//                                    curve point while running, at the current step once paused
+//                                    (spotlight_step says which)
+//   hand_set_point                   the hand-set weights' held-out loss and accuracy, measured
+//                                    on the same sentences as the curve (once, when first asked)
 //   use_trained / hand-set           which weights `model()` and `try_sentence` use
 //   snapshot / restore               {seed, steps, running, trained}: training is deterministic,
 //                                    so restoring replays the steps and lands on the same weights
@@ -57,7 +61,7 @@ class TrainSession {
                std::function<double()> now_ms = {});
 
   void start() { running_ = !finished(); }
-  void pause() { running_ = false; }
+  void pause();  // stops, and the spotlight catches up with the weights of this step
   void reset();                       // back to step 0 with the current seed
   void set_seed(std::uint64_t seed);  // takes effect now (a reset)
   void use_trained(bool trained) { use_trained_ = trained; }
@@ -81,6 +85,10 @@ class TrainSession {
   Objective objective() const { return set_.objective; }
   const std::vector<CurvePoint>& curve() const { return curve_; }
   const SpotlightNow& spotlight() const { return spotlight_; }
+  int spotlight_step() const { return spotlight_step_; }  // the step whose weights spotlight() shows
+  // The hand-set (or the lesson's own trained) weights measured like a curve point (step 0):
+  // what the switch's other side scores on the held-out sentences. Measured on the first call.
+  const CurvePoint& hand_set_point() const;
   const ModelSpec& model() const;  // trained or hand-set, per the switch
   double steps_per_second() const { return steps_per_second_; }
   double longest_slice_ms() const { return longest_slice_ms_; }  // of advance(), since the last reset
@@ -135,6 +143,8 @@ class TrainSession {
   bool use_trained_ = true;
   std::vector<CurvePoint> curve_;
   SpotlightNow spotlight_;
+  int spotlight_step_ = 0;
+  mutable std::optional<CurvePoint> hand_set_point_;  // measured once: those weights never change
   std::optional<PendingPoint> pending_;
   double steps_per_second_ = 0.0;       // timed_steps_ over training_ms_, since the last reset
   double training_ms_ = 0.0;

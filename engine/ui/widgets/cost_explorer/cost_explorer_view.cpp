@@ -128,10 +128,6 @@ void CostExplorerView::draw_plot(const UiContext& ui, const Model& model, float 
   // The tab's budget for the naive kernel.
   const ImVec2 budget = to_screen(10.0, static_cast<double>(Model::kTabBudget));
   draw->AddLine(ImVec2(p0.x, budget.y), ImVec2(p1.x, budget.y), kit::fade(c.bad, 0.8f), ui.px(1.5f));
-  const std::string budget_text =
-      tr("cost-explorer.plot_budget", {{"bytes", format_bytes(static_cast<double>(Model::kTabBudget))}});
-  draw->AddText(small, small->FontSize, ImVec2(p0.x + ui.px(4), budget.y - small->FontSize - ui.px(1)), c.bad,
-                budget_text.c_str());
   const auto curve = [&](auto bytes_of, ImU32 color, float thickness) {
     std::vector<ImVec2> points;
     for (const Model::Figures& f : model.curve()) points.push_back(to_screen(static_cast<double>(f.t), bytes_of(f)));
@@ -148,6 +144,14 @@ void CostExplorerView::draw_plot(const UiContext& ui, const Model& model, float 
   const ImVec2 now = to_screen(static_cast<double>(model.t()), model.figures().bytes_fp32);  // the slider's T
   draw->AddLine(ImVec2(now.x, p0.y), ImVec2(now.x, p1.y), kit::fade(c.text, 0.5f), ui.px(1));
   draw->AddCircleFilled(now, ui.px(5), c.accent);
+  // The budget's words over the curves, on the plot's own colour (#34: the curves crossed them).
+  const std::string budget_text =
+      tr("cost-explorer.plot_budget", {{"bytes", format_bytes(static_cast<double>(Model::kTabBudget))}});
+  const ImVec2 budget_at(p0.x + ui.px(4), budget.y - small->FontSize - ui.px(1));
+  const ImVec2 budget_size = kit::text_size(small, budget_text);
+  draw->AddRectFilled(ImVec2(budget_at.x - ui.px(2), budget_at.y), ImVec2(budget_at.x + budget_size.x + ui.px(2), budget.y - ui.px(1)),
+                      kit::fade(c.page, 0.9f), ui.px(2));
+  draw->AddText(small, small->FontSize, budget_at, c.bad, budget_text.c_str());
   ImGui::SetCursorScreenPos(ImVec2(origin.x, origin.y + height));
   ImGui::Dummy(ImVec2(width, 0));
   // Legend, wrapping on phones.
@@ -198,7 +202,7 @@ void CostExplorerView::draw_kernel_line(const UiContext& ui, const Model& model,
         k.status == KernelStatus::waiting ? tr("cost-explorer.preparing")
         : k.rows_done == 0
             ? format_percent(done)
-            : tr("cost-explorer.progress", {{"done", format_percent(done)}, {"left", format_seconds(k.eta)}});
+            : tr("cost-explorer.progress", {{"done", format_percent(done)}, {"left", format_seconds(model.time_left(run, naive))}});
     const float bar_w = std::min(width, std::max(bar, kit::text_size(body, overlay).x + ui.px(16)));
     flow.place(ImVec2(bar_w, body->FontSize + ui.px(4)));
     kit::push_field_style(ui);

@@ -96,25 +96,41 @@ void HeadViewView::draw_lines(const UiContext& ui, const HeadViewModel& model, f
   const auto left_anchor = [&](int i) { return ImVec2(origin.x + column + ui.px(4), origin.y + i * pitch + row_h * 0.5f); };
   const auto right_anchor = [&](int j) { return ImVec2(right_x - ui.px(4), origin.y + j * pitch + row_h * 0.5f); };
 
-  // Lines first, under the words. Heads drawn one after another, each slightly offset so that
-  // two heads on the same pair stay visible side by side.
+  // Lines first, under the words, each head's slightly offset so that two heads on the same pair
+  // stay visible side by side. The heaviest are drawn first and the lightest last, so a thin
+  // line is never hidden under a thick one; of equal weights, head 1's comes last, on top
+  // (#34: head 1's line lay under head 2's).
+  struct Line {
+    int head, from, to;
+    float weight;
+  };
+  std::vector<Line> lines;
   const int heads = model.heads();
   for (int h = 0; h < heads; ++h) {
     if (!model.shown(h)) continue;
     const Matrix& w = model.weights(h);
-    const float offset = (static_cast<float>(h) - 0.5f * static_cast<float>(heads - 1)) * ui.px(1.5f);
     for (int i = 0; i < n; ++i) {
       if (focus >= 0 && i != focus) continue;
       for (int j = 0; j < n; ++j) {
         const float weight = std::clamp(w(i, j), 0.0f, 1.0f);
-        if (!(weight >= kFaintest)) continue;  // also skips NaN
-        const ImVec2 from = left_anchor(i), to = right_anchor(j);
-        const float alpha = focus >= 0 ? 0.25f + 0.75f * weight : 0.1f + 0.6f * weight;
-        draw->AddLine(ImVec2(from.x, from.y + offset), ImVec2(to.x, to.y + offset), kit::fade(head_color(h), alpha),
-                      ui.px(1.0f) + ui.px(focus >= 0 ? 4.0f : 2.0f) * weight);
+        if (weight >= kFaintest) lines.push_back({h, i, j, weight});  // also skips NaN
       }
     }
   }
+  std::stable_sort(lines.begin(), lines.end(), [](const Line& a, const Line& b) {
+    return a.weight != b.weight ? a.weight > b.weight : a.head > b.head;
+  });
+  nlohmann::json order = nlohmann::json::array();
+  for (const Line& line : lines) {
+    const float offset = (static_cast<float>(line.head) - 0.5f * static_cast<float>(heads - 1)) * ui.px(1.5f);
+    const ImVec2 from = left_anchor(line.from), to = right_anchor(line.to);
+    const float alpha = focus >= 0 ? 0.25f + 0.75f * line.weight : 0.1f + 0.6f * line.weight;
+    const float thickness = ui.px(1.0f) + ui.px(focus >= 0 ? 4.0f : 2.0f) * line.weight;
+    draw->AddLine(ImVec2(from.x, from.y + offset), ImVec2(to.x, to.y + offset), kit::fade(head_color(line.head), alpha),
+                  thickness);
+    order.push_back({{"head", line.head}, {"from", line.from}, {"to", line.to}, {"width", thickness / ui.scale}});
+  }
+  layout_["lines"] = std::move(order);  // in drawing order: the last is on top
 
   // The words: left ones choose the focus (tap again for every word); right ones, with a focus,
   // explain the heaviest shown head's weight on them.

@@ -52,10 +52,23 @@ void HeatmapView::draw(const UiContext& ui, const HeatmapModel& model, std::vect
     if (result.picked) asked.push_back(HeatmapModel::SelectCell{*result.picked});
 
     kit::gap(ui, 6);
-    if (const std::optional<Cell> shown = hovered_ ? hovered_ : model.selected())
+    // Under the hint, a cell's details are always there: the hovered or selected cell's, else
+    // those of the last row's heaviest weight (its word has seen the whole sentence). So the card
+    // keeps one height as the pointer crosses the grid, and the page under it does not jump
+    // (#34: hovering added 180 px).
+    const ImVec2 details_at = ImGui::GetCursorScreenPos();
+    details_.begin(width);
+    kit::wrapped(ui, tr("heatmap.hint"), c.muted, kit::Face::small);
+    if (const std::optional<Cell> shown = hovered_ ? hovered_ : model.selected()) {
       draw_details(ui, model, *shown);
-    else
-      kit::wrapped(ui, tr("heatmap.hint"), c.muted, kit::Face::small);
+    } else if (weights.rows() > 0) {
+      Index heaviest = 0;
+      weights.row(weights.rows() - 1).maxCoeff(&heaviest);
+      draw_details(ui, model, Cell{static_cast<int>(weights.rows() - 1), static_cast<int>(heaviest)});
+    }
+    details_.end();
+    layout_["details"] = {details_at.x / css, details_at.y / css, width / css,
+                          (ImGui::GetCursorScreenPos().y - details_at.y) / css};
   });
 }
 

@@ -49,6 +49,21 @@ void MaskStepsView::draw_stages(const UiContext& ui, const MaskStepsModel& model
                          {"name", tr(std::string("mask-steps.stage_short.") + mask_stage_name(model.stages()[i]))}}));
   const int picked = kit::segmented(ui, "stage", labels, model.stage_index(), width);
   if (picked >= 0) asked.push_back(MaskStepsModel::SetStage{picked, std::nullopt});
+  // Back and Next right under the stage buttons, the same rows at every stage: the formula and
+  // the sentences below change height from stage to stage, and Next drawn after them moved
+  // about 30 px under a phone learner's finger (#34).
+  kit::gap(ui, 2);
+  ImGui::PushID("nav");
+  const kit::StepNav nav =
+      kit::step_nav(ui, tr("mask-steps.back").c_str(), tr("mask-steps.next").c_str(), model.stage_index() > 0,
+                    model.stage_index() + 1 < static_cast<int>(model.stages().size()));
+  if (nav.move != 0) asked.push_back(MaskStepsModel::SetStage{model.stage_index() + nav.move, std::nullopt});
+  if (nav.next.shown) nav_next_ = {nav.next.min.x / ui.scale, nav.next.min.y / ui.scale,
+                                   (nav.next.max.x - nav.next.min.x) / ui.scale, (nav.next.max.y - nav.next.min.y) / ui.scale};
+  else nav_next_ = nullptr;
+  ImGui::NewLine();
+  ImGui::PopID();
+  kit::gap(ui, 2);
   if (const int head = pick_head(ui, t.heads, model.head(), width); head >= 0)
     asked.push_back(MaskStepsModel::SetHead{head});
   const Step* step = model.stage_step();
@@ -86,15 +101,9 @@ void MaskStepsView::draw_stages(const UiContext& ui, const MaskStepsModel& model
   }
   const std::optional<Cell> shown = hovered_ ? hovered_ : model.selected();
   kit::gap(ui, 4);
+  said_.begin(width);  // the mistakes below keep their place as the pointer crosses the grid
   kit::wrapped(ui, shown ? narrate(t, *step, *shown) : step->narration, c.text, kit::Face::small);
-
-  ImGui::PushID("nav");
-  const kit::StepNav nav =
-      kit::step_nav(ui, tr("mask-steps.back").c_str(), tr("mask-steps.next").c_str(), model.stage_index() > 0,
-                    model.stage_index() + 1 < static_cast<int>(model.stages().size()));
-  if (nav.move != 0) asked.push_back(MaskStepsModel::SetStage{model.stage_index() + nav.move, std::nullopt});
-  ImGui::NewLine();
-  ImGui::PopID();
+  said_.end();
 }
 
 // [SECTION] The mistakes -----------------------------------------------------------------------

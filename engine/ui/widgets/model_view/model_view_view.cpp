@@ -73,7 +73,10 @@ void ModelViewView::draw_thumbnails(const UiContext& ui, const ModelViewModel& m
         else asked.push_back(ModelViewModel::Open{head});
       }
       const bool hovered = ImGui::IsItemHovered(), focused = ImGui::IsItemFocused();
-      if (hovered) ImGui::SetTooltip("%s", tr("model-view.open_tip", {{"head", model.label(head)}}).c_str());
+      // What a click does: open it, or close the one that is open (#34: "Open Head 4" on Head 4).
+      const bool is_open = model.open() == std::optional(head);
+      if (hovered)
+        ImGui::SetTooltip("%s", tr(is_open ? "model-view.close_tip" : "model-view.open_tip", {{"head", model.label(head)}}).c_str());
       ImGui::PopID();
       // The weights, one square per (asking word, looked-at word); masked cells in grey.
       const ImVec2 at(min.x + ui.px(2), min.y + ui.px(2));
@@ -113,6 +116,12 @@ void ModelViewView::draw_open(const UiContext& ui, const ModelViewModel& model, 
     cell.fill = heat_color(ui.theme, w(r, k));
     return cell;
   };
+  // On a phone the open grid scrolls sideways: each head opens on the column it looks at most,
+  // its largest column of weights (#34: head 3 opened on 5 of its 11 columns, its bright one off
+  // screen). Picking a cell does not move the grid: the cell is where the finger is.
+  float best = -1;
+  for (Index k = 0; k < w.cols(); ++k)
+    if (const float sum = w.col(k).sum(); sum > best) best = sum, grid.show_col = static_cast<int>(k);
   const GridResult result = draw_grid(ui, grid, width, explain_);
   hovered_ = result.hovered;
   if (result.picked) {  // a tap selects the cell and opens how its weight was made
@@ -122,6 +131,7 @@ void ModelViewView::draw_open(const UiContext& ui, const ModelViewModel& model, 
   layout_["cells"] = {{"origin", {result.cells_min.x / ui.scale, result.cells_min.y / ui.scale}},
                       {"size", {result.cell_size.x / ui.scale, result.cell_size.y / ui.scale}},
                       {"clip", css_rect(ui, result.clip_min, result.clip_max)},
+                      {"labels_x", result.labels_x / ui.scale},
                       {"rows", t.tokens.size()}};
   kit::gap(ui, 4);
   const std::optional<Cell> lit = hovered_ ? hovered_ : model.selected();

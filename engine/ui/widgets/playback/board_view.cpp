@@ -451,9 +451,10 @@ void PlaybackView::draw_zoom(const Painter& p, const PlaybackModel& m, const Mat
     for (int b = 0; b < blocks; ++b) {
       const int first = b * per_block, last = std::min(cols, first + per_block) - 1;
       ImGui::PushID(b);
-      const ZoomButton chip =
-          zoom_button(p, "zoom_block", ImVec2(x, y),
-                      tr("playback-ui.zoom_block", {{"first", column_label(first)}, {"last", column_label(last)}}), b == shown);
+      // A block of one column is named by that column alone (#34: "k8–k8").
+      const std::string name = first == last ? tr("playback-ui.zoom_block_one", {{"column", column_label(first)}})
+                                             : tr("playback-ui.zoom_block", {{"first", column_label(first)}, {"last", column_label(last)}});
+      const ZoomButton chip = zoom_button(p, "zoom_block", ImVec2(x, y), name, b == shown);
       ImGui::PopID();
       if (chip.clicked) zoom_block_ = b;
       chips.push_back(css_rect(chip.min, chip.max));

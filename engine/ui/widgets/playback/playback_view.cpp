@@ -146,7 +146,7 @@ void PlaybackView::draw(const UiContext& ui, const PlaybackModel& m, Asked& aske
   list->ChannelsMerge();
 
   handle_keys(asked);
-  explain_.draw_popup(ui);
+  explain_.draw_popup(ui, origin.y, end.y);
   ImGui::SetCursorScreenPos(origin);
   ImGui::Dummy(ImVec2(width, end.y - origin.y));
   ImGui::PopID();

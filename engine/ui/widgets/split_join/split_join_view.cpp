@@ -34,7 +34,6 @@ void SplitJoinView::draw(const UiContext& ui, const Model& model, Asked& asked) 
   layout_ = nlohmann::json::object();
   draw_widget_card(ui, this, model, explain_, [&](float width) {
     const Palette& c = ui.colors();
-    const float top = ImGui::GetCursorScreenPos().y;
     draw_choices(ui, model, width, asked);
     kit::wrapped(ui, model.formula(), model.mistake() ? c.bad : c.accent, kit::Face::mono);
     kit::gap(ui, 2);
@@ -42,6 +41,7 @@ void SplitJoinView::draw(const UiContext& ui, const Model& model, Asked& asked) 
     draw_matrix(ui, model, width, asked);
     layout_["grid"] = css_rect(ui, grid_at, ImVec2(grid_at.x + width, ImGui::GetItemRectMax().y));  // the grid's last item ends it
     kit::gap(ui, 4);
+    said_.begin(width);  // the card keeps its height as the pointer moves on and off cells
     const ImVec2 said_at = ImGui::GetCursorScreenPos();
     kit::wrapped(ui, model.narration(), c.text);
     layout_["narration"] = css_rect(ui, said_at, ImVec2(said_at.x + width, ImGui::GetCursorScreenPos().y));
@@ -51,28 +51,7 @@ void SplitJoinView::draw(const UiContext& ui, const Model& model, Asked& asked) 
       if (hovered_->row < shown.values.rows() && hovered_->col < shown.values.cols())
         kit::wrapped(ui, model.explain_cell(*hovered_).text, c.muted, kit::Face::small);
     }
-    kit::gap(ui, 4);
-    // Back and Next sit below the tallest stage seen at this width, so that stepping on never
-    // pulls Next up from under the finger (#15 walk: at 375 px each stage's grid and sentence
-    // differ in height, and a second tap on Next landed on the narration or on Back).
-    if (width != nav_width_) nav_width_ = width, nav_drop_ = 0;
-    const float drop = ImGui::GetCursorScreenPos().y - top;
-    if (drop < nav_drop_) ImGui::SetCursorScreenPos(ImVec2(ImGui::GetCursorScreenPos().x, top + nav_drop_));
-    nav_drop_ = std::max(nav_drop_, drop);
-    ImGui::PushID("nav");
-    const int last = static_cast<int>(all_split_stages().size()) - 1;
-    const kit::StepNav nav = kit::step_nav(ui, tr("split-join.back").c_str(), tr("split-join.next").c_str(),
-                                           model.stage_index() > 0, model.stage_index() < last);
-    if (nav.move != 0) asked.push_back(Model::Move{nav.move});
-    if (nav.back.shown) layout_["back"] = css_rect(ui, nav.back.min, nav.back.max);
-    if (nav.next.shown) layout_["next"] = css_rect(ui, nav.next.min, nav.next.max);
-    ImGui::AlignTextToFramePadding();
-    ImGui::PushStyleColor(ImGuiCol_Text, c.muted);
-    ImGui::TextUnformatted(tr("split-join.step_of", {{"n", std::to_string(model.stage_index() + 1)},
-                                                     {"total", std::to_string(last + 1)}})
-                               .c_str());
-    ImGui::PopStyleColor();
-    ImGui::PopID();
+    said_.end();
   });
 }
 
@@ -85,6 +64,25 @@ void SplitJoinView::draw_choices(const UiContext& ui, const Model& model, float 
   const int picked = kit::segmented(ui, "stage", labels, model.stage_index(), width);
   if (picked >= 0 && picked != model.stage_index()) asked.push_back(Model::SetStage{picked, std::nullopt});
   kit::gap(ui, 2);
+  // Back and Next right under the stage buttons, whose rows are the same at every stage: what
+  // changes height from stage to stage (the chips, the grid, the sentences) is all below them,
+  // so a learner tapping Next again and again finds it where it was (#34: below the grid it
+  // drifted down to the screen's edge, at 375 px and at 1440 px).
+  ImGui::PushID("nav");
+  const int last = static_cast<int>(all_split_stages().size()) - 1;
+  const kit::StepNav nav = kit::step_nav(ui, tr("split-join.back").c_str(), tr("split-join.next").c_str(),
+                                         model.stage_index() > 0, model.stage_index() < last);
+  if (nav.move != 0) asked.push_back(Model::Move{nav.move});
+  if (nav.back.shown) layout_["back"] = css_rect(ui, nav.back.min, nav.back.max);
+  if (nav.next.shown) layout_["next"] = css_rect(ui, nav.next.min, nav.next.max);
+  ImGui::AlignTextToFramePadding();
+  ImGui::PushStyleColor(ImGuiCol_Text, ui.colors().muted);
+  ImGui::TextUnformatted(
+      tr("split-join.step_of", {{"n", std::to_string(model.stage_index() + 1)}, {"total", std::to_string(last + 1)}})
+          .c_str());
+  ImGui::PopStyleColor();
+  ImGui::PopID();
+  kit::gap(ui, 4);
   if (model.stage() == SplitStage::cut) {
     const std::vector<std::string> roles = {tr("split-join.role_q"), tr("split-join.role_k"), tr("split-join.role_v")};
     const int role = kit::segmented(ui, "role", roles, static_cast<int>(model.role()), width);

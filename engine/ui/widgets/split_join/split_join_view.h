@@ -1,11 +1,13 @@
 // split_join_view.h: draws a const SplitJoinModel with Dear ImGui — the eight stages as a row of
 // choices, Q/K/V or the head (chips in the heads' colours), the stage's rule with √d_head
 // written out, its matrix as a grid (columns in the colour of the head that owns them; any cell
-// explains itself when tapped), the stage's one-sentence narration, and Back/Next. Clicks and
+// explains itself when tapped), the stage's one-sentence narration; Back/Next under the stage
+// buttons, where they stay from stage to stage. Clicks and
 // keys come back as the model's commands; the hovered cell and the popup are the view's own.
 #pragma once
 #include "engine/ui/widgets/widget_view.h"
 #include "engine/widgets/split_join/split_join_model.h"
+#include "engine/ui/widgets/kit.h"
 
 #include <nlohmann/json.hpp>
 
@@ -34,7 +36,7 @@ class SplitJoinView : public WidgetView<SplitJoinModel> {
   nlohmann::json css_rect(const UiContext& ui, ImVec2 min, ImVec2 max) const;
 
   std::optional<Cell> hovered_;
-  float nav_width_ = 0, nav_drop_ = 0;  // the tallest stage so far at this width: Back/Next go below it
+  kit::KeptHeight said_;  // the narration and the hovered cell's sentence
   nlohmann::json layout_ = nlohmann::json::object();
 };
 

@@ -207,7 +207,7 @@ void SpotlightView::draw_beams(const UiContext& ui, const SpotlightModel& model,
     ImGui::SetCursorScreenPos(label_at);
     NumberStyle style;
     style.small = true;
-    style.color = j == model.top() ? c.accent : c.muted;
+    style.color = j == model.heaviest() ? c.accent : c.muted;  // the largest weight, the query's own too
     explain_.number(
         ui, "##weight", pct, [&model, j] { return model.explain_weight(j); }, style);
     ImGui::PopID();

@@ -33,7 +33,7 @@ void TrainView::draw(const UiContext& ui, const Model& model, Asked& asked) {
                                     : (s.showing_trained() ? "train.looks_trained" : model.other_weights("train.looks_hand_set"));
     kit::wrapped(ui,
                  tr(looks, {{"query", ui::quoted(model.settings().query)},
-                            {"step", format_count(static_cast<std::uint64_t>(s.curve().back().step))}}),
+                            {"step", format_count(static_cast<std::uint64_t>(s.spotlight_step()))}}),
                  ui.colors().muted, kit::Face::small);
     draw_spotlight(ui, model.shown(), width);
     kit::gap(ui, 8);
@@ -48,13 +48,21 @@ void TrainView::draw_controls(const UiContext& ui, const Model& model, float wid
                    : s.finished()  ? "train.trained"
                                    : "train.resume";
   const float row_x = ImGui::GetCursorScreenPos().x;
+  // As wide as its longest label: Train, Pause, Resume and Trained take turns on it, and the
+  // buttons after it (the seed's − and +) must not slide sideways as they do (#34: a click
+  // meant for + set the seed from 1 to 0).
+  float go_w = 0;
+  for (const char* key : {"train.train", "train.pause", "train.resume", "train.trained"})
+    go_w = std::max(go_w, ImGui::CalcTextSize(tr(key).c_str()).x);
+  go_w += 2 * ui.px(12);  // kit::button's padding
   ImGui::BeginDisabled(s.finished());
-  if (kit::button(ui, tr(go).c_str(), true)) {
+  if (kit::button(ui, (tr(go) + "###go").c_str(), true, ImVec2(go_w, 0))) {
     if (s.running())
       asked.push_back(Model::Pause{});
     else
       asked.push_back(Model::Train{});
   }
+  layout_["go"] = css_rect(ui, ImGui::GetItemRectMin(), ImGui::GetItemRectMax());
   ImGui::EndDisabled();
   ImGui::SameLine(0, ui.px(8));
   if (kit::button(ui, tr("train.reset").c_str())) asked.push_back(Model::ResetTraining{});
@@ -80,9 +88,12 @@ void TrainView::draw_controls(const UiContext& ui, const Model& model, float wid
   kit::push_field_style(ui);
   ImGui::SetNextItemWidth(field_w);
   // Enter, the +/- buttons, or leaving the field after an edit: a new seed (a reset).
+  ImGui::BeginGroup();
   const bool entered = ImGui::InputInt("##seed", &seed_field_, 1, 10, ImGuiInputTextFlags_EnterReturnsTrue);
   const bool left = ImGui::IsItemDeactivatedAfterEdit();
   const bool editing = ImGui::IsItemActive();
+  ImGui::EndGroup();
+  layout_["seed"] = css_rect(ui, ImGui::GetItemRectMin(), ImGui::GetItemRectMax());  // its field, − and +
   kit::pop_field_style();
   if ((entered || left) && seed_field_ >= 0 && static_cast<std::uint64_t>(seed_field_) != s.seed())
     asked.push_back(Model::SetSeed{seed_field_});
@@ -104,7 +115,9 @@ void TrainView::draw_controls(const UiContext& ui, const Model& model, float wid
       ui, "##rate", format_setting(s.learning_rate()), [&model] { return model.explain("learning_rate"); }, style);
   ImGui::PopFont();
 
-  const int picked = kit::segmented(ui, "weights", {tr("train.weights_trained"), tr(model.other_weights("train.weights_hand_set"))},
+  // "This run's weights", not "Trained weights": before any training they are the run's
+  // starting weights, and beside "The lesson's trained weights" the two read alike (#34).
+  const int picked = kit::segmented(ui, "weights", {tr("train.weights_run"), tr(model.other_weights("train.weights_hand_set"))},
                                     s.showing_trained() ? 0 : 1, width);
   if (picked >= 0) asked.push_back(Model::UseTrained{picked == 0});
 }
@@ -122,8 +135,12 @@ void TrainView::draw_curves(const UiContext& ui, const Model& model, float width
   const float plot_h = ui.px(side_by_side ? 110 : 90);
   const float label_h = small->FontSize + ui.px(4);
   const auto& curve = s.curve();
+  // With the switch on the other weights, the plots show those: a level line at what they
+  // score, over the run's curve faded (#34: the curves kept showing the run alone).
+  const CurvePoint* other = s.showing_trained() ? nullptr : &s.hand_set_point();
   float max_loss = 1e-3f;
   for (const CurvePoint& p : curve) max_loss = std::max(max_loss, p.held_out_loss);
+  if (other) max_loss = std::max(max_loss, other->held_out_loss);
 
   const ImVec2 origin = ImGui::GetCursorScreenPos();
   for (int k = 0; k < 2; ++k) {
@@ -133,13 +150,16 @@ void TrainView::draw_curves(const UiContext& ui, const Model& model, float width
     // The latest value on the title's line, right-aligned, explainable like every number (inside
     // the box it sat on the curve: the accuracy's line runs along the top once it reaches 100%).
     // A title too long for the rest of the line is cut short of the value.
-    const std::string value =
-        loss ? format_number(curve.back().held_out_loss) : format_percent(curve.back().held_out_accuracy);
+    const CurvePoint& shown = other ? *other : curve.back();
+    const std::string value = loss ? format_number(shown.held_out_loss) : format_percent(shown.held_out_accuracy);
     const ImVec2 size = kit::text_size(small, value);
     const ImVec2 corner(at.x + plot_w - size.x, at.y);
     const ImVec4 title_clip(at.x, at.y, corner.x - ui.px(8), at.y + label_h);
-    draw->AddText(small, small->FontSize, at, c.muted, tr(loss ? "train.plot_loss" : "train.plot_accuracy").c_str(),
-                  nullptr, 0.0f, &title_clip);
+    const std::string plot = tr(loss ? "train.plot_loss" : "train.plot_accuracy");
+    const std::string title =
+        other ? tr("train.plot_with", {{"plot", plot}, {"weights", tr(model.other_weights("train.weights_hand_set_lower"))}})
+              : plot;
+    draw->AddText(small, small->FontSize, at, c.muted, title.c_str(), nullptr, 0.0f, &title_clip);
     draw->AddText(small, small->FontSize, corner, c.text, value.c_str());
     explain_.area(ui, loss ? "##loss" : "##accuracy", corner, ImVec2(corner.x + size.x, corner.y + size.y),
                   [&model, loss] { return model.explain(loss ? "loss" : "accuracy"); });
@@ -155,10 +175,16 @@ void TrainView::draw_curves(const UiContext& ui, const Model& model, float width
       const float v = loss ? p.held_out_loss / max_loss : p.held_out_accuracy;
       points.emplace_back(x, hi.y - (hi.y - lo.y) * std::clamp(v, 0.0f, 1.0f));
     }
+    const ImU32 run_color = other ? kit::fade(c.accent, 0.3f) : c.accent;
     if (points.size() >= 2)
-      draw->AddPolyline(points.data(), static_cast<int>(points.size()), c.accent, 0, ui.px(2));
+      draw->AddPolyline(points.data(), static_cast<int>(points.size()), run_color, 0, ui.px(2));
     else
-      draw->AddCircleFilled(points.front(), ui.px(3), c.accent);
+      draw->AddCircleFilled(points.front(), ui.px(3), run_color);
+    if (other) {
+      const float v = loss ? other->held_out_loss / max_loss : other->held_out_accuracy;
+      const float y = hi.y - (hi.y - lo.y) * std::clamp(v, 0.0f, 1.0f);
+      draw->AddLine(ImVec2(lo.x, y), ImVec2(hi.x, y), c.text, ui.px(2));
+    }
   }
   ImGui::SetCursorScreenPos(origin);
   ImGui::Dummy(ImVec2(width, side_by_side ? label_h + plot_h : 2 * (label_h + plot_h) + ui.px(10)));
