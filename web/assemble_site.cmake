@@ -93,7 +93,15 @@ endforeach()
 
 file(SIZE ${SITE}/lesson.wasm wasm_bytes)
 file(SIZE ${SITE}/lesson.data data_bytes)
-file(WRITE ${SITE}/asset-sizes.json "{\"lesson.wasm\": ${wasm_bytes}, \"lesson.data\": ${data_bytes}}\n")
+# The in-page trainer's code and training tokens (fetched only when a learner presses Train,
+# web/shell/np-lm-worker.js): their raw sizes, for its progress bar.
+set(trainer_sizes "")
+file(GLOB trainer_files RELATIVE ${SITE} ${SITE}/lm-trainer.wasm ${SITE}/models/*.nptok)
+foreach(name IN LISTS trainer_files)
+  file(SIZE ${SITE}/${name} bytes)
+  string(APPEND trainer_sizes ", \"${name}\": ${bytes}")
+endforeach()
+file(WRITE ${SITE}/asset-sizes.json "{\"lesson.wasm\": ${wasm_bytes}, \"lesson.data\": ${data_bytes}${trainer_sizes}}\n")
 
 # Content-hashed copies of the engine's files (lesson.<16 hex>.js/.wasm/.data): a name that
 # changes with the content lets servers cache them for good (web/serve.mjs does). The page

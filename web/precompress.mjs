@@ -16,7 +16,7 @@ import { brotliCompressSync, constants as zlib } from 'node:zlib';
 
 // What serve.mjs compresses; below MIN_BYTES compression saves less than its headers cost.
 export const COMPRESSIBLE = new Set(['.html', '.js', '.mjs', '.css', '.json', '.md', '.strings', '.wasm', '.data',
-  '.svg', '.ttf']);
+  '.svg', '.ttf', '.nptok']);
 export const MIN_BYTES = 1024;
 
 // True when `path` has a .br next to it written after the file's last change.

@@ -26,6 +26,8 @@ const types = {
   '.wasm': 'application/wasm', '.data': 'application/octet-stream',
   '.png': 'image/png', '.svg': 'image/svg+xml', '.ico': 'image/x-icon', '.ttf': 'font/ttf',
   '.woff2': 'font/woff2',
+  '.nplm': 'application/octet-stream',   // models/: language models (fp16 weights, sent as they are)
+  '.nptok': 'application/octet-stream',  // models/: a page's training tokens (docs/lm-worker.md)
 };
 
 // Names that carry a hash of their content (lesson.3f2a…9c.wasm, written at site assembly)

@@ -28,6 +28,11 @@ int run_heads(const std::vector<std::string>& args, std::string& stdout_text);
 // lm train|eval|generate|heads|models ...: the language model (lm_command.cpp, docs/language-model.md).
 int run_lm(const std::vector<std::string>& args, std::string& stdout_text);
 
+// lm pack|page ...: the language model a lesson page trains, its data and its worker's messages
+// (lm_page_command.cpp, docs/lm-worker.md). is_lm_page_command says which `lm` subcommands these are.
+int run_lm_page(const std::vector<std::string>& args, std::string& stdout_text);
+bool is_lm_page_command(const std::string& subcommand);
+
 // tokenize --model FILE|NAME --text TEXT: a language model's BPE tokens {"tokens": [{"text", "id"}]}.
 int run_tokenize(const std::vector<std::string>& args, std::string& stdout_text);
 

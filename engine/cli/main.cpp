@@ -7,6 +7,7 @@
 //   neuralpath-cli train --lesson FILE ...    train the lesson's model on one of its tasks
 //   neuralpath-cli heads --lesson FILE ...    how its heads divide a task's relations
 //   neuralpath-cli lm train|eval|generate|heads|models ...   the language model (lm_command.cpp)
+//   neuralpath-cli lm pack|page ...          the model a lesson page trains (lm_page_command.cpp)
 //   neuralpath-cli tokenize --model FILE --text TEXT         its BPE tokens
 //
 // Exit codes: 0 success; 1 `check` found problems; 2 bad input or usage (one line on stderr,
@@ -35,6 +36,8 @@ constexpr const char* kUsage =
     "       neuralpath-cli lm generate --model FILE|NAME --prompt TEXT [--tokens N] [--temperature T] [--top-k K] [--seed S]\n"
     "       neuralpath-cli lm heads --model FILE|NAME\n"
     "       neuralpath-cli lm models\n"
+    "       neuralpath-cli lm pack --corpus FILE --config NAME [--max-train-tokens N] [--max-validation-tokens N] [--lang CODE] [--source TEXT] --out FILE\n"
+    "       neuralpath-cli lm page --data FILE [--config NAME] [--seed S] [--steps N] [--until N] [--text TEXT] [--prompt TEXT] [--attention]\n"
     "       neuralpath-cli tokenize --model FILE|NAME --text TEXT\n";
 
 // One line, whatever the message holds, so scripts can read it with `read`.
@@ -78,6 +81,8 @@ int main(int argc, char** argv) {
             code = neuralpath::cli::run_train(rest, out);
         } else if (command == "heads") {
             code = neuralpath::cli::run_heads(rest, out);
+        } else if (command == "lm" && !rest.empty() && neuralpath::cli::is_lm_page_command(rest.front())) {
+            code = neuralpath::cli::run_lm_page(rest, out);  // pack, page: lm_page_command.cpp
         } else if (command == "lm") {
             code = neuralpath::cli::run_lm(rest, out);
         } else if (command == "tokenize") {

@@ -242,7 +242,7 @@ bool valid_id(std::string_view id) {
 
 // [SECTION] Dispatch ----------------------------------------------------------------------------
 
-const char* const kKinds[] = {"check", "reveal", "callout", "equation", "code",
+const char* const kKinds[] = {"check", "predict", "reveal", "callout", "equation", "code",
                               "vocabulary", "weights", "task", "trained-weights"};
 
 bool takes_text(std::string_view kind) {
@@ -318,13 +318,38 @@ struct Builder {
 
     // [SECTION] Interaction -----------------------------------------------------------------------
 
-    void check() {
-        Fields f(ctx, settings, "check", origin());
+    // ```check, and ```predict (predict-then-reveal): one answer, an explanation shown with it,
+    // and optionally a value the engine measured, read from a widget of the lesson.
+    void check(bool predict = false) {
+        const char* kind = predict ? "predict" : "check";
+        Fields f(ctx, settings, kind, origin());
         Check c;
+        c.predict = predict;
         std::string block_id = id(f, true);
         c.question = f.rich("question", true);
-        c.hint = f.rich("hint", false);
-        if (auto answer = f.source("answer", false)) {
+        if (predict) {
+            c.explanation = f.rich("explanation", false);
+            if (const SettingsNode* m = f.map("measured", false)) {
+                Fields mf(ctx, *m, "measured", f.key_origin("measured"));
+                MeasuredValue v;
+                if (auto w = mf.source("widget", true)) {
+                    v.widget = w->text();
+                    ctx.widget_refs.push_back({v.widget, w->origin(0)});
+                }
+                if (auto value = mf.source("value", true)) {
+                    v.pointer = value->text();
+                    if (v.pointer.empty() || v.pointer.front() != '/')
+                        ctx.error(value->origin(0), "'value' is a path into the widget's state that starts "
+                                                    "with '/', such as /training/bigram_loss");
+                }
+                v.label = mf.rich("label", true);
+                mf.finish();
+                c.measured = std::move(v);
+            }
+        } else {
+            c.hint = f.rich("hint", false);
+        }
+        if (auto answer = predict ? std::nullopt : f.source("answer", false)) {
             if (answer->text() == "multiple") c.multiple = true;
             else if (answer->text() != "single")
                 ctx.error(answer->origin(0), "'answer' should be single or multiple, not '" +
@@ -350,9 +375,11 @@ struct Builder {
             const auto correct = std::count_if(c.options.begin(), c.options.end(),
                                                [](const CheckOption& o) { return o.correct; });
             if (options->items.size() < 2)
-                ctx.error(at, "a check needs at least two options");
+                ctx.error(at, std::string("a ") + kind + " needs at least two options");
             if (correct == 0)
-                ctx.error(at, "this check has no correct option; mark one with 'correct: yes'");
+                ctx.error(at, std::string("this ") + kind + " has no correct option; mark one with 'correct: yes'");
+            else if (correct > 1 && predict)
+                ctx.error(at, "a predict block has one correct option; it has " + std::to_string(correct));
             else if (correct > 1 && !c.multiple)
                 ctx.error(at, "this check has " + std::to_string(correct) +
                                   " correct options; add 'answer: multiple' or keep one");
@@ -512,6 +539,7 @@ void build_fenced_block(ParseContext& ctx, const Fence& fence, Nesting nesting, 
     if (kind == "task") build_task(ctx, fence, nesting, b.settings, b.text);  // task_block.cpp
     else if (kind == "trained-weights") keep_trained_weights(ctx, fence, nesting, std::move(b.settings));  // task_block.cpp
     else if (kind == "check") b.check();
+    else if (kind == "predict") b.check(true);
     else if (kind == "reveal") b.reveal();
     else if (kind == "callout") b.callout();
     else if (kind == "equation") b.equation();

@@ -81,11 +81,24 @@ struct CheckOption {
     Inline feedback;                   // shown when the learner picks this option
 };
 
+// A predict block's number from the engine: a value in one widget's state(), shown with the
+// answer once the learner has committed a guess (docs/lesson-format.md, "predict").
+struct MeasuredValue {
+    std::string widget;                // the widget block's id
+    std::string pointer;               // a JSON pointer into its state(), e.g. /training/bigram_loss
+    Inline      label;                 // what the number is, shown before it
+};
+
 struct Check {                         // a knowledge check; its Block id keys the answer
     Inline                   question;
     bool                     multiple = false;   // several correct options: learner picks all
     std::vector<CheckOption> options;
     Inline                   hint;     // may be empty
+    // ```predict: predict-then-reveal. One guess, committed before anything is shown; then the
+    // answer, the explanation and the engine's measured value appear, and the guess stays.
+    bool                          predict = false;
+    Inline                        explanation;   // predict: shown with the answer (may be empty)
+    std::optional<MeasuredValue>  measured;      // predict: the engine's number (optional)
 };
 
 struct Reveal {                        // hidden content opened on click; Block id keys it

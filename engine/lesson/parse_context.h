@@ -31,6 +31,7 @@ struct ParseContext {
     struct Ref { std::string id; std::size_t origin; };
     std::vector<Ref>            ids;        // every block id, for the duplicate check
     std::vector<Ref>            code_refs;  // playback "code:" references
+    std::vector<Ref>            widget_refs;  // predict "measured: widget:" references
     WidgetBlockParsers          widgets;    // the widget kinds this reader knows (parser.h)
 
     // How deep the block being read sits (lists, quotes, callouts, reveals); see limits.h.

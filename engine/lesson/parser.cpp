@@ -128,7 +128,7 @@ void check_references(ParseContext& ctx, const Lesson& lesson) {
             ctx.error(id.origin, "id '" + id.id + "' is already used on line " +
                                      std::to_string(ctx.pos(it->second).line));
     }
-    if (ctx.code_refs.empty()) return;
+    if (ctx.code_refs.empty() && ctx.widget_refs.empty()) return;
     std::unordered_map<std::string_view, const Block*> blocks;      // id -> first block with it
     for_each_block(lesson, [&](const Block& b) {
         if (!b.id.empty()) blocks.try_emplace(b.id, &b);
@@ -139,6 +139,13 @@ void check_references(ParseContext& ctx, const Lesson& lesson) {
         if (!b) ctx.error(ref.origin, "no block has the id '" + ref.id + "'");
         else if (!std::holds_alternative<CodeBlock>(b->content))
             ctx.error(ref.origin, "'" + ref.id + "' is not a code block");
+    }
+    for (const auto& ref : ctx.widget_refs) {
+        const auto found = blocks.find(ref.id);
+        const Block* b = found == blocks.end() ? nullptr : found->second;
+        if (!b) ctx.error(ref.origin, "no block has the id '" + ref.id + "'");
+        else if (!std::holds_alternative<WidgetBlock>(b->content))
+            ctx.error(ref.origin, "'" + ref.id + "' is not a widget (a predict block measures a widget's value)");
     }
 }
 

@@ -219,6 +219,9 @@ std::optional<CheckGrade> answer_check(Progress& p, const Lesson& lesson, std::s
     const int n = static_cast<int>(check->options.size());
     if (chosen.front() < 0 || chosen.back() >= n) return std::nullopt;
     if (!check->multiple && chosen.size() > 1) return std::nullopt;
+    // A prediction is committed once: its answer was shown the moment it was made.
+    if (const auto made = p.answers.find(std::string(id)); check->predict && made != p.answers.end() && made->second != chosen)
+        return std::nullopt;
     p.answers[std::string(id)] = chosen;
     return grade(*check, chosen);
 }
@@ -265,7 +268,11 @@ ProgressSummary summarize(const Lesson& lesson, const Progress& p) {
         auto it = p.answers.find(b->id);
         if (it == p.answers.end()) continue;
         ++s.answered;
-        if (grade(std::get<Check>(b->content), it->second).correct) ++s.correct;
+        // A prediction is a guess made before the answer is shown, once: making it is what the
+        // block asks, so a committed one counts as done whichever option it was (its own
+        // answered statement still says whether the guess was right).
+        const Check& check = std::get<Check>(b->content);
+        if (check.predict || grade(check, it->second).correct) ++s.correct;
     }
     s.sections = static_cast<int>(lesson.sections.size());
     for (const auto& sec : lesson.sections) s.visited += p.visited.count(sec.anchor) ? 1 : 0;

@@ -53,7 +53,7 @@ std::string   serialize_progress(const Progress& progress);
 ProgressParse parse_progress(std::string_view stored);
 
 // Learner actions. Each checks its target against the lesson and returns false (changing
-// nothing) for an unknown id, anchor or option.
+// nothing) for an unknown id, anchor or option, or another answer to a committed prediction.
 bool go_to_section(Progress& p, const Lesson& lesson, std::string_view anchor);
 std::optional<CheckGrade> answer_check(Progress& p, const Lesson& lesson, std::string_view check_id,
                                        std::vector<int> chosen);

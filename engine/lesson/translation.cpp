@@ -198,10 +198,11 @@ private:
 // [SECTION] Comparing settings -----------------------------------------------------------------
 
 // Which keys carry words a translator rewrites. Everything else in a block is structure.
-enum class Words { caption_only, check, text_block, vocabulary, none };
+enum class Words { caption_only, check, predict, text_block, vocabulary, none };
 
 Words words_of(std::string_view kind) {
     if (kind == "check") return Words::check;                  // question, hint, options' text/feedback
+    if (kind == "predict") return Words::predict;              // the same, explanation, the measured label
     if (kind == "callout" || kind == "reveal") return Words::text_block;   // title / label
     if (kind == "vocabulary") return Words::vocabulary;                // data, but its feature labels
     if (kind == "weights" || kind == "task") return Words::none;        // data
@@ -215,6 +216,8 @@ bool is_words(Words words, std::string_view key, int depth) {
         case Words::caption_only:
             return depth == 0 && (key == "caption" || key == "model" || key == "prompt" || key == "text" || key == "learn");
         case Words::check:        return key == "question" || key == "hint" || key == "text" || key == "feedback";
+        case Words::predict:
+            return key == "question" || key == "text" || key == "feedback" || key == "explanation" || key == "label";
         case Words::text_block:   return depth == 0 && (key == "title" || key == "label");
         case Words::vocabulary:   return depth == 0 && key == "labels";  // what a feature is called
         case Words::none:         return false;

@@ -16,6 +16,7 @@
 #include "engine/ui/lesson_session.h"
 #include "engine/ui/page_limits.h"
 #include "engine/ui/widget.h"
+#include "engine/ui/measured_value.h"
 #include "engine/ui/page_commands.h"
 #include "engine/ui/widgets/registry.h"
 
@@ -492,6 +493,11 @@ std::string App::state_json() const {
     if (auto it = geometry.option_rect.find(id); it != geometry.option_rect.end())
       for (const ImRect& r : it->second) rects.push_back(rect_json(r, s));
     check["option_rects"] = rects;
+    // A committed prediction's measured value, as its card prints it (measured_value.h).
+    if (const lesson::Check* c = lesson::find_check(*m.lesson, id); c && c->measured && check.value("committed", false)) {
+      const std::optional<std::string> now = measured_text(*c->measured, *m.lesson, m.widget_map);
+      check["measured"]["text"] = now ? json(*now) : json(nullptr);
+    }
   }
   state["checks"] = checks;
   if (geometry.finish.GetWidth() > 0) {

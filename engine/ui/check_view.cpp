@@ -1,4 +1,6 @@
-// check_view.cpp: a knowledge check card.
+// check_view.cpp: a knowledge check card, and a predict card (predict-then-reveal: the learner
+// picks a guess and locks it in; only then the answer, the explanation and the engine's measured
+// value appear, and the guess stays).
 //
 // [SECTION] Options     marker, text, colours by state; clicks answer or tick
 // [SECTION] Feedback    what the chosen options say, the hint, the revealed answer
@@ -8,6 +10,7 @@
 
 #include "engine/ui/card.h"
 #include "engine/ui/inline_text.h"
+#include "engine/ui/measured_value.h"
 
 #include <algorithm>
 
@@ -50,7 +53,8 @@ void draw_options(PageContext& page, const lesson::Block& block, const lesson::C
                   float width) {
   const Palette& c = page.colors();
   const bool graded = state.grade.has_value();
-  const bool locked = graded && state.grade->correct;  // a right answer stays until "Try again"
+  // A right answer stays until "Try again"; a committed prediction stays for good.
+  const bool locked = graded && (state.grade->correct || check.predict);
   const float pad = page.px(12), marker_w = page.px(34);
   // In the learner's own order (LessonSession::option_order): a lesson written with its right
   // answer first does not show it first to everyone (#34). `rects` stays in the lesson's order,
@@ -67,7 +71,7 @@ void draw_options(PageContext& page, const lesson::Block& block, const lesson::C
     ImGui::PushID(option);
     bool hovered = false, held = false;
     if (page_button(page, ImGui::GetID("option"), rect, &hovered, &held) && !locked) {
-      if (check.multiple)
+      if (check.multiple || check.predict)  // a prediction is chosen, then locked in
         page.session.toggle_pending(block.id, option);
       else
         page.session.answer(block.id, {option});
@@ -130,7 +134,8 @@ void draw_feedback(PageContext& page, const lesson::Block& block, const lesson::
   const Palette& c = page.colors();
   if (state.grade) {
     const bool right = state.grade->correct;
-    std::string heading = tr(right ? "page.correct" : "page.not_quite");
+    std::string heading = check.predict ? tr(right ? "page.predict_right" : "page.predict_wrong")
+                                        : tr(right ? "page.correct" : "page.not_quite");
     if (!right && state.attempts > 1)
       heading = tr("page.attempt", {{"verdict", heading}, {"n", std::to_string(state.attempts)}});
     const std::vector<FeedbackLine> lines = page.session.feedback(block.id);
@@ -174,22 +179,37 @@ void draw_feedback(PageContext& page, const lesson::Block& block, const lesson::
   }
   if (state.revealed) {
     lesson::Inline text;
+    lesson::Span br;
+    br.kind = lesson::Span::Kind::Break;
     for (const int option : page.session.option_order(block.id)) {  // as the options are shown
       const lesson::CheckOption& o = check.options[static_cast<std::size_t>(option)];
       if (!o.correct) continue;
-      if (!text.empty()) {
-        lesson::Span br;
-        br.kind = lesson::Span::Kind::Break;
-        text.push_back(br);
-      }
+      if (!text.empty()) text.push_back(br);
       for (lesson::Span s : o.text) {
         s.bold = true;
         text.push_back(s);
       }
+      if (check.predict) continue;  // its explanation follows
       lesson::Span dash;
       dash.text = " — ";
       text.push_back(dash);
       text.insert(text.end(), o.feedback.begin(), o.feedback.end());
+    }
+    if (check.predict && !check.explanation.empty()) {
+      text.push_back(br);
+      text.insert(text.end(), check.explanation.begin(), check.explanation.end());
+    }
+    if (check.predict && check.measured) {  // the engine's own number, live
+      text.push_back(br);
+      for (lesson::Span s : check.measured->label) {
+        s.bold = true;
+        text.push_back(s);
+      }
+      lesson::Span value;
+      const std::optional<std::string> now = measured_text(*check.measured, page.session.lesson(), page.widgets);
+      value.text = now ? ": " + *now : ": " + tr("page.predict_not_measured");
+      value.italic = !now;
+      text.push_back(value);
     }
     feedback_box(page, c.good, tr(check.multiple ? "page.the_answers" : "page.the_answer"), text, width, "answer");
     vertical_gap(page.px(10));
@@ -208,13 +228,15 @@ void draw_buttons(PageContext& page, const lesson::Block& block, const lesson::C
   };
   std::vector<Action> actions;
   const bool graded = state.grade.has_value();
-  if (check.multiple && !state.pending.empty() && !graded)
+  if (check.predict) {  // one button until the guess is in; nothing after it
+    if (!graded) actions.push_back({"submit", tr("page.predict_commit"), !state.pending.empty(), 0});
+  } else if (check.multiple && !state.pending.empty() && !graded)
     actions.push_back({"submit", tr("page.check_answer"), true, 0});
-  if (graded && !state.grade->correct) actions.push_back({"retry", tr("page.try_again"), false, 1});
+  if (graded && !state.grade->correct && !check.predict) actions.push_back({"retry", tr("page.try_again"), false, 1});
   if (!check.hint.empty() && !state.hint_shown && !(graded && state.grade->correct))
     actions.push_back({"hint", tr("page.show_hint"), false, 2});
   // Answered correctly, the answer is on screen already: neither hint nor answer is offered.
-  if (!state.revealed && !(graded && state.grade->correct))
+  if (!state.revealed && !(graded && state.grade->correct) && !check.predict)
     actions.push_back({"reveal", tr("page.show_answer"), false, 3});
   if (actions.empty()) return;
   // Buttons flow left to right and wrap on a narrow screen.
@@ -261,7 +283,11 @@ void draw_check(PageContext& page, const lesson::Block& block, const lesson::Che
     eyebrow.face = f && f->bold ? f->bold : nullptr;
     eyebrow.scale = 0.76f;
     eyebrow.color = c.accent;
-    draw_text(page, tr(check.multiple ? "page.check_eyebrow_multiple" : "page.check_eyebrow"), inner, eyebrow);
+    draw_text(page,
+              tr(check.predict    ? "page.predict_eyebrow"
+                 : check.multiple ? "page.check_eyebrow_multiple"
+                                  : "page.check_eyebrow"),
+              inner, eyebrow);
     vertical_gap(page.px(4));
     InlineStyle question;
     question.face = f && f->bold ? f->bold : nullptr;

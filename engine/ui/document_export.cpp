@@ -141,6 +141,8 @@ struct BlockFields {
             {"text", runs_plain_text(check.question)},
             {"runs", inline_runs(check.question)},
             {"multiple", check.multiple},
+            // a prediction's answer, explanation and measured value come in state() once committed
+            {"predict", check.predict},
             {"options", std::move(options)},
             {"hint", runs_plain_text(check.hint)},
             {"hint_runs", inline_runs(check.hint)}};

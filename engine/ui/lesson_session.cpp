@@ -55,6 +55,8 @@ LessonSession::Error LessonSession::answer(std::string_view id, std::vector<int>
   std::sort(options.begin(), options.end());
   if (std::adjacent_find(options.begin(), options.end()) != options.end()) return tr("commands.option_twice");
   if (!check->multiple && options.size() > 1) return tr("commands.one_answer", {{"n", std::to_string(options.size())}});
+  if (const CheckState* was = check_state(id); check->predict && was && was->grade)  // committed once
+    return was->chosen == options ? Error{} : tr("commands.predict_committed", {{"id", std::string(id)}});
 
   const std::optional<lesson::CheckGrade> grade = lesson::answer_check(progress_, lesson_, id, options);
   if (!grade) return tr("commands.not_recorded");
@@ -62,6 +64,7 @@ LessonSession::Error LessonSession::answer(std::string_view id, std::vector<int>
   state.chosen = options;
   state.pending = options;
   state.grade = grade;
+  state.revealed = state.revealed || check->predict;  // committing a prediction shows the answer
   ++state.attempts;
 
   json option = check->multiple ? json(options) : json(options.front());
@@ -83,6 +86,11 @@ LessonSession::Error LessonSession::toggle_pending(std::string_view id, int opti
     return tr("commands.option_range",
               {{"option", std::to_string(option)}, {"n", std::to_string(check->options.size())}});
   CheckState& state = checks_[std::string(id)];
+  if (check->predict) {  // one guess, chosen then committed (submit_pending); then it stays
+    if (state.grade) return tr("commands.predict_committed", {{"id", std::string(id)}});
+    state.pending = {option};
+    return std::nullopt;
+  }
   auto it = std::find(state.pending.begin(), state.pending.end(), option);
   if (it == state.pending.end())
     state.pending.push_back(option);
@@ -103,8 +111,10 @@ LessonSession::Error LessonSession::submit_pending(std::string_view id) {
 
 LessonSession::Error LessonSession::retry(std::string_view id) {
   Error error;
-  if (!find(id, error)) return error;
+  const lesson::Check* check = find(id, error);
+  if (!check) return error;
   CheckState& state = checks_[std::string(id)];
+  if (check->predict && state.grade) return tr("commands.predict_committed", {{"id", std::string(id)}});
   state.chosen.clear();
   state.pending.clear();
   state.grade.reset();
@@ -124,7 +134,10 @@ LessonSession::Error LessonSession::show_hint(std::string_view id) {
 
 LessonSession::Error LessonSession::reveal_answer(std::string_view id) {
   Error error;
-  if (!find(id, error)) return error;
+  const lesson::Check* check = find(id, error);
+  if (!check) return error;
+  // A prediction's answer comes with the committed guess, never before it.
+  if (check->predict && !checks_[std::string(id)].grade) return tr("commands.predict_first", {{"id", std::string(id)}});
   checks_[std::string(id)].revealed = true;
   return std::nullopt;
 }
@@ -266,6 +279,7 @@ void LessonSession::rebuild_from_progress() {
     state.chosen = it->second;
     state.pending = it->second;
     state.grade = lesson::grade(*check, it->second);
+    state.revealed = check->predict;
     state.attempts = 1;
   }
   if (!progress_.section.empty() && progress_.section != section_) {
@@ -296,6 +310,15 @@ json LessonSession::checks_json() const {
                  {"has_hint", !check.hint.empty()}};
     item["correct"] = state.grade ? json(state.grade->correct) : json(nullptr);
     item["feedback"] = feedback_text(block->id);
+    item["kind"] = check.predict ? "predict" : "check";
+    if (check.predict) {  // predict-then-reveal: the explanation and the measured value only once committed
+      item["committed"] = state.grade.has_value();
+      if (check.measured)
+        item["measured"] = {{"widget", check.measured->widget},
+                            {"value", check.measured->pointer},
+                            {"label", lesson::plain_text(check.measured->label)}};
+      if (state.grade) item["explanation"] = lesson::plain_text(check.explanation);
+    }
     if (state.revealed) {
       json answer = json::array();
       for (std::size_t i = 0; i < check.options.size(); ++i)

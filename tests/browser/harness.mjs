@@ -34,8 +34,9 @@ export async function launch() {
 // `clock: true` installs Playwright's clock first (page.clock): time flows as usual while the
 // page loads; a test then pauses it (page.clock.pauseAt) and steps animation frames and timers
 // with page.clock.runFor(ms) instead of sleeping.
-export async function openPage(env, path, { width = 1280, height = 800, scale = 1, clock = false } = {}) {
-  const context = await env.browser.newContext({ viewport: { width, height }, deviceScaleFactor: scale });
+export async function openPage(env, path, { width = 1280, height = 800, scale = 1, clock = false, touch = false } = {}) {
+  const context = await env.browser.newContext({ viewport: { width, height }, deviceScaleFactor: scale,
+    ...(touch ? { hasTouch: true, isMobile: true } : {}) });  // touch: a phone (taps, no hover)
   if (clock) await context.clock.install();
   const page = await context.newPage();
   const problems = [];

@@ -399,7 +399,7 @@ std::string file_text(const std::string& path) {
 
 TEST_CASE("a translation may label the vocabulary's features; the features themselves stay data") {
     const std::string original = kOriginal + kVocabulary;
-    const auto check = [&](const std::string& t) { return check_translation(t, "es/tiny.md", original, "tiny.md"); };
+    const auto check = [&](const std::string& t) { return check_translation(t, "es/tiny.md", original, "tiny.md", neuralpath::ui::block_parsers()); };
     CHECK_MESSAGE(check(with_labels(kLabels)).empty(), listed(check(with_labels(kLabels))));
     const auto renamed = check(replaced(with_labels(kLabels), "features: [animate, place]", "features: [animado, lugar]"));
     REQUIRE_MESSAGE(renamed.size() >= 1, listed(renamed));
@@ -407,20 +407,20 @@ TEST_CASE("a translation may label the vocabulary's features; the features thems
     CHECK(renamed.front().message.find("'features[1]' is 'animado' here but 'animate' in the original") != std::string::npos);
 
     // The labels name the board's columns and the narration's features; the weights keep the names.
-    const ParseResult parsed = parse_lesson(with_labels(kLabels), "es/tiny.md");
+    const ParseResult parsed = parse_lesson(with_labels(kLabels), "es/tiny.md", neuralpath::ui::block_parsers());
     CHECK_MESSAGE(parsed.diagnostics.empty(), listed(parsed.diagnostics));
     REQUIRE(parsed.lesson.vocabulary.has_value());
     CHECK(parsed.lesson.vocabulary->features == std::vector<std::string>{"animate", "place"});
     CHECK(model_spec_for(parsed.lesson).vocabulary.feature_names == std::vector<std::string>{"animado", "lugar"});
-    const ParseResult plain = parse_lesson(kOriginal + kVocabulary, "tiny.md");
+    const ParseResult plain = parse_lesson(kOriginal + kVocabulary, "tiny.md", neuralpath::ui::block_parsers());
     CHECK(model_spec_for(plain.lesson).vocabulary.feature_names == std::vector<std::string>{"animate", "place"});
 
     // A label for no feature, or an empty one, is an error at its place.
-    const ParseResult unknown = parse_lesson(with_labels("labels:\n  animal: animado\n"), "es/tiny.md");
+    const ParseResult unknown = parse_lesson(with_labels("labels:\n  animal: animado\n"), "es/tiny.md", neuralpath::ui::block_parsers());
     REQUIRE(unknown.diagnostics.size() == 1);
     CHECK(unknown.diagnostics.front().message == "'animal' is not one of the features");
     CHECK(unknown.diagnostics.front().pos.col == 3);
-    const ParseResult empty = parse_lesson(with_labels("labels:\n  animate:\n"), "es/tiny.md");
+    const ParseResult empty = parse_lesson(with_labels("labels:\n  animate:\n"), "es/tiny.md", neuralpath::ui::block_parsers());
     REQUIRE(empty.diagnostics.size() == 1);
     CHECK(empty.diagnostics.front().message.find("a feature's label is a short text") == 0);
 }
@@ -435,7 +435,7 @@ TEST_CASE("the Spanish lessons' narration names every feature in Spanish («su r
     for (const Case& c : {Case{"es/course-playback.md", "AI Agents Build Future", "rasgo de "},
                           Case{"es/multi-head.md", "The boy gently pushed the chair.", "rasgo de "},
                           Case{"es/self-attention.md", "The animal didn't cross the street because it was too tired.", "rasgo de "}}) {
-        const LoadResult loaded = load_lesson_file(kLessons + c.file);
+        const LoadResult loaded = load_lesson_file(kLessons + c.file, neuralpath::ui::with_widgets());
         REQUIRE(loaded.ok());
         const neuralpath::ModelSpec spec = model_spec_for(*loaded.lesson);
         for (const std::string& name : spec.vocabulary.feature_names)

@@ -219,7 +219,7 @@ function loadDocument(state) {
     sections: (state?.sections || []).map((section, index) => ({
       anchor: section.anchor, title: section.title, level: section.level || '',
       blocks: index === 0 ? checks.map(check => ({ kind: 'check', id: check.id, question: check.question,
-        text: check.question, multiple: !!check.multiple,
+        text: check.question, multiple: !!check.multiple, predict: check.kind === 'predict',
         options: (check.options || []).map(option => ({ text: String(option) })), hint: '' })) : [],
     })),
   };
@@ -359,7 +359,11 @@ function renderCheck(block) {
     const button = el('button', { type: 'button', class: 'np-m-option', 'aria-pressed': 'false',
       'data-option': index,
       onclick: () => {
-        if (block.multiple) {
+        if (block.predict) {   // a guess is chosen, then locked in with its own button
+          if (view.committed) return;
+          view.pending = new Set([index]);
+          view.buttons.forEach((b, i) => b.setAttribute('aria-pressed', String(i === index)));
+        } else if (block.multiple) {
           if (view.pending.has(index)) view.pending.delete(index); else view.pending.add(index);
           button.setAttribute('aria-pressed', String(view.pending.has(index)));
         } else {
@@ -376,11 +380,20 @@ function renderCheck(block) {
   view.feedback = el('p', { class: 'np-m-feedback', hidden: true });
   const group = el('div', { class: 'np-m-check', role: 'group', 'aria-labelledby': questionId, 'data-check': block.id },
     el('p', { class: 'np-m-question', id: questionId },
-      el('span', { class: 'np-m-label', text: `${t('mirror.check')} ` }), ...runNodes(block.runs, block.question)),
-    el('p', { class: 'np-m-instructions', text: t(block.multiple ? 'mirror.choose_several' : 'mirror.choose_one') }),
+      el('span', { class: 'np-m-label', text: `${t(block.predict ? 'mirror.predict' : 'mirror.check')} ` }),
+      ...runNodes(block.runs, block.question)),
+    el('p', { class: 'np-m-instructions',
+      text: t(block.predict ? 'mirror.predict_instructions' : block.multiple ? 'mirror.choose_several' : 'mirror.choose_one') }),
     options);
   const actions = el('div', { class: 'np-m-actions' });
-  if (block.multiple) {
+  if (block.predict) {
+    // Predict-then-reveal: nothing about the answer is on the page until the guess is locked in.
+    view.commitButton = el('button', { type: 'button', class: 'np-m-submit', text: t('mirror.predict_commit'), onclick: () => {
+      if (view.pending.size === 0) { np.announce(t('mirror.select_first')); return; }
+      act(() => np.answer(block.id, [...view.pending][0]), view.feedback);
+    } });
+    actions.append(view.commitButton);
+  } else if (block.multiple) {
     actions.append(el('button', { type: 'button', class: 'np-m-submit', text: t('mirror.check_answer'), onclick: () => {
       if (view.pending.size === 0) { np.announce(t('mirror.select_first')); return; }
       act(() => np.answer(block.id, [...view.pending].sort((a, b) => a - b)), view.feedback);
@@ -402,7 +415,8 @@ function renderCheck(block) {
       } });
     actions.append(view.hintButton);
   }
-  // After an attempt, as on the canvas, the learner may ask for the answer.
+  // After an attempt, as on the canvas, the learner may ask for the answer (a prediction shows
+  // it with the committed guess).
   view.answerButton = el('button', { type: 'button', class: 'np-m-answer-button', hidden: true, text: t('mirror.show_answer'),
     onclick: () => {
       if (!act(() => np.command({ type: 'reveal', id: block.id }), view.feedback)) return;
@@ -434,6 +448,7 @@ function orderOptions(view, order) {
 
 function updateCheck(view, check) {
   orderOptions(view, check.order);
+  if (view.block.predict) { updatePrediction(view, check); return; }
   const chosen = new Set(Array.isArray(check.chosen) ? check.chosen : []);
   const graded = check.correct === true || check.correct === false;
   view.buttons.forEach((button, index) => {
@@ -454,6 +469,33 @@ function updateCheck(view, check) {
   view.feedback.classList.toggle('np-m-wrong', !check.correct);
   if (view.feedback.textContent !== [verdict, check.feedback].filter(Boolean).join(' '))
     view.feedback.replaceChildren(el('strong', { text: verdict }), check.feedback ? ` ${check.feedback}` : '');
+}
+
+// A predict block: the guess is marked as the learner's, then the right option, the verdict, the
+// explanation and the engine's measured value (state().checks[].measured.text) appear with it.
+function updatePrediction(view, check) {
+  const chosen = new Set(Array.isArray(check.chosen) ? check.chosen : []);
+  view.committed = !!check.committed;
+  view.buttons.forEach((button, index) => {
+    const picked = view.committed ? chosen.has(index) : view.pending.has(index);
+    button.setAttribute('aria-pressed', String(picked));
+    if (view.committed) button.setAttribute('aria-disabled', 'true');
+    const answer = Array.isArray(check.answer) && check.answer.includes(index);
+    setText(button.querySelector('.np-m-mark'), [view.committed && chosen.has(index) ? t('mirror.your_answer') : '',
+      answer ? t('mirror.right_answer') : ''].filter(Boolean).join(' · '));
+  });
+  view.answerButton.hidden = true;
+  if (view.commitButton) view.commitButton.hidden = view.committed;
+  if (!view.committed) { if (!view.feedback.dataset.error) view.feedback.hidden = true; return; }
+  delete view.feedback.dataset.error;
+  const parts = [t('mirror.predict_locked'), t(check.correct ? 'mirror.correct' : 'mirror.not_quite'), check.feedback,
+    check.explanation];
+  if (check.measured?.text) parts.push(t('mirror.measured_now', { label: check.measured.label, value: check.measured.text }));
+  const text = parts.filter(Boolean).join(' ');
+  view.feedback.hidden = false;
+  view.feedback.classList.toggle('np-m-right', !!check.correct);
+  view.feedback.classList.toggle('np-m-wrong', !check.correct);
+  if (view.feedback.textContent !== text) setText(view.feedback, text);
 }
 
 // [SECTION] Reveals ----------------------------------------------------------------------------------

@@ -45,8 +45,11 @@ void GenerateView::draw(const UiContext& ui, const Model& model, Asked& asked) {
     bool load = false;
     if (!draw_model_panel(ui, model.model_handle(), model.waiting(), width, load)) {
       if (load) asked.push_back(Model::LoadModel{});
+      // the panel's last item: its Load (or Retry) button, or the download's bar
+      layout_["load"] = rect_css(ui, ImGui::GetItemRectMin(), ImGui::GetItemRectMax());
       return;
     }
+    layout_.erase("load");
     draw_text(ui, model, width);
     kit::gap(ui, 6);
     draw_buttons(ui, model, asked);

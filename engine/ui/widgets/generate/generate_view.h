@@ -3,7 +3,8 @@
 // colour); Step, Write / Stop and Restart; the block's sliders (temperature, top-k, top-p, seed);
 // and the next token's candidates at each stage that changes anything, as bars with their
 // probabilities, with how many tokens each stage keeps; last, which token the draw picked, and u.
-// layout() reports where it drew: {step: [x, y, w, h], write: [...], stages: [[x, y, w, h]...]}
+// layout() reports where it drew: {load: [x, y, w, h] (until the model is here), step: [x, y, w, h],
+// write: [...], stages: [[x, y, w, h]...]}
 // (CSS px from the canvas's top left, last frame).
 #pragma once
 #include "engine/ui/widgets/widget_view.h"

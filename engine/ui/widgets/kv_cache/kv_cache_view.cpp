@@ -42,8 +42,11 @@ void KvCacheView::draw(const UiContext& ui, const Model& model, Asked& asked) {
     bool load = false;
     if (!draw_model_panel(ui, model.model_handle(), model.waiting(), width, load)) {
       if (load) asked.push_back(Model::LoadModel{});
+      // the panel's last item: its Load (or Retry) button, or the download's bar
+      layout_["load"] = rect_css(ui, ImGui::GetItemRectMin(), ImGui::GetItemRectMax());
       return;
     }
+    layout_.erase("load");
     const KvCacheSettings& s = model.settings();
     if (s.show_memory) draw_memory(ui, model, width, asked);
     if (s.show_memory && s.show_race) {

@@ -4,7 +4,8 @@
 // bar per choice of G (multi-head, grouped-query, multi-query); the engine's own cache after the
 // prompt beside the formula; then the race: its button, its progress, and the time of every
 // position with and without the cache as two lines, with the totals.
-// layout() reports where it drew: {race: [x, y, w, h], chart: [...], heads: [[x, y, w, h]...]}
+// layout() reports where it drew: {load: [x, y, w, h] (until the model is here), race: [x, y, w, h],
+// chart: [...], heads: [[x, y, w, h]...]}
 // (CSS px from the canvas's top left, last frame).
 #pragma once
 #include "engine/ui/widgets/widget_view.h"

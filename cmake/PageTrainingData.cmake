@@ -1,0 +1,49 @@
+# The tokens a lesson page's own language model trains on (docs/lm-worker.md, "The data").
+#
+#   NEURALPATH_LM_PAGE_DATA   "lang:config:max_train_tokens:max_validation_tokens,..." one file
+#                             per corpus (cmake/LanguageModels.cmake fetches the corpora, pinned)
+#   neuralpath_lm_page_data(TARGET CLI OUT_DIR [DEPENDS ...])
+#                             a target that writes OUT_DIR/train-<lang>.nptok with the native
+#                             `neuralpath-cli lm pack`, whenever the corpus or the CLI changed
+#
+# Every training token is kept (0: no cap), so the page trains on exactly the stream
+# `neuralpath-cli lm train --config page` does, and with the same seed on one thread takes the
+# same steps (English: 1.43 M tokens, 0.79 MB with brotli; Spanish 0.57 M, 0.27 MB). Trying a cap
+# of 1.0 M English tokens (0.54 MB) moved seed 1's induction head from step 1,450 to 1,800, and
+# 0.5 M to 1,575: batch order, not data, decides such shifts, so the page keeps the CLI's data.
+# Validation is capped at 40,000 tokens of whole documents spread over the corpus: far more than
+# the 8,192 positions a page run measures (page_run.h), at a sixth of the bytes.
+set(NEURALPATH_LM_PAGE_DATA "en:page:0:40000,es:page:0:40000")
+
+# What each corpus is, for the lesson's "what the model reads" (the .nptok header's `source`).
+set(NEURALPATH_LM_PAGE_SOURCE_EN "Debian package fortunes 1:1.99.1-7.3 (fortune-mod's quotations and jokes, BSD licence)")
+set(NEURALPATH_LM_PAGE_SOURCE_ES "Debian package fortunes-es 1.36 (Spanish quotations and sayings, GPL-2+)")
+
+function(neuralpath_lm_page_data target cli out_dir)
+  cmake_parse_arguments(arg "" "" "DEPENDS" ${ARGN})
+  set(outputs "")
+  string(REPLACE "," ";" entries "${NEURALPATH_LM_PAGE_DATA}")
+  foreach(entry IN LISTS entries)
+    string(REPLACE ":" ";" fields "${entry}")
+    list(GET fields 0 lang)
+    list(GET fields 1 config)
+    list(GET fields 2 max_train)
+    list(GET fields 3 max_validation)
+    string(TOUPPER ${lang} upper)
+    set(corpus "${NEURALPATH_CORPUS_${upper}}")
+    if(NOT corpus)
+      continue()   # LanguageModels.cmake warned already
+    endif()
+    set(out ${out_dir}/train-${lang}.nptok)
+    add_custom_command(OUTPUT ${out}
+      COMMAND ${CMAKE_COMMAND} -E make_directory ${out_dir}
+      COMMAND ${cli} lm pack --corpus ${corpus} --config ${config} --max-train-tokens ${max_train}
+              --max-validation-tokens ${max_validation} --lang ${lang}
+              --source "${NEURALPATH_LM_PAGE_SOURCE_${upper}}" --out ${out}
+      DEPENDS ${corpus} ${cli} ${arg_DEPENDS}
+      COMMENT "Packing the page's training tokens (${lang})"
+      VERBATIM)
+    list(APPEND outputs ${out})
+  endforeach()
+  add_custom_target(${target} DEPENDS ${outputs})
+endfunction()

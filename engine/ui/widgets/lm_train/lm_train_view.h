@@ -1,0 +1,36 @@
+// lm_train_view.h: draws a const LmTrainModel with Dear ImGui: Train/Pause and Start again, the
+// download's progress bar, the step; the loss and validation curves with the bigram model's
+// line and the steps where a previous-token head and an induction head formed (the phase
+// change) marked on them; every head's two scores (a tap picks the head shown); that head's
+// attention on the learner's text and on a random sequence shown twice; the latest sample; a
+// field for the learner's text. layout() reports {train, reset, chart, heads[{layer, head,
+// rect}], text_matrix, probe_matrix} (CSS px from the canvas's top left, last frame).
+#pragma once
+#include "engine/ui/widgets/widget_view.h"
+#include "engine/widgets/lm_train/lm_train_model.h"
+
+#include <nlohmann/json.hpp>
+
+#include <string>
+
+namespace neuralpath::ui {
+
+class LmTrainView : public WidgetView<LmTrainModel> {
+ public:
+  void draw(const UiContext& ui, const LmTrainModel& model, Asked& asked);
+  const nlohmann::json& layout() const { return layout_; }
+
+ private:
+  void draw_controls(const UiContext& ui, const LmTrainModel& model, float width, Asked& asked);
+  void draw_curves(const UiContext& ui, const LmTrainModel& model, float width);
+  void draw_heads(const UiContext& ui, const LmTrainModel& model, float width, Asked& asked);
+  void draw_attention(const UiContext& ui, const LmTrainModel& model, float width);
+  void draw_sample(const UiContext& ui, const LmTrainModel& model);
+  void draw_input(const UiContext& ui, const LmTrainModel& model, float width, Asked& asked);
+
+  char input_[2048] = {};
+  std::string input_for_;  // the text input_ was last filled from
+  nlohmann::json layout_ = nlohmann::json::object();
+};
+
+}  // namespace neuralpath::ui
