@@ -211,7 +211,10 @@ Words words_of(std::string_view kind) {
 
 bool is_words(Words words, std::string_view key, int depth) {
     switch (words) {
-        case Words::caption_only: return depth == 0 && key == "caption";
+        // A widget that runs a language model reads text in the lesson's language: which shipped
+        // model (model: es), what it starts from (prompt), what a tokenizer cuts and learns from.
+        case Words::caption_only:
+            return depth == 0 && (key == "caption" || key == "model" || key == "prompt" || key == "text" || key == "learn");
         case Words::check:        return key == "question" || key == "hint" || key == "text" || key == "feedback";
         case Words::predict:
             return key == "question" || key == "text" || key == "feedback" || key == "explanation" || key == "label";

@@ -163,7 +163,7 @@ Diagnostic only(const std::string& translated) {
 }  // namespace
 
 TEST_CASE("the Spanish lessons load and match their originals' structure" * doctest::test_suite("slow")) {
-    for (const char* name : {"self-attention.md", "course-playback.md", "multi-head.md"}) {
+    for (const char* name : {"self-attention.md", "course-playback.md", "multi-head.md", "writing-text.md"}) {
         CAPTURE(name);
         const std::string path = kLessons + "es/" + name;
         const auto place = translation_place(path);
@@ -276,6 +276,45 @@ TEST_CASE("each kind of drift is reported at its place in the translation") {
         CHECK(found[0].message.find("the id is 'diminuta' but the original's is 'tiny'") == 0);
         CHECK(found[1].pos == SourcePos{4, 8});
     }
+}
+
+TEST_CASE("a language model's widget runs the translation's own model and text, and keeps the rest of its settings") {
+    const std::string original = R"(---
+id: lm
+title: Writing
+level: Medium
+summary: A model writes.
+---
+
+## Medium: Loop {#loop}
+
+```generate
+id: loop
+model: en
+prompt: "The cat"
+tokens: 20
+caption: It writes.
+```
+
+```tokenizer
+id: cut
+text: The cat sat
+learn:
+  - the cat sat on the mat
+merges: 10
+```
+)";
+    std::string spanish = replaced(original, "model: en", "model: es");
+    spanish = replaced(spanish, "prompt: \"The cat\"", "prompt: \"El gato\"");
+    spanish = replaced(spanish, "caption: It writes.", "caption: Escribe.");
+    spanish = replaced(spanish, "text: The cat sat", "text: El gato se sentó");
+    spanish = replaced(spanish, "  - the cat sat on the mat", "  - el gato se sentó en la alfombra\n  - un gato");
+    const auto parsers = neuralpath::ui::block_parsers();
+    const auto found = check_translation(spanish, "es/lm.md", original, "lm.md", parsers);
+    CHECK_MESSAGE(found.empty(), listed(found));
+    const auto drifted = check_translation(replaced(spanish, "tokens: 20", "tokens: 30"), "es/lm.md", original, "lm.md", parsers);
+    REQUIRE_MESSAGE(drifted.size() == 1, listed(drifted));
+    CHECK(drifted[0].message.find("'tokens' is '30' here but '20' in the original") != std::string::npos);
 }
 
 TEST_CASE("data blocks are copied unchanged, comments aside") {

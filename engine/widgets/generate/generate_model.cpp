@@ -1,0 +1,358 @@
+// generate_model.cpp: the generation loop's model (generate_model.h). Every probability and
+// every token is the engine's (engine/core/lm/decode): this file only keeps the learner's
+// settings, runs the writer and reads its stages out for the view.
+#include "engine/widgets/generate/generate_model.h"
+
+#include "engine/core/error.h"
+#include "engine/text/catalogue.h"
+#include "engine/text/format.h"
+#include "engine/widgets/drawable.h"
+#include "engine/widgets/widget_kinds.h"
+
+#include <algorithm>
+#include <array>
+#include <chrono>
+#include <cmath>
+#include <numeric>
+
+namespace neuralpath::ui {
+
+using nlohmann::json;
+
+namespace {
+
+const char* const kStageNames[] = {"model", "temperature", "top_k", "top_p"};
+
+std::optional<float> number_field(const json& message, const char* name) {
+  if (!message.contains(name) || !message[name].is_number()) return std::nullopt;
+  return message[name].get<float>();
+}
+
+json candidate_json(const GenerateModel::Candidate& c) {
+  return {{"text", c.label}, {"id", c.id}, {"p", c.p}};
+}
+
+}  // namespace
+
+// [SECTION] Commands -----------------------------------------------------------------------------
+
+std::variant<GenerateModel::Command, CommandResult> GenerateModel::parse(const json& message) {
+  const std::string type = message.value("type", std::string());
+  if (type == "loadModel") return Command(LoadModel{});
+  if (type == "setSentence") {
+    if (!message.contains("text") || !message["text"].is_string()) return CommandResult(tr("widgets.needs_text"));
+    return Command(SetSentence{message["text"].get<std::string>()});
+  }
+  if (type == "step") return Command(Step{});
+  if (type == "write") return Command(Write{});
+  if (type == "stop") return Command(Stop{});
+  if (type == "restart") return Command(Restart{});
+  if (type == "setTemperature") {
+    const auto v = number_field(message, "value");
+    if (!v) return CommandResult(tr("generate.temperature_range"));
+    return Command(SetTemperature{*v});
+  }
+  if (type == "setTopK") {
+    const auto k = int_field(message, "k");
+    if (!k) return CommandResult(tr("generate.top_k_range"));
+    return Command(SetTopK{*k});
+  }
+  if (type == "setTopP") {
+    const auto p = number_field(message, "p");
+    if (!p) return CommandResult(tr("generate.top_p_range"));
+    return Command(SetTopP{*p});
+  }
+  if (type == "setSeed") {
+    if (!message.contains("seed") || !message["seed"].is_number_integer() || message["seed"].get<long long>() < 0 ||
+        message["seed"].get<long long>() > 1000000)
+      return CommandResult(tr("generate.seed_range"));
+    return Command(SetSeed{message["seed"].get<std::uint64_t>()});
+  }
+  return CommandResult::not_taken(type);
+}
+
+GenerateModel::GenerateModel(const GenerateSettings& settings, const lesson::Inline& caption)
+    : settings_(settings), caption_(caption), handle_(settings.model), prompt_(settings.prompt),
+      sampling_{settings.temperature, settings.top_k, settings.top_p}, seed_(settings.seed) {
+  if (handle_.get()) {  // another widget of the page has loaded it already
+    handle_.changed();
+    model_ = handle_.shared();
+    start();
+  }
+}
+
+lm::WriterOptions GenerateModel::options() const { return {sampling_, settings_.tokens, seed_, true}; }
+
+CommandResult GenerateModel::need_model(Pending then) {
+  if (handle_.want()) events_.push_back({{"type", "lmModelWanted"}, {"name", handle_.name()}});
+  pending_ = then;
+  return {};
+}
+
+void GenerateModel::start() {
+  writer_ = std::make_unique<lm::TextWriter>(*model_, prompt_, options());
+  written_.clear();
+  has_last_ = false;
+  for (; replay_ > 0 && !writer_->finished(); --replay_) advance();
+  replay_ = 0;
+  read_stages();
+}
+
+void GenerateModel::advance() {
+  writer_->step();
+  const lm::WriterStep& s = *writer_->last_step();
+  const std::string bytes = s.token == lm::kDocumentToken ? "" : model_->tokenizer.token_bytes(s.token);
+  last_ = {token_label(bytes), s.token, s.stages.top_p[static_cast<std::size_t>(s.token)]};
+  last_u_ = s.u;
+  has_last_ = true;
+  if (s.token != lm::kDocumentToken) written_.push_back(last_);
+  read_stages();
+}
+
+void GenerateModel::read_stages() {
+  stages_.clear();
+  if (!writer_ || writer_->finished()) return;
+  const lm::WriterStep& next = writer_->upcoming();
+  const std::vector<float>* ps[] = {&next.stages.model, &next.stages.temperature, &next.stages.top_k, &next.stages.top_p};
+  for (int s = 0; s < 4; ++s) {
+    const std::vector<float>& p = *ps[s];
+    Stage stage{kStageNames[s], static_cast<int>(std::count_if(p.begin(), p.end(), [](float x) { return x > 0.0f; })), {}};
+    std::vector<int> order(p.size());
+    std::iota(order.begin(), order.end(), 0);
+    const std::size_t n = std::min(order.size(), static_cast<std::size_t>(settings_.candidates));
+    std::partial_sort(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(n), order.end(), [&](int a, int b) {
+      const float pa = p[static_cast<std::size_t>(a)], pb = p[static_cast<std::size_t>(b)];
+      return pa > pb || (pa == pb && a < b);
+    });
+    for (std::size_t i = 0; i < n && p[static_cast<std::size_t>(order[i])] > 0.0f; ++i) {
+      const int id = order[i];
+      stage.top.push_back({token_label(id == lm::kDocumentToken ? "" : model_->tokenizer.token_bytes(id)), id,
+                           p[static_cast<std::size_t>(id)]});
+    }
+    stages_.push_back(std::move(stage));
+  }
+  // the model's favourites at every stage (the text version's table)
+  across_.clear();
+  for (const Candidate& c : stages_.front().top) {
+    std::array<float, 4> p{};
+    for (int s = 0; s < 4; ++s) p[static_cast<std::size_t>(s)] = (*ps[s])[static_cast<std::size_t>(c.id)];
+    across_.push_back({c, p});
+  }
+}
+
+CommandResult GenerateModel::apply(const Command& command) {
+  input_error_.clear();
+  if (std::holds_alternative<LoadModel>(command)) return ready() ? CommandResult{} : need_model(Pending::start);
+  if (const auto* c = std::get_if<SetSentence>(&command)) {
+    std::optional<std::string> why;
+    if (c->text.size() > kMaxPromptBytes) why = tr("generate.too_long", {{"n", format_count(kMaxPromptBytes)}});
+    else why = refuse_undrawable(c->text);
+    if (why) {
+      input_error_ = *why;  // the widget keeps its prompt; the message says why
+      return *why;
+    }
+    prompt_ = c->text;
+    writing_ = false;
+    if (!ready()) return need_model(Pending::start);
+    start();
+    return {};
+  }
+  if (std::holds_alternative<Step>(command)) {
+    if (!ready()) return need_model(Pending::step);
+    if (writer_->finished()) return tr("generate.finished");
+    writing_ = false;
+    advance();
+    return {};
+  }
+  if (std::holds_alternative<Write>(command)) {
+    if (!ready()) return need_model(Pending::write);
+    if (writer_->finished()) return tr("generate.finished");
+    writing_ = true;
+    write_clock_ = 0;  // the first token lands once a frame's time has passed
+    return {};
+  }
+  if (std::holds_alternative<Stop>(command)) {
+    writing_ = false;
+    pending_ = Pending::none;
+    return {};
+  }
+  if (std::holds_alternative<Restart>(command)) {
+    writing_ = false;
+    if (ready()) start();
+    return {};
+  }
+  if (const auto* c = std::get_if<SetSeed>(&command)) {
+    seed_ = c->seed;
+    writing_ = false;
+    if (ready()) start();  // the draws start over with the new seed
+    return {};
+  }
+  lm::SamplingSettings next = sampling_;
+  if (const auto* c = std::get_if<SetTemperature>(&command)) {
+    if (!(c->value >= 0.0f && c->value <= 2.0f)) return tr("generate.temperature_range");
+    next.temperature = c->value;
+  } else if (const auto* c = std::get_if<SetTopK>(&command)) {
+    if (c->k < 0 || c->k > 2048) return tr("generate.top_k_range");
+    next.top_k = c->k;
+  } else if (const auto* c = std::get_if<SetTopP>(&command)) {
+    if (!(c->p >= 0.05f && c->p <= 1.0f)) return tr("generate.top_p_range");
+    next.top_p = c->p;
+  }
+  sampling_ = next;
+  if (writer_) {
+    writer_->set_sampling(sampling_);  // the next token's stages from the same probabilities
+    read_stages();
+  }
+  return {};
+}
+
+// [SECTION] Frames -------------------------------------------------------------------------------
+
+void GenerateModel::update(float dt) {
+  if (handle_.changed()) {
+    const ModelStatus status = handle_.status();
+    if (status.state == ModelState::ready && !writer_) {
+      model_ = handle_.shared();
+      start();
+      const Pending then = std::exchange(pending_, Pending::none);
+      if (then == Pending::step && !writer_->finished()) advance();
+      if (then == Pending::write && !writer_->finished()) {
+        writing_ = true;
+        write_clock_ = 0;
+      }
+    } else if (status.state == ModelState::failed) {
+      pending_ = Pending::none;
+    }
+  }
+  if (!writing_) return;
+  using Clock = std::chrono::steady_clock;
+  const auto began = Clock::now();
+  write_clock_ += dt;
+  while (write_clock_ >= 1.0f / kTokensPerSecond && !writer_->finished() &&
+         std::chrono::duration<double>(Clock::now() - began).count() < kFrameBudget) {
+    write_clock_ -= 1.0f / kTokensPerSecond;
+    advance();
+  }
+  write_clock_ = std::min(write_clock_, 1.0f / kTokensPerSecond);  // a slow frame does not pile tokens up
+  if (writer_->finished()) writing_ = false;
+}
+
+bool GenerateModel::wants_another_frame() const {
+  return writing_ || (pending_ != Pending::none && handle_.status().state == ModelState::loading) ||
+         (!writer_ && handle_.status().state == ModelState::ready);
+}
+
+// [SECTION] State and snapshot -------------------------------------------------------------------
+
+std::string GenerateModel::text() const {
+  if (!writer_ || (written_.empty() && !writer_->ended())) return whole_utf8(prompt_);
+  return whole_utf8(writer_->text());
+}
+
+json GenerateModel::state() const {
+  json written = json::array();
+  for (const Candidate& c : written_) written.push_back({{"text", c.label}, {"id", c.id}});
+  json s = {{"kind", kKind},
+            {"model", handle_.state()},
+            {"prompt", whole_utf8(prompt_)},
+            {"text", text()},
+            {"written", written},
+            {"tokens", settings_.tokens},
+            {"finished", writer_ && writer_->finished()},
+            {"ended", ended()},
+            {"writing", writing_},
+            {"temperature", sampling_.temperature},
+            {"top_k", sampling_.top_k},
+            {"top_p", sampling_.top_p},
+            {"seed", seed_},
+            {"summary", summary()},
+            {"table", table().to_json()}};
+  if (!stages_.empty()) {
+    json stages = json::array();
+    for (const Stage& st : stages_) {
+      json top = json::array();
+      for (const Candidate& c : st.top) top.push_back(candidate_json(c));
+      stages.push_back({{"stage", st.name}, {"kept", st.kept}, {"top", top}});
+    }
+    s["next"] = {{"position", static_cast<int>(writer_->ids().size())}, {"stages", stages}};
+  } else {
+    s["next"] = nullptr;
+  }
+  if (has_last_) s["last"] = {{"text", last_.label}, {"id", last_.id}, {"p", last_.p}, {"u", last_u_}};
+  else s["last"] = nullptr;
+  if (!input_error_.empty()) s["input_error"] = input_error_;
+  return s;
+}
+
+json GenerateModel::snapshot() const {
+  return {{"p", prompt_}, {"t", sampling_.temperature}, {"k", sampling_.top_k}, {"q", sampling_.top_p},
+          {"s", seed_}, {"n", written_.size()}};
+}
+
+CommandResult GenerateModel::restore(const json& snapshot) {
+  const auto bad = [] { return CommandResult(tr("widgets.bad_snapshot", {{"kind", kKind}})); };
+  if (!snapshot.is_object() || !snapshot.contains("p") || !snapshot["p"].is_string()) return bad();
+  for (const char* key : {"t", "q"})
+    if (!snapshot.contains(key) || !snapshot[key].is_number()) return bad();
+  for (const char* key : {"k", "s", "n"})
+    if (!snapshot.contains(key) || !snapshot[key].is_number_integer() || snapshot[key].get<long long>() < 0) return bad();
+  const float t = snapshot["t"].get<float>(), q = snapshot["q"].get<float>();
+  const int k = snapshot["k"].get<int>();
+  const long long seed = snapshot["s"].get<long long>(), n = snapshot["n"].get<long long>();
+  const std::string prompt = snapshot["p"].get<std::string>();
+  if (!(t >= 0 && t <= 2) || !(q >= 0.05f && q <= 1) || k > 2048 || seed > 1000000 || n > settings_.tokens ||
+      prompt.size() > kMaxPromptBytes || refuse_undrawable(prompt))
+    return bad();
+  sampling_ = {t, k, q};
+  seed_ = static_cast<std::uint64_t>(seed);
+  prompt_ = prompt;
+  replay_ = static_cast<int>(n);  // the same seed and settings write the same tokens again
+  writing_ = false;
+  if (ready() || handle_.get()) {
+    model_ = handle_.shared();
+    start();
+  } else {
+    writer_.reset();
+    written_.clear();
+    has_last_ = false;
+    stages_.clear();
+  }
+  return {};
+}
+
+std::string GenerateModel::summary() const {
+  if (!writer_) return tr("generate.summary_waiting", {{"prompt", quoted(whole_utf8(prompt_))}});
+  return tr_n("generate.summary", static_cast<long long>(written_.size()),
+              {{"n", format_count(written_.size())}, {"text", quoted(text())}});
+}
+
+TextTable GenerateModel::table() const {
+  TextTable table;
+  if (stages_.empty()) return table;
+  table.caption = tr("generate.table_caption");
+  table.columns = {tr("generate.column_token"), tr("generate.stage.model"), tr("generate.stage.temperature"),
+                   tr("generate.stage.top_k"), tr("generate.stage.top_p")};
+  for (const auto& [c, p] : across_) {
+    TextTable::Row row{quoted(c.label), {}};
+    for (float x : p) row.cells.push_back(format_percent(x));
+    table.rows.push_back(std::move(row));
+  }
+  return table;
+}
+
+// [SECTION] The kind: what the text version offers before the first frame, the registry entry
+
+void GenerateModel::describe(const GenerateSettings& s, json& out) {
+  out["model"] = s.model;
+  out["prompt"] = s.prompt;
+  out["takes_sentence"] = true;
+  json items = json::array();
+  items.push_back({{"label", tr("generate.step")}, {"command", {{"type", "step"}}}});
+  items.push_back({{"label", tr("generate.write")}, {"command", {{"type", "write"}}}});
+  items.push_back({{"label", tr("generate.restart")}, {"command", {{"type", "restart"}}}});
+  out["choices"] = {{"label", tr("generate.actions")}, {"items", items}};
+}
+
+const WidgetKind& generate_widget_kind() { return folder_widget_kind<GenerateModel>(); }
+
+}  // namespace neuralpath::ui
