@@ -183,7 +183,7 @@ test('multi-head in Spanish: no English left, the heads’ figures in Spanish fo
   assert.ok(heads?.summary, 'the head view has a summary');
   assert.match(heads.summary, /cabezas/);
   const text = await mirrorText(es.page);
-  assert.match(text, /0,83 bits/, 'the lesson’s own figures with a decimal comma');
+  assert.match(text, /0,50 bits/, 'the lesson’s own figures with a decimal comma');
   assert.match(text, /1\.050\.624 parámetros/, 'and a thousands point (the cost readout)');
   assert.doesNotMatch(text, /\b0\.\d\d\b/, 'no decimal point in the text version');
   assert.deepEqual(es.problems, []);

@@ -66,6 +66,9 @@ const ALLOWED = new Map([
   ['engine/ui/widgets/mask_steps/mask_steps_view.cpp', ['InputError: ']],  // the engine's exception name, shown as code
   ['engine/ui/widgets/playback/board_view.cpp', ['LayerNorm →']],      // an operator on the board, as softmax → is
   ['web/shell/embed.js', ['use strict']],
+  // Why a trainer message was malformed: np-lm.js only ever prints it to the console.
+  ['web/shell/np-lm-protocol.js', ['a trainer message must be an object', "unknown trainer message type 'x'",
+    "x: 'x' is not x", "x has an unknown field 'x'", "progress: 'what' must be code or data"]],
   ['web/shell/np-app.js', ['Tab', 'noopener,noreferrer']],                 // a key name; window features
   ['web/shell/np-mirror.js', ['noopener noreferrer']],                     // rel= keywords
   ['web/shell/np-speech.js', ['ArrowRight', 'ArrowLeft']],                 // key names

@@ -136,7 +136,11 @@ for (const lang of ['en', 'es'])
         assert.equal(r.race.same_tokens, true, 'both ways wrote the same tokens');
         assert.ok(r.race.speedup > 1.5, `the cache is faster: ${r.race.speedup}`);
         assert.equal(r.race.cached.length, r.race.positions);
-        assert.ok(r.race.cached.every(t => t > 0) && r.race.full.every(t => t > 0));
+        // A cached position can take less than the browser's clock resolution (a 0 ms reading);
+        // every reading is a time, and each way took time in all.
+        const times = [...r.race.cached, ...r.race.full];
+        assert.ok(times.every(t => Number.isFinite(t) && t >= 0), JSON.stringify(times));
+        assert.ok(r.race.cached.reduce((a, b) => a + b, 0) > 0 && r.race.full.reduce((a, b) => a + b, 0) > 0);
         await scrollTo(page, 'race', x => x.layout.chart);
         const chart = (await widget(page, 'race')).layout.chart;
         assert.ok(chart[0] >= 0 && chart[0] + chart[2] <= device.width, `the chart on the page: ${chart}`);

@@ -11,6 +11,9 @@
 const np = window.neuralpath;
 const NAME = /^[a-z0-9-]{1,32}$/;
 const MAX_BYTES = 64 << 20;  // far above a shipped model (1.7 MB); a larger answer is not ours
+// A failure's reason in the learner's words (shown inside lm-model.download_failed's {error}).
+const words = (key, args) => window.neuralpath.text(`lm-model.${key}`, args);
+const HEADER_LENGTH = 'content-length';  // a header name, not words
 const inFlight = new Set();
 
 function engine() {
@@ -28,8 +31,8 @@ function engine() {
 async function download(name, onProgress) {
   const response = await fetch(`models/lm-${name}.nplm`);
   if (!response.ok) throw new Error(`HTTP ${response.status}`);
-  const total = Number(response.headers.get('Content-Length')) || 0;
-  if (total > MAX_BYTES) throw new Error(`${total} bytes`);
+  const total = Number(response.headers.get(HEADER_LENGTH)) || 0;
+  if (total > MAX_BYTES) throw new Error(words('too_big', { max: String(MAX_BYTES) }));
   const reader = response.body.getReader();
   const chunks = [];
   let received = 0;
@@ -38,7 +41,7 @@ async function download(name, onProgress) {
     if (done) break;
     chunks.push(value);
     received += value.length;
-    if (received > MAX_BYTES) throw new Error(`more than ${MAX_BYTES} bytes`);
+    if (received > MAX_BYTES) throw new Error(words('too_big', { max: String(MAX_BYTES) }));
     onProgress(received, total);
   }
   const bytes = new Uint8Array(received);
@@ -54,7 +57,7 @@ async function load(name) {
   try {
     const bytes = await download(name, (received, total) => e.progress(name, received, total));
     const pointer = e.alloc(bytes.length);
-    if (!pointer) throw new Error('out of memory');
+    if (!pointer) throw new Error(words('no_memory'));
     try {
       window.Module.HEAPU8.set(bytes, pointer);  // HEAPU8 read after the allocation: growing replaces it
       e.bytes(name, pointer, bytes.length);      // the engine reports a damaged file itself
