@@ -6,7 +6,7 @@
 // written again.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync, renameSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync, renameSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -176,4 +176,39 @@ test('bad saves never break the page: emptied, half written, deleted and written
   assert.equal(await bannerShown(page), false);
   assert.deepEqual(problems, []);
   await context.close();
+});
+
+test('a translation beside the lesson is watched and shown in its language, its problems under its own path', async () => {
+  const folder = mkdtempSync(join(tmpdir(), 'np-author-es-'));
+  const original = join(folder, 'demo-es.md');
+  const translation = join(folder, 'es', 'demo-es.md');
+  const english = template.replace(/^id: demo-author$/m, 'id: demo-es');
+  writeFileSync(original, english);
+  mkdirSync(join(folder, 'es'));
+  const spanish = text => english.replace('title: New lesson', `title: ${text}`);
+  writeFileSync(translation, spanish('Lección nueva'));
+  const own = await startAuthor({ lesson: original, cli, root: siteDir, port: 0 });
+  try {
+    const base = `http://127.0.0.1:${own.address().port}`;
+    assert.deepEqual(own.author.status().languages.sort(), ['en', 'es']);
+    const list = await (await fetch(`${base}/lessons/es/index.json`)).json();
+    assert.ok(list.some(entry => entry.id === 'demo-es'), 'the Spanish list names the lesson');
+    const context = await browser.newContext({ viewport: { width: 1024, height: 768 } });
+    const page = await context.newPage();
+    await page.goto(`${base}/lesson.html?lesson=demo-es&lang=es`);
+    await lessonReady(page);
+    await page.waitForFunction(() => document.querySelector('.np-author-chip')?.dataset.kind === 'author.live');
+    assert.equal((await state(page)).title, 'Lección nueva');
+    writeFileSync(translation, spanish('Lección editada'));
+    await page.waitForFunction(() => window.neuralpath.state().title === 'Lección editada', null, { timeout: 10_000 });
+    // A translation that drops a check: the checker's line names the translation's file.
+    writeFileSync(translation, spanish('Lección rota').replace(/```check\n[\s\S]*?\n```\n/, ''));
+    await page.waitForFunction(() => { const b = document.querySelector('.np-author-banner'); return b && !b.hidden; }, null, { timeout: 10_000 });
+    assert.match(await bannerText(page), /es\/demo-es\.md:\d+:\d+: error: .*first-check/);
+    assert.equal((await state(page)).title, 'Lección editada');
+    await context.close();
+  } finally {
+    await new Promise(done => own.close(done));
+    rmSync(folder, { recursive: true, force: true });
+  }
 });

@@ -186,7 +186,9 @@ function placeBanner(force = false) {
         const rect = rects.get(block.id);
         if (!rect) continue;
         if (block.line >= bannerPlace.sectionLine) {
-          y = block.inside ? rect[1] : rect[1] + rect[3] + 4;
+          // Just above the block the problem is in (so it stays readable), or just below the
+          // block before the place (a block the last good version does not have).
+          y = block.inside ? rect[1] - banner.offsetHeight - 6 : rect[1] + rect[3] + 4;
           banner.dataset.block = block.id;
         }
         break;
@@ -211,9 +213,15 @@ const chip = document.createElement('p');
 chip.className = 'np-author-chip';
 chip.setAttribute('aria-live', 'polite');
 stage.append(chip);
+// Shown for a few seconds, then faded (on a phone it would cover the lesson's last lines);
+// a stopped server stays said.
+let quiet = 0;
 function say(key) {
   chip.textContent = t(key, { file });
   chip.dataset.kind = key;
+  chip.classList.remove('np-author-quiet');
+  clearTimeout(quiet);
+  if (key !== 'author.stopped') quiet = setTimeout(() => chip.classList.add('np-author-quiet'), 4000);
 }
 
 // [SECTION] Live updates --------------------------------------------------------------------------
