@@ -176,6 +176,27 @@ test('bad saves never break the page: emptied, half written, deleted and written
   assert.equal(await bannerShown(page), false);
   assert.deepEqual(problems, []);
   await context.close();
+
+  // A page opened while the file has never passed the checker shows the engine's error panel
+  // and the banner; the first good save replaces both with the lesson.
+  const fresh = join(dir, 'never-good.md');
+  writeFileSync(fresh, '---\nid: never-good\n');
+  const own = await startAuthor({ lesson: fresh, cli, root: siteDir, port: 0 });
+  try {
+    const other = await browser.newContext({ viewport: { width: 1024, height: 768 } });
+    const late = await other.newPage();
+    await late.goto(`http://127.0.0.1:${own.address().port}/`);
+    await lessonReady(late);
+    await late.waitForFunction(() => { const b = document.querySelector('.np-author-banner'); return b && !b.hidden; }, null, { timeout: 10_000 });
+    assert.ok((await state(late)).errors.length > 0, "the engine's own error panel");
+    writeFileSync(fresh, template.replace(/^id: demo-author$/m, 'id: never-good'));
+    await late.waitForFunction(() => window.neuralpath.state().title === 'New lesson', null, { timeout: 10_000 });
+    assert.deepEqual((await state(late)).errors, []);
+    assert.equal(await bannerShown(late), false);
+    await other.close();
+  } finally {
+    await new Promise(done => own.close(done));
+  }
 });
 
 test('a translation beside the lesson is watched and shown in its language, its problems under its own path', async () => {
@@ -206,6 +227,33 @@ test('a translation beside the lesson is watched and shown in its language, its 
     await page.waitForFunction(() => { const b = document.querySelector('.np-author-banner'); return b && !b.hidden; }, null, { timeout: 10_000 });
     assert.match(await bannerText(page), /es\/demo-es\.md:\d+:\d+: error: .*first-check/);
     assert.equal((await state(page)).title, 'Lección editada');
+    await context.close();
+  } finally {
+    await new Promise(done => own.close(done));
+    rmSync(folder, { recursive: true, force: true });
+  }
+});
+
+test('an edit of the word catalogue shows in the open page', async () => {
+  const folder = mkdtempSync(join(tmpdir(), 'np-author-strings-'));
+  const strings = join(folder, 'strings');
+  mkdirSync(strings);
+  for (const name of ['en.strings', 'es.strings'])
+    writeFileSync(join(strings, name), readFileSync(join(repo, 'lessons/strings', name)));
+  const lesson = join(folder, 'demo-strings.md');
+  writeFileSync(lesson, template.replace(/^id: demo-author$/m, 'id: demo-strings'));
+  const own = await startAuthor({ lesson, cli, root: siteDir, port: 0, strings });
+  try {
+    const context = await browser.newContext({ viewport: { width: 1024, height: 768 } });
+    const page = await context.newPage();
+    await page.goto(`http://127.0.0.1:${own.address().port}/`);
+    await lessonReady(page);
+    await page.waitForFunction(() => document.querySelector('.np-author-chip')?.dataset.kind === 'author.live');
+    const english = readFileSync(join(strings, 'en.strings'), 'utf8');
+    assert.match(english, /\nhide = Hide\n/);
+    writeFileSync(join(strings, 'en.strings'), english.replace('\nhide = Hide\n', '\nhide = Hide this banner\n'));
+    await page.waitForFunction(() => window.neuralpath.text('author.hide') === 'Hide this banner', null, { timeout: 10_000 });
+    assert.equal((await state(page)).title, 'New lesson', 'the lesson stays');
     await context.close();
   } finally {
     await new Promise(done => own.close(done));

@@ -242,7 +242,10 @@ async function reloadCatalogue() {
   const text = await response.text();
   const M = window.Module;
   const encode = s => new TextEncoder().encode(s);
-  const parts = [encode(lang), encode(text)].map(bytes => {
+  // English is compiled into the engine and np_use_language('en') goes back to that copy; the
+  // author's edited English goes over it under a private-use tag of English instead.
+  const code = lang === 'en' ? 'en-x-live' : lang;
+  const parts = [encode(code), encode(text)].map(bytes => {
     const pointer = M._np_alloc(bytes.length);
     M.HEAPU8.set(bytes, pointer);
     M.HEAPU8[pointer + bytes.length] = 0;
