@@ -150,6 +150,18 @@ test('bad saves never break the page: emptied, half written, deleted and written
     assert.ok(s.sections.length >= 3);
   };
 
+  // The checker passes it, the page cannot show it (its trained weights come from the site's
+  // build): the engine's own line, named after the author's file, and the last good version.
+  const trained = template.replace(/\n## Beginner: See it[\s\S]*$/, '\n') + [
+    '```task', 'id: corpus', 'objective: next-word', 'steps: 50', 'lesson-weights: trained', '---', 'people build tools.', '```', '',
+    '```vocabulary', 'features: [who, action, what]', 'words:', '  people: [1, 0, 0]', '  build: [0, 1, 0]', '  tools: [0, 0, 1]',
+    '  ".": [0]', '```', '', '```weights', 'attention:', '  heads: 1', '```', ''].join('\n');
+  save(trained);
+  await page.waitForFunction(() => /lacks the weights/.test(document.querySelector('.np-author-banner')?.textContent || '') &&
+    !document.querySelector('.np-author-banner').hidden, null, { timeout: 10_000 });
+  assert.match(await bannerText(page), /demo-author\.md:\d+:\d+: error: /);
+  await good();
+
   save('');   // emptied
   await page.waitForFunction(() => /1:1: error:/.test(document.querySelector('.np-author-banner')?.textContent || '') &&
     !document.querySelector('.np-author-banner').hidden, null, { timeout: 10_000 });

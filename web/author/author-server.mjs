@@ -21,8 +21,8 @@ import { startServer } from '../serve.mjs';
 const here = dirname(fileURLToPath(import.meta.url));
 const repo = resolve(here, '../..');
 const LESSON_ID = /^[a-z0-9][a-z0-9-]{0,63}$/;   // as the page accepts one (np-app.js)
-const POLL_MS = 100;      // how often the files' stat is read (fs.watchFile: survives delete + recreate)
-const SETTLE_MS = 80;     // a save is read once the file has been still this long
+const POLL_MS = 50;       // how often the files' stat is read (fs.watchFile: survives delete + recreate)
+const SETTLE_MS = 50;     // a save is read once the file has been still this long
 const MAX_BYTES = 4 << 20;
 
 // The id the page opens the lesson under: its front matter's, else the file's name, else 'draft'.

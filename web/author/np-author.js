@@ -84,7 +84,10 @@ async function putBackScroll(place) {
 // Swaps `text` in; false (and the old text back) when the engine refuses what the checker passed.
 async function swapIn(text, lang) {
   const place = takePlace();
-  if (engineLoad(text) !== 0) return { ok: false, errors: [] };
+  // Larger than the engine takes: nothing was loaded, the last good version is still there.
+  let loaded;
+  try { loaded = engineLoad(text); } catch (error) { loaded = error; }
+  if (loaded !== 0) return { ok: false, errors: [`${file}: ${t('app.lesson_larger_than_engine')}`] };
   // A command that needs a lesson says whether it loaded (and makes state() read afresh).
   if (!tryCommand({ type: 'snapshot' })) {
     const errors = np.state().errors.slice();
