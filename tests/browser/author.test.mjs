@@ -150,17 +150,18 @@ test('bad saves never break the page: emptied, half written, deleted and written
     assert.ok(s.sections.length >= 3);
   };
 
-  // The checker passes it, the page cannot show it (its trained weights come from the site's
-  // build): the engine's own line, named after the author's file, and the last good version.
+  // A lesson whose task trains its weights: the server trains them as the site's build does,
+  // so the page shows it (it never trains while a lesson opens, and refused it without them).
   const trained = template.replace(/\n## Beginner: See it[\s\S]*$/, '\n') + [
     '```task', 'id: corpus', 'objective: next-word', 'steps: 50', 'lesson-weights: trained', '---', 'people build tools.', '```', '',
     '```vocabulary', 'features: [who, action, what]', 'words:', '  people: [1, 0, 0]', '  build: [0, 1, 0]', '  tools: [0, 0, 1]',
     '  ".": [0]', '```', '', '```weights', 'attention:', '  heads: 1', '```', ''].join('\n');
   save(trained);
-  await page.waitForFunction(() => /lacks the weights/.test(document.querySelector('.np-author-banner')?.textContent || '') &&
-    !document.querySelector('.np-author-banner').hidden, null, { timeout: 10_000 });
-  assert.match(await bannerText(page), /demo-author\.md:\d+:\d+: error: /);
-  await good();
+  await page.waitForFunction(() => window.neuralpath.state().sections.length === 1, null, { timeout: 10_000 });
+  assert.deepEqual((await state(page)).errors, []);
+  assert.equal(await bannerShown(page), false);
+  save(template);
+  await page.waitForFunction(() => window.neuralpath.state().sections.length >= 3, null, { timeout: 10_000 });
 
   save('');   // emptied
   await page.waitForFunction(() => /1:1: error:/.test(document.querySelector('.np-author-banner')?.textContent || '') &&
@@ -266,6 +267,32 @@ test('an edit of the word catalogue shows in the open page', async () => {
     writeFileSync(join(strings, 'en.strings'), english.replace('\nhide = Hide\n', '\nhide = Hide this banner\n'));
     await page.waitForFunction(() => window.neuralpath.text('author.hide') === 'Hide this banner', null, { timeout: 10_000 });
     assert.equal((await state(page)).title, 'New lesson', 'the lesson stays');
+    await context.close();
+  } finally {
+    await new Promise(done => own.close(done));
+    rmSync(folder, { recursive: true, force: true });
+  }
+});
+
+test('a lesson whose task trains its weights opens as the site would show it (the weights trained as the build does)', async () => {
+  const folder = mkdtempSync(join(tmpdir(), 'np-author-trained-'));
+  const lesson = join(folder, 'course-playback.md');
+  const text = readFileSync(join(repo, 'lessons/course-playback.md'), 'utf8');
+  assert.match(text, /^lesson-weights: trained$/m);
+  writeFileSync(lesson, text);
+  const own = await startAuthor({ lesson, cli, root: siteDir, port: 0 });
+  try {
+    const context = await browser.newContext({ viewport: { width: 1024, height: 768 } });
+    const page = await context.newPage();
+    await page.goto(`http://127.0.0.1:${own.address().port}/`);
+    await lessonReady(page);
+    const opened = await state(page);
+    assert.deepEqual(opened.errors, [], 'no "lacks the weights" error');
+    assert.ok(opened.widgets.length > 0 && opened.widgets.every(w => !w.error), JSON.stringify(opened.widgets.map(w => w.error)));
+    // An edit keeps it so: the weights are trained again for the new text.
+    writeFileSync(lesson, text.replace(/^title: .*$/m, 'title: A playback, edited'));
+    await page.waitForFunction(() => window.neuralpath.state().title === 'A playback, edited', null, { timeout: 20_000 });
+    assert.deepEqual((await state(page)).errors, []);
     await context.close();
   } finally {
     await new Promise(done => own.close(done));

@@ -13,7 +13,8 @@
 // [SECTION] Run as a program
 import { execFile } from 'node:child_process';
 import { readFile, readdir } from 'node:fs/promises';
-import { readFileSync, unwatchFile, watchFile } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, unwatchFile, watchFile } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startServer } from '../serve.mjs';
@@ -108,37 +109,63 @@ export async function startAuthor({ lesson, cli, root = join(repo, 'build/web/si
         : parseProblems(stderr)));
   });
 
+  // A lesson whose task trains its weights (`lesson-weights: trained`) gets them as the site's
+  // build gives them (web/ship_trained_weights.cmake): `neuralpath-cli train --ship`, appended as
+  // a trained-weights block; the page never trains while a lesson opens. One block per text.
+  const trainedBlocks = new Map();
+  const scratch = mkdtempSync(join(tmpdir(), 'np-author-'));
+  let shipped = 0;
+  async function withTrainedWeights(path, text) {
+    if (!/^lesson-weights:[ \t]*trained[ \t]*$/m.test(text)) return { text };
+    if (!trainedBlocks.has(text)) {
+      const out = join(scratch, `${++shipped}.weights`);
+      const why = await new Promise(done => execFile(cli, ['train', '--lesson', path, '--ship', out],
+        { timeout: 300_000, maxBuffer: 8 << 20 }, (error, stdout, stderr) => done(error ? String(stderr || error.message).trim() : null)));
+      if (why !== null) return { problem: why };
+      if (trainedBlocks.size >= 8) trainedBlocks.clear();
+      trainedBlocks.set(text, readFileSync(out, 'utf8'));
+      rmSync(out, { force: true });
+    }
+    return { text: `${text}\n${trainedBlocks.get(text)}` };
+  }
+
   // Reads every file, checks them, and reads them again: a file that changed meanwhile (a save
   // still being written) is read and checked once more, so what is shown is what was checked.
   async function refresh() {
+    const byLanguage = { en: file, ...translations };
     for (let attempt = 0; attempt < 5; attempt++) {
-      const texts = { en: await read(file) };
-      for (const [code, path] of Object.entries(translations)) texts[code] = await read(path);
-      const paths = [file, ...Object.entries(translations).filter(([code]) => texts[code] !== null).map(([, p]) => p)];
+      const texts = {};
+      for (const [code, path] of Object.entries(byLanguage)) texts[code] = await read(path);
       let problems;
       if (texts.en === null) {
-        problems = [{ text: `${shown}:1:1: error: the file cannot be read (deleted, or being saved); the last good version stays`,
-          file: shown, line: 1, col: 1, message: 'the file cannot be read (deleted, or being saved); the last good version stays' }];
+        const message = 'the file cannot be read (deleted, or being saved); the last good version stays';
+        problems = [{ text: `${file}:1:1: error: ${message}`, file, line: 1, col: 1, message }];
       } else {
-        problems = await check(paths);
+        problems = await check(Object.keys(byLanguage).filter(code => texts[code] !== null).map(code => byLanguage[code]));
       }
-      const again = { en: await read(file) };
-      for (const [code, path] of Object.entries(translations)) again[code] = await read(path);
+      // Each language's text as the page gets it, when it and its original passed the checker
+      // (a translation is checked against its original): with the weights the build would add.
+      const originalBad = problems.some(p => p.file === file || p.file === null);
+      const served = {};
+      for (const [code, path] of Object.entries(byLanguage)) {
+        if (texts[code] === null || originalBad || problems.some(p => p.file === path)) continue;
+        const ready = await withTrainedWeights(path, texts[code]);
+        if (ready.problem) problems.push({ text: `${path}:1:1: error: ${ready.problem}`, file: path, line: 1, col: 1, message: ready.problem });
+        else served[code] = ready.text;
+      }
+      // A file that changed meanwhile (a save still being written) is read and checked again.
+      const again = {};
+      for (const [code, path] of Object.entries(byLanguage)) again[code] = await read(path);
       if (Object.keys(texts).some(code => texts[code] !== again[code])) continue;
-      // The checker names files by the path it was given; the page shows the author's own.
-      for (const p of problems) if (p.file === file) { p.text = shown + p.text.slice(file.length); p.file = shown; }
-      const byFile = Object.fromEntries([['en', file], ...Object.entries(translations)]);
-      for (const [code, path] of Object.entries(byFile)) {
-        if (texts[code] === null) { if (code !== 'en') delete state.good[code]; continue; }
-        const own = problems.filter(p => p.file === (code === 'en' ? shown : path) ||
-          (code !== 'en' && p.file === null));
-        // An original with problems also withholds its translations (they are checked against it).
-        const originalBad = problems.some(p => p.file === shown || p.file === null);
-        if (!own.length && !originalBad) state.good[code] = texts[code];
+      for (const [code, text] of Object.entries(texts)) {
+        if (text === null) { if (code !== 'en') delete state.good[code]; }
+        else if (served[code] !== undefined) state.good[code] = served[code];
       }
+      // The checker names the lesson by the path it was given; the page shows the author's own.
       // Where each problem is in its file's sections, for the page to put its banner there.
       for (const p of problems) {
-        const code = p.file === shown ? 'en' : Object.keys(translations).find(c => translations[c] === p.file);
+        const code = Object.keys(byLanguage).find(c => byLanguage[c] === p.file);
+        if (p.file === file) { p.text = shown + p.text.slice(file.length); p.file = shown; }
         p.lang = code || null;
         p.section = code && texts[code] !== null ? sectionAt(texts[code], p.line) : null;
         p.blocks = code && texts[code] !== null ? blocksBefore(texts[code], p.line).slice(0, 8) : [];
@@ -254,6 +281,7 @@ export async function startAuthor({ lesson, cli, root = join(repo, 'build/web/si
   const close = server.close.bind(server);
   server.close = callback => {
     for (const path of [...watched, ...catalogues]) unwatchFile(path);
+    rmSync(scratch, { recursive: true, force: true });
     clearTimeout(timer);
     for (const client of clients) client.end();
     clients.clear();
