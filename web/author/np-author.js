@@ -174,12 +174,19 @@ let placedAt = '';
 let placeY = null;   // where the place is, CSS px from the canvas's top (before holding it in view)
 function placeBanner(force = false) {
   if (!banner.hidden) {
-    const key = `${window.Module?._np_engine_frames?.()}`;
+    // Placed again after an engine frame (the page scrolled or changed) or a resize.
+    const canvas = document.getElementById('canvas');
+    const key = `${window.Module?._np_engine_frames?.()}:${canvas.clientWidth}x${canvas.clientHeight}`;
     if (force || key !== placedAt) {
       placedAt = key;
       const state = np.state();
-      const canvas = document.getElementById('canvas');
       const box = canvas.getBoundingClientRect(), stageBox = stage.getBoundingClientRect();
+      // Its width first: the height it is measured at below depends on it.
+      const column = state.layout.column;   // [x, y, width, height] in the canvas, CSS px
+      const left = column && column[2] > 200 ? column[0] : 8;
+      const width = column && column[2] > 200 ? column[2] : box.width - 16;
+      banner.style.left = `${box.left - stageBox.left + left}px`;
+      banner.style.width = `${width}px`;
       const section = sectionFor(bannerPlace);
       let y = section && typeof section.top === 'number' ? section.top - state.layout.scroll : 0;
       // Closer than the section: the block the problem is in (its top), else the last block
@@ -199,12 +206,7 @@ function placeBanner(force = false) {
       placeY = section || banner.dataset.block ? y : null;
       const room = Math.max(0, box.height - banner.offsetHeight - 8);
       y = Math.min(Math.max(8, y), room);
-      const column = state.layout.column;   // [x, y, width, height] in the canvas, CSS px
-      const left = column && column[2] > 200 ? column[0] : 8;
-      const width = column && column[2] > 200 ? column[2] : box.width - 16;
       banner.style.top = `${box.top - stageBox.top + y}px`;
-      banner.style.left = `${box.left - stageBox.left + left}px`;
-      banner.style.width = `${width}px`;
       banner.dataset.section = section ? section.anchor : '';
       if (!bannerPlace?.blocks?.some(b => rects.has(b.id))) delete banner.dataset.block;
     }
