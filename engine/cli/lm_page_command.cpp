@@ -2,11 +2,13 @@
 // (docs/lm-worker.md; the page's own numbers come from the same code).
 //
 //   lm pack --corpus FILE --config NAME [--max-train-tokens N] [--max-validation-tokens N] [--lang CODE]
-//           [--source TEXT] --out FILE
+//           [--source TEXT] [--repeat-fraction F] --out FILE
 //       the page's training data (page_data.h): learns the config's tokenizer from the corpus's
 //       training documents, encodes both splits, writes the .nptok file; prints
 //       {"file", "bytes", "vocab_size", "train_tokens", "validation_tokens", "train_documents",
-//        "validation_documents", "train_bytes"}
+//        "validation_documents", "train_bytes", "repeat_fraction"}; --repeat-fraction (0 to 0.9)
+//       packs the share of training windows that repeat a stretch for this text (page_data.h),
+//       null in the output when the config's applies
 //   lm page --data FILE [--config NAME] [--seed S] [--steps N] [--until N] [--text TEXT]
 //           [--prompt TEXT] [--attention]
 //       runs the page's trainer worker (trainer_worker.h) natively and prints every message it
@@ -22,6 +24,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -73,7 +76,7 @@ const lm::LmConfig& config_named(const std::string& name, const std::string& com
 }
 
 int lm_pack(const std::vector<std::string>& args, std::string& out) {
-  const Flags f = read_flags(args, {"--corpus", "--config", "--max-train-tokens", "--max-validation-tokens", "--lang", "--source", "--out"}, {},
+  const Flags f = read_flags(args, {"--corpus", "--config", "--max-train-tokens", "--max-validation-tokens", "--lang", "--source", "--repeat-fraction", "--out"}, {},
                              "lm pack");
   const lm::LmConfig& config = config_named(required(f.values, "--config", "lm pack"), "lm pack");
   const std::string& out_path = required(f.values, "--out", "lm pack");
@@ -86,7 +89,10 @@ int lm_pack(const std::vector<std::string>& args, std::string& out) {
   if (std::filesystem::exists(out_path) && !std::filesystem::is_regular_file(out_path))
     throw InputError("lm pack: --out '" + out_path + "' is not a regular file");
   const lm::Corpus corpus = lm::read_corpus(required(f.values, "--corpus", "lm pack"));
-  const lm::PageData data = lm::pack_page_data(corpus, config.vocab_size, cap, validation_cap, lang, source);
+  const float repeat = f.values.count("--repeat-fraction")
+                           ? real_number(f.values, "--repeat-fraction", NAN, 0.0f, lm::kMaxRepeatFraction)
+                           : NAN;
+  const lm::PageData data = lm::pack_page_data(corpus, config.vocab_size, cap, validation_cap, lang, source, repeat);
   const std::string bytes = lm::page_data_bytes(data);
   {
     std::ofstream file(out_path, std::ios::binary | std::ios::trunc);
@@ -100,7 +106,8 @@ int lm_pack(const std::vector<std::string>& args, std::string& out) {
                   {"validation_tokens", data.streams.validation.size()},
                   {"train_documents", data.train_documents},
                   {"validation_documents", data.validation_documents},
-                  {"train_bytes", data.train_bytes}}) +
+                  {"train_bytes", data.train_bytes},
+                  {"repeat_fraction", std::isnan(data.repeat_fraction) ? Json(nullptr) : Json(data.repeat_fraction)}}) +
         "\n";
   return 0;
 }
