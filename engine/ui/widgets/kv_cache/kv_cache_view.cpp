@@ -190,11 +190,14 @@ void KvCacheView::draw_chart(const UiContext& ui, const lm::CacheRace& race, flo
   const float h = ui.px(width < ui.px(500) ? 140 : 180);
   const ImVec2 at = ImGui::GetCursorScreenPos();
   const float axis_w = kit::text_size(small, format_seconds(top)).x + ui.px(6);
-  const ImVec2 lo(at.x + axis_w, at.y + h - small->FontSize - ui.px(4)), hi(at.x + width, at.y + ui.px(4));
+  // The axis labels are centred on the heights they name (0 on the axis, the top on the plot's
+  // top edge): set above the axis, "0" read as a level the cached line seemed to dip below.
+  const float half = small->FontSize * 0.5f;
+  const ImVec2 lo(at.x + axis_w, at.y + h - small->FontSize - ui.px(4)), hi(at.x + width, at.y + half + ui.px(2));
   draw->AddLine(ImVec2(lo.x, hi.y), lo, c.border);
   draw->AddLine(lo, ImVec2(hi.x, lo.y), c.border);
-  draw->AddText(small, small->FontSize, ImVec2(at.x, hi.y), c.muted, format_seconds(top).c_str());
-  draw->AddText(small, small->FontSize, ImVec2(at.x, lo.y - small->FontSize), c.muted, "0");
+  draw->AddText(small, small->FontSize, ImVec2(at.x, hi.y - half), c.muted, format_seconds(top).c_str());
+  draw->AddText(small, small->FontSize, ImVec2(at.x, lo.y - half), c.muted, "0");
   const std::string axis = tr("kv-cache.chart_axis", {{"first", count(race.prompt_length())},
                                                       {"last", count(race.prompt_length() + n - 1)}});
   draw->AddText(small, small->FontSize, ImVec2(lo.x, lo.y + ui.px(2)), c.muted, axis.c_str());
