@@ -136,6 +136,24 @@ test('the page starts with one WebGL context, and the engine compiles its WebAss
   await context.close();
 });
 
+// #33: opening a lesson held the main thread for 0.5-1.2 s. The steps now come one after the
+// other, each in its own task: the fonts, the lesson, its widgets (one per task), and only then
+// the first frame, which draws them all (a frame before would build every widget at once).
+test('the page opens in steps: fonts, lesson, widgets, then the first frame', async () => {
+  const { page, problems, context } = await openPage(env, '/lesson.html?lesson=self-attention');
+  await lessonReady(page);
+  const marks = await page.evaluate(() => Object.fromEntries(performance.getEntriesByType('mark')
+    .filter(m => m.name.startsWith('np:')).map(m => [m.name.slice(3), m.startTime])));
+  const order = ['main', 'fonts-built', 'lesson-text', 'lesson-parsed', 'widgets-built', 'first-frame', 'ready'];
+  for (const name of order) assert.ok(Number.isFinite(marks[name]), `mark np:${name}: ${JSON.stringify(marks)}`);
+  for (let i = 1; i < order.length; i++)
+    assert.ok(marks[order[i - 1]] <= marks[order[i]], `np:${order[i - 1]} before np:${order[i]}: ${JSON.stringify(marks)}`);
+  const widgets = (await page.evaluate(() => window.neuralpath.state())).widgets;
+  assert.ok(widgets.length >= 5 && widgets.every(w => !w.error), `every widget is there: ${widgets.map(w => w.id)}`);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
 // #34: "2000 of 2000 KB" with the bar at 20%. At every frame while the engine downloads, the
 // bar (as drawn: its computed width) shows the share its words say.
 test('the download bar shows what its words say, at every frame', async () => {
