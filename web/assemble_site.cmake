@@ -121,3 +121,25 @@ foreach(asset lesson.js lesson.wasm lesson.data)
 endforeach()
 list(JOIN names ", " names)
 file(WRITE ${SITE}/asset-names.json "{${names}}\n")
+
+# lesson.html names the engine's files itself, as preload links in its head: the browser starts
+# their downloads while it reads the HTML, where asking asset-names.json first cost the page's
+# scripts and two round trips before the largest download could begin (#33). np-app.js reads
+# the names and raw sizes (for the progress bar) from the links; without them (a page copied by
+# hand) it falls back to asset-names.json and asset-sizes.json.
+set(preloads "")
+foreach(asset lesson.wasm lesson.data lesson.js)
+  file(SHA256 ${SITE}/${asset} hash)
+  string(SUBSTRING ${hash} 0 16 short)
+  string(REGEX REPLACE "^lesson\\." "lesson.${short}." hashed ${asset})
+  file(SIZE ${SITE}/${asset} bytes)
+  if(asset STREQUAL "lesson.js")
+    set(kind "as=\"script\"")
+  else()
+    set(kind "as=\"fetch\" crossorigin")  # fetch() asks in cors mode: the preload must match it
+  endif()
+  string(APPEND preloads "<link rel=\"preload\" href=\"${hashed}\" ${kind} data-np-asset=\"${asset}\" data-np-bytes=\"${bytes}\">\n  ")
+endforeach()
+file(READ ${SITE}/lesson.html lesson_page)
+string(REPLACE "<!-- np:engine-preloads -->\n  " "${preloads}" lesson_page "${lesson_page}")
+file(WRITE ${SITE}/lesson.html "${lesson_page}")

@@ -33,6 +33,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <deque>
+#include <vector>
 #include <string>
 #include <string_view>
 
@@ -50,6 +51,8 @@ struct Platform {
   bool canvas_kept = false;  // the context preserves its drawing buffer: a frame may draw a part
   double last_time = 0;
   bool wanted_text_input = false;  // ImGui's text field focus, as last reported to JS
+  bool lesson_given = false;  // np_load_lesson has run: until then a frame would draw an empty page
+  int frames_waited_for_widgets = 0;  // animation frames skipped while np-app.js builds the widgets
   std::string reply;        // keeps strings returned to JS alive until the next call
 };
 Platform platform;
@@ -99,6 +102,7 @@ struct IdleGate {
   int owed = frames_after_wake;   // engine frames still to run
   neuralpath::web::CanvasDamage damage;  // what the canvas shows, tile by tile
   long long engine_frames = 0;    // engine frames run so far (np_engine_frames, for tests)
+  std::vector<double> frame_ms;   // each engine frame's own time since the bench last asked (np_engine_frame_times)
   bool slept = false;             // the last animation frame ran no engine frame
 
   void wake() { owed = std::max(owed, frames_after_wake); }
@@ -197,16 +201,25 @@ std::string drawable_text(const char* utf8, std::string& refused) {
 EM_JS(void, start_mark, (const char* name), { performance.mark('np:' + UTF8ToString(name)); });
 
 void frame() {
-  if (platform.context_lost || idle.asleep()) {
+  // Before the lesson arrives the loading overlay covers the canvas: a frame would only draw an
+  // empty page (and build the fonts in the middle of the page's start, np_build_fonts does that).
+  if (platform.context_lost || idle.asleep() || !platform.lesson_given) {
+    idle.slept = true;
+    return;
+  }
+  // While np-app.js builds the lesson's widgets one task at a time (np_build_widgets), a frame
+  // would build all those left at once (App::frame must see them all). It waits for them, a
+  // second at most: a page whose script stopped building still gets its lesson drawn.
+  if (platform.app->widgets_pending() > 0 && ++platform.frames_waited_for_widgets < 60) {
     idle.slept = true;
     return;
   }
   ++idle.engine_frames;
+  const double frame_start = emscripten_get_now();
   deliver_typing();
   if (platform.viewport.pixel_scale != platform.font_scale) {
     rebuild_fonts(platform.viewport.pixel_scale);
     idle.damage.forget();  // a new atlas may reuse the old texture's name
-    if (idle.engine_frames == 1) start_mark("fonts-built");
   }
 
   // Time asleep is time in which nothing changed: the first frame after it is a normal step.
@@ -233,6 +246,7 @@ void frame() {
     platform.renderer.render(ImGui::GetDrawData(), changed, background);
   idle.after_frame(looked_different, platform.app->wants_another_frame());
   if (idle.engine_frames == 1) start_mark("first-frame");
+  if (idle.frame_ms.size() < 100000) idle.frame_ms.push_back(emscripten_get_now() - frame_start);
 
   // Phones show their keyboard only for a focused DOM text field; tell the page when a text
   // field in the canvas gains or loses focus so it can stand one in (np-app.js).
@@ -300,9 +314,28 @@ EMSCRIPTEN_KEEPALIVE const char* np_limits() {
 EMSCRIPTEN_KEEPALIVE int np_load_lesson(const char* id, const char* markdown, std::size_t length) {
   if (length > kMaxLessonBytes) return 1;
   // Never trains while it opens (a frame cannot wait): the site's build ships the weights.
-  platform.app->load_lesson(id, std::string_view(markdown, length), /*train_weights=*/false);
+  // Its widgets are built by np_build_widgets, a few per task (np-app.js), or by the first frame.
+  platform.app->load_lesson(id, std::string_view(markdown, length), /*train_weights=*/false, /*widgets_later=*/true);
+  platform.lesson_given = true;
+  platform.frames_waited_for_widgets = 0;
   idle.wake();
   return 0;
+}
+
+// The font atlas for the viewport's pixel ratio, if it is not built yet: np-app.js calls this in
+// a task of its own while the page opens, so the first frame only draws (else that frame builds it).
+EMSCRIPTEN_KEEPALIVE void np_build_fonts() {
+  if (platform.viewport.pixel_scale == platform.font_scale) return;
+  rebuild_fonts(platform.viewport.pixel_scale);
+  idle.damage.forget();
+  start_mark("fonts-built");
+}
+
+// Builds up to `count` more of the loaded lesson's widgets (each computes its first numbers);
+// returns how many are left.
+EMSCRIPTEN_KEEPALIVE int np_build_widgets(int count) {
+  idle.wake();
+  return static_cast<int>(platform.app->build_widgets(static_cast<std::size_t>(std::max(count, 0))));
 }
 
 EMSCRIPTEN_KEEPALIVE const char* np_state() {
@@ -418,6 +451,14 @@ EMSCRIPTEN_KEEPALIVE void np_gl_context_lost() { platform.context_lost = true; }
 
 // Engine frames run since the page started: a test's way to see that an idle page does no work.
 EMSCRIPTEN_KEEPALIVE double np_engine_frames() { return static_cast<double>(idle.engine_frames); }
+// The time each engine frame since the last call spent in frame() (its own work: the ImGui
+// frame, the App, drawing), in ms, as a JSON array: the bench's "no engine frame over 50 ms".
+EMSCRIPTEN_KEEPALIVE const char* np_engine_frame_times() {
+  nlohmann::json times = idle.frame_ms;
+  idle.frame_ms.clear();
+  platform.reply = times.dump();
+  return platform.reply.c_str();
+}
 EMSCRIPTEN_KEEPALIVE void np_gl_context_restored() {
   ImGui_ImplOpenGL3_Shutdown();
   ImGui_ImplOpenGL3_Init("#version 300 es");

@@ -71,6 +71,41 @@ struct App::Impl {
   int transport_step = -1;  // the transport's step last put in the learner's progress
   std::string next_title, next_href;  // the course's next lesson (nextLesson command)
 
+  // Widget blocks in reading order, and how many of them have their widget built: App::load_lesson
+  // with `widgets_later` leaves them to build_widgets (the page builds one per task while it
+  // opens), and whatever reads or draws widgets builds the rest first (build_all).
+  std::vector<const lesson::Block*> widget_blocks;
+  std::size_t widgets_built = 0;
+  std::optional<ModelSpec> spec;
+  std::string spec_error;
+  std::map<std::string, int> per_kind;
+
+  void build_widget(const lesson::Block& block) {
+    const char* kind = widget_kind(block.content);
+    WidgetEntry entry;
+    entry.block = &block;
+    entry.id = block.id.empty() ? std::string(kind) + "-" + std::to_string(++per_kind[kind]) : block.id;
+    entry.section = section_of.count(&block) ? section_of[&block] : "";
+    if (!spec) {
+      entry.error = spec_error;
+    } else {
+      try {
+        entry.widget = make_widget(block, *lesson, *spec);
+        if (!entry.widget) entry.error = tr("commands.no_view", {{"kind", kind}});
+      } catch (const std::exception& e) {
+        entry.error = e.what();
+      }
+    }
+    widget_map[&block] = entry.widget.get();
+    if (entry.widget) entry.opened = entry.widget->snapshot();
+    widgets.push_back(std::move(entry));
+  }
+  std::size_t build_widgets(std::size_t count) {
+    for (; count > 0 && widgets_built < widget_blocks.size(); --count) build_widget(*widget_blocks[widgets_built++]);
+    return widget_blocks.size() - widgets_built;
+  }
+  void build_all() { build_widgets(widget_blocks.size()); }
+
   WidgetEntry* find_widget(std::string_view id) {
     for (WidgetEntry& w : widgets)
       if (w.id == id) return &w;
@@ -94,7 +129,7 @@ float App::scale() const { return viewport_.pixel_scale > 0 ? viewport_.pixel_sc
 
 // [SECTION] Loading -------------------------------------------------------------------------------
 
-void App::load_lesson(std::string_view id, std::string_view markdown, bool train_weights) {
+void App::load_lesson(std::string_view id, std::string_view markdown, bool train_weights, bool widgets_later) {
   impl_ = std::make_unique<Impl>();
   Impl& m = *impl_;
   m.lesson_id = std::string(id);
@@ -135,37 +170,21 @@ void App::load_lesson(std::string_view id, std::string_view markdown, bool train
     };
     visit(section.blocks);
   }
-  std::optional<ModelSpec> spec;
-  std::string spec_error;
   try {
-    spec = lesson::model_spec_for(*m.lesson);
+    m.spec = lesson::model_spec_for(*m.lesson);
   } catch (const std::exception& e) {
-    spec_error = e.what();
+    m.spec_error = e.what();
   }
-  std::map<std::string, int> per_kind;
   lesson::for_each_block(*m.lesson, [&](const lesson::Block& block) {
-    const char* kind = widget_kind(block.content);
-    if (!kind) return;
-    WidgetEntry entry;
-    entry.block = &block;
-    entry.id = block.id.empty() ? std::string(kind) + "-" + std::to_string(++per_kind[kind]) : block.id;
-    entry.section = section_of.count(&block) ? section_of[&block] : "";
-    if (!spec) {
-      entry.error = spec_error;
-    } else {
-      try {
-        entry.widget = make_widget(block, *m.lesson, *spec);
-        if (!entry.widget) entry.error = tr("commands.no_view", {{"kind", kind}});
-      } catch (const std::exception& e) {
-        entry.error = e.what();
-      }
-    }
-    m.widget_map[&block] = entry.widget.get();
-    if (entry.widget) entry.opened = entry.widget->snapshot();
-    m.widgets.push_back(std::move(entry));
+    if (widget_kind(block.content)) m.widget_blocks.push_back(&block);
   });
+  if (!widgets_later) m.build_all();
   events_.push_back(json{{"type", "ready"}, {"lesson", m.lesson_id}, {"title", m.title}}.dump());
 }
+
+std::size_t App::build_widgets(std::size_t count) { return impl_->build_widgets(count); }
+
+std::size_t App::widgets_pending() const { return impl_->widget_blocks.size() - impl_->widgets_built; }
 
 // [SECTION] Frame ---------------------------------------------------------------------------------
 
@@ -192,6 +211,7 @@ void App::apply_style() {
 
 void App::frame(float dt) {
   Impl& m = *impl_;
+  m.build_all();
   m.time += dt;
   apply_style();
   const UiContext ui{&fonts_, theme_, scale(), reduced_motion_};
@@ -244,6 +264,7 @@ void App::before_new_frame() {
 }
 
 bool App::wants_another_frame() const {
+  impl_->build_all();
   if (impl_->page.touch_pending()) return true;  // a held-back tap still needs its frames
   for (const WidgetEntry& w : impl_->widgets)
     if (w.widget && w.widget->wants_another_frame()) return true;
@@ -252,6 +273,7 @@ bool App::wants_another_frame() const {
 
 std::vector<std::string> App::take_events() {
   Impl& m = *impl_;
+  m.build_all();
   if (m.session)
     for (const json& e : m.session->take_events()) events_.push_back(e.dump());
   for (WidgetEntry& w : m.widgets) {
@@ -417,6 +439,7 @@ std::string App::command(std::string_view text) {
     return refused(tr("commands.not_a_command")).dump();
   const std::string type = message["type"].get<std::string>();
   Impl& m = *impl_;
+  m.build_all();
   Runner run{*this, m};
   const page::CommandName* name = page::find_command(type);
   // Commands that work whether or not the lesson loaded come first; the rest need it.
@@ -448,6 +471,7 @@ std::string App::document_json() const {
 }
 
 std::string App::state_json() const {
+  impl_->build_all();
   const Impl& m = *impl_;
   const float s = scale();
   const PageGeometry& geometry = m.page.geometry();

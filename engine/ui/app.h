@@ -51,7 +51,15 @@ class App {
   // Parses and shows a lesson; a broken one shows its errors instead (never a crash).
   // `train_weights`: a `lesson-weights: trained` lesson without its shipped weights trains while
   // it loads (native tests), or is refused with a file:line:col error (the page: web/main.cpp).
-  void load_lesson(std::string_view id, std::string_view markdown, bool train_weights = true);
+  // `widgets_later`: its widgets (each computes its first numbers) are not built yet: the page
+  // builds them with build_widgets, a few per task, so opening a lesson never holds the main
+  // thread for all of them at once. Anything that reads or draws widgets (frame, state_json,
+  // command, take_events, wants_another_frame) builds those left first, in the same order, so
+  // nothing ever sees a lesson with part of its widgets.
+  void load_lesson(std::string_view id, std::string_view markdown, bool train_weights = true,
+                   bool widgets_later = false);
+  std::size_t build_widgets(std::size_t count);  // builds up to `count` more; returns how many are left
+  std::size_t widgets_pending() const;           // widgets not built yet
 
   // Draws one frame into a full-window ImGui window. `dt` is seconds since the last frame.
   void frame(float dt);

@@ -125,6 +125,59 @@ test('the page starts with one WebGL context, and the engine compiles its WebAss
   const wasm = requested.findIndex(p => /\/lesson\.[0-9a-f]{16}\.wasm$/.test(p));
   const script = requested.findIndex(p => /\/lesson\.[0-9a-f]{16}\.js$/.test(p));
   assert.ok(wasm >= 0 && script >= 0 && wasm < script, `requests in order: ${requested.join(' ')}`);
+  // lesson.html names the engine's files (preload links): their downloads start while the HTML
+  // is read, before the page's scripts ask for the words, with no asset-names.json round trip
+  // (#33); and the font package is fetched once, beside the wasm, not again by the glue.
+  const words = requested.indexOf('/lessons/strings/en.strings');
+  const data = requested.filter(p => /\/lesson\.[0-9a-f]{16}\.data$/.test(p));
+  assert.ok(words > 0 && wasm < words, `the wasm is asked for before the words: ${requested.join(' ')}`);
+  assert.ok(!requested.includes('/asset-names.json'), `no asset-names.json: ${requested.join(' ')}`);
+  assert.equal(data.length, 1, `the font package once: ${requested.join(' ')}`);
+  await context.close();
+});
+
+// #33: opening a lesson held the main thread for 0.5-1.2 s. The steps now come one after the
+// other, each in its own task: the fonts, the lesson, its widgets (one per task), and only then
+// the first frame, which draws them all (a frame before would build every widget at once).
+test('the page opens in steps: fonts, lesson, widgets, then the first frame', async () => {
+  const { page, problems, context } = await openPage(env, '/lesson.html?lesson=self-attention');
+  await lessonReady(page);
+  const marks = await page.evaluate(() => Object.fromEntries(performance.getEntriesByType('mark')
+    .filter(m => m.name.startsWith('np:')).map(m => [m.name.slice(3), m.startTime])));
+  const order = ['main', 'fonts-built', 'lesson-text', 'lesson-parsed', 'widgets-built', 'first-frame', 'ready'];
+  for (const name of order) assert.ok(Number.isFinite(marks[name]), `mark np:${name}: ${JSON.stringify(marks)}`);
+  for (let i = 1; i < order.length; i++)
+    assert.ok(marks[order[i - 1]] <= marks[order[i]], `np:${order[i - 1]} before np:${order[i]}: ${JSON.stringify(marks)}`);
+  const widgets = (await page.evaluate(() => window.neuralpath.state())).widgets;
+  assert.ok(widgets.length >= 5 && widgets.every(w => !w.error), `every widget is there: ${widgets.map(w => w.id)}`);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+// #34: "2000 of 2000 KB" with the bar at 20%. At every frame while the engine downloads, the
+// bar (as drawn: its computed width) shows the share its words say.
+test('the download bar shows what its words say, at every frame', async () => {
+  const context = await env.browser.newContext({ viewport: { width: 1280, height: 800 } });
+  await context.addInitScript(() => {
+    window.__bar = [];
+    const sample = () => {
+      const status = document.getElementById('np-status'), bar = document.querySelector('.np-bar');
+      const overlay = document.getElementById('np-overlay');
+      const said = status && /(\d+)\D+(\d+)\s*KB/.exec(status.textContent);
+      if (said && !overlay.hidden && Number(said[2]) > 0)
+        window.__bar.push({ said: Number(said[1]) / Number(said[2]), drawn:
+          parseFloat(getComputedStyle(bar).width) / bar.parentElement.getBoundingClientRect().width, text: status.textContent });
+      if (!overlay || !overlay.hidden) requestAnimationFrame(sample);
+    };
+    requestAnimationFrame(sample);
+  });
+  const page = await context.newPage();
+  await page.goto(`${env.origin}/lesson.html?lesson=self-attention`);
+  await lessonReady(page);
+  const samples = await page.evaluate(() => window.__bar);
+  assert.ok(samples.length >= 1, 'the download was shown with its words');
+  for (const { said, drawn, text } of samples)
+    assert.ok(Math.abs(said - drawn) <= 0.02, `"${text}" with the bar at ${(drawn * 100).toFixed(0)}%`);
   await context.close();
 });
 

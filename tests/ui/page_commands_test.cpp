@@ -323,3 +323,28 @@ TEST_CASE("embedded, the current section follows the band the host shows, down t
   CHECK(page.command({{"type", "visible"}, {"top", 10}, {"height", -5}})["ok"] == false);
   CHECK(page.command({{"type", "visible"}})["ok"] == true);
 }
+
+// The page opens a lesson with its widgets built later, one per task (web/main.cpp,
+// np_build_widgets): built one at a time, or all at once by the first thing that reads them,
+// they are the same widgets, with the same ids and numbers, as a lesson built whole.
+TEST_CASE("widgets built later, one at a time or on first read, are the widgets built at once") {
+  const std::string markdown = read_file("lessons/course-playback.md");
+  Headless whole(1280, 800), sliced(1280, 800), on_read(1280, 800);
+  whole.app().load_lesson("course-playback", markdown);
+  sliced.app().load_lesson("course-playback", markdown, true, /*widgets_later=*/true);
+  on_read.app().load_lesson("course-playback", markdown, true, /*widgets_later=*/true);
+  CHECK(whole.app().widgets_pending() == 0);
+  const std::size_t pending = sliced.app().widgets_pending();
+  REQUIRE(pending > 0);
+  std::size_t steps = 0;
+  while (sliced.app().build_widgets(1) > 0) ++steps;
+  CHECK(steps + 1 == pending);
+  const json expected = whole.state()["widgets"];
+  REQUIRE(expected.size() == pending);
+  CHECK(sliced.state()["widgets"] == expected);
+  CHECK(on_read.state()["widgets"] == expected);  // state() built them first
+  CHECK(on_read.app().widgets_pending() == 0);
+  on_read.frames(2);
+  whole.frames(2);
+  CHECK(on_read.state()["widgets"] == whole.state()["widgets"]);
+}

@@ -93,6 +93,22 @@ function webgl2Available() {
   return typeof WebGL2RenderingContext === 'function';
 }
 
+// The engine's files as the site's lesson.html names them: preload links the site's assembly
+// writes (web/assemble_site.cmake), so their downloads start while the browser reads the HTML,
+// not after this module, its imports and asset-names.json have each taken a round trip. Each
+// carries its raw byte count for the progress bar. null in a page without them (a site
+// assembled by hand): then asset-names.json and asset-sizes.json say.
+function preloadedAssets() {
+  const names = {}, sizes = {};
+  for (const link of document.querySelectorAll('link[data-np-asset]')) {
+    const plain = link.dataset.npAsset, hashed = link.getAttribute('href');
+    if (!/^lesson\.(js|wasm|data)$/.test(plain) || !/^lesson\.[0-9a-f]{16}\.(js|wasm|data)$/.test(hashed)) continue;
+    names[plain] = hashed;
+    sizes[plain] = Number(link.dataset.npBytes) || 0;
+  }
+  return names['lesson.js'] && names['lesson.wasm'] && names['lesson.data'] ? { names, sizes } : null;
+}
+
 // Byte counts of the downloads, written at build time (a compressed response's Content-Length
 // would understate them).
 async function assetSizes() {
@@ -111,14 +127,16 @@ async function assetNames() {
   return plain;
 }
 
-// Calls onBytes(received so far) as `response`'s body arrives, until it ends.
-async function countBytes(response, onBytes) {
+// Calls onBytes(received so far) as `response`'s body arrives, until it ends (and onPart(chunk)
+// with each piece, for a caller that keeps them).
+async function countBytes(response, onBytes, onPart = () => {}) {
   const reader = response.body.getReader();
   let received = 0;
   for (;;) {
     const { done, value } = await reader.read();
     if (done) return;
     received += value.length;
+    onPart(value);
     onBytes(received);
   }
 }
@@ -127,7 +145,9 @@ async function countBytes(response, onBytes) {
 // application/wasm, which serve.mjs sends); a clone of the response counts the bytes for the
 // progress bar. The response itself goes to the compiler, so the browser may keep the compiled
 // code for the next visit. A server with another type gets the compile after the download.
-async function instantiateEngine(request, expectedBytes, imports, onBytes) {
+// It starts as soon as the response does (the end of this file), not once lesson.js has run
+// and asked for it: the compile overlaps the words, the lesson and the glue script.
+async function compileEngine(request, expectedBytes, onBytes) {
   const response = await request;
   if (!response.ok) throw new Error(`${response.url}: HTTP ${response.status}`);
   const streams = typeof WebAssembly.compileStreaming === 'function' &&
@@ -142,9 +162,31 @@ async function instantiateEngine(request, expectedBytes, imports, onBytes) {
     module = await WebAssembly.compile(bytes);
   }
   mark('wasm-compiled');
-  const instance = await WebAssembly.instantiate(module, imports);
-  mark('wasm-instantiated');
-  return { instance, module };
+  return module;
+}
+
+// The font package (lesson.data), fetched beside the WebAssembly and handed to the glue through
+// its getPreloadedPackage hook: left to itself the glue asks for it only once it runs, a round
+// trip after everything else. Its bytes count for the progress bar as they arrive.
+async function fetchFontPackage(request, onBytes) {
+  const response = await request;
+  if (!response.ok) throw new Error(`${response.url}: HTTP ${response.status}`);
+  if (!response.body) return response.arrayBuffer();
+  const parts = [];
+  let length = 0;
+  await countBytes(response, received => { onBytes(received); }, part => { parts.push(part); length += part.length; });
+  const bytes = new Uint8Array(length);
+  let at = 0;
+  for (const part of parts) { bytes.set(part, at); at += part.length; }
+  return bytes.buffer;
+}
+
+// Download progress, counted from the first byte; shown once the words are in (start()).
+const downloaded = { wasm: 0, data: 0, total: 0, shown: false };
+function reportDownload() {
+  const { wasm, data, total, shown } = downloaded;
+  if (!shown || !total) return;
+  setProgress((wasm + data) / total, words('app.loading', { done: Math.round((wasm + data) / 1024), total: Math.round(total / 1024) }));
 }
 
 // Limits on text handed to the engine are the engine's own (web/main.cpp's np_limits,
@@ -244,10 +286,11 @@ async function start(requests) {
     return;
   }
   const [sizes, names] = await Promise.all([requests.sizes, requests.names]);
-  const total = (sizes['lesson.wasm'] || 0) + (sizes['lesson.data'] || 0);
-  let wasmBytes = 0, dataBytes = 0;
-  const report = () => total && setProgress((wasmBytes + dataBytes) / total,
-    words('app.loading', { done: Math.round((wasmBytes + dataBytes) / 1024), total: Math.round(total / 1024) }));
+  downloaded.total = (sizes['lesson.wasm'] || 0) + (sizes['lesson.data'] || 0);
+  downloaded.shown = true;
+  reportDownload();
+  // The font package, if it came (else the glue fetches it itself, as it would anyway).
+  const fontPackage = await requests.data.catch(() => null);
   const lessonText = fetchLesson(lessonId, requests.lesson);
   lessonText.catch(() => {});  // reported once the engine is up (or the engine's failure wins)
 
@@ -256,17 +299,24 @@ async function start(requests) {
     // The .wasm was asked for as soon as its name was known (requests.wasm, at the end of this
     // file); Emscripten's own fetch would wait for lesson.js.
     instantiateWasm(imports, receive) {
-      instantiateEngine(requests.wasm, sizes['lesson.wasm'], imports, n => { wasmBytes = n; report(); })
-        .then(result => receive(result.instance, result.module))
+      requests.engine
+        .then(async module => {
+          const instance = await WebAssembly.instantiate(module, imports);
+          mark('wasm-instantiated');
+          receive(instance, module);
+        })
         .catch(error => showFatal(words('app.engine_failed'), String(error.message || error)));
       return {};
     },
-    // The font package (lesson.data) under its hashed name.
+    // The font package (lesson.data) under its hashed name, already fetched (requests.data).
     locateFile: path => (Object.hasOwn(names, path) ? names[path] : path),
-    // Emscripten reports the font package's download as "Downloading data... (a/b)".
+    getPreloadedPackage: (name, bytes) =>
+      (fontPackage && name === names['lesson.data'] && fontPackage.byteLength === bytes ? fontPackage : null),
+    // Emscripten reports the font package's download as "Downloading data... (a/b)" when it
+    // fetches it itself.
     setStatus(text) {
       const match = /\((\d+)\/(\d+)\)/.exec(text || '');
-      if (match) { dataBytes = Number(match[1]); report(); }
+      if (match) { downloaded.data = Number(match[1]); reportDownload(); }
     },
     print: text => console.log(text),
     printErr: text => console.warn(text),
@@ -283,6 +333,12 @@ async function start(requests) {
   script.onerror = () => showFatal(words('app.engine_failed'), words('app.script_failed'));
   document.body.appendChild(script);
 }
+
+// Lets the browser paint and handle input before the next step of opening the lesson: each
+// step (fonts, the lesson, its first state) is a task of its own, so no single task holds the
+// page for their sum (#33: tasks of 0.5-1.2 s froze the page before it was ready).
+const nextTask = () => (globalThis.scheduler && typeof scheduler.yield === 'function'
+  ? scheduler.yield() : new Promise(resolve => setTimeout(resolve, 0)));
 
 function engineReady(lessonText) {
   mark('main');
@@ -323,6 +379,8 @@ async function openLesson(lessonText) {
     takeEvents: M.cwrap('np_take_events', 'string', []),
     contextLost: changes(M.cwrap('np_gl_context_lost', null, [])),
     contextRestored: changes(M.cwrap('np_gl_context_restored', null, [])),
+    buildFonts: M.cwrap('np_build_fonts', null, []),
+    buildWidgets: M.cwrap('np_build_widgets', 'number', ['number']),
     format: (kind, value) => withHeapText(kind, commandBytes, 'app.what_command', (p, n) => npFormat(p, n, value)),
     text: (key, args) => withHeapTexts([key, args], commandBytes, 'app.what_command', npText),
   };
@@ -337,6 +395,11 @@ async function openLesson(lessonText) {
   followCanvasSize();
   emit('engine-ready', {});
   setProgress(1, words('app.opening'));
+  // The font atlas for the canvas's pixel ratio, in a task of its own (the first frame would
+  // otherwise build it, on top of drawing the whole page).
+  await nextTask();
+  engine.buildFonts();
+  await nextTask();
   let text;
   try { text = await lessonText; } catch (error) {
     showFatal(words('app.lesson_failed'), String(error.message || error));
@@ -344,16 +407,29 @@ async function openLesson(lessonText) {
   }
   // Anything that escapes the engine here (a trap, an exception, a limit) is shown on the page:
   // never "Opening the lesson…" for good.
-  let state;
+  const crashed = error => {
+    console.warn(`the lesson did not open: ${error && error.message || error}`);
+    showFatal(words('app.lesson_failed'), words('app.lesson_crashed',
+      { id: lessonId, error: String(error && error.message || error).slice(0, 300) }));
+  };
   try {
     mark('lesson-text');
     if (engine.loadLesson(lessonId, text) !== 0) throw new Error(words('app.lesson_larger_than_engine'));
     mark('lesson-parsed');
+    // The widgets, one per task: each computes its first numbers as it is made (the train
+    // widget's session alone was a third of opening the lesson).
+    while (engine.buildWidgets(1) > 0) await nextTask();
+    mark('widgets-built');
+  } catch (error) {
+    crashed(error);
+    return;
+  }
+  await nextTask();  // its state (every widget's numbers) and the listeners of lesson-loaded: another task
+  let state;
+  try {
     state = JSON.parse(engine.state());
   } catch (error) {
-    console.warn(`the lesson did not open: ${error && error.message || error}`);
-    showFatal(words('app.lesson_failed'), words('app.lesson_crashed',
-      { id: lessonId, error: String(error && error.message || error).slice(0, 300) }));
+    crashed(error);
     return;
   }
   emit('lesson-loaded', state);
@@ -367,12 +443,15 @@ async function openLesson(lessonText) {
     document.title = `${state.title} · NeuralPath`;
     document.getElementById('np-lesson-title').textContent = state.title;
   }
-  // Resolve `ready` once a frame with the lesson has been drawn.
-  requestAnimationFrame(() => requestAnimationFrame(() => {
+  // Resolve `ready` once a frame with the lesson has been drawn: the engine's main loop runs in
+  // the next animation frame, before this callback (its own was asked for first), and a task
+  // queued here runs once that frame's rendering is done. (A second animation frame, as before,
+  // waited for another engine frame, 70-170 ms of software WebGL, #33.)
+  requestAnimationFrame(() => setTimeout(() => {
     overlay.hidden = true;
     mark('ready');
     readyResolve();
-  }));
+  }, 0));
 }
 
 // [SECTION] Canvas size and WebGL context loss -----------------------------------------------------
@@ -516,14 +595,21 @@ const chosen = chooseLanguage(params).then(code => {
   document.documentElement.lang = code;
   return code;
 });
-const names = assetNames();
+const preloaded = preloadedAssets();
+const names = preloaded ? Promise.resolve(preloaded.names) : assetNames();
 const requests = {
-  sizes: assetSizes(),
+  sizes: preloaded ? Promise.resolve(preloaded.sizes) : assetSizes(),
   names,
   wasm: names.then(found => fetch(found['lesson.wasm'])),
+  data: names.then(found => fetchFontPackage(fetch(found['lesson.data']), n => { downloaded.data = n; reportDownload(); })),
   lesson: lessonNamePattern.test(lessonId) ? chosen.then(async code => fetch((await lessonPath(lessonId, code)).path)) : null,
 };
 requests.lesson?.catch(() => {});  // a failed fetch is reported by fetchLesson, once the words are in
-requests.wasm.catch(() => {});    // ... and the engine's by instantiateEngine
+requests.wasm.catch(() => {});    // ... and the engine's by compileEngine
+requests.data.catch(() => {});    // the glue fetches the fonts itself then
+// The compile starts with the download; its bytes count once the sizes are known.
+requests.engine = Promise.all([requests.sizes, requests.wasm]).then(([sizes, response]) =>
+  compileEngine(response, sizes['lesson.wasm'], n => { downloaded.wasm = n; reportDownload(); }));
+requests.engine.catch(() => {});  // reported when the glue asks for it (instantiateWasm)
 chosen.then(code => loadStrings(code)).then(() => { mark('strings'); fillPage(); return start(requests); })
   .catch(error => showFatal(words('app.start_failed'), String(error.message || error)));
