@@ -63,7 +63,7 @@ function stage(site, lessons, format) {
   dropPlainEngineCopies(dir);
 
   mkdirSync(join(dir, 'lms'), { recursive: true });
-  const runtime = ['np-lms-frame.js', 'np-lms-record.js', 'np-lms-words.js', 'np-lms.css', format === 'scorm' ? 'np-scorm.js' : 'np-cmi5.js'];
+  const runtime = ['np-lms-frame.js', 'np-lms-record.js', 'np-lms-words.js', 'np-lms-interactions.js', 'np-lms.css', format === 'scorm' ? 'np-scorm.js' : 'np-cmi5.js'];
   for (const name of runtime) cpSync(join(here, name), join(dir, 'lms', name));
   const scripts = [];
   if (format === 'cmi5') {
