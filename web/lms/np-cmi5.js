@@ -10,6 +10,9 @@
 //                 registration, never failed after passed
 //   completed     every section visited and every check answered; once per registration
 //   terminated    when the learner leaves (Exit, closing, navigating away)
+//   answered      each answer to a check: choices, response, correct pattern, success
+//   achieved / interacted / experienced
+//                 the simulation actions of np-lms-interactions.js's list (docs/lms.md)
 // "launched" is the platform's statement (it sends it before opening this page), not ours.
 // Only a Normal launch sends passed/failed/completed; Browse and Review send none of them.
 //
