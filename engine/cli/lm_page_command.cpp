@@ -2,11 +2,13 @@
 // (docs/lm-worker.md; the page's own numbers come from the same code).
 //
 //   lm pack --corpus FILE --config NAME [--max-train-tokens N] [--max-validation-tokens N] [--lang CODE]
-//           [--source TEXT] --out FILE
+//           [--source TEXT] [--repeat-fraction F] --out FILE
 //       the page's training data (page_data.h): learns the config's tokenizer from the corpus's
 //       training documents, encodes both splits, writes the .nptok file; prints
 //       {"file", "bytes", "vocab_size", "train_tokens", "validation_tokens", "train_documents",
-//        "validation_documents", "train_bytes"}
+//        "validation_documents", "train_bytes", "repeat_fraction"}; --repeat-fraction (0 to 0.9)
+//       packs the share of training windows that repeat a stretch for this text (page_data.h),
+//       null in the output when the config's applies
 //   lm page --data FILE [--config NAME] [--seed S] [--steps N] [--until N] [--text TEXT]
 //           [--prompt TEXT] [--attention]
 //       runs the page's trainer worker (trainer_worker.h) natively and prints every message it
@@ -14,6 +16,7 @@
 //       at every measured step and at the end. Without --attention the snapshots leave out the
 //       attention grids (text, probe), which are most of their bytes.
 #include "commands.h"
+#include "lm_args.h"
 
 #include "engine/core/error.h"
 #include "engine/core/lm/page/page_data.h"
@@ -21,6 +24,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -61,28 +65,6 @@ Flags read_flags(const std::vector<std::string>& args, const std::set<std::strin
   return f;
 }
 
-const std::string& required(const Flags& f, const std::string& flag, const std::string& command) {
-  const auto it = f.values.find(flag);
-  if (it == f.values.end()) throw InputError(command + ": " + flag + " is required");
-  return it->second;
-}
-
-long long whole(const Flags& f, const std::string& flag, long long fallback, long long lo, long long hi) {
-  const auto it = f.values.find(flag);
-  if (it == f.values.end()) return fallback;
-  std::size_t used = 0;
-  long long v = 0;
-  try {
-    v = std::stoll(it->second, &used);
-  } catch (const std::exception&) {
-    used = 0;
-  }
-  if (used == 0 || used != it->second.size() || v < lo || v > hi)
-    throw InputError(flag + " must be a whole number from " + std::to_string(lo) + " to " + std::to_string(hi) +
-                     " (got '" + it->second + "')");
-  return v;
-}
-
 const lm::LmConfig& config_named(const std::string& name, const std::string& command) {
   const lm::LmConfig* c = lm::find_config(name);
   if (!c) {
@@ -93,23 +75,24 @@ const lm::LmConfig& config_named(const std::string& name, const std::string& com
   return *c;
 }
 
-std::string dump(const Json& j) { return j.dump(-1, ' ', false, Json::error_handler_t::replace); }
-
 int lm_pack(const std::vector<std::string>& args, std::string& out) {
-  const Flags f = read_flags(args, {"--corpus", "--config", "--max-train-tokens", "--max-validation-tokens", "--lang", "--source", "--out"}, {},
+  const Flags f = read_flags(args, {"--corpus", "--config", "--max-train-tokens", "--max-validation-tokens", "--lang", "--source", "--repeat-fraction", "--out"}, {},
                              "lm pack");
-  const lm::LmConfig& config = config_named(required(f, "--config", "lm pack"), "lm pack");
-  const std::string& out_path = required(f, "--out", "lm pack");
-  const auto cap = static_cast<std::size_t>(whole(f, "--max-train-tokens", 0, 0, 1LL << 30));
-  const auto validation_cap = static_cast<std::size_t>(whole(f, "--max-validation-tokens", 0, 0, 1LL << 30));
+  const lm::LmConfig& config = config_named(required(f.values, "--config", "lm pack"), "lm pack");
+  const std::string& out_path = required(f.values, "--out", "lm pack");
+  const auto cap = static_cast<std::size_t>(whole_number(f.values, "--max-train-tokens", 0, 0, 1LL << 30));
+  const auto validation_cap = static_cast<std::size_t>(whole_number(f.values, "--max-validation-tokens", 0, 0, 1LL << 30));
   const std::string lang = f.values.count("--lang") ? f.values.at("--lang") : "";
   const std::string source = f.values.count("--source") ? f.values.at("--source") : "";
   if (lang.size() > 16 || lang.find_first_of(" \n\r\t") != std::string::npos) throw InputError("--lang must be a short code such as en");
   if (source.size() > 300) throw InputError("--source must be at most 300 bytes");
   if (std::filesystem::exists(out_path) && !std::filesystem::is_regular_file(out_path))
     throw InputError("lm pack: --out '" + out_path + "' is not a regular file");
-  const lm::Corpus corpus = lm::read_corpus(required(f, "--corpus", "lm pack"));
-  const lm::PageData data = lm::pack_page_data(corpus, config.vocab_size, cap, validation_cap, lang, source);
+  const lm::Corpus corpus = lm::read_corpus(required(f.values, "--corpus", "lm pack"));
+  const float repeat = f.values.count("--repeat-fraction")
+                           ? real_number(f.values, "--repeat-fraction", NAN, 0.0f, lm::kMaxRepeatFraction)
+                           : NAN;
+  const lm::PageData data = lm::pack_page_data(corpus, config.vocab_size, cap, validation_cap, lang, source, repeat);
   const std::string bytes = lm::page_data_bytes(data);
   {
     std::ofstream file(out_path, std::ios::binary | std::ios::trunc);
@@ -123,7 +106,8 @@ int lm_pack(const std::vector<std::string>& args, std::string& out) {
                   {"validation_tokens", data.streams.validation.size()},
                   {"train_documents", data.train_documents},
                   {"validation_documents", data.validation_documents},
-                  {"train_bytes", data.train_bytes}}) +
+                  {"train_bytes", data.train_bytes},
+                  {"repeat_fraction", std::isnan(data.repeat_fraction) ? Json(nullptr) : Json(data.repeat_fraction)}}) +
         "\n";
   return 0;
 }
@@ -132,11 +116,11 @@ int lm_page(const std::vector<std::string>& args) {
   const Flags f = read_flags(args, {"--data", "--config", "--seed", "--steps", "--until", "--text", "--prompt"},
                              {"--attention"}, "lm page");
   lmworker::Open open;
-  open.data = required(f, "--data", "lm page");
+  open.data = required(f.values, "--data", "lm page");
   open.config = f.values.count("--config") ? f.values.at("--config") : "page";
   (void)config_named(open.config, "lm page");
-  open.seed = whole(f, "--seed", 1, 0, lmworker::kMaxSeed);
-  open.steps = static_cast<int>(whole(f, "--steps", 0, 0, lmworker::kMaxSteps));
+  open.seed = whole_number(f.values, "--seed", 1, 0, lmworker::kMaxSeed);
+  open.steps = static_cast<int>(whole_number(f.values, "--steps", 0, 0, lmworker::kMaxSteps));
   if (f.values.count("--text")) open.text = f.values.at("--text");
   if (f.values.count("--prompt")) open.prompt = f.values.at("--prompt");
   if (open.text.size() > lmworker::kMaxTextBytes || open.prompt.size() > lmworker::kMaxTextBytes)
@@ -158,7 +142,7 @@ int lm_page(const std::vector<std::string>& args) {
   };
   print(worker.open(bytes, open));
   lmworker::Train train{open.run, std::nullopt};
-  if (f.values.count("--until")) train.until = static_cast<int>(whole(f, "--until", 0, 1, lmworker::kMaxSteps));
+  if (f.values.count("--until")) train.until = static_cast<int>(whole_number(f.values, "--until", 0, 1, lmworker::kMaxSteps));
   print(worker.handle(train));
   while (worker.running()) print(worker.work(1, 1e12));
   return 0;

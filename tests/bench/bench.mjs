@@ -239,7 +239,7 @@ try {
         '<= 33.4 ms', page.frames.training.worst_ms <= 33.4);
   }
   for (const run of lmPage?.runs ?? []) {  // issue #29: an induction head within 2 minutes, frames at 30/s or better
-    const where = `${run.width} px, ${run.input}`;
+    const where = `${run.lang ?? 'en'}, ${run.width} px, ${run.input}`;
     target(`in-page LM: Train to induction score 0.5 (${where})`, run.induction_s === null ? `not reached (${run.status}, step ${run.step ?? '-'})`
       : `${run.induction_s} s (step ${run.induction_step})`, '<= 120 s', run.induction_s !== null && run.induction_s <= 120);
     target(`in-page LM: frames while it trains (${where})`, `${run.frames.per_s}/s, p95 gap ${run.frames.p95_ms} ms`,

@@ -140,3 +140,23 @@ test('Spanish, 375 px by touch: a tap on Entrenar trains on the Spanish text; th
   assert.deepEqual(problems, []);
   await context.close();
 });
+
+test('A failed download keeps its reason: later requests to the worker do not replace it', { timeout: 300_000 }, async () => {
+  const { page } = await openPage(env, '/lesson.html?lesson=learning-to-read&section=train&lang=en',
+    { width: 1440, height: 900 });
+  // The training text is missing on the server (a broken deploy, a proxy that drops it).
+  await page.route('**/models/train-en.nptok', route => route.fulfill({ status: 404, body: 'gone' }));
+  await lessonReady(page);
+  const train = await partCentre(page, 'train');
+  await page.mouse.click(train.x, train.y);
+  await page.waitForFunction(() => window.neuralpath.state().widgets.find(v => v.id === 'trainer').status === 'error',
+    null, { timeout: 120_000, polling: 200 });
+  const failed = await trainer(page);
+  assert.match(failed.error, /404/, `the learner is told why: ${failed.error}`);
+  // The learner edits the text to look at: a request the worker cannot serve without a model.
+  await page.evaluate(() => window.neuralpath.command({ type: 'setSentence', widget: 'trainer', text: 'the cat sat on the mat' }));
+  await page.waitForTimeout(1000);
+  const after = await trainer(page);
+  assert.equal(after.status, 'error');
+  assert.equal(after.error, failed.error, 'the reason stays the download failure');
+});

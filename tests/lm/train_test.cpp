@@ -9,6 +9,7 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include "sentences_corpus.h"
 #include <string>
 
 using namespace neuralpath;
@@ -17,17 +18,7 @@ using namespace neuralpath::lm;
 namespace {
 
 // A small English corpus in the fortune format: 40 documents of a few sentences each.
-std::string small_corpus() {
-    const char* sentences[] = {"The cat sat on the mat.", "A dog ran in the park.", "The sun is warm today.",
-                               "We read a book at night.", "The bird sang a song.", "She likes green tea.",
-                               "He walked to the old town.", "They played by the river."};
-    std::string text;
-    for (int doc = 0; doc < 40; ++doc) {
-        for (int k = 0; k < 6; ++k) (text += sentences[(doc * 3 + k * 5) % 8]) += ' ';
-        text += "\n%\n";
-    }
-    return text;
-}
+std::string small_corpus() { return neuralpath::testdata::sentences_corpus(40, 6); }
 
 LmConfig test_config() {
     LmConfig c = *find_config("tiny");

@@ -8,21 +8,12 @@
 #include "engine/core/lm/model_file.h"
 
 #include <filesystem>
+#include "../lm/sentences_corpus.h"
 #include <string>
 
 namespace neuralpath::lm::test {
 
-inline std::string sentences_corpus() {
-    const char* sentences[] = {"The cat sat on the mat.", "A dog ran in the park.", "The sun is warm today.",
-                               "We read a book at night.", "The bird sang a song.", "She likes green tea.",
-                               "He walked to the old town.", "They played by the river."};
-    std::string text;
-    for (int doc = 0; doc < 40; ++doc) {
-        for (int k = 0; k < 6; ++k) (text += sentences[(doc * 3 + k * 5) % 8]) += ' ';
-        text += "\n%\n";
-    }
-    return text;
-}
+using neuralpath::testdata::sentences_corpus;   // 40 documents of 6 sentences (sentences_corpus.h)
 
 // The `page` config's shapes (an MLP, 4 heads, 2 layers) with a 24-token context, seeded
 // weights times `scale`.

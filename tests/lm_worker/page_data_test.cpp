@@ -5,6 +5,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <cmath>
 
 using namespace neuralpath;
 using namespace neuralpath::lm;
@@ -87,4 +88,23 @@ TEST_CASE("reading refuses anything that is not exactly a page data file") {
     outside[last_token] = static_cast<char>(0xff);
     outside[last_token + 1] = static_cast<char>(0x7f);
     CHECK_THROWS_WITH_AS(page_data_from_bytes(resealed(outside)), doctest::Contains("outside the vocabulary"), InputError);
+}
+
+TEST_CASE("a text's own repeat fraction is packed as per mille, read back, and absent means the config's") {
+    const PageData plain = test::small_page_data();
+    CHECK(std::isnan(plain.repeat_fraction));
+    CHECK(page_data_bytes(plain).find("repeat_per_mille") == std::string::npos);  // files without it still read
+    CHECK(std::isnan(page_data_from_bytes(page_data_bytes(plain)).repeat_fraction));
+
+    const Corpus corpus = split_corpus(test::small_corpus());
+    const PageData packed = pack_page_data(corpus, 300, 0, 0, "es", "test", 0.75f);
+    const std::string bytes = page_data_bytes(packed);
+    CHECK(bytes.find("\nrepeat_per_mille 750\n") != std::string::npos);
+    CHECK(page_data_from_bytes(bytes).repeat_fraction == doctest::Approx(0.75f));
+
+    CHECK_THROWS_AS(pack_page_data(corpus, 300, 0, 0, "es", "test", 0.95f), InputError);  // some windows stay plain
+    CHECK_THROWS_AS(pack_page_data(corpus, 300, 0, 0, "es", "test", -0.1f), InputError);
+    std::string over = bytes;
+    over.replace(over.find("repeat_per_mille 750"), 20, "repeat_per_mille 950");
+    CHECK_THROWS_AS(page_data_from_bytes(resealed(over)), InputError);
 }

@@ -6,21 +6,12 @@
 #include "engine/core/lm/page/page_data.h"
 
 #include <string>
+#include "../lm/sentences_corpus.h"
 
 namespace neuralpath::test {
 
-// 60 documents in the fortune format, each a few sentences of a small vocabulary.
-inline std::string small_corpus() {
-    const char* sentences[] = {"The cat sat on the mat.", "A dog ran in the park.", "The sun is warm today.",
-                               "We read a book at night.", "The bird sang a song.", "She likes green tea.",
-                               "He walked to the old town.", "They played by the river."};
-    std::string text;
-    for (int doc = 0; doc < 60; ++doc) {
-        for (int k = 0; k < 5; ++k) (text += sentences[(doc * 3 + k * 5) % 8]) += ' ';
-        text += "\n%\n";
-    }
-    return text;
-}
+// 60 documents in the fortune format, each five sentences of a small vocabulary.
+inline std::string small_corpus() { return testdata::sentences_corpus(60, 5); }
 
 inline lm::PageData small_page_data(std::size_t max_train = 0, std::size_t max_validation = 0) {
     return lm::pack_page_data(lm::split_corpus(small_corpus()), 300, max_train, max_validation, "en", "test sentences");

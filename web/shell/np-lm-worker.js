@@ -19,6 +19,7 @@ const PROGRESS_EVERY_MS = 100; // progress messages at most this often
 
 let trainer = null;            // {open, handle, work, running} once the wasm runs
 let opening = null;            // the open in progress (a Promise)
+let openFailure = null;        // why the last open failed: every later request is answered with it
 const waiting = [];            // requests that came while opening
 let scheduled = false;
 
@@ -116,7 +117,11 @@ self.onmessage = event => {
   if (!message || typeof message !== 'object') return;
   if (message.type === 'open') {
     const run = message.run | 0;
-    opening = open(message).catch(error => post({ type: 'error', run, message: String(error && error.message || error) }))
+    openFailure = null;
+    opening = open(message).catch(error => {
+      openFailure = String(error && error.message || error);
+      post({ type: 'error', run, message: openFailure });
+    })
       .finally(() => {
         opening = null;
         while (waiting.length && !opening && trainer) handle(waiting.shift());
@@ -126,7 +131,9 @@ self.onmessage = event => {
   }
   if (opening || !trainer) {
     if (opening) waiting.push(message);
-    else post({ type: 'error', run: message.run | 0, message: 'lm_train.not_open' });
+    // After a failed open, repeat its reason: a bare 'not_open' would replace the words the
+    // learner needs (no memory, a failed download) with one that explains nothing.
+    else post({ type: 'error', run: message.run | 0, message: openFailure || 'lm_train.not_open' });
     return;
   }
   handle(message);

@@ -3,6 +3,7 @@
 
 #include "engine/core/error.h"
 
+#include <cmath>
 #include <cstring>
 #include <map>
 #include <sstream>
@@ -71,8 +72,12 @@ int keep_spread(const BpeTokenizer& tokenizer, const std::vector<std::string>& d
 }  // namespace
 
 PageData pack_page_data(const Corpus& corpus, int vocab_size, std::size_t max_train_tokens,
-                        std::size_t max_validation_tokens, std::string lang, std::string source) {
+                        std::size_t max_validation_tokens, std::string lang, std::string source,
+                        float repeat_fraction) {
+    if (!std::isnan(repeat_fraction) && !(repeat_fraction >= 0.0f && repeat_fraction <= kMaxRepeatFraction))
+        throw InputError("lm pack: the repeat fraction must be from 0 to 0.9");
     PageData d;
+    d.repeat_fraction = repeat_fraction;
     d.lang = std::move(lang);
     d.source = std::move(source);
     d.corpus_hash = corpus.hash;
@@ -92,7 +97,10 @@ std::string page_data_bytes(const PageData& d) {
       << "source " << one_line(d.source) << "\n"
       << "vocab_size " << d.tokenizer.vocab_size() << "\ntrain_tokens " << d.streams.train.size()
       << "\nvalidation_tokens " << d.streams.validation.size() << "\ntrain_documents " << d.train_documents
-      << "\nvalidation_documents " << d.validation_documents << "\ntrain_bytes " << d.train_bytes << "\nend\n";
+      << "\nvalidation_documents " << d.validation_documents << "\ntrain_bytes " << d.train_bytes << "\n";
+    // Per mille, a whole number: the file reads the same on every platform (no float printing).
+    if (!std::isnan(d.repeat_fraction)) h << "repeat_per_mille " << std::lround(d.repeat_fraction * 1000.0f) << "\n";
+    h << "end\n";
     std::string out = h.str();
     for (const auto& [a, b] : d.tokenizer.merges()) {
         put_u16(out, a);
@@ -126,7 +134,7 @@ PageData page_data_from_bytes(std::string_view in) {
         keys[line.substr(0, space)] = line.substr(space + 1);
     }
     static const char* known[] = {"lang", "corpus_hash", "source", "vocab_size", "train_tokens", "validation_tokens",
-                                  "train_documents", "validation_documents", "train_bytes"};
+                                  "train_documents", "validation_documents", "train_bytes", "repeat_per_mille"};
     for (const auto& [k, v] : keys) {
         bool ok = false;
         for (const char* name : known) ok = ok || k == name;
@@ -155,6 +163,8 @@ PageData page_data_from_bytes(std::string_view in) {
     d.lang = keys["lang"] == "-" ? "" : keys["lang"];
     d.corpus_hash = keys["corpus_hash"] == "-" ? "" : keys["corpus_hash"];
     d.source = keys["source"] == "-" ? "" : keys["source"];
+    if (keys.count("repeat_per_mille"))
+        d.repeat_fraction = static_cast<float>(number("repeat_per_mille", 0, std::lround(kMaxRepeatFraction * 1000.0f))) / 1000.0f;
     const std::size_t merges = static_cast<std::size_t>(vocab - kFirstMerge);
     if (in.size() - 8 - at != 4 * merges + 2 * (train + validation))
         bad("it holds " + std::to_string(in.size() - 8 - at) + " bytes of data; its header says " +

@@ -45,6 +45,7 @@ PageRun::PageRun(const LmConfig& config, PageData data, PageRunOptions options)
         throw InputError("validation batches must be 1 to 64");
     LmConfig shapes = with_vocabulary(config, data_);
     shapes.val_batches = options_.validation_batches;
+    if (!std::isnan(data_.repeat_fraction)) shapes.repeat_fraction = data_.repeat_fraction;  // the text's own
     LmModel model = initial_model(shapes, data_.tokenizer, options_.seed);
     model.lang = data_.lang;
     model.corpus_hash = data_.corpus_hash;
