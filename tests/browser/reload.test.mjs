@@ -37,7 +37,7 @@ test('a trained model and a figure\'s sentence survive a reload; Reset progress 
   assert.ok(train && heatmap, 'the lesson has a train widget and a heatmap');
   await page.evaluate(id => window.neuralpath.command({ widget: id, type: 'trainSteps', n: 120 }), train.id);
   const sentence = 'The tired dog slept by the warm fire';
-  await page.evaluate(([text, id]) => window.neuralpath.setSentence(text, id), [sentence, heatmap.id]);
+  await page.evaluate(([text, id]) => window.neuralpath.command({ widget: id, type: 'setSentence', text }), [sentence, heatmap.id]);
   // Saved without a reload too (the engine's change, or the next look every few seconds).
   await page.waitForFunction(([key, t, h]) => {
     const value = JSON.parse(localStorage.getItem(key) || 'null');
@@ -74,12 +74,12 @@ test('a trained model and a figure\'s sentence survive a reload; Reset progress 
 test('saving waits until a drag ends: nothing is written while the pointer is down', async () => {
   const { page, context, problems } = await open();
   const heatmap = await widget(page, 'heatmap');
-  await page.evaluate(([text, id]) => window.neuralpath.setSentence(text, id), ['A first sentence here', heatmap.id]);
+  await page.evaluate(([text, id]) => window.neuralpath.command({ widget: id, type: 'setSentence', text }), ['A first sentence here', heatmap.id]);
   await page.waitForFunction(key => (localStorage.getItem(key) || '').includes('A first sentence'), WIDGETS, { timeout: 10_000 });
   // The pointer goes down on the page's margin and stays there: a drag in progress.
   await page.mouse.move(4, 400);
   await page.mouse.down();
-  await page.evaluate(([text, id]) => window.neuralpath.setSentence(text, id), ['A second sentence now', heatmap.id]);
+  await page.evaluate(([text, id]) => window.neuralpath.command({ widget: id, type: 'setSentence', text }), ['A second sentence now', heatmap.id]);
   await page.waitForTimeout(4000);   // past the settle time and a look of the every-few-seconds save
   assert.ok((await stored(page)).includes('A first sentence'), 'nothing written during the drag');
   await page.mouse.up();
@@ -94,7 +94,7 @@ test('a figures record that cannot be read is kept aside before anything is writ
   }, WIDGETS);
   const heatmap = await widget(page, 'heatmap');
   assert.equal(heatmap.sentence !== undefined, true);
-  await page.evaluate(([text, id]) => window.neuralpath.setSentence(text, id), ['The kept copy stays', heatmap.id]);
+  await page.evaluate(([text, id]) => window.neuralpath.command({ widget: id, type: 'setSentence', text }), ['The kept copy stays', heatmap.id]);
   await page.waitForFunction(key => (localStorage.getItem(key) || '').includes('The kept copy stays'), WIDGETS, { timeout: 10_000 });
   const copies = await page.evaluate(prefix => Object.keys(localStorage).filter(k => k.startsWith(prefix))
     .map(k => localStorage.getItem(k)), KEPT);
@@ -106,7 +106,7 @@ test('a figures record that cannot be read is kept aside before anything is writ
 test('full storage keeps the figures it had: a failed write never removes them', async () => {
   const { page, context, problems } = await open();
   const heatmap = await widget(page, 'heatmap');
-  await page.evaluate(([text, id]) => window.neuralpath.setSentence(text, id), ['Saved before the disk filled', heatmap.id]);
+  await page.evaluate(([text, id]) => window.neuralpath.command({ widget: id, type: 'setSentence', text }), ['Saved before the disk filled', heatmap.id]);
   await page.waitForFunction(key => (localStorage.getItem(key) || '').includes('disk filled'), WIDGETS, { timeout: 10_000 });
   const before = await stored(page);
   await page.evaluate(() => {
@@ -116,7 +116,7 @@ test('full storage keeps the figures it had: a failed write never removes them',
       return own.call(this, key, value);
     };
   });
-  await page.evaluate(([text, id]) => window.neuralpath.setSentence(text, id), ['Not saved: no room', heatmap.id]);
+  await page.evaluate(([text, id]) => window.neuralpath.command({ widget: id, type: 'setSentence', text }), ['Not saved: no room', heatmap.id]);
   await page.waitForTimeout(4000);
   assert.equal(await stored(page), before, 'the earlier value is still there');
   assert.equal((await storedWidgets(page))[heatmap.id] !== undefined, true);
