@@ -28,6 +28,8 @@ async function open(setup, arg) {
 
 const widget = (page, kind) => page.evaluate(k => window.neuralpath.state().widgets.find(w => w.kind === k), kind);
 const stored = page => page.evaluate(key => localStorage.getItem(key), WIDGETS);
+// What the tests do through commands stands for the learner's typing: a key's release ends it.
+const inputEnds = page => page.keyboard.press('Shift');
 const storedWidgets = async page => JSON.parse((await stored(page)) || '{"widgets":{}}').widgets;
 
 test('a trained model and a figure\'s sentence survive a reload; Reset progress leaves them', async t => {
@@ -38,7 +40,8 @@ test('a trained model and a figure\'s sentence survive a reload; Reset progress 
   await page.evaluate(id => window.neuralpath.command({ widget: id, type: 'trainSteps', n: 120 }), train.id);
   const sentence = 'The tired dog slept by the warm fire';
   await page.evaluate(([text, id]) => window.neuralpath.command({ widget: id, type: 'setSentence', text }), [sentence, heatmap.id]);
-  // Saved without a reload too (the engine's change, or the next look every few seconds).
+  // Saved without a reload too, once the input ends.
+  await inputEnds(page);
   await page.waitForFunction(([key, t, h]) => {
     const value = JSON.parse(localStorage.getItem(key) || 'null');
     return value?.widgets?.[t]?.steps === 120 && JSON.stringify(value.widgets[h] || {}).includes('tired dog');
@@ -80,7 +83,8 @@ test('saving waits until a drag ends: nothing is written while the pointer is do
   await page.mouse.move(4, 400);
   await page.mouse.down();
   await page.evaluate(([text, id]) => window.neuralpath.command({ widget: id, type: 'setSentence', text }), ['A second sentence now', heatmap.id]);
-  await page.waitForTimeout(4000);   // past the settle time and a look of the every-few-seconds save
+  await page.keyboard.press('Shift');   // even a key's release: the pointer is still down
+  await page.waitForTimeout(2000);     // past the settle time
   assert.ok((await stored(page)).includes('A first sentence'), 'nothing written during the drag');
   await page.mouse.up();
   await page.waitForFunction(key => (localStorage.getItem(key) || '').includes('A second sentence'), WIDGETS, { timeout: 5000 });
@@ -95,6 +99,7 @@ test('a figures record that cannot be read is kept aside before anything is writ
   const heatmap = await widget(page, 'heatmap');
   assert.equal(heatmap.sentence !== undefined, true);
   await page.evaluate(([text, id]) => window.neuralpath.command({ widget: id, type: 'setSentence', text }), ['The kept copy stays', heatmap.id]);
+  await inputEnds(page);
   await page.waitForFunction(key => (localStorage.getItem(key) || '').includes('The kept copy stays'), WIDGETS, { timeout: 10_000 });
   const copies = await page.evaluate(prefix => Object.keys(localStorage).filter(k => k.startsWith(prefix))
     .map(k => localStorage.getItem(k)), KEPT);
@@ -107,6 +112,7 @@ test('full storage keeps the figures it had: a failed write never removes them',
   const { page, context, problems } = await open();
   const heatmap = await widget(page, 'heatmap');
   await page.evaluate(([text, id]) => window.neuralpath.command({ widget: id, type: 'setSentence', text }), ['Saved before the disk filled', heatmap.id]);
+  await inputEnds(page);
   await page.waitForFunction(key => (localStorage.getItem(key) || '').includes('disk filled'), WIDGETS, { timeout: 10_000 });
   const before = await stored(page);
   await page.evaluate(() => {
@@ -117,7 +123,8 @@ test('full storage keeps the figures it had: a failed write never removes them',
     };
   });
   await page.evaluate(([text, id]) => window.neuralpath.command({ widget: id, type: 'setSentence', text }), ['Not saved: no room', heatmap.id]);
-  await page.waitForTimeout(4000);
+  await inputEnds(page);
+  await page.waitForTimeout(2000);
   assert.equal(await stored(page), before, 'the earlier value is still there');
   assert.equal((await storedWidgets(page))[heatmap.id] !== undefined, true);
   assert.equal(await page.evaluate(id => window.neuralpath.state().widgets.find(w => w.id === id).sentence, heatmap.id), 'Not saved: no room',

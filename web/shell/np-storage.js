@@ -307,14 +307,14 @@ np.events.addEventListener('progress', event => {
 // snapshot it refuses, is left out and the console says which; the rest is restored), except in
 // a shared view, which shows the link's figures. The language-model trainers are np-lm.js's.
 // Saved when the learner has changed something: after an input ends (a drag saves once, when the
-// pointer is lifted, never while it is down), after the engine reports a change, every few
-// seconds while something runs (a training), and at once when the page is hidden or closed.
+// pointer is lifted, never while it is down), after the engine reports a change, and at once
+// when the page is hidden or closed (a training that runs on is saved then, or when it ends). No
+// timer looks on its own: an idle page costs nothing (idle.test.mjs).
 // Nothing is written when nothing changed. Storage that is full or blocked keeps what it had.
 const WIDGETS_KEY = `neuralpath:v${VERSION}:widgets:${lesson}`;
 const KEPT_WIDGETS_PREFIX = `neuralpath:v${VERSION}:kept-widgets:${lesson}:`;
 const OWN_STORAGE = new Set(['lm-train']);   // kinds whose state another file keeps (np-lm.js)
 const SETTLE_MS = 600;
-const POLL_MS = 3000;
 let widgetsHeld = false;   // a stored value that could not be read nor copied aside: never overwritten
 let widgetsSaved = null;   // the text last written (or found)
 let widgetsRestored = false;   // nothing is written before what was kept is put back
@@ -417,8 +417,6 @@ window.addEventListener('keyup', saveSoon, true);
 for (const type of ['progress', 'section', 'trained', 'lmTrained', 'generated', 'kvRace', 'costRun', 'playback'])
   np.events.addEventListener(type, saveSoon);
 np.events.addEventListener('shared-view-end', saveSoon);
-// A training or a playback runs without input: looked at every few seconds while the page is seen.
-setInterval(() => { if (!document.hidden && pointersDown === 0) saveWidgets(); }, POLL_MS);
 // Hidden or closing (a reload too): now, whatever the pointer does.
 document.addEventListener('visibilitychange', () => { if (document.hidden) { pointersDown = 0; saveWidgets(); } });
 window.addEventListener('pagehide', () => { pointersDown = 0; saveWidgets(); });
