@@ -65,7 +65,10 @@ function notModified(request, etag, mtime) {
 
 // `policy: false` serves files without the lesson site's headers and configuration (the tests'
 // stand-in for a course site, whose pages carry inline scripts).
-export async function startServer({ root, port = 8080, host = '127.0.0.1', allowOrigins, policy = true } = {}) {
+// `intercept(request, response, pathname, headers)`: answers some paths itself before the files
+// (web/author/author-server.mjs: the lesson being written, its live updates); it returns true
+// when it answered. `headers(kind)` gives the security headers for 'page', 'other' or 'worker'.
+export async function startServer({ root, port = 8080, host = '127.0.0.1', allowOrigins, policy = true, intercept } = {}) {
   const base = resolve(root);
   const realBase = await realpath(base);
   const origins = allowOrigins ?? originsFromSite(base);
@@ -122,6 +125,8 @@ export async function startServer({ root, port = 8080, host = '127.0.0.1', allow
       }
       let pathname = decodeURIComponent(new URL(request.url, 'http://x').pathname);
       if (pathname.includes('\0')) throw new Error('NUL in path');
+      if (intercept && await intercept(request, response, pathname,
+        kind => (kind === 'page' ? pageSecurity : kind === 'worker' ? workerSecurity : otherSecurity))) return;
       if (pathname.endsWith('/')) pathname += 'index.html';
       const path = normalize(join(base, pathname));
       if (path !== base && !path.startsWith(base + sep)) {

@@ -178,6 +178,28 @@ bool ModelHandle::changed() {
   return true;
 }
 
+bool ModelHandle::here_already() {
+  if (!get()) return false;
+  changed();
+  return true;
+}
+
+void ModelHandle::ask(std::vector<nlohmann::json>& events) {
+  if (want()) events.push_back({{"type", "lmModelWanted"}, {"name", name_}});
+}
+
+ModelHandle::Arrival ModelHandle::arrival(bool have) {
+  if (!changed()) return Arrival::none;
+  const ModelState state = status().state;
+  if (state == ModelState::ready && !have) return Arrival::ready;
+  return state == ModelState::failed ? Arrival::failed : Arrival::none;
+}
+
+bool ModelHandle::wants_frame(bool waiting, bool have) const {
+  const ModelState state = status().state;
+  return (waiting && state == ModelState::loading) || (!have && state == ModelState::ready);
+}
+
 nlohmann::json ModelHandle::state() const {
   const ModelStatus s = status();
   nlohmann::json out = {{"name", name_}, {"status", model_state_name(s.state)}, {"received", s.received}, {"total", s.total}};

@@ -11,6 +11,9 @@
 //   take_explanation()          an explanation a command asked to open ("explain")
 //   take_events()               events for the page's host since the last call
 //   state(), snapshot(), restore(json)   the numbers on screen; what a shared link reopens
+//   describe(settings, json&)  static: what the author set up and the choices the text version
+//                              offers before the first frame (document_json's widget block,
+//                              docs/protocol.md); widget_kinds.h calls it
 //
 // This header brings what every model header needs (CommandResult, Explanation, json, optional,
 // string, variant, vector). WidgetModelBase gives the defaults (no work with time, no events of its own, the asked

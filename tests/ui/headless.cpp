@@ -213,6 +213,12 @@ std::string read_file(const std::string& path) {
   return text.str();
 }
 
+nlohmann::json widget_state(const Headless& page, const std::string& id) { return with_id(page.state()["widgets"], id); }
+
+ImVec2 centre(const nlohmann::json& rect) {
+  return {rect[0].get<float>() + rect[2].get<float>() / 2, rect[1].get<float>() + rect[3].get<float>() / 2};
+}
+
 nlohmann::json with_id(const nlohmann::json& list, const std::string& id) {
   for (const nlohmann::json& item : list)
     if (item.value("id", "") == id) return item;

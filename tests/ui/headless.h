@@ -77,5 +77,9 @@ std::string read_file(const std::string& path);
 // The object of `list` whose "id" is `id` (a check, reveal or widget of state()); fails the test
 // that asked when there is none.
 nlohmann::json with_id(const nlohmann::json& list, const std::string& id);
+// The widget `id` of the page's state(), as with_id.
+nlohmann::json widget_state(const Headless& page, const std::string& id);
+// The centre of a [x, y, w, h] rectangle of a layout (CSS px): where a test taps.
+ImVec2 centre(const nlohmann::json& rect);
 
 }  // namespace neuralpath::ui::test

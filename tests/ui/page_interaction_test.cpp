@@ -17,11 +17,6 @@ json find_by_id(const json& list, const std::string& id) {
   return nullptr;
 }
 
-// The centre of a [x, y, w, h] rectangle.
-std::pair<float, float> centre(const json& rect) {
-  return {rect[0].get<float>() + rect[2].get<float>() / 2, rect[1].get<float>() + rect[3].get<float>() / 2};
-}
-
 }  // namespace
 
 TEST_CASE("clicking an option on the canvas answers the check and shows its feedback") {

@@ -10,19 +10,6 @@ using nlohmann::json;
 
 namespace {
 
-json widget_state(Headless& page, const std::string& id) {
-  const json state = page.state();
-  for (const json& w : state["widgets"])
-    if (w["id"] == id) return w;
-  FAIL("no widget " << id);
-  return nullptr;
-}
-
-// The centre of a [x, y, w, h] rectangle.
-std::pair<float, float> centre(const json& rect) {
-  return {rect[0].get<float>() + rect[2].get<float>() / 2, rect[1].get<float>() + rect[3].get<float>() / 2};
-}
-
 double scroll(Headless& page) { return page.state()["layout"]["scroll"].get<double>(); }
 
 // Opens `lesson` at 375 × 740 (device pixel ratio 2) with `widget`'s top `top_at` CSS px down.

@@ -18,24 +18,12 @@ using nlohmann::json;
 
 namespace {
 
-json widget_state(Headless& page, const std::string& id) {
-  const json state = page.state();
-  for (const json& w : state["widgets"])
-    if (w["id"] == id) return w;
-  FAIL("no widget " << id);
-  return nullptr;
-}
-
 json check_state(Headless& page, const std::string& id) {
   const json state = page.state();
   for (const json& c : state["checks"])
     if (c["id"] == id) return c;
   FAIL("no check " << id);
   return nullptr;
-}
-
-std::pair<float, float> centre(const json& rect) {
-  return {rect[0].get<float>() + rect[2].get<float>() / 2, rect[1].get<float>() + rect[3].get<float>() / 2};
 }
 
 float y_of(const json& rect) { return rect[1].get<float>(); }
@@ -259,7 +247,7 @@ TEST_CASE("the mask steps' and split-join's Next stay where they are, from the f
       const json spot = widget_state(page, id)["layout"]["next"];
       REQUIRE(spot.is_array());
       for (int step = 1; step < stages; ++step) {
-        page.click(centre(spot).first, centre(spot).second);
+        page.click(centre(spot).x, centre(spot).y);
         page.frames(2);
         const json w = widget_state(page, id);
         CHECK(w["stage_index"] == step);

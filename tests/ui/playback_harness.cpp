@@ -1,6 +1,11 @@
 #include "playback_harness.h"
 
 #include "engine/core/model.h"
+#include "engine/lesson/load.h"
+#include "engine/lesson/model_spec.h"
+#include "engine/widgets/widget_kinds.h"
+
+#include <doctest/doctest.h>
 
 #include <imgui_internal.h>
 
@@ -130,6 +135,21 @@ std::vector<std::string> numbers_in(const std::string& text) {
     const std::string n = it->str();
     out.push_back(n.rfind(minus, 0) == 0 ? "-" + n.substr(minus.size()) : n);
   }
+  return out;
+}
+
+LessonBoard course_board(const std::string& file) {
+  LessonBoard out;
+  lesson::LoadResult loaded = lesson::load_lesson_file(file, ui::with_widgets());
+  REQUIRE_MESSAGE(loaded.ok(), (loaded.diagnostics.empty() ? "" : loaded.diagnostics.front().to_string()));
+  out.lesson = std::move(*loaded.lesson);
+  lesson::for_each_block(out.lesson, [&](const lesson::Block& block) {
+    if (!out.widget && lesson::widget_settings<ui::PlaybackSettings>(block))
+      out.widget = ui::make_widget(block, out.lesson, lesson::model_spec_for(out.lesson));
+  });
+  REQUIRE(out.widget != nullptr);
+  out.board = dynamic_cast<ui::PlaybackWidget*>(out.widget.get());
+  REQUIRE(out.board != nullptr);
   return out;
 }
 

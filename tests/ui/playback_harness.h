@@ -42,6 +42,15 @@ neuralpath::lesson::Lesson example_lesson();
 neuralpath::ui::PlaybackSettings example_playback();
 std::unique_ptr<neuralpath::ui::PlaybackWidget> example_board(const std::string& sentence = "AI Agents Build Future");
 
+// A lesson file's first playback board (the course-playback lesson in English, or its Spanish
+// translation in Spanish), built as the page builds it: the lesson, its widget, the board.
+struct LessonBoard {
+  neuralpath::lesson::Lesson lesson;
+  std::unique_ptr<neuralpath::ui::Widget> widget;
+  neuralpath::ui::PlaybackWidget* board = nullptr;
+};
+LessonBoard course_board(const std::string& file);
+
 // Numbers as a sentence or a cell prints them: "1.90", "-0.47", "41.2%", "-∞".
 std::vector<std::string> numbers_in(const std::string& text);
 

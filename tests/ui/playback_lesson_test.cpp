@@ -11,34 +11,11 @@
 #include <set>
 
 using namespace neuralpath;
-
-namespace {
-
-struct LessonBoard {
-  lesson::Lesson lesson;
-  std::unique_ptr<ui::Widget> widget;
-  ui::PlaybackWidget* board = nullptr;
-};
-
-LessonBoard course_playback() {
-  LessonBoard out;
-  lesson::LoadResult loaded = lesson::load_lesson_file("lessons/course-playback.md", neuralpath::ui::with_widgets());
-  REQUIRE_MESSAGE(loaded.ok(), (loaded.diagnostics.empty() ? "" : loaded.diagnostics.front().to_string()));
-  out.lesson = std::move(*loaded.lesson);
-  lesson::for_each_block(out.lesson, [&](const lesson::Block& block) {
-    if (!out.widget && lesson::widget_settings<ui::PlaybackSettings>(block))
-      out.widget = ui::make_widget(block, out.lesson, lesson::model_spec_for(out.lesson));
-  });
-  REQUIRE(out.widget != nullptr);
-  out.board = dynamic_cast<ui::PlaybackWidget*>(out.widget.get());
-  REQUIRE(out.board != nullptr);
-  return out;
-}
-
-}  // namespace
+using playback_test::course_board;
+using playback_test::LessonBoard;
 
 TEST_CASE("the course-playback lesson's board runs AI Agents Build Future through two heads") {
-  LessonBoard b = course_playback();
+  LessonBoard b = course_board("lessons/course-playback.md");
   const nlohmann::json s = b.board->state();
   CHECK(s["kind"] == "playback");
   CHECK(s["error"] == "");
@@ -49,7 +26,7 @@ TEST_CASE("the course-playback lesson's board runs AI Agents Build Future throug
 }
 
 TEST_CASE("the lesson's code lines light up with the steps they compute") {
-  LessonBoard b = course_playback();
+  LessonBoard b = course_board("lessons/course-playback.md");
   std::set<std::string> lit_kinds;
   for (int k = 0; k < b.board->model().controller().count(); ++k) {
     REQUIRE(b.board->command({{"type", "seek"}, {"step", k}}).done());
@@ -68,7 +45,7 @@ TEST_CASE("the board's step names agree with the lesson library's step table") {
 }
 
 TEST_CASE("the lesson's board draws every step at phone and desktop widths with every caption number on it") {
-  LessonBoard b = course_playback();
+  LessonBoard b = course_board("lessons/course-playback.md");
   for (const float width : {360.0f, 1280.0f}) {
     playback_test::Headless page(width, 1000);
     page.ui.reduced_motion = true;

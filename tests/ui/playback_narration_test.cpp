@@ -20,6 +20,8 @@
 
 using namespace neuralpath;
 using nlohmann::json;
+using playback_test::course_board;
+using playback_test::LessonBoard;
 
 namespace {
 
@@ -30,29 +32,6 @@ int seek_kind(ui::PlaybackWidget& board, const std::string& kind) {
   }
   FAIL("no step of kind " << kind);
   return -1;
-}
-
-// The course-playback lesson's board (English, or its Spanish translation in Spanish), built as
-// the page builds it.
-struct LessonBoard {
-  lesson::Lesson lesson;
-  std::unique_ptr<ui::Widget> widget;
-  ui::PlaybackWidget* board = nullptr;
-};
-
-LessonBoard course_board(const std::string& file) {
-  LessonBoard out;
-  lesson::LoadResult loaded = lesson::load_lesson_file(file, ui::with_widgets());
-  REQUIRE_MESSAGE(loaded.ok(), (loaded.diagnostics.empty() ? "" : loaded.diagnostics.front().to_string()));
-  out.lesson = std::move(*loaded.lesson);
-  lesson::for_each_block(out.lesson, [&](const lesson::Block& block) {
-    if (!out.widget && lesson::widget_settings<ui::PlaybackSettings>(block))
-      out.widget = ui::make_widget(block, out.lesson, lesson::model_spec_for(out.lesson));
-  });
-  REQUIRE(out.widget != nullptr);
-  out.board = dynamic_cast<ui::PlaybackWidget*>(out.widget.get());
-  REQUIRE(out.board != nullptr);
-  return out;
 }
 
 // Speaks Spanish for one scope (the catalogue the site ships), English again after it.

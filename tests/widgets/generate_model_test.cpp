@@ -4,7 +4,6 @@
 // without drawing, refuses bad input without changing anything, and a snapshot brings the same
 // text back.
 #include "model_support.h"
-#include "test_models.h"
 
 #include "engine/core/lm/decode/writer.h"
 #include "engine/core/lm/model_file.h"
@@ -32,23 +31,9 @@ GenerateSettings example() {
   return s;
 }
 
-const lm::LmModel& test_model() {
-  static const lm::LmModel m = lm::test::scaled_model(3.0f);
-  return m;
-}
-
-// A fresh shelf with the test model arrived (or not yet).
-void fresh_shelf(bool with_model) {
-  LanguageModels::shared().forget();
-  if (with_model) {
-    LanguageModels::shared().want("test-model");
-    LanguageModels::shared().arrived("test-model", lm::model_file_bytes(test_model()));
-  }
-}
-
 // What the engine's writer writes for the same settings, on the same (file-rounded) model.
 std::vector<int> reference_tokens(const GenerateSettings& s, int n) {
-  const lm::LmModel m = lm::model_from_bytes(lm::model_file_bytes(test_model()));
+  const lm::LmModel m = lm::model_from_bytes(lm::model_file_bytes(shelf_test_model()));
   lm::TextWriter w(m, s.prompt, {{s.temperature, s.top_k, s.top_p}, s.tokens, s.seed, true});
   for (int i = 0; i < n && w.step();) ++i;
   return w.written();
@@ -78,7 +63,7 @@ TEST_CASE("generate: without its model it asks for it once, waits, and the asked
   LanguageModels::shared().progress("test-model", 100, 400);
   model.update(0.016f);
   CHECK(model.state()["model"]["received"] == 100);
-  LanguageModels::shared().arrived("test-model", lm::model_file_bytes(test_model()));
+  LanguageModels::shared().arrived("test-model", lm::model_file_bytes(shelf_test_model()));
   model.update(0.016f);
   const json state = model.state();
   CHECK(state["model"]["status"] == "ready");

@@ -3,7 +3,6 @@
 // engine's own cache holds after the prompt; the race runs a frame at a time and writes the same
 // tokens both ways; bad input is refused without changing anything; a snapshot comes back.
 #include "model_support.h"
-#include "test_models.h"
 
 #include "engine/core/lm/decode/kv_cache.h"
 #include "engine/core/lm/model_file.h"
@@ -28,19 +27,6 @@ KvCacheSettings example() {
   return s;
 }
 
-const lm::LmModel& test_model() {
-  static const lm::LmModel m = lm::test::scaled_model(3.0f);
-  return m;
-}
-
-void fresh_shelf(bool with_model) {
-  LanguageModels::shared().forget();
-  if (with_model) {
-    LanguageModels::shared().want("test-model");
-    LanguageModels::shared().arrived("test-model", lm::model_file_bytes(test_model()));
-  }
-}
-
 }  // namespace
 
 TEST_CASE("kv-cache: without its model it asks for it once, and a race asked for starts when it arrives") {
@@ -55,7 +41,7 @@ TEST_CASE("kv-cache: without its model it asks for it once, and a race asked for
   REQUIRE(send(model, {{"type", "loadModel"}}).done());
   CHECK(model.take_events().empty());  // asked once
   CHECK(model.wants_another_frame());
-  LanguageModels::shared().arrived("test-model", lm::model_file_bytes(test_model()));
+  LanguageModels::shared().arrived("test-model", lm::model_file_bytes(shelf_test_model()));
   model.update(0.016f);
   const json s = model.state();
   CHECK(s["model"]["status"] == "ready");
@@ -66,7 +52,7 @@ TEST_CASE("kv-cache: without its model it asks for it once, and a race asked for
 TEST_CASE("kv-cache: the bytes are 2 · L · G · dh · b per token, and the engine's cache holds exactly the formula's") {
   fresh_shelf(true);
   KvCacheModel model(example(), {});
-  const lm::LmConfig& c = test_model().config;
+  const lm::LmConfig& c = shelf_test_model().config;
   json s = model.state();
   REQUIRE(s["memory"].is_object());
   CHECK(s["shape"]["layers"] == c.layers);
@@ -76,7 +62,7 @@ TEST_CASE("kv-cache: the bytes are 2 · L · G · dh · b per token, and the eng
   CHECK(s["memory"]["total"] == 100LL * 2 * c.layers * c.heads * c.head_dim() * 4);
   // the engine's cache on the prompt, counted by the decoder itself
   std::vector<int> ids{lm::kDocumentToken};
-  for (int id : test_model().tokenizer.encode("The cat")) ids.push_back(id);
+  for (int id : shelf_test_model().tokenizer.encode("The cat")) ids.push_back(id);
   CHECK(s["cache"]["tokens"] == static_cast<int>(ids.size()));
   CHECK(s["cache"]["bytes"] == s["cache"]["formula_bytes"]);
   CHECK(s["cache"]["bytes"] == static_cast<long long>(ids.size()) * 2 * c.layers * c.d_model * 4);
@@ -105,7 +91,7 @@ TEST_CASE("kv-cache: the race runs a few milliseconds a frame, times every posit
   REQUIRE(r.is_object());
   CHECK(r["finished"] == true);
   CHECK(r["running"] == false);
-  CHECK(r["positions"] == test_model().config.context - r["prompt_tokens"].get<int>());
+  CHECK(r["positions"] == shelf_test_model().config.context - r["prompt_tokens"].get<int>());
   for (const json& t : r["cached"]) CHECK(t.get<double>() > 0);
   for (const json& t : r["full"]) CHECK(t.get<double>() > 0);
   CHECK(r["same_tokens"] == true);

@@ -1,5 +1,10 @@
-// model_support.cpp: the launch lessons the widget model suites read, each loaded once.
+// model_support.cpp: the launch lessons the widget model suites read, each loaded once, and the
+// shelf of language models the generate and kv-cache suites start from.
 #include "model_support.h"
+#include "test_models.h"
+
+#include "engine/core/lm/model_file.h"
+#include "engine/widgets/language_models.h"
 
 #include <map>
 
@@ -17,6 +22,19 @@ const ModelSpec& spec_of(const std::string& id) {
   static std::map<std::string, ModelSpec> specs;
   if (auto it = specs.find(id); it != specs.end()) return it->second;
   return specs.emplace(id, lesson::model_spec_for(lesson_named(id))).first->second;
+}
+
+const lm::LmModel& shelf_test_model() {
+  static const lm::LmModel m = lm::test::scaled_model(3.0f);
+  return m;
+}
+
+void fresh_shelf(bool with_model) {
+  LanguageModels::shared().forget();
+  if (with_model) {
+    LanguageModels::shared().want("test-model");
+    LanguageModels::shared().arrived("test-model", lm::model_file_bytes(shelf_test_model()));
+  }
 }
 
 }  // namespace model_test

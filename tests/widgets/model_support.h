@@ -5,6 +5,7 @@
 #include "engine/lesson/lesson.h"
 #include "engine/lesson/load.h"
 #include "engine/lesson/model_spec.h"
+#include "engine/core/lm/model.h"
 #include "engine/text/catalogue.h"
 #include "engine/text/format.h"
 #include "engine/widgets/widget_kinds.h"
@@ -50,6 +51,12 @@ inline const ModelSpec& launch_spec() { return spec_of("self-attention"); }
 template <class T>
 const T& settings(const char* id) { return block_settings<T>("self-attention", id); }
 }  // namespace launch
+
+// The language-model kinds (generate, kv-cache): the page's shelf of models, emptied, with
+// "test-model" (a small seeded model, tests/lm_decode/test_models.h, as a file's bytes) arrived
+// or not yet; and that model as the shelf reads it back.
+void fresh_shelf(bool with_model);
+const lm::LmModel& shelf_test_model();
 
 // The multi-head lesson (split and join, the cost readout): send() answers the refusal's
 // reason ("" when done).

@@ -37,6 +37,25 @@ std::string formula_lines(const UiContext& ui, const std::string& formula, float
   return out;
 }
 
+// Begins the explanation's window, a popup or a sheet, framed as a panel with the accent border:
+// one window per Explainer `owner` (a window's name is global in Dear ImGui, not under the ID stack).
+void begin_panel(const UiContext& ui, const char* shape, const void* owner, ImGuiWindowFlags extra) {
+  const Palette& c = ui.colors();
+  ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(ui.px(14), ui.px(12)));
+  ImGui::PushStyleVar(ImGuiStyleVar_WindowRounding, ui.px(8));
+  ImGui::PushStyleVar(ImGuiStyleVar_WindowBorderSize, ui.px(1));
+  ImGui::PushStyleColor(ImGuiCol_WindowBg, c.panel);
+  ImGui::PushStyleColor(ImGuiCol_Border, c.accent);
+  char name[48];
+  std::snprintf(name, sizeof name, "##explain-%s-%p", shape, owner);
+  ImGui::Begin(name, nullptr,
+               ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoMove |
+                   ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_AlwaysAutoResize |
+                   ImGuiWindowFlags_NoFocusOnAppearing | extra);
+  ImGui::PopStyleColor(2);
+  ImGui::PopStyleVar(3);
+}
+
 }  // namespace
 
 bool Explainer::activated() {
@@ -146,7 +165,6 @@ void Explainer::draw_floating(const UiContext& ui, float owner_top, float owner_
     current_.reset();  // a press outside still reaches what it was on: nothing here takes it
     return;
   }
-  const Palette& c = ui.colors();
   const float max_w = std::max(ui.px(160), std::min(ui.px(440), viewport->Size.x - ui.px(24)));
   // Beside the number: under it, or above it when only there it fits whole. Decided in the
   // first frames (the window learns its size from its content a frame late), then kept, so the
@@ -167,20 +185,7 @@ void Explainer::draw_floating(const UiContext& ui, float owner_top, float owner_
   ImGui::SetNextWindowPos(pos, ImGuiCond_Always, pivot);
   ImGui::SetNextWindowSizeConstraints(ImVec2(std::min(ui.px(260), max_w), 0), ImVec2(max_w, FLT_MAX));
   if (fresh && focus_on_open_) ImGui::SetNextWindowFocus();
-  ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(ui.px(14), ui.px(12)));
-  ImGui::PushStyleVar(ImGuiStyleVar_WindowRounding, ui.px(8));
-  ImGui::PushStyleVar(ImGuiStyleVar_WindowBorderSize, ui.px(1));
-  ImGui::PushStyleColor(ImGuiCol_WindowBg, c.panel);
-  ImGui::PushStyleColor(ImGuiCol_Border, c.accent);
-  // One window per Explainer (a window's name is global in Dear ImGui, not under the ID stack).
-  char name[48];
-  std::snprintf(name, sizeof name, "##explain-popup-%p", static_cast<const void*>(this));
-  ImGui::Begin(name, nullptr,
-               ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoMove |
-                   ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_AlwaysAutoResize |
-                   ImGuiWindowFlags_NoFocusOnAppearing | ImGuiWindowFlags_NoScrollWithMouse);
-  ImGui::PopStyleColor(2);
-  ImGui::PopStyleVar(3);
+  begin_panel(ui, "popup", this, ImGuiWindowFlags_NoScrollWithMouse);
   draw_body(ui, max_w - ui.px(14));
   const bool closed = kit::button(ui, tr("widgets.close").c_str());
   popup_min_ = ImGui::GetWindowPos();
@@ -241,7 +246,6 @@ void Explainer::draw_sheet(const UiContext& ui, float owner_top, float owner_bot
   // Across the bottom of the screen, at most 40% of its height (longer text scrolls inside): a
   // widget's top, where its controls are, stays in view above it. Centred under the window the
   // widget is drawn in (the reading column on a desk, so it does not cover the contents).
-  const Palette& c = ui.colors();
   const float column_w = std::min(ImGui::GetWindowWidth(), viewport->Size.x);
   const float w = std::min(column_w - ui.px(16), ui.px(560));
   const float centre = std::clamp(ImGui::GetWindowPos().x + column_w * 0.5f, viewport->Pos.x + w * 0.5f,
@@ -249,20 +253,7 @@ void Explainer::draw_sheet(const UiContext& ui, float owner_top, float owner_bot
   ImGui::SetNextWindowPos(ImVec2(centre, viewport->Pos.y + viewport->Size.y - ui.px(8)), ImGuiCond_Always,
                           ImVec2(0.5f, 1.0f));
   ImGui::SetNextWindowSizeConstraints(ImVec2(w, 0), ImVec2(w, viewport->Size.y * 0.4f));
-  ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(ui.px(14), ui.px(12)));
-  ImGui::PushStyleVar(ImGuiStyleVar_WindowRounding, ui.px(8));
-  ImGui::PushStyleVar(ImGuiStyleVar_WindowBorderSize, ui.px(1));
-  ImGui::PushStyleColor(ImGuiCol_WindowBg, c.panel);
-  ImGui::PushStyleColor(ImGuiCol_Border, c.accent);
-  // One window per Explainer (a window's name is global in Dear ImGui, not under the ID stack).
-  char name[48];
-  std::snprintf(name, sizeof name, "##explain-sheet-%p", static_cast<const void*>(this));
-  ImGui::Begin(name, nullptr,
-               ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoMove |
-                   ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_AlwaysAutoResize |
-                   ImGuiWindowFlags_NoFocusOnAppearing);
-  ImGui::PopStyleColor(2);
-  ImGui::PopStyleVar(3);
+  begin_panel(ui, "sheet", this, ImGuiWindowFlags_None);
   draw_body(ui, w - ui.px(14));
   const bool closed = kit::button(ui, tr("widgets.close").c_str());
   const ImVec2 pos = ImGui::GetWindowPos(), size = ImGui::GetWindowSize();

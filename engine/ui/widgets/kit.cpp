@@ -16,6 +16,11 @@
 
 namespace neuralpath::ui::kit {
 
+nlohmann::json css_rect(const UiContext& ui, ImVec2 min, ImVec2 max) {
+  const float s = ui.scale > 0 ? ui.scale : 1;
+  return nlohmann::json::array({min.x / s, min.y / s, (max.x - min.x) / s, (max.y - min.y) / s});
+}
+
 // [SECTION] Faces and text ---------------------------------------------------------------------
 
 ImFont* font(const UiContext& ui, Face face) {
@@ -78,6 +83,12 @@ void fill_field(char* buffer, std::size_t size, const std::string& text) {
   while (n < shown.size() && n > 0 && (static_cast<unsigned char>(shown[n]) & 0xC0) == 0x80) --n;
   shown.copy(buffer, n);
   buffer[n] = '\0';
+}
+
+void follow_field(char* buffer, std::size_t size, std::string& filled_from, const std::string& text) {
+  if (filled_from == text) return;
+  filled_from = text;
+  fill_field(buffer, size, filled_from);
 }
 
 std::vector<std::string> wrap_lines(ImFont* face, const std::string& text, float width) {
@@ -226,6 +237,19 @@ int segmented(const UiContext& ui, const char* id, const std::vector<std::string
   flow.end();
   ImGui::PopID();
   return clicked;
+}
+
+bool text_entry(const UiContext& ui, const TextEntry& entry, char* buffer, std::size_t size, float width) {
+  const float button_w = text_size(font(ui, Face::body), entry.button).x + ui.px(24);
+  const bool same_line = width >= ui.px(420);
+  push_field_style(ui);
+  ImGui::SetNextItemWidth(same_line ? std::min(width - button_w - ui.px(8), ui.px(entry.max_width)) : width);
+  const bool entered =
+      ImGui::InputTextWithHint(entry.field_id, entry.hint, buffer, size, ImGuiInputTextFlags_EnterReturnsTrue);
+  pop_field_style();
+  if (same_line) ImGui::SameLine(0, ui.px(8));
+  const bool clicked = button(ui, (entry.button + entry.button_id).c_str(), entry.primary);
+  return entered || clicked;
 }
 
 bool button(const UiContext& ui, const char* label, bool primary, ImVec2 size) {

@@ -11,6 +11,7 @@
 #include "engine/ui/widget.h"
 
 #include <imgui.h>
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
 
@@ -18,6 +19,12 @@
 #include <vector>
 
 namespace neuralpath::ui::kit {
+
+// [SECTION] Where a view drew --------------------------------------------------------------------
+
+// A screen rectangle as state()'s "layout" reports it: [x, y, w, h] in CSS px from the canvas's
+// top left (the page's own rectangles are the same, app.cpp), for the tests and the page's taps.
+nlohmann::json css_rect(const UiContext& ui, ImVec2 min, ImVec2 max);
 
 // [SECTION] Faces and text ---------------------------------------------------------------------
 
@@ -32,6 +39,10 @@ std::string fit_text(ImFont* face, const std::string& text, float max_width);
 std::string drawable_only(const std::string& text);
 // Fills a text field's buffer with drawable_only(text), cut at a character's start when longer.
 void fill_field(char* buffer, std::size_t size, const std::string& text);
+// The field follows the model: refilled with `text` when it differs from `filled_from` (the text
+// it was last filled from; a command, a shared link or a refusal changed it), else what the
+// learner typed stays.
+void follow_field(char* buffer, std::size_t size, std::string& filled_from, const std::string& text);
 // Text at the cursor, wrapped at the available width, in `color` (0 = the theme's text).
 void wrapped(const UiContext& ui, const std::string& text, ImU32 color = 0, Face face = Face::body);
 // The lines `text` wraps into at `width` (screen px, the face's own size): Dear ImGui's word wrap,
@@ -97,6 +108,18 @@ struct StepNav {
   Drawn back, next;          // where each was drawn, for layout reports
 };
 StepNav step_nav(const UiContext& ui, const char* back_label, const char* next_label, bool can_back, bool can_next);
+// A text field for the learner's own text with its button beside it (under it on a card narrower
+// than 420 CSS px), the field at most `max_width` CSS px wide, in the card's field style.
+struct TextEntry {
+  const char* field_id;         // the field's ImGui id, "##text"
+  std::string button;           // the button's words
+  const char* button_id = "";   // added to the button's ImGui label ("##show") where its words recur
+  const char* hint = nullptr;   // grey words in the empty field
+  float max_width = 620;        // CSS px
+  bool primary = true;          // the accent-filled button
+};
+// True when the learner pressed Enter in the field or clicked the button.
+bool text_entry(const UiContext& ui, const TextEntry& entry, char* buffer, std::size_t size, float width);
 // Text fields and sliders drawn on a card need their own frame: page-coloured, outlined, with
 // an accent grab. Push before the field, pop after it.
 void push_field_style(const UiContext& ui);

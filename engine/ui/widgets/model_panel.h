@@ -4,11 +4,33 @@
 // draw its own body; a press of Load or Retry sets `load`.
 #pragma once
 #include "engine/ui/widget.h"
+#include "engine/ui/widgets/kit.h"
 #include "engine/widgets/language_models.h"
+
+#include <imgui.h>
+#include <nlohmann/json.hpp>
+
+#include <vector>
 
 namespace neuralpath::ui {
 
 bool draw_model_panel(const UiContext& ui, const ModelHandle& model, bool waiting, float width, bool& load);
+
+// The panel for a kind's model (its model_handle(), waiting() and LoadModel command): true when
+// the model is ready; until then a press asks LoadModel, and layout["load"] says where the
+// panel's last item was drawn (its Load or Retry button, or the download's bar).
+template <class Model>
+bool model_panel_ready(const UiContext& ui, const Model& model, float width, std::vector<typename Model::Command>& asked,
+                       nlohmann::json& layout) {
+  bool load = false;
+  if (draw_model_panel(ui, model.model_handle(), model.waiting(), width, load)) {
+    layout.erase("load");
+    return true;
+  }
+  if (load) asked.push_back(typename Model::LoadModel{});
+  layout["load"] = kit::css_rect(ui, ImGui::GetItemRectMin(), ImGui::GetItemRectMax());
+  return false;
+}
 
 // A token's label on a chip: a leading space shows as "·", a line break as "¶", a tab as "→".
 std::string chip_label(const std::string& label);

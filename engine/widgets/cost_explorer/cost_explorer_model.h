@@ -24,8 +24,6 @@ class CostExplorerModel : public WidgetModelBase {
  public:
   static constexpr const char* kKind = "cost-explorer";
   using Settings = CostExplorerSettings;
-  // What the author set up and the choices the text version offers before the first frame
-  // (the widget block of document_json, docs/protocol.md).
   static void describe(const Settings& settings, nlohmann::json& out);
   static constexpr std::int64_t kMinT = 10, kMaxT = 100000;
   static constexpr std::uint64_t kTabBudget = std::uint64_t{256}

@@ -74,8 +74,7 @@ std::variant<GenerateModel::Command, CommandResult> GenerateModel::parse(const j
 GenerateModel::GenerateModel(const GenerateSettings& settings, const lesson::Inline& caption)
     : settings_(settings), caption_(caption), handle_(settings.model), prompt_(settings.prompt),
       sampling_{settings.temperature, settings.top_k, settings.top_p}, seed_(settings.seed) {
-  if (handle_.get()) {  // another widget of the page has loaded it already
-    handle_.changed();
+  if (handle_.here_already()) {  // another widget of the page has loaded it
     model_ = handle_.shared();
     start();
   }
@@ -84,7 +83,7 @@ GenerateModel::GenerateModel(const GenerateSettings& settings, const lesson::Inl
 lm::WriterOptions GenerateModel::options() const { return {sampling_, settings_.tokens, seed_, true}; }
 
 CommandResult GenerateModel::need_model(Pending then) {
-  if (handle_.want()) events_.push_back({{"type", "lmModelWanted"}, {"name", handle_.name()}});
+  handle_.ask(events_);
   pending_ = then;
   return {};
 }
@@ -209,20 +208,18 @@ CommandResult GenerateModel::apply(const Command& command) {
 // [SECTION] Frames -------------------------------------------------------------------------------
 
 void GenerateModel::update(float dt) {
-  if (handle_.changed()) {
-    const ModelStatus status = handle_.status();
-    if (status.state == ModelState::ready && !writer_) {
-      model_ = handle_.shared();
-      start();
-      const Pending then = std::exchange(pending_, Pending::none);
-      if (then == Pending::step && !writer_->finished()) advance();
-      if (then == Pending::write && !writer_->finished()) {
-        writing_ = true;
-        write_clock_ = 0;
-      }
-    } else if (status.state == ModelState::failed) {
-      pending_ = Pending::none;
+  const ModelHandle::Arrival arrival = handle_.arrival(writer_ != nullptr);
+  if (arrival == ModelHandle::Arrival::ready) {
+    model_ = handle_.shared();
+    start();
+    const Pending then = std::exchange(pending_, Pending::none);
+    if (then == Pending::step && !writer_->finished()) advance();
+    if (then == Pending::write && !writer_->finished()) {
+      writing_ = true;
+      write_clock_ = 0;
     }
+  } else if (arrival == ModelHandle::Arrival::failed) {
+    pending_ = Pending::none;
   }
   if (!writing_) return;
   using Clock = std::chrono::steady_clock;
@@ -246,8 +243,7 @@ void GenerateModel::update(float dt) {
 }
 
 bool GenerateModel::wants_another_frame() const {
-  return writing_ || (pending_ != Pending::none && handle_.status().state == ModelState::loading) ||
-         (!writer_ && handle_.status().state == ModelState::ready);
+  return writing_ || handle_.wants_frame(pending_ != Pending::none, writer_ != nullptr);
 }
 
 // [SECTION] State and snapshot -------------------------------------------------------------------

@@ -25,8 +25,6 @@ class HeadCostModel : public WidgetModelBase {
  public:
   static constexpr const char* kKind = "head-cost";
   using Settings = HeadCostSettings;
-  // What the author set up and the choices the text version offers before the first frame
-  // (the widget block of document_json, docs/protocol.md).
   static void describe(const Settings& settings, nlohmann::json& out);
   static constexpr std::int64_t kMinT = 1, kMaxT = 100000;  // the slider's range (a command may go to 10⁶)
 

@@ -23,7 +23,7 @@ std::string head_name(int head) { return tr("widgets.head", {{"n", std::to_strin
 // [SECTION] The engine run ---------------------------------------------------------------------
 
 HeadViewModel::HeadViewModel(const HeadViewSettings& settings, const lesson::Inline& caption, const ModelSpec& spec)
-    : settings_(settings), caption_(caption), spec_(spec) {
+    : TraceModel(settings, caption, spec) {
   if (auto problem = run(settings.sentence)) {
     error_ = *problem;
     return;
@@ -32,23 +32,9 @@ HeadViewModel::HeadViewModel(const HeadViewSettings& settings, const lesson::Inl
 }
 
 std::optional<std::string> HeadViewModel::run(const std::string& sentence) {
-  if (auto why = refuse_undrawable(sentence)) return why;  // shown as "?" or "�" otherwise
-  std::vector<Token> tokens;
-  try {
-    tokens = tokenize(sentence);
-  } catch (const InputError& e) {
-    return std::string(e.what());
-  }
-  if (tokens.empty()) return tr("heatmap.empty");
-  if (static_cast<int>(tokens.size()) > kMaxTokens)
-    return tr("heatmap.too_long", {{"n", std::to_string(tokens.size())}, {"max", std::to_string(kMaxTokens)}});
-  TraceOptions options;
-  options.mask = settings_.causal ? Mask::causal_mask() : Mask::none();
-  try {
-    trace_ = run_block(spec_, tokens, options);
-  } catch (const InputError& e) {
-    return tr("widgets.engine_refused", {{"error", e.what()}});
-  }
+  // A refusal in the heatmap's words ("heatmap.empty", "heatmap.too_long"): the two kinds share them.
+  if (auto why = run_trace(sentence, settings_.causal ? Mask::causal_mask() : Mask::none(), kMaxTokens, "heatmap"))
+    return why;
   sentence_ = sentence;
   weights_.clear();
   for (int h = 0; h < trace_->heads; ++h) {
@@ -238,12 +224,7 @@ TextTable HeadViewModel::table() const {
     if (!shown(h)) continue;
     TextTable::Row row{head_name(h), {}};
     const Matrix& w = weights(h);
-    for (int i = 0; i < t; ++i) {
-      int best = -1;
-      for (int j = 0; j < t; ++j)
-        if (j != i && (best < 0 || w(i, j) > w(i, best))) best = j;
-      row.cells.push_back(best < 0 ? "" : trace_->labels[static_cast<std::size_t>(best)] + " " + format_percent(w(i, best)));
-    }
+    for (int i = 0; i < t; ++i) row.cells.push_back(heaviest_other_cell(*trace_, w, i));
     table.rows.push_back(std::move(row));
   }
   return table;

@@ -12,20 +12,14 @@
 //   snapshot   {"s": sentence, "shown": [bool], "f": focus}
 #pragma once
 #include "engine/lesson/limits.h"
-#include "engine/core/model.h"
-#include "engine/core/trace.h"
-#include "engine/widgets/widget_model.h"
+#include "engine/widgets/trace_model.h"
 #include "engine/widgets/head_view/head_view_settings.h"
-#include "engine/widgets/readout.h"
 
 namespace neuralpath::ui {
 
-class HeadViewModel : public WidgetModelBase {
+class HeadViewModel : public TraceModel<HeadViewSettings> {
  public:
   static constexpr const char* kKind = "head-view";
-  using Settings = HeadViewSettings;
-  // What the author set up and the choices the text version offers before the first frame
-  // (the widget block of document_json, docs/protocol.md).
   static void describe(const Settings& settings, nlohmann::json& out);
   static constexpr int kMaxTokens = lesson::max_sentence_tokens(kKind);  // the checker's figure too
 
@@ -64,17 +58,12 @@ class HeadViewModel : public WidgetModelBase {
   TextTable table() const;
 
   // For the view (valid when has_trace()).
-  bool has_trace() const { return trace_.has_value(); }
-  const Trace& trace() const { return *trace_; }
-  const std::string& error() const { return error_; }
-  const std::string& input_error() const { return input_error_; }
   const std::string& sentence() const { return sentence_; }
   int heads() const { return has_trace() ? trace_->heads : 0; }
   bool shown(int head) const { return head >= 0 && head < static_cast<int>(shown_.size()) && shown_[static_cast<std::size_t>(head)]; }
   int focus() const { return focus_; }
   const Matrix& weights(int head) const { return weights_[static_cast<std::size_t>(head)]; }
   std::vector<Top> top() const;  // for the focus word, per shown head (empty when focus is -1)
-  const lesson::Inline& caption() const { return caption_; }
 
   Explanation explain_cell(int head, int row, int col) const;
 
@@ -82,15 +71,10 @@ class HeadViewModel : public WidgetModelBase {
   std::optional<std::string> run(const std::string& sentence);
   int token_of(const std::variant<int, std::string>& token) const;  // -2 when not found
 
-  HeadViewSettings settings_;
-  lesson::Inline caption_;
-  ModelSpec spec_;
   std::string sentence_;
-  std::optional<Trace> trace_;
   std::vector<Matrix> weights_;  // per head [T][T], the softmax step's result
   std::vector<bool> shown_;
   int focus_ = -1;
-  std::string error_, input_error_;
 };
 
 }  // namespace neuralpath::ui

@@ -19,14 +19,12 @@ using nlohmann::json;
 // [SECTION] The engine run ---------------------------------------------------------------------
 
 HeatmapModel::HeatmapModel(const HeatmapSettings& settings, const lesson::Inline& caption, const ModelSpec& spec)
-    : settings_(settings), caption_(caption), spec_(spec), causal_(settings.causal) {
+    : TraceModel(settings, caption, spec), causal_(settings.causal) {
   if (auto problem = run(settings.sentence, settings.causal)) error_ = *problem;
 }
 
 std::optional<std::string> HeatmapModel::run(const std::string& sentence, bool causal) {
-  auto ran = run_sentence(spec_, sentence, causal ? Mask::causal_mask() : Mask::none(), kMaxTokens, kKind);
-  if (auto* why = std::get_if<std::string>(&ran)) return *why;
-  trace_ = std::move(std::get<Trace>(ran));
+  if (auto why = run_trace(sentence, causal ? Mask::causal_mask() : Mask::none(), kMaxTokens, kKind)) return why;
   sentence_ = sentence;
   causal_ = causal;
   head_ = std::clamp(head_, 0, trace_->heads - 1);

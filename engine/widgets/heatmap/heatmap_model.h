@@ -10,20 +10,14 @@
 //   snapshot   {"s": sentence, "c": causal, "h": head, "sel": [row, col]}  (restore() reads it)
 #pragma once
 #include "engine/lesson/limits.h"
-#include "engine/core/model.h"
-#include "engine/core/trace.h"
 #include "engine/widgets/heatmap/heatmap_settings.h"
-#include "engine/widgets/widget_model.h"
-#include "engine/widgets/readout.h"
+#include "engine/widgets/trace_model.h"
 
 namespace neuralpath::ui {
 
-class HeatmapModel : public WidgetModelBase {
+class HeatmapModel : public TraceModel<HeatmapSettings> {
  public:
   static constexpr const char* kKind = "heatmap";
-  using Settings = HeatmapSettings;
-  // What the author set up and the choices the text version offers before the first frame
-  // (the widget block of document_json, docs/protocol.md).
   static void describe(const Settings& settings, nlohmann::json& out);
   static constexpr int kMaxTokens = lesson::max_sentence_tokens(kKind);  // the checker's figure too
 
@@ -56,16 +50,12 @@ class HeatmapModel : public WidgetModelBase {
   TextTable table() const;      // and its table of them
 
   // For the view (valid when has_trace()).
-  bool has_trace() const { return trace_.has_value(); }
-  const Trace& trace() const { return *trace_; }
-  const std::string& error() const { return error_; }  // why the block's sentence cannot run
   const Matrix& weights() const { return weights_; }
   const Vector& row_sums() const { return row_sums_; }
   bool causal() const { return causal_; }
   bool bert_switch() const { return settings_.bert_switch; }
   int head() const { return head_; }
   std::optional<Cell> selected() const { return selected_; }
-  const lesson::Inline& caption() const { return caption_; }
 
   Explanation explain_cell(Cell cell) const;
   Explanation explain_row_sum(int row) const;
@@ -75,14 +65,9 @@ class HeatmapModel : public WidgetModelBase {
   std::optional<std::string> run(const std::string& sentence, bool causal);
   void refresh();
 
-  HeatmapSettings settings_;
-  lesson::Inline caption_;
-  ModelSpec spec_;
   std::string sentence_;
   bool causal_ = true;
   int head_ = 0;
-  std::optional<Trace> trace_;
-  std::string error_;
   Matrix weights_;   // the softmax step's result for head_
   Vector row_sums_;  // Σ_j weights_(i, j): 1 for every row that sees a key
   std::optional<Cell> selected_;

@@ -47,10 +47,7 @@ std::variant<KvCacheModel::Command, CommandResult> KvCacheModel::parse(const jso
 KvCacheModel::KvCacheModel(const KvCacheSettings& settings, const lesson::Inline& caption)
     : settings_(settings), caption_(caption), handle_(settings.model), prompt_(settings.prompt),
       tokens_(settings.tokens) {
-  if (handle_.get()) {  // another widget of the page has loaded it already
-    handle_.changed();
-    arrived();
-  }
+  if (handle_.here_already()) arrived();  // another widget of the page has loaded it
 }
 
 std::vector<int> KvCacheModel::prompt_ids(const std::string& prompt) const {
@@ -61,7 +58,7 @@ std::vector<int> KvCacheModel::prompt_ids(const std::string& prompt) const {
 }
 
 CommandResult KvCacheModel::need_model(bool race_then) {
-  if (handle_.want()) events_.push_back({{"type", "lmModelWanted"}, {"name", handle_.name()}});
+  handle_.ask(events_);
   pending_ = true;
   race_when_ready_ = race_when_ready_ || race_then;
   return {};
@@ -150,15 +147,13 @@ CommandResult KvCacheModel::apply(const Command& command) {
 // [SECTION] Frames -------------------------------------------------------------------------------
 
 void KvCacheModel::update(float /*dt*/) {
-  if (handle_.changed()) {
-    const ModelStatus status = handle_.status();
-    if (status.state == ModelState::ready && !model_) {
-      arrived();
-      pending_ = false;
-      if (std::exchange(race_when_ready_, false)) (void)apply(Race{});
-    } else if (status.state == ModelState::failed) {
-      pending_ = race_when_ready_ = false;
-    }
+  const ModelHandle::Arrival arrival = handle_.arrival(model_ != nullptr);
+  if (arrival == ModelHandle::Arrival::ready) {
+    arrived();
+    pending_ = false;
+    if (std::exchange(race_when_ready_, false)) (void)apply(Race{});
+  } else if (arrival == ModelHandle::Arrival::failed) {
+    pending_ = race_when_ready_ = false;
   }
   if (racing_ && race_ && race_->step(kFrameBudget)) {
     racing_ = false;
@@ -175,8 +170,7 @@ void KvCacheModel::update(float /*dt*/) {
 }
 
 bool KvCacheModel::wants_another_frame() const {
-  return racing_ || (pending_ && handle_.status().state == ModelState::loading) ||
-         (!model_ && handle_.status().state == ModelState::ready);
+  return racing_ || handle_.wants_frame(pending_, model_ != nullptr);
 }
 
 // [SECTION] Numbers ------------------------------------------------------------------------------

@@ -47,15 +47,13 @@ const char* mistake_name(Mistake m) {
 // [SECTION] The engine run and the mistakes ----------------------------------------------------
 
 MaskStepsModel::MaskStepsModel(const MaskStepsSettings& settings, const lesson::Inline& caption, const ModelSpec& spec)
-    : settings_(settings), caption_(caption), spec_(spec), stages_(settings.stages) {
+    : TraceModel(settings, caption, spec), stages_(settings.stages) {
   if (stages_.empty()) stages_ = all_mask_stages();
   if (auto problem = run(settings.sentence)) error_ = *problem;
 }
 
 std::optional<std::string> MaskStepsModel::run(const std::string& sentence) {
-  auto ran = run_sentence(spec_, sentence, settings_.causal ? Mask::causal_mask() : Mask::none(), kMaxTokens, kKind);
-  if (auto* why = std::get_if<std::string>(&ran)) return *why;
-  trace_ = std::move(std::get<Trace>(ran));
+  if (auto why = run_trace(sentence, settings_.causal ? Mask::causal_mask() : Mask::none(), kMaxTokens, kKind)) return why;
   sentence_ = sentence;
   head_ = std::clamp(head_, 0, trace_->heads - 1);
   selected_.reset();

@@ -13,23 +13,17 @@
 #pragma once
 #include "engine/lesson/limits.h"
 #include "engine/core/mistakes.h"
-#include "engine/core/model.h"
-#include "engine/core/trace.h"
 #include "engine/widgets/mask_steps/mask_steps_settings.h"
-#include "engine/widgets/widget_model.h"
-#include "engine/widgets/readout.h"
+#include "engine/widgets/trace_model.h"
 
 namespace neuralpath::ui {
 
 enum class Mistake { after_softmax, no_scale, transpose };
 const char* mistake_name(Mistake mistake);  // "mask-after-softmax", "no-scale", "wrong-transpose"
 
-class MaskStepsModel : public WidgetModelBase {
+class MaskStepsModel : public TraceModel<MaskStepsSettings> {
  public:
   static constexpr const char* kKind = "mask-steps";
-  using Settings = MaskStepsSettings;
-  // What the author set up and the choices the text version offers before the first frame
-  // (the widget block of document_json, docs/protocol.md).
   static void describe(const Settings& settings, nlohmann::json& out);
   static constexpr int kMaxTokens = lesson::max_sentence_tokens(kKind);  // the checker's figure too
   static constexpr int kMinLogD = 1, kMaxLogD = 10;  // the "no √d_k" slider: d_k = 2 .. 1024
@@ -68,9 +62,6 @@ class MaskStepsModel : public WidgetModelBase {
   TextTable table(const Step& step) const;
 
   // For the view (valid when has_trace()).
-  bool has_trace() const { return trace_.has_value(); }
-  const Trace& trace() const { return *trace_; }
-  const std::string& error() const { return error_; }
   const std::vector<MaskStage>& stages() const { return stages_; }
   int stage_index() const { return stage_; }
   MaskStage stage() const { return stages_[static_cast<std::size_t>(stage_)]; }
@@ -83,7 +74,6 @@ class MaskStepsModel : public WidgetModelBase {
   int log_d() const { return log_d_; }
   const ScaleDemo& scale_demo_now() const;  // at the slider's d_k
   const WrongTranspose& transpose() const { return transpose_; }
-  const lesson::Inline& caption() const { return caption_; }
   bool row_sum_whole(Index row) const;  // prints as 1.00
 
   std::string stage_formula() const;  // the current stage's rule
@@ -98,15 +88,10 @@ class MaskStepsModel : public WidgetModelBase {
   std::optional<std::string> run(const std::string& sentence);
   void compute_mistakes();
 
-  MaskStepsSettings settings_;
-  lesson::Inline caption_;
-  ModelSpec spec_;
   std::vector<MaskStage> stages_;
   int stage_ = 0;  // index into stages_
   int head_ = 0;
   std::string sentence_;
-  std::optional<Trace> trace_;
-  std::string error_;
   std::optional<Cell> selected_;
 
   Mistake mistake_ = Mistake::after_softmax;

@@ -62,4 +62,11 @@ Explanation explain_weight(const Trace& trace, int layer, int head, Cell cell) {
   return e;
 }
 
+std::string heaviest_other_cell(const Trace& trace, const Matrix& w, int row) {
+  int best = -1;
+  for (int j = 0; j < static_cast<int>(w.cols()); ++j)
+    if (j != row && (best < 0 || w(row, j) > w(row, best))) best = j;
+  return best < 0 ? "" : trace.labels[static_cast<std::size_t>(best)] + " " + format_percent(w(row, best));
+}
+
 }  // namespace neuralpath::ui

@@ -24,4 +24,8 @@ std::string head_label(const Trace& trace, int layer, int head);
 // and in words: the narrator's sentence for the shown layer, the catalogue's for a context one.
 Explanation explain_weight(const Trace& trace, int layer, int head, Cell cell);
 
+// The text version's cell for one query row of a head's weights `w` [T][T]: the key it weighs
+// most other than itself, "cat 41.2%", or "" when the row has no other key.
+std::string heaviest_other_cell(const Trace& trace, const Matrix& w, int row);
+
 }  // namespace neuralpath::ui

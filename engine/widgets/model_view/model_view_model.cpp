@@ -17,14 +17,12 @@ using nlohmann::json;
 // [SECTION] The engine run ---------------------------------------------------------------------
 
 ModelViewModel::ModelViewModel(const ModelViewSettings& settings, const lesson::Inline& caption, const ModelSpec& spec)
-    : settings_(settings), caption_(caption), spec_(spec) {
+    : TraceModel(settings, caption, spec) {
   if (auto problem = run(settings.sentence)) error_ = *problem;
 }
 
 std::optional<std::string> ModelViewModel::run(const std::string& sentence) {
-  auto ran = run_sentence(spec_, sentence, settings_.causal ? Mask::causal_mask() : Mask::none(), kMaxTokens, kKind);
-  if (auto* why = std::get_if<std::string>(&ran)) return *why;
-  trace_ = std::move(std::get<Trace>(ran));
+  if (auto why = run_trace(sentence, settings_.causal ? Mask::causal_mask() : Mask::none(), kMaxTokens, kKind)) return why;
   sentence_ = sentence;
   error_.clear();
   weights_.clear();
@@ -234,12 +232,7 @@ TextTable ModelViewModel::table() const {
   for (const Head& h : reading_order()) {
     TextTable::Row row{label(h), {}};
     const Matrix& w = weights(h);
-    for (int i = 0; i < t; ++i) {
-      int best = -1;
-      for (int j = 0; j < t; ++j)
-        if (j != i && (best < 0 || w(i, j) > w(i, best))) best = j;
-      row.cells.push_back(best < 0 ? "" : trace_->labels[static_cast<std::size_t>(best)] + " " + format_percent(w(i, best)));
-    }
+    for (int i = 0; i < t; ++i) row.cells.push_back(heaviest_other_cell(*trace_, w, i));
     table.rows.push_back(std::move(row));
   }
   return table;

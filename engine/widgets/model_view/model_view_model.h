@@ -12,20 +12,14 @@
 //   snapshot   {"s": sentence, "o": [layer, head] | null, "sel": [row, col] | null}
 #pragma once
 #include "engine/lesson/limits.h"
-#include "engine/core/model.h"
-#include "engine/core/trace.h"
-#include "engine/widgets/widget_model.h"
+#include "engine/widgets/trace_model.h"
 #include "engine/widgets/model_view/model_view_settings.h"
-#include "engine/widgets/readout.h"
 
 namespace neuralpath::ui {
 
-class ModelViewModel : public WidgetModelBase {
+class ModelViewModel : public TraceModel<ModelViewSettings> {
  public:
   static constexpr const char* kKind = "model-view";
-  using Settings = ModelViewSettings;
-  // What the author set up and the choices the text version offers before the first frame
-  // (the widget block of document_json, docs/protocol.md).
   static void describe(const Settings& settings, nlohmann::json& out);
   static constexpr int kMaxTokens = lesson::max_sentence_tokens(kKind);  // the checker's figure too
 
@@ -65,10 +59,6 @@ class ModelViewModel : public WidgetModelBase {
   TextTable table() const;
 
   // For the view (valid when has_trace()).
-  bool has_trace() const { return trace_.has_value(); }
-  const Trace& trace() const { return *trace_; }
-  const std::string& error() const { return error_; }
-  const std::string& input_error() const { return input_error_; }
   const std::string& sentence() const { return sentence_; }
   int layers() const { return static_cast<int>(weights_.size()); }
   int heads(int layer) const { return static_cast<int>(weights_[static_cast<std::size_t>(layer)].size()); }
@@ -79,7 +69,6 @@ class ModelViewModel : public WidgetModelBase {
   std::optional<Head> open() const { return open_; }
   std::optional<Cell> selected() const { return selected_; }
   std::string label(Head h) const;  // "Head 3", or "Layer 1, head 3" with several layers
-  const lesson::Inline& caption() const { return caption_; }
 
   Explanation explain_cell(Head head, Cell cell) const;
 
@@ -88,15 +77,10 @@ class ModelViewModel : public WidgetModelBase {
   CommandResult check_head(Head h) const;  // "" when the head exists
   std::vector<Head> reading_order() const;
 
-  ModelViewSettings settings_;
-  lesson::Inline caption_;
-  ModelSpec spec_;
   std::string sentence_;
-  std::optional<Trace> trace_;
   std::vector<std::vector<Matrix>> weights_;  // [layer][head] [T][T]
   std::optional<Head> open_;
   std::optional<Cell> selected_;
-  std::string error_, input_error_;
 };
 
 }  // namespace neuralpath::ui

@@ -38,8 +38,6 @@ class PlaybackModel : public WidgetModelBase {
  public:
   static constexpr const char* kKind = "playback";
   using Settings = PlaybackSettings;
-  // What the author set up and the choices the text version offers before the first frame
-  // (the widget block of document_json, docs/protocol.md).
   static void describe(const Settings& settings, nlohmann::json& out);
 
   struct Play {};

@@ -39,14 +39,12 @@ const char* SplitJoinModel::role_name(Role role) {
 // [SECTION] The engine run and what each stage shows -------------------------------------------
 
 SplitJoinModel::SplitJoinModel(const SplitJoinSettings& settings, const lesson::Inline& caption, const ModelSpec& spec)
-    : settings_(settings), caption_(caption), spec_(spec) {
+    : TraceModel(settings, caption, spec) {
   if (auto problem = run(settings.sentence)) error_ = *problem;
 }
 
 std::optional<std::string> SplitJoinModel::run(const std::string& sentence) {
-  auto ran = run_sentence(spec_, sentence, settings_.causal ? Mask::causal_mask() : Mask::none(), kMaxTokens, kKind);
-  if (auto* why = std::get_if<std::string>(&ran)) return *why;
-  trace_ = std::move(std::get<Trace>(ran));
+  if (auto why = run_trace(sentence, settings_.causal ? Mask::causal_mask() : Mask::none(), kMaxTokens, kKind)) return why;
   sentence_ = sentence;
   head_ = std::clamp(head_, 0, trace_->heads - 1);
   selected_.reset();

@@ -19,19 +19,14 @@
 #pragma once
 #include "engine/lesson/limits.h"
 #include "engine/core/head_mistakes.h"
-#include "engine/core/trace.h"
-#include "engine/widgets/widget_model.h"
-#include "engine/widgets/readout.h"
+#include "engine/widgets/trace_model.h"
 #include "engine/widgets/split_join/split_join_settings.h"
 
 namespace neuralpath::ui {
 
-class SplitJoinModel : public WidgetModelBase {
+class SplitJoinModel : public TraceModel<SplitJoinSettings> {
  public:
   static constexpr const char* kKind = "split-join";
-  using Settings = SplitJoinSettings;
-  // What the author set up and the choices the text version offers before the first frame
-  // (the widget block of document_json, docs/protocol.md).
   static void describe(const Settings& settings, nlohmann::json& out);
   static constexpr int kMaxTokens = lesson::max_sentence_tokens(kKind);  // the checker's figure too
 
@@ -88,10 +83,6 @@ class SplitJoinModel : public WidgetModelBase {
   };
 
   // For the view (valid when has_trace()).
-  bool has_trace() const { return trace_.has_value(); }
-  const Trace& trace() const { return *trace_; }
-  const std::string& error() const { return error_; }
-  const lesson::Inline& caption() const { return caption_; }
   int stage_index() const { return stage_; }
   SplitStage stage() const { return all_split_stages()[static_cast<std::size_t>(stage_)]; }
   bool per_head() const;  // the stages that show one head (slice .. mix)
@@ -121,12 +112,7 @@ class SplitJoinModel : public WidgetModelBase {
   int heaviest_key(int head) const;     // the key that row weighs most in `head`
   std::string columns_of(int head) const;  // "3–4"
 
-  SplitJoinSettings settings_;
-  lesson::Inline caption_;
-  ModelSpec spec_;
   std::string sentence_;
-  std::optional<Trace> trace_;
-  std::string error_;
   int stage_ = 0;
   int head_ = 0;
   Role role_ = Role::q;

@@ -38,7 +38,7 @@ std::string first_key(const std::string& word) {
 // [SECTION] Sentences and the engine run -------------------------------------------------------
 
 SpotlightModel::SpotlightModel(const SpotlightSettings& settings, const lesson::Inline& caption, const ModelSpec& spec)
-    : settings_(settings), caption_(caption), spec_(spec) {
+    : TraceModel(settings, caption, spec) {
   sentences_.push_back(settings.sentence);
   for (const std::string& s : settings.alternatives)
     if (!s.empty() && std::find(sentences_.begin(), sentences_.end(), s) == sentences_.end()) sentences_.push_back(s);

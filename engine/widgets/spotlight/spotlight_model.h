@@ -10,20 +10,14 @@
 //               blend[{token, weight(, count)}], vector, summary, table, error?, input_error?}
 //   snapshot   {"s": sentence, "q": query index, "h": head}
 #pragma once
-#include "engine/core/model.h"
-#include "engine/core/trace.h"
 #include "engine/widgets/spotlight/spotlight_settings.h"
-#include "engine/widgets/widget_model.h"
-#include "engine/widgets/readout.h"
+#include "engine/widgets/trace_model.h"
 
 namespace neuralpath::ui {
 
-class SpotlightModel : public WidgetModelBase {
+class SpotlightModel : public TraceModel<SpotlightSettings> {
  public:
   static constexpr const char* kKind = "spotlight";
-  using Settings = SpotlightSettings;
-  // What the author set up and the choices the text version offers before the first frame
-  // (the widget block of document_json, docs/protocol.md).
   static void describe(const Settings& settings, nlohmann::json& out);
 
   struct BlendTerm {
@@ -61,10 +55,6 @@ class SpotlightModel : public WidgetModelBase {
   TextTable table() const;
 
   // For the view (trace(), weights() ... valid when has_trace()).
-  bool has_trace() const { return trace_.has_value(); }
-  const Trace& trace() const { return *trace_; }
-  const std::string& error() const { return error_; }
-  const std::string& input_error() const { return input_error_; }
   // What the sentence box shows: the sentence on screen, or after a refusal the refused text, so
   // the box and the message under it speak of the same sentence (a command's too, not only typing).
   const std::string& field() const { return input_error_.empty() ? sentence() : refused_; }
@@ -79,7 +69,6 @@ class SpotlightModel : public WidgetModelBase {
   int heaviest() const { return heaviest_; }  // the largest weight of all, the query's own included
   const Vector& weights() const { return weights_; }
   const std::vector<BlendTerm>& blend() const { return blend_; }
-  const lesson::Inline& caption() const { return caption_; }
   // The lesson's query word ("it") and whether the shown sentence has it: a sentence without it
   // is queried at another word, which the view names (#15).
   std::string query_word() const { return settings_.query.empty() ? std::string("it") : settings_.query; }
@@ -98,17 +87,11 @@ class SpotlightModel : public WidgetModelBase {
   int token_of(const std::variant<int, std::string>& token) const;
   int default_query(const std::string& key) const;
 
-  SpotlightSettings settings_;
-  lesson::Inline caption_;
-  ModelSpec spec_;
   std::vector<std::string> sentences_;  // the block's sentence, its alternatives, then the learner's
   std::vector<std::string> labels_;
   bool has_custom_ = false;
   int sentence_ = 0;
   std::string query_key_;       // the block's query as a token key ("it")
-  std::optional<Trace> trace_;  // the engine's run of sentences_[sentence_]
-  std::string error_;           // why the block's own sentence could not run
-  std::string input_error_;     // why the learner's last sentence could not run
   std::string refused_;         // that sentence (meaningful while input_error_ is set)
   int query_ = 0;
   int head_ = -1;   // -1: the mean over heads (model_spec.h), else one head

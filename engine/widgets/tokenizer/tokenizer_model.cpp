@@ -5,10 +5,10 @@
 #include "engine/text/catalogue.h"
 #include "engine/text/format.h"
 #include "engine/widgets/drawable.h"
+#include "engine/widgets/language_models.h"
 #include "engine/widgets/widget_kinds.h"
 
 #include <algorithm>
-#include <cstdio>
 
 namespace neuralpath::ui {
 
@@ -21,32 +21,6 @@ namespace {
 std::string joined(const std::vector<std::string>& lines) {
   std::string out;
   for (const std::string& line : lines) out += line + "\n";
-  return out;
-}
-
-// Whether `bytes` is whole UTF-8 (a token may be a piece of a character while few merges join it).
-bool whole_utf8(const std::string& bytes) {
-  for (std::size_t i = 0; i < bytes.size();) {
-    const auto c = static_cast<unsigned char>(bytes[i]);
-    const std::size_t n = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xE ? 3 : (c >> 3) == 0x1E ? 4 : 0;
-    if (n == 0 || i + n > bytes.size()) return false;
-    for (std::size_t k = 1; k < n; ++k)
-      if ((static_cast<unsigned char>(bytes[i + k]) & 0xC0) != 0x80) return false;
-    i += n;
-  }
-  return true;
-}
-
-// A token's text as the page shows it: its characters, or for a piece of a character its bytes
-// in hexadecimal ("<C3>"), so state() is always valid text.
-std::string shown_text(const std::string& bytes) {
-  if (whole_utf8(bytes)) return bytes;
-  std::string out;
-  char hex[8];
-  for (unsigned char b : bytes) {
-    std::snprintf(hex, sizeof hex, "<%02X>", b);
-    out += hex;
-  }
   return out;
 }
 
@@ -64,7 +38,7 @@ void TokenizerModel::cut() {
   std::vector<std::pair<int, int>> first(learned_.merges().begin(), learned_.merges().begin() + shown_);
   shown_tokenizer_ = lm::BpeTokenizer::from_merges(std::move(first));
   tokens_.clear();
-  for (int id : shown_tokenizer_.encode(text_)) tokens_.push_back({shown_text(shown_tokenizer_.token_bytes(id)), id});
+  for (int id : shown_tokenizer_.encode(text_)) tokens_.push_back({token_label(shown_tokenizer_.token_bytes(id)), id});
 }
 
 // [SECTION] Commands -----------------------------------------------------------------------------
@@ -165,11 +139,11 @@ Explanation TokenizerModel::explain_token(int index) const {
   } else {
     const auto [a, b] = shown_tokenizer_.merges()[static_cast<std::size_t>(t.id - lm::kFirstMerge)];
     e.formula = std::to_string(t.id) + " = " + std::to_string(a) + " + " + std::to_string(b);
-    e.inputs = {{quoted(shown_text(shown_tokenizer_.token_bytes(a))), std::to_string(a)},
-                {quoted(shown_text(shown_tokenizer_.token_bytes(b))), std::to_string(b)}};
+    e.inputs = {{quoted(token_label(shown_tokenizer_.token_bytes(a))), std::to_string(a)},
+                {quoted(token_label(shown_tokenizer_.token_bytes(b))), std::to_string(b)}};
     e.text = tr("tokenizer.explain_merge", {{"n", std::to_string(t.id - lm::kFirstMerge + 1)},
-                                            {"a", quoted(shown_text(shown_tokenizer_.token_bytes(a)))},
-                                            {"b", quoted(shown_text(shown_tokenizer_.token_bytes(b)))}});
+                                            {"a", quoted(token_label(shown_tokenizer_.token_bytes(a)))},
+                                            {"b", quoted(token_label(shown_tokenizer_.token_bytes(b)))}});
   }
   return e;
 }

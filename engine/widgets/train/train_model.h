@@ -34,8 +34,6 @@ class TrainModel : public WidgetModelBase {
  public:
   static constexpr const char* kKind = "train";
   using Settings = TrainSettings;
-  // What the author set up and the choices the text version offers before the first frame
-  // (the widget block of document_json, docs/protocol.md).
   static void describe(const Settings& settings, nlohmann::json& out);
   static constexpr int kMaxTokens = lesson::max_sentence_tokens(kKind);
   // Per frame: at most kStepsPerFrame steps (slow enough to watch the curves and the spotlight

@@ -20,10 +20,6 @@ using Model = GenerateModel;
 
 namespace {
 
-nlohmann::json rect_css(const UiContext& ui, ImVec2 min, ImVec2 max) {
-  return {min.x / ui.scale, min.y / ui.scale, (max.x - min.x) / ui.scale, (max.y - min.y) / ui.scale};
-}
-
 // Whether a stage changes anything with these settings (the model's own stage always shows).
 bool stage_shown(const Model& model, int index) {
   const GenerateSettings& s = model.settings();
@@ -42,14 +38,7 @@ void GenerateView::draw(const UiContext& ui, const Model& model, Asked& asked) {
   draw_widget_card(ui, this, model, explain_, [&](float width) {
     draw_prompt(ui, model, width, asked);
     kit::gap(ui, 6);
-    bool load = false;
-    if (!draw_model_panel(ui, model.model_handle(), model.waiting(), width, load)) {
-      if (load) asked.push_back(Model::LoadModel{});
-      // the panel's last item: its Load (or Retry) button, or the download's bar
-      layout_["load"] = rect_css(ui, ImGui::GetItemRectMin(), ImGui::GetItemRectMax());
-      return;
-    }
-    layout_.erase("load");
+    if (!model_panel_ready(ui, model, width, asked, layout_)) return;
     draw_text(ui, model, width);
     kit::gap(ui, 6);
     draw_buttons(ui, model, asked);
@@ -60,21 +49,10 @@ void GenerateView::draw(const UiContext& ui, const Model& model, Asked& asked) {
 }
 
 void GenerateView::draw_prompt(const UiContext& ui, const Model& model, float width, Asked& asked) {
-  if (prompt_for_ != model.prompt()) {
-    prompt_for_ = model.prompt();
-    kit::fill_field(prompt_, sizeof prompt_, prompt_for_);
-  }
+  kit::follow_field(prompt_, sizeof prompt_, prompt_for_, model.prompt());
   kit::title(ui, tr("generate.prompt"));
-  const std::string use = tr("generate.use_prompt");
-  const float button_w = kit::text_size(kit::font(ui, kit::Face::body), use).x + ui.px(24);
-  const bool same_line = width >= ui.px(420);
-  kit::push_field_style(ui);
-  ImGui::SetNextItemWidth(same_line ? std::min(width - button_w - ui.px(8), ui.px(620)) : width);
-  const bool entered = ImGui::InputText("##prompt", prompt_, sizeof prompt_, ImGuiInputTextFlags_EnterReturnsTrue);
-  kit::pop_field_style();
-  if (same_line) ImGui::SameLine(0, ui.px(8));
-  const bool clicked = kit::button(ui, use.c_str(), true);
-  if (entered || clicked) asked.push_back(Model::SetSentence{prompt_});
+  if (kit::text_entry(ui, {"##prompt", tr("generate.use_prompt")}, prompt_, sizeof prompt_, width))
+    asked.push_back(Model::SetSentence{prompt_});
   if (!model.input_error().empty()) kit::wrapped(ui, model.input_error(), ui.colors().bad, kit::Face::small);
 }
 
@@ -111,14 +89,14 @@ void GenerateView::draw_text(const UiContext& ui, const Model& model, float widt
 void GenerateView::draw_buttons(const UiContext& ui, const Model& model, Asked& asked) {
   ImGui::BeginDisabled(model.finished());
   if (kit::button(ui, tr("generate.step").c_str(), true)) asked.push_back(Model::Step{});
-  layout_["step"] = rect_css(ui, ImGui::GetItemRectMin(), ImGui::GetItemRectMax());
+  layout_["step"] = kit::css_rect(ui, ImGui::GetItemRectMin(), ImGui::GetItemRectMax());
   ImGui::SameLine(0, ui.px(8));
   if (model.writing()) {
     if (kit::button(ui, tr("generate.stop").c_str())) asked.push_back(Model::Stop{});
   } else if (kit::button(ui, tr("generate.write").c_str())) {
     asked.push_back(Model::Write{});
   }
-  layout_["write"] = rect_css(ui, ImGui::GetItemRectMin(), ImGui::GetItemRectMax());
+  layout_["write"] = kit::css_rect(ui, ImGui::GetItemRectMin(), ImGui::GetItemRectMax());
   ImGui::EndDisabled();
   ImGui::SameLine(0, ui.px(8));
   if (kit::button(ui, tr("generate.restart").c_str())) asked.push_back(Model::Restart{});
@@ -216,7 +194,7 @@ void GenerateView::draw_stages(const UiContext& ui, const Model& model, float wi
         draw->AddText(small, small->FontSize, ImVec2(x + label_w + bar + ui.px(4), cy + ui.px(4)), c.muted, percent.c_str());
         cy += row_h;
       }
-      rects.push_back(rect_css(ui, ImVec2(x, y), ImVec2(x + col_w, cy)));
+      rects.push_back(kit::css_rect(ui, ImVec2(x, y), ImVec2(x + col_w, cy)));
       row_bottom = std::max(row_bottom, cy);
     }
     ImGui::SetCursorScreenPos(ImVec2(origin.x, row_bottom));

@@ -16,10 +16,9 @@
 
 namespace neuralpath::ui {
 
-class GenerateView : public WidgetView<GenerateModel> {
+class GenerateView : public LaidOutView<GenerateModel> {
  public:
   void draw(const UiContext& ui, const GenerateModel& model, Asked& asked);
-  const nlohmann::json& layout() const { return layout_; }
 
  private:
   void draw_prompt(const UiContext& ui, const GenerateModel& model, float width, Asked& asked);
@@ -30,7 +29,6 @@ class GenerateView : public WidgetView<GenerateModel> {
 
   char prompt_[512] = {};
   std::string prompt_for_;  // the prompt prompt_ was last filled from
-  nlohmann::json layout_ = nlohmann::json::object();
 };
 
 }  // namespace neuralpath::ui

@@ -71,10 +71,6 @@ void HeadCostView::draw(const UiContext& ui, const Model& model, Asked& asked) {
   });
 }
 
-nlohmann::json HeadCostView::css_rect(const UiContext& ui, ImVec2 min, ImVec2 max) const {
-  return nlohmann::json::array({min.x / ui.scale, min.y / ui.scale, (max.x - min.x) / ui.scale, (max.y - min.y) / ui.scale});
-}
-
 int HeadCostView::stepper(const UiContext& ui, const char* id, const std::string& label, int stop, int last,
                           float width) {
   int asked = -1;
@@ -83,7 +79,7 @@ int HeadCostView::stepper(const UiContext& ui, const char* id, const std::string
   const ImVec2 label_at = ImGui::GetCursorScreenPos();
   kit::wrapped(ui, label, 0, kit::Face::bold);
   nlohmann::json& where = layout_[id];
-  where["label"] = css_rect(ui, label_at, ImVec2(label_at.x + kit::text_size(kit::font(ui, kit::Face::bold), label).x,
+  where["label"] = kit::css_rect(ui, label_at, ImVec2(label_at.x + kit::text_size(kit::font(ui, kit::Face::bold), label).x,
                                                  ImGui::GetCursorScreenPos().y));
   const float button_w = ui.px(40);
   const float slider_w = std::max(ui.px(80), std::min(width, ui.px(560)) - 2 * (button_w + ui.px(6)));
@@ -93,7 +89,7 @@ int HeadCostView::stepper(const UiContext& ui, const char* id, const std::string
   int value = stop;
   if (ImGui::SliderInt("##slider", &value, 0, std::max(last, 0), "", ImGuiSliderFlags_AlwaysClamp) && value != stop)
     asked = value;
-  where["track"] = css_rect(ui, ImGui::GetItemRectMin(), ImGui::GetItemRectMax());
+  where["track"] = kit::css_rect(ui, ImGui::GetItemRectMin(), ImGui::GetItemRectMax());
   // − and + as tall as the track and button_w wide: sized to their one-character labels they
   // were 37×29 px, under the 32 px a fingertip needs (split-cost.test.mjs measures them).
   const ImVec2 button_size(button_w, std::max(ImGui::GetItemRectSize().y, ui.px(32)));
@@ -104,10 +100,10 @@ int HeadCostView::stepper(const UiContext& ui, const char* id, const std::string
   ImGui::SameLine(0, ui.px(6));
   ImGui::PushStyleVar(ImGuiStyleVar_ButtonTextAlign, ImVec2(0.5f, 0.5f));
   if (kit::button(ui, "\xE2\x88\x92##less", false, button_size) && stop > 0) asked = stop - 1;  // "−"
-  where["less"] = css_rect(ui, ImGui::GetItemRectMin(), ImGui::GetItemRectMax());
+  where["less"] = kit::css_rect(ui, ImGui::GetItemRectMin(), ImGui::GetItemRectMax());
   ImGui::SameLine(0, ui.px(6));
   if (kit::button(ui, "+##more", false, button_size) && stop < last) asked = stop + 1;
-  where["more"] = css_rect(ui, ImGui::GetItemRectMin(), ImGui::GetItemRectMax());
+  where["more"] = kit::css_rect(ui, ImGui::GetItemRectMin(), ImGui::GetItemRectMax());
   ImGui::PopStyleVar();
   ImGui::PopID();
   kit::gap(ui, 4);
@@ -242,8 +238,8 @@ void HeadCostView::draw_by_heads(const UiContext& ui, const Model& model, float 
     draw->AddText(small, small->FontSize, ImVec2(origin.x, origin.y + small->FontSize * static_cast<float>(i)), p.bad,
                   flat[i].c_str());
   layout_["flat"] = {{"lines", flat},
-                     {"rect", css_rect(ui, origin, ImVec2(origin.x + width, origin.y + small->FontSize * static_cast<float>(flat.size())))}};
-  layout_["bars"] = css_rect(ui, ImVec2(origin.x, origin.y + top_pad), ImVec2(origin.x + width, base));
+                     {"rect", kit::css_rect(ui, origin, ImVec2(origin.x + width, origin.y + small->FontSize * static_cast<float>(flat.size())))}};
+  layout_["bars"] = kit::css_rect(ui, ImVec2(origin.x, origin.y + top_pad), ImVec2(origin.x + width, base));
   ImGui::SetCursorScreenPos(ImVec2(origin.x, base + label_h + ui.px(2)));
   ImGui::Dummy(ImVec2(width, 0));
   kit::wrapped(ui, tr_n("head-cost.chart_note", static_cast<long long>(now.heads), {{"d_head", count(now.d_head)}, {"heads", count(now.heads)}}), p.muted,

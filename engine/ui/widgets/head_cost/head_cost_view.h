@@ -13,12 +13,11 @@
 
 namespace neuralpath::ui {
 
-class HeadCostView : public WidgetView<HeadCostModel> {
+class HeadCostView : public LaidOutView<HeadCostModel> {
  public:
   void draw(const UiContext& ui, const HeadCostModel& model, Asked& asked);
-  // Where the last frame drew its controls, [x, y, w, h] in CSS pixels from the canvas's top
+  // layout(): where the last frame drew its controls, [x, y, w, h] in CSS pixels from the canvas's top
   // left (state()'s "layout"): per slider its value's label, track and − / + buttons; the bars.
-  const nlohmann::json& layout() const { return layout_; }
 
  private:
   // A labelled slider over stops 0..last; returns the stop asked for this frame, or -1.
@@ -27,10 +26,6 @@ class HeadCostView : public WidgetView<HeadCostModel> {
   void draw_figures(const UiContext& ui, const HeadCostModel& model, float width);
   void draw_split(const UiContext& ui, const HeadCostModel& model, float width);
   void draw_by_heads(const UiContext& ui, const HeadCostModel& model, float width, Asked& asked);
-
-  nlohmann::json css_rect(const UiContext& ui, ImVec2 min, ImVec2 max) const;
-
-  nlohmann::json layout_ = nlohmann::json::object();
 };
 
 }  // namespace neuralpath::ui

@@ -29,10 +29,6 @@ ImU32 HeadViewView::head_color(int head) {
   return colors[static_cast<std::size_t>(head) % (sizeof colors / sizeof colors[0])];
 }
 
-nlohmann::json HeadViewView::css_rect(const UiContext& ui, ImVec2 min, ImVec2 max) const {
-  return nlohmann::json::array({min.x / ui.scale, min.y / ui.scale, (max.x - min.x) / ui.scale, (max.y - min.y) / ui.scale});
-}
-
 void HeadViewView::draw(const UiContext& ui, const HeadViewModel& model, Asked& asked) {
   // A weight's derivation opens in a sheet across the bottom of the screen, not a popup: the
   // learner reading it can still toggle heads with the chips (a popup would take that tap).
@@ -58,7 +54,7 @@ void HeadViewView::draw_head_chips(const UiContext& ui, const HeadViewModel& mod
     const std::string label = tr("widgets.head", {{"n", std::to_string(h + 1)}});
     const ImVec2 size(kit::text_size(face, label).x + 2 * pad.x + ui.px(14), face->FontSize + 2 * pad.y);
     const ImVec2 min = flow.place(size), max(min.x + size.x, min.y + size.y);
-    layout_["heads"].push_back(css_rect(ui, min, max));
+    layout_["heads"].push_back(kit::css_rect(ui, min, max));
     ImGui::PushID(h);
     if (ImGui::InvisibleButton("##head", size)) asked.push_back(HeadViewModel::ToggleHead{h});
     const bool on = model.shown(h), hovered = ImGui::IsItemHovered();

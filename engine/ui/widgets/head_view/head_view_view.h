@@ -13,24 +13,19 @@
 
 namespace neuralpath::ui {
 
-class HeadViewView : public WidgetView<HeadViewModel> {
+class HeadViewView : public LaidOutView<HeadViewModel> {
  public:
   void draw(const UiContext& ui, const HeadViewModel& model, Asked& asked);
 
   // One colour per head (cycled past eight), the same in both themes.
   static ImU32 head_color(int head);
-  // Where the last frame drew the head chips, [x, y, w, h] in CSS pixels from the canvas's top
+  // layout(): where the last frame drew the head chips, [x, y, w, h] in CSS pixels from the canvas's top
   // left (state()'s "layout": {"heads": [...]}).
-  const nlohmann::json& layout() const { return layout_; }
 
  private:
   void draw_head_chips(const UiContext& ui, const HeadViewModel& model, float width, Asked& asked);
   void draw_lines(const UiContext& ui, const HeadViewModel& model, float width, Asked& asked);
   void draw_tops(const UiContext& ui, const HeadViewModel& model, float width);
-
-  nlohmann::json css_rect(const UiContext& ui, ImVec2 min, ImVec2 max) const;
-
-  nlohmann::json layout_ = nlohmann::json::object();
 };
 
 }  // namespace neuralpath::ui

@@ -14,20 +14,18 @@
 
 namespace neuralpath::ui {
 
-class HeatmapView : public WidgetView<HeatmapModel> {
+class HeatmapView : public LaidOutView<HeatmapModel> {
  public:
   void draw(const UiContext& ui, const HeatmapModel& model, std::vector<HeatmapModel::Command>& asked);
-  // Where the grid was drawn (CSS px from the canvas's top left, last frame) and whether it is
+  // layout(): where the grid was drawn (CSS px from the canvas's top left, last frame) and whether it is
   // wider than the card and scrolls sideways, and where the details (or the hint) sit:
   // {grid: [x, y, w, h], card_width, scrolls, details: [x, y, w, h]}.
-  const nlohmann::json& layout() const { return layout_; }
 
  private:
   void draw_details(const UiContext& ui, const HeatmapModel& model, Cell cell);
 
   std::optional<Cell> hovered_;
   kit::KeptHeight details_;  // a cell's details, hovered or not: one height (#34: hover added 180 px)
-  nlohmann::json layout_ = nlohmann::json::object();
 };
 
 }  // namespace neuralpath::ui

@@ -20,10 +20,6 @@ using Model = KvCacheModel;
 
 namespace {
 
-nlohmann::json rect_css(const UiContext& ui, ImVec2 min, ImVec2 max) {
-  return {min.x / ui.scale, min.y / ui.scale, (max.x - min.x) / ui.scale, (max.y - min.y) / ui.scale};
-}
-
 std::string count(long long n) { return format_count(static_cast<std::uint64_t>(n)); }
 std::string bytes(std::int64_t n) { return format_bytes(static_cast<double>(n)); }
 
@@ -39,14 +35,7 @@ std::string heads_name(int g, int h) {
 void KvCacheView::draw(const UiContext& ui, const Model& model, Asked& asked) {
   draw_widget_card(ui, this, model, explain_, [&](float width) {
     kit::title(ui, tr("kv-cache.title"));
-    bool load = false;
-    if (!draw_model_panel(ui, model.model_handle(), model.waiting(), width, load)) {
-      if (load) asked.push_back(Model::LoadModel{});
-      // the panel's last item: its Load (or Retry) button, or the download's bar
-      layout_["load"] = rect_css(ui, ImGui::GetItemRectMin(), ImGui::GetItemRectMax());
-      return;
-    }
-    layout_.erase("load");
+    if (!model_panel_ready(ui, model, width, asked, layout_)) return;
     const KvCacheSettings& s = model.settings();
     if (s.show_memory) draw_memory(ui, model, width, asked);
     if (s.show_memory && s.show_race) {
@@ -63,21 +52,10 @@ void KvCacheView::draw(const UiContext& ui, const Model& model, Asked& asked) {
 }
 
 void KvCacheView::draw_prompt(const UiContext& ui, const Model& model, float width, Asked& asked) {
-  if (prompt_for_ != model.prompt()) {
-    prompt_for_ = model.prompt();
-    kit::fill_field(prompt_, sizeof prompt_, prompt_for_);
-  }
+  kit::follow_field(prompt_, sizeof prompt_, prompt_for_, model.prompt());
   kit::wrapped(ui, tr("kv-cache.prompt"), 0, kit::Face::bold);
-  const std::string use = tr("kv-cache.use_prompt");
-  const float button_w = kit::text_size(kit::font(ui, kit::Face::body), use).x + ui.px(24);
-  const bool same_line = width >= ui.px(420);
-  kit::push_field_style(ui);
-  ImGui::SetNextItemWidth(same_line ? std::min(width - button_w - ui.px(8), ui.px(520)) : width);
-  const bool entered = ImGui::InputText("##kvprompt", prompt_, sizeof prompt_, ImGuiInputTextFlags_EnterReturnsTrue);
-  kit::pop_field_style();
-  if (same_line) ImGui::SameLine(0, ui.px(8));
-  const bool clicked = kit::button(ui, use.c_str());
-  if (entered || clicked) asked.push_back(Model::SetSentence{prompt_});
+  const kit::TextEntry entry{"##kvprompt", tr("kv-cache.use_prompt"), "", nullptr, 520, false};
+  if (kit::text_entry(ui, entry, prompt_, sizeof prompt_, width)) asked.push_back(Model::SetSentence{prompt_});
   if (!model.input_error().empty()) kit::wrapped(ui, model.input_error(), ui.colors().bad, kit::Face::small);
 }
 
@@ -157,7 +135,7 @@ void KvCacheView::draw_heads(const UiContext& ui, const Model& model, float widt
                         kit::fade(c.accent, chosen ? 0.85f : 0.35f), ui.px(2));
     draw->AddText(small, small->FontSize, ImVec2(at.x + label_w + bar + ui.px(4), at.y + ui.px(5)), chosen ? c.text : c.muted,
                   value.c_str());
-    rects.push_back(rect_css(ui, at, ImVec2(at.x + width, at.y + row_h)));
+    rects.push_back(kit::css_rect(ui, at, ImVec2(at.x + width, at.y + row_h)));
     ImGui::Dummy(ImVec2(width, row_h));
   }
   layout_["heads"] = std::move(rects);
@@ -171,7 +149,7 @@ void KvCacheView::draw_race(const UiContext& ui, const Model& model, float width
   } else if (kit::button(ui, tr(race ? "kv-cache.race_again" : "kv-cache.race").c_str(), true)) {
     asked.push_back(Model::Race{});
   }
-  layout_["race"] = rect_css(ui, ImGui::GetItemRectMin(), ImGui::GetItemRectMax());
+  layout_["race"] = kit::css_rect(ui, ImGui::GetItemRectMin(), ImGui::GetItemRectMax());
   if (!race) {
     kit::wrapped(ui, tr("kv-cache.race_explained"), c.muted, kit::Face::small);
     layout_.erase("chart");
@@ -250,7 +228,7 @@ void KvCacheView::draw_chart(const UiContext& ui, const lm::CacheRace& race, flo
     draw->AddText(small, small->FontSize, ImVec2(lo.x + ui.px(24), ly), c.text, text.c_str());
     ly += small->FontSize + ui.px(2);
   }
-  layout_["chart"] = rect_css(ui, at, ImVec2(at.x + width, at.y + h));
+  layout_["chart"] = kit::css_rect(ui, at, ImVec2(at.x + width, at.y + h));
   ImGui::Dummy(ImVec2(width, h));
 }
 

@@ -17,10 +17,9 @@
 
 namespace neuralpath::ui {
 
-class KvCacheView : public WidgetView<KvCacheModel> {
+class KvCacheView : public LaidOutView<KvCacheModel> {
  public:
   void draw(const UiContext& ui, const KvCacheModel& model, Asked& asked);
-  const nlohmann::json& layout() const { return layout_; }
 
  private:
   void draw_prompt(const UiContext& ui, const KvCacheModel& model, float width, Asked& asked);
@@ -31,7 +30,6 @@ class KvCacheView : public WidgetView<KvCacheModel> {
 
   char prompt_[256] = {};
   std::string prompt_for_;  // the prompt prompt_ was last filled from
-  nlohmann::json layout_ = nlohmann::json::object();
 };
 
 }  // namespace neuralpath::ui

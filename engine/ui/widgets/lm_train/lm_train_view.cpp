@@ -27,11 +27,6 @@ using Status = LmTrainModel::Status;
 
 namespace {
 
-nlohmann::json rect_css(const UiContext& ui, ImVec2 min, ImVec2 max) {
-  const float s = ui.scale > 0 ? ui.scale : 1;
-  return {min.x / s, min.y / s, (max.x - min.x) / s, (max.y - min.y) / s};
-}
-
 std::string count(long long n) { return format_count(static_cast<std::uint64_t>(std::max(0LL, n))); }
 
 std::string head_name(int layer, int head) {
@@ -83,11 +78,11 @@ void LmTrainView::draw_controls(const UiContext& ui, const Model& model, float w
     else asked.push_back(Model::Train{});
   }
   ImGui::EndDisabled();
-  layout_["train"] = rect_css(ui, ImGui::GetItemRectMin(), ImGui::GetItemRectMax());
+  layout_["train"] = kit::css_rect(ui, ImGui::GetItemRectMin(), ImGui::GetItemRectMax());
   ImGui::SameLine(0, ui.px(8));
   const std::string reset = tr("lm_train.reset") + "##reset";
   if (kit::button(ui, reset.c_str(), false, ImVec2(0, ui.px(44)))) asked.push_back(Model::ResetTraining{});
-  layout_["reset"] = rect_css(ui, ImGui::GetItemRectMin(), ImGui::GetItemRectMax());
+  layout_["reset"] = kit::css_rect(ui, ImGui::GetItemRectMin(), ImGui::GetItemRectMax());
 
   kit::gap(ui, 4);
   ImGui::PushFont(kit::font(ui, kit::Face::small));
@@ -108,7 +103,7 @@ void LmTrainView::draw_controls(const UiContext& ui, const Model& model, float w
     draw->AddRectFilled(at, end, kit::fade(c.muted, 0.25f), ui.px(4));
     const float done = d->total > 0 ? static_cast<float>(std::clamp(d->loaded / d->total, 0.0, 1.0)) : 0.0f;
     draw->AddRectFilled(at, ImVec2(at.x + width * done, end.y), c.accent, ui.px(4));
-    layout_["progress"] = rect_css(ui, at, end);
+    layout_["progress"] = kit::css_rect(ui, at, end);
     ImGui::Dummy(ImVec2(width, ui.px(8)));
   } else if (status == Status::loading && model.catching_up() == 0) {
     ImGui::TextUnformatted(tr("lm_train.starting").c_str());
@@ -133,7 +128,7 @@ void LmTrainView::draw_curves(const UiContext& ui, const Model& model, float wid
   const ImVec2 at = ImGui::GetCursorScreenPos();
   const ImVec2 box_min(at.x + label_w, at.y), box_max(at.x + width, at.y + plot_h);
   draw->AddRect(box_min, box_max, c.border, ui.px(2));
-  layout_["chart"] = rect_css(ui, box_min, box_max);
+  layout_["chart"] = kit::css_rect(ui, box_min, box_max);
 
   // The y axis: 0 to the highest loss seen (at least the bigram line and the uniform guess of
   // the first steps), so the line to beat always shows.
@@ -257,7 +252,7 @@ void LmTrainView::draw_heads(const UiContext& ui, const Model& model, float widt
     const float y0 = at.y + ui.px(5) + small->FontSize;
     bar(y0, h.previous_token, c.tip);
     bar(y0 + bar_h + ui.px(3), h.induction, c.bad);
-    rects.push_back({{"layer", h.layer}, {"head", h.head}, {"rect", rect_css(ui, at, end)}});
+    rects.push_back({{"layer", h.layer}, {"head", h.head}, {"rect", kit::css_rect(ui, at, end)}});
   }
   ImGui::SetCursorScreenPos(ImVec2(row_at.x, row_at.y + cell_h + ui.px(4)));
   layout_["heads"] = std::move(rects);
@@ -319,7 +314,7 @@ void LmTrainView::draw_attention(const UiContext& ui, const Model& model, float 
       }
     const ImVec2 m1(m0.x + side, m0.y + side);
     draw->AddRect(m0, m1, c.border);
-    layout_[probe ? "probe_matrix" : "text_matrix"] = rect_css(ui, m0, m1);
+    layout_[probe ? "probe_matrix" : "text_matrix"] = kit::css_rect(ui, m0, m1);
     ImGui::SetCursorScreenPos(ImVec2(m0.x, m1.y + ui.px(4)));
     if (a->cut) kit::wrapped(ui, tr("lm_train.attention_cut", {{"n", std::to_string(T)}}), c.muted, kit::Face::small);
     bottom = std::max(bottom, ImGui::GetCursorScreenPos().y);
@@ -344,21 +339,10 @@ void LmTrainView::draw_sample(const UiContext& ui, const Model& model) {
 
 void LmTrainView::draw_input(const UiContext& ui, const Model& model, float width, Asked& asked) {
   const Palette& c = ui.colors();
-  if (input_for_ != model.text()) {
-    input_for_ = model.text();
-    kit::fill_field(input_, sizeof input_, input_for_);
-  }
+  kit::follow_field(input_, sizeof input_, input_for_, model.text());
   kit::title(ui, tr("lm_train.your_text"));
-  const std::string show = tr("lm_train.show");
-  const float button_w = kit::text_size(kit::font(ui, kit::Face::body), show).x + ui.px(24);
-  const bool same_line = width >= ui.px(420);
-  kit::push_field_style(ui);
-  ImGui::SetNextItemWidth(same_line ? std::min(width - button_w - ui.px(8), ui.px(620)) : width);
-  const bool entered = ImGui::InputText("##text", input_, sizeof input_, ImGuiInputTextFlags_EnterReturnsTrue);
-  kit::pop_field_style();
-  if (same_line) ImGui::SameLine(0, ui.px(8));
-  const bool clicked = kit::button(ui, (show + "##show").c_str(), true);
-  if (entered || clicked) asked.push_back(Model::SetSentence{input_});
+  if (kit::text_entry(ui, {"##text", tr("lm_train.show"), "##show"}, input_, sizeof input_, width))
+    asked.push_back(Model::SetSentence{input_});
   if (!model.input_error().empty()) kit::wrapped(ui, model.input_error(), c.bad, kit::Face::small);
 }
 

@@ -15,10 +15,9 @@
 
 namespace neuralpath::ui {
 
-class LmTrainView : public WidgetView<LmTrainModel> {
+class LmTrainView : public LaidOutView<LmTrainModel> {
  public:
   void draw(const UiContext& ui, const LmTrainModel& model, Asked& asked);
-  const nlohmann::json& layout() const { return layout_; }
 
  private:
   void draw_controls(const UiContext& ui, const LmTrainModel& model, float width, Asked& asked);
@@ -30,7 +29,6 @@ class LmTrainView : public WidgetView<LmTrainModel> {
 
   char input_[2048] = {};
   std::string input_for_;  // the text input_ was last filled from
-  nlohmann::json layout_ = nlohmann::json::object();
 };
 
 }  // namespace neuralpath::ui

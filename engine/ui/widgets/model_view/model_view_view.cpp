@@ -18,11 +18,6 @@ namespace neuralpath::ui {
 
 using nlohmann::json;
 
-json ModelViewView::css_rect(const UiContext& ui, ImVec2 min, ImVec2 max) const {
-  // [x, y, width, height] from the canvas's top left, as the page's own rectangles (app.cpp).
-  return json::array({min.x / ui.scale, min.y / ui.scale, (max.x - min.x) / ui.scale, (max.y - min.y) / ui.scale});
-}
-
 void ModelViewView::draw(const UiContext& ui, const ModelViewModel& model, Asked& asked) {
   // A cell's derivation opens in a sheet across the bottom of the screen: a popup at the finger
   // covered the open grid on a phone, and took the next tap just to close itself.
@@ -92,7 +87,7 @@ void ModelViewView::draw_thumbnails(const UiContext& ui, const ModelViewModel& m
                     open || hovered || focused ? c.accent : c.border, ui.px(3), 0, open ? ui.px(2.5f) : ui.px(1));
       draw->AddText(open ? kit::font(ui, kit::Face::bold) : small, small->FontSize,
                     ImVec2(at.x, at.y + box + ui.px(4)), open ? c.accent : c.text, name.c_str());
-      thumbs.push_back({{"layer", l}, {"head", h}, {"rect", css_rect(ui, min, max)}});
+      thumbs.push_back({{"layer", l}, {"head", h}, {"rect", kit::css_rect(ui, min, max)}});
     }
     flow.end();
     kit::gap(ui, 4);
@@ -130,7 +125,7 @@ void ModelViewView::draw_open(const UiContext& ui, const ModelViewModel& model, 
   }
   layout_["cells"] = {{"origin", {result.cells_min.x / ui.scale, result.cells_min.y / ui.scale}},
                       {"size", {result.cell_size.x / ui.scale, result.cell_size.y / ui.scale}},
-                      {"clip", css_rect(ui, result.clip_min, result.clip_max)},
+                      {"clip", kit::css_rect(ui, result.clip_min, result.clip_max)},
                       {"labels_x", result.labels_x / ui.scale},
                       {"rows", t.tokens.size()}};
   kit::gap(ui, 4);

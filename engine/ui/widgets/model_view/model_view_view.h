@@ -14,21 +14,18 @@
 
 namespace neuralpath::ui {
 
-class ModelViewView : public WidgetView<ModelViewModel> {
+class ModelViewView : public LaidOutView<ModelViewModel> {
  public:
   void draw(const UiContext& ui, const ModelViewModel& model, Asked& asked);
 
-  // {"thumbs": [{layer, head, rect}], "body_end": y, and with a head open "cells": {origin [x, y],
+  // layout(): {"thumbs": [{layer, head, rect}], "body_end": y, and with a head open "cells": {origin [x, y],
   //  size [w, h], clip [x, y, w, h]}}; rects are [x, y, w, h] from the canvas's top left.
-  const nlohmann::json& layout() const { return layout_; }
 
  private:
   void draw_thumbnails(const UiContext& ui, const ModelViewModel& model, float width, Asked& asked);
   void draw_open(const UiContext& ui, const ModelViewModel& model, float width, Asked& asked);
-  nlohmann::json css_rect(const UiContext& ui, ImVec2 min, ImVec2 max) const;
 
   std::optional<Cell> hovered_;
-  nlohmann::json layout_ = nlohmann::json::object();
 };
 
 }  // namespace neuralpath::ui

@@ -30,12 +30,11 @@ struct Painter;
 struct MatrixStyle;
 }  // namespace playback
 
-class PlaybackView : public WidgetView<PlaybackModel> {
+class PlaybackView : public LaidOutView<PlaybackModel> {
  public:
   void draw(const UiContext& ui, const PlaybackModel& model, Asked& asked);
 
   const std::vector<std::string>& drawn_strings() const { return drawn_; }  // last frame, caption excluded
-  const nlohmann::json& layout() const { return layout_; }                  // CSS pixels, last frame
   const std::string& zoomed() const { return zoom_; }                       // matrix shown alone, or ""
 
  private:
@@ -71,7 +70,6 @@ class PlaybackView : public WidgetView<PlaybackModel> {
   char input_[512] = {};   // the sentence field
   std::string input_for_;  // the model sentence input_ was last filled from
   std::vector<std::string> drawn_;
-  nlohmann::json layout_ = nlohmann::json::object();
 };
 
 }  // namespace neuralpath::ui

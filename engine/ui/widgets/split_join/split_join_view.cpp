@@ -20,10 +20,6 @@ namespace neuralpath::ui {
 
 using Model = SplitJoinModel;
 
-nlohmann::json SplitJoinView::css_rect(const UiContext& ui, ImVec2 min, ImVec2 max) const {
-  return nlohmann::json::array({min.x / ui.scale, min.y / ui.scale, (max.x - min.x) / ui.scale, (max.y - min.y) / ui.scale});
-}
-
 float SplitJoinView::column_tint(bool lit, float level) {
   // Unlit columns were a flat 7% of the head's colour: too pale to tell which head owned them
   // or to read their sizes. Now both follow the number, the unlit ones in a lower band.
@@ -39,12 +35,12 @@ void SplitJoinView::draw(const UiContext& ui, const Model& model, Asked& asked) 
     kit::gap(ui, 2);
     const ImVec2 grid_at = ImGui::GetCursorScreenPos();
     draw_matrix(ui, model, width, asked);
-    layout_["grid"] = css_rect(ui, grid_at, ImVec2(grid_at.x + width, ImGui::GetItemRectMax().y));  // the grid's last item ends it
+    layout_["grid"] = kit::css_rect(ui, grid_at, ImVec2(grid_at.x + width, ImGui::GetItemRectMax().y));  // the grid's last item ends it
     kit::gap(ui, 4);
     said_.begin(width);  // the card keeps its height as the pointer moves on and off cells
     const ImVec2 said_at = ImGui::GetCursorScreenPos();
     kit::wrapped(ui, model.narration(), c.text);
-    layout_["narration"] = css_rect(ui, said_at, ImVec2(said_at.x + width, ImGui::GetCursorScreenPos().y));
+    layout_["narration"] = kit::css_rect(ui, said_at, ImVec2(said_at.x + width, ImGui::GetCursorScreenPos().y));
     if (hovered_) {
       // The cell under the pointer in the narrator's words, below the stage's sentence.
       const SplitJoinModel::Shown& shown = model.shown();
@@ -73,8 +69,8 @@ void SplitJoinView::draw_choices(const UiContext& ui, const Model& model, float 
   const kit::StepNav nav = kit::step_nav(ui, tr("split-join.back").c_str(), tr("split-join.next").c_str(),
                                          model.stage_index() > 0, model.stage_index() < last);
   if (nav.move != 0) asked.push_back(Model::Move{nav.move});
-  if (nav.back.shown) layout_["back"] = css_rect(ui, nav.back.min, nav.back.max);
-  if (nav.next.shown) layout_["next"] = css_rect(ui, nav.next.min, nav.next.max);
+  if (nav.back.shown) layout_["back"] = kit::css_rect(ui, nav.back.min, nav.back.max);
+  if (nav.next.shown) layout_["next"] = kit::css_rect(ui, nav.next.min, nav.next.max);
   ImGui::AlignTextToFramePadding();
   ImGui::PushStyleColor(ImGuiCol_Text, ui.colors().muted);
   ImGui::TextUnformatted(
@@ -121,7 +117,7 @@ int SplitJoinView::head_chips(const UiContext& ui, const Model& model, float wid
     const ImVec2 text = kit::text_size(face, label);
     const ImVec2 size(text.x + 2 * pad.x + ui.px(14), text.y + 2 * pad.y);
     const ImVec2 pos = flow.place(size);
-    layout_["heads"].push_back(css_rect(ui, pos, ImVec2(pos.x + size.x, pos.y + size.y)));
+    layout_["heads"].push_back(kit::css_rect(ui, pos, ImVec2(pos.x + size.x, pos.y + size.y)));
     ImGui::PushID(h);
     if (ImGui::InvisibleButton("##head", size) ||
         (ImGui::IsItemFocused() && ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Enter), false)))
@@ -197,7 +193,7 @@ void SplitJoinView::draw_matrix(const UiContext& ui, const Model& model, float w
   // visible inside clip (a phone's grid scrolls sideways).
   layout_["cells"] = {{"origin", {result.cells_min.x / ui.scale, result.cells_min.y / ui.scale}},
                       {"size", {result.cell_size.x / ui.scale, result.cell_size.y / ui.scale}},
-                      {"clip", css_rect(ui, result.clip_min, result.clip_max)}};
+                      {"clip", kit::css_rect(ui, result.clip_min, result.clip_max)}};
   if (result.picked) {
     asked.push_back(Model::SelectCell{*result.picked});
     explain_.open(model.explain_cell(*result.picked));

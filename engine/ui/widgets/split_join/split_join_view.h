@@ -16,13 +16,12 @@
 
 namespace neuralpath::ui {
 
-class SplitJoinView : public WidgetView<SplitJoinModel> {
+class SplitJoinView : public LaidOutView<SplitJoinModel> {
  public:
   void draw(const UiContext& ui, const SplitJoinModel& model, Asked& asked);
-  // Where the last frame drew its parts, [x, y, w, h] in CSS pixels from the canvas's top left
+  // layout(): where the last frame drew its parts, [x, y, w, h] in CSS pixels from the canvas's top left
   // (state()'s "layout"): back, next, the head chips, the grid, its cells {origin, size, clip}
   // and the narration.
-  const nlohmann::json& layout() const { return layout_; }
   // How much of its head's colour a cell takes (0..1) for a number at `level` (|v| over the
   // grid's largest |v|): lit columns (the stage's head) 0.30..0.85, the others 0.10..0.22,
   // readable but clearly behind.
@@ -33,11 +32,8 @@ class SplitJoinView : public WidgetView<SplitJoinModel> {
   int head_chips(const UiContext& ui, const SplitJoinModel& model, float width);  // the head tapped, or -1
   void draw_matrix(const UiContext& ui, const SplitJoinModel& model, float width, Asked& asked);
 
-  nlohmann::json css_rect(const UiContext& ui, ImVec2 min, ImVec2 max) const;
-
   std::optional<Cell> hovered_;
   kit::KeptHeight said_;  // the narration and the hovered cell's sentence
-  nlohmann::json layout_ = nlohmann::json::object();
 };
 
 }  // namespace neuralpath::ui

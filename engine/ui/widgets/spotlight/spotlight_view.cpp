@@ -22,10 +22,6 @@ constexpr float kSwingRate = 5.0f;  // 1/s: how quickly the beams move to new we
 constexpr int kBeamSamples = 24;    // points per beam in layout()
 
 // [x, y, width, height] in CSS pixels from the canvas's top left, as the page's rectangles.
-nlohmann::json css_rect(const UiContext& ui, ImVec2 min, ImVec2 max) {
-  return nlohmann::json::array({min.x / ui.scale, min.y / ui.scale, (max.x - min.x) / ui.scale, (max.y - min.y) / ui.scale});
-}
-
 // A point of the cubic Bézier ImGui draws for a beam (t in 0..1).
 ImVec2 bezier_at(ImVec2 p0, ImVec2 p1, ImVec2 p2, ImVec2 p3, float t) {
   const float u = 1 - t, a = u * u * u, b = 3 * u * u * t, c = 3 * u * t * t, d = t * t * t;
@@ -202,8 +198,8 @@ void SpotlightView::draw_beams(const UiContext& ui, const SpotlightModel& model,
     // The card's colour behind the percentage: a beam crossing between lines passes under it.
     draw->AddRectFilled(ImVec2(label_at.x - ui.px(2), label_at.y), ImVec2(label_at.x + pw + ui.px(2), label_at.y + label_h),
                         c.panel, ui.px(2));
-    chips.push_back(css_rect(ui, min, max));
-    labels.push_back(css_rect(ui, label_at, ImVec2(label_at.x + pw, label_at.y + label_h)));
+    chips.push_back(kit::css_rect(ui, min, max));
+    labels.push_back(kit::css_rect(ui, label_at, ImVec2(label_at.x + pw, label_at.y + label_h)));
     ImGui::SetCursorScreenPos(label_at);
     NumberStyle style;
     style.small = true;
@@ -297,21 +293,10 @@ void SpotlightView::draw_input(const UiContext& ui, const SpotlightModel& model,
   const Palette& c = ui.colors();
   // The field shows the model's field whenever it changes: the sentence on screen, or the one
   // just refused (typed, or sent as a command), so the message under the box speaks of what it holds.
-  if (input_for_ != model.field()) {
-    input_for_ = model.field();
-    kit::fill_field(input_, sizeof input_, input_for_);
-  }
+  kit::follow_field(input_, sizeof input_, input_for_, model.field());
   kit::title(ui, tr("spotlight.your_sentence"));
-  const std::string show = tr("spotlight.show");
-  const float button_w = kit::text_size(kit::font(ui, kit::Face::body), show).x + ui.px(24);
-  const bool same_line = width >= ui.px(420);
-  kit::push_field_style(ui);
-  ImGui::SetNextItemWidth(same_line ? std::min(width - button_w - ui.px(8), ui.px(620)) : width);
-  const bool entered = ImGui::InputText("##sentence", input_, sizeof input_, ImGuiInputTextFlags_EnterReturnsTrue);
-  kit::pop_field_style();
-  if (same_line) ImGui::SameLine(0, ui.px(8));
-  const bool clicked = kit::button(ui, show.c_str(), true);
-  if (entered || clicked) asked.push_back(SpotlightModel::SetSentence{input_});
+  if (kit::text_entry(ui, {"##sentence", tr("spotlight.show")}, input_, sizeof input_, width))
+    asked.push_back(SpotlightModel::SetSentence{input_});
   layout_["field"] = input_;  // what the box holds (a test compares it with the message)
   if (!model.input_error().empty()) {
     kit::wrapped(ui, model.input_error(), c.bad, kit::Face::small);

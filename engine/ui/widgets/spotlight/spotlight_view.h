@@ -17,11 +17,10 @@
 
 namespace neuralpath::ui {
 
-class SpotlightView : public WidgetView<SpotlightModel> {
+class SpotlightView : public LaidOutView<SpotlightModel> {
  public:
   void draw(const UiContext& ui, const SpotlightModel& model, Asked& asked);
   void update(const SpotlightModel& model, float dt);  // the beams swing toward the model's weights
-  const nlohmann::json& layout() const { return layout_; }
 
  private:
   void draw_choices(const UiContext& ui, const SpotlightModel& model, float width, Asked& asked);
@@ -33,7 +32,6 @@ class SpotlightView : public WidgetView<SpotlightModel> {
   bool reduced_motion_ = false;
   char input_[512] = {};   // the text field
   std::string input_for_;  // the sentence input_ was last filled from
-  nlohmann::json layout_ = nlohmann::json::object();
 };
 
 }  // namespace neuralpath::ui

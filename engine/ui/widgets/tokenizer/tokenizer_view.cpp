@@ -84,21 +84,10 @@ void TokenizerView::draw_chips(const UiContext& ui, const Model& model, float wi
 
 void TokenizerView::draw_input(const UiContext& ui, const Model& model, float width, Asked& asked) {
   const Palette& c = ui.colors();
-  if (input_for_ != model.text()) {
-    input_for_ = model.text();
-    kit::fill_field(input_, sizeof input_, input_for_);
-  }
+  kit::follow_field(input_, sizeof input_, input_for_, model.text());
   kit::title(ui, tr("tokenizer.your_text"));
-  const std::string cut = tr("tokenizer.cut");
-  const float button_w = kit::text_size(kit::font(ui, kit::Face::body), cut).x + ui.px(24);
-  const bool same_line = width >= ui.px(420);
-  kit::push_field_style(ui);
-  ImGui::SetNextItemWidth(same_line ? std::min(width - button_w - ui.px(8), ui.px(620)) : width);
-  const bool entered = ImGui::InputText("##text", input_, sizeof input_, ImGuiInputTextFlags_EnterReturnsTrue);
-  kit::pop_field_style();
-  if (same_line) ImGui::SameLine(0, ui.px(8));
-  const bool clicked = kit::button(ui, cut.c_str(), true);
-  if (entered || clicked) asked.push_back(Model::SetSentence{input_});
+  if (kit::text_entry(ui, {"##text", tr("tokenizer.cut")}, input_, sizeof input_, width))
+    asked.push_back(Model::SetSentence{input_});
   if (!model.input_error().empty()) kit::wrapped(ui, model.input_error(), c.bad, kit::Face::small);
 }
 

@@ -13,10 +13,9 @@
 
 namespace neuralpath::ui {
 
-class TokenizerView : public WidgetView<TokenizerModel> {
+class TokenizerView : public LaidOutView<TokenizerModel> {
  public:
   void draw(const UiContext& ui, const TokenizerModel& model, Asked& asked);
-  const nlohmann::json& layout() const { return layout_; }
 
  private:
   void draw_merges(const UiContext& ui, const TokenizerModel& model, Asked& asked);
@@ -25,7 +24,6 @@ class TokenizerView : public WidgetView<TokenizerModel> {
 
   char input_[2048] = {};
   std::string input_for_;  // the text input_ was last filled from
-  nlohmann::json layout_ = nlohmann::json::object();
 };
 
 }  // namespace neuralpath::ui

@@ -62,7 +62,7 @@ void TrainView::draw_controls(const UiContext& ui, const Model& model, float wid
     else
       asked.push_back(Model::Train{});
   }
-  layout_["go"] = css_rect(ui, ImGui::GetItemRectMin(), ImGui::GetItemRectMax());
+  layout_["go"] = kit::css_rect(ui, ImGui::GetItemRectMin(), ImGui::GetItemRectMax());
   ImGui::EndDisabled();
   ImGui::SameLine(0, ui.px(8));
   if (kit::button(ui, tr("train.reset").c_str())) asked.push_back(Model::ResetTraining{});
@@ -93,7 +93,7 @@ void TrainView::draw_controls(const UiContext& ui, const Model& model, float wid
   const bool left = ImGui::IsItemDeactivatedAfterEdit();
   const bool editing = ImGui::IsItemActive();
   ImGui::EndGroup();
-  layout_["seed"] = css_rect(ui, ImGui::GetItemRectMin(), ImGui::GetItemRectMax());  // its field, − and +
+  layout_["seed"] = kit::css_rect(ui, ImGui::GetItemRectMin(), ImGui::GetItemRectMax());  // its field, − and +
   kit::pop_field_style();
   if ((entered || left) && seed_field_ >= 0 && static_cast<std::uint64_t>(seed_field_) != s.seed())
     asked.push_back(Model::SetSeed{seed_field_});
@@ -292,18 +292,9 @@ void TrainView::draw_try(const UiContext& ui, const Model& model, float width, A
     sentences_seen_ = model.sentences_asked();
     kit::fill_field(sentence_, sizeof sentence_, model.asked_sentence());  // whole characters, none undrawable
   }
-  const std::string show = tr("train.show");
-  const float button_w = kit::text_size(kit::font(ui, kit::Face::body), show).x + ui.px(24);
-  const bool same_line = width >= ui.px(420);
-  kit::push_field_style(ui);
-  ImGui::SetNextItemWidth(same_line ? std::min(width - button_w - ui.px(8), ui.px(620)) : width);
   const std::string hint = tr("train.try_hint", {{"query", ui::quoted(model.settings().query)}});
-  const bool entered = ImGui::InputTextWithHint("##try", hint.c_str(), sentence_, sizeof sentence_,
-                                                ImGuiInputTextFlags_EnterReturnsTrue);
-  kit::pop_field_style();
-  if (same_line) ImGui::SameLine(0, ui.px(8));
-  const bool clicked = kit::button(ui, show.c_str(), true);
-  if (entered || clicked) asked.push_back(Model::SetSentence{sentence_});
+  if (kit::text_entry(ui, {"##try", tr("train.show"), "", hint.c_str()}, sentence_, sizeof sentence_, width))
+    asked.push_back(Model::SetSentence{sentence_});
   if (!model.input_error().empty()) {
     kit::wrapped(ui, model.input_error(), ui.colors().bad, kit::Face::small);
   } else if (model.custom()) {

@@ -14,13 +14,12 @@
 
 namespace neuralpath::ui {
 
-class TrainView : public WidgetView<TrainModel> {
+class TrainView : public LaidOutView<TrainModel> {
  public:
   void draw(const UiContext& ui, const TrainModel& model, Asked& asked);
   const char* sentence_box() const { return sentence_; }  // what "try your own sentence" shows
-  // Where the last frame drew the main button ("go") and the seed's field with its − and +
+  // layout(): where the last frame drew the main button ("go") and the seed's field with its − and +
   // ("seed"), [x, y, w, h] in CSS px: state()'s "layout".
-  const nlohmann::json& layout() const { return layout_; }
 
  private:
   void draw_controls(const UiContext& ui, const TrainModel& model, float width, Asked& asked);
@@ -30,11 +29,6 @@ class TrainView : public WidgetView<TrainModel> {
   void draw_heads(const UiContext& ui, const SpotlightNow& spot, float width);
   void draw_try(const UiContext& ui, const TrainModel& model, float width, Asked& asked);
 
-  nlohmann::json css_rect(const UiContext& ui, ImVec2 min, ImVec2 max) const {
-    return nlohmann::json::array({min.x / ui.scale, min.y / ui.scale, (max.x - min.x) / ui.scale, (max.y - min.y) / ui.scale});
-  }
-
-  nlohmann::json layout_ = nlohmann::json::object();
   int seed_field_ = -1;               // what the seed field shows; follows the model unless edited
   std::uint64_t seed_shown_ = ~0ull;  // the model's seed when the field last followed it
   char sentence_[512] = {};           // "try your own sentence" as typed
