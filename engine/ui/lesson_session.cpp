@@ -68,9 +68,15 @@ LessonSession::Error LessonSession::answer(std::string_view id, std::vector<int>
   ++state.attempts;
 
   json option = check->multiple ? json(options) : json(options.front());
+  // The right options go out with the answer (never before it): a learning platform records the
+  // correct response pattern beside the learner's (xAPI, SCORM's cmi.interactions).
+  json right = json::array();
+  for (std::size_t i = 0; i < check->options.size(); ++i)
+    if (check->options[i].correct) right.push_back(static_cast<int>(i));
   events_.push_back({{"type", "answered"},
                      {"check", id},
                      {"option", option},
+                     {"answer", right},
                      {"correct", grade->correct},
                      {"score", score(id)},
                      {"attempts", state.attempts}});

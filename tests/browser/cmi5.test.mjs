@@ -24,14 +24,19 @@ const SESSION_EXT = 'https://w3id.org/xapi/cmi5/context/extensions/sessionid';
 const MASTERY_EXT = 'https://w3id.org/xapi/cmi5/context/extensions/masteryscore';
 const PROGRESS_EXT = 'https://w3id.org/xapi/cmi5/result/extensions/progress';
 const CMI5_DEFINED = new Set(['launched', 'initialized', 'completed', 'passed', 'failed', 'terminated'].map(VERB));
-const ALLOWED = new Set([...CMI5_DEFINED, VERB('progressed')]);
+// cmi5's "allowed" statements this AU sends (docs/lms.md): about the AU, or a part of it.
+const ABOUT_PARTS = new Set(['answered', 'achieved', 'interacted', 'experienced'].map(VERB));
+const ALLOWED = new Set([...CMI5_DEFINED, VERB('progressed'), ...ABOUT_PARTS]);
+const INTERACTION = 'http://adlnet.gov/expapi/activities/cmi.interaction';
 
 // [SECTION] The LRS and the platform's side -------------------------------------------------------
 function makeLrs() {
   // `holding`: a verb whose next statement POST the LRS stores but does not answer until
   // release(): a request the page still sees on its way when it closes.
   const lrs = { statements: [], problems: [], tokens: new Map(), state: new Map(), stored: new Map(),
-    holding: null, held: [], requests: [] };   // requests: each request's {id, verb}s
+    holding: null, held: [], requests: [],   // requests: each request's {id, verb}s
+    // refuse(statement) -> an HTTP status to answer instead of storing it (a strict or a busy LRS)
+    refuse: null, refused: [] };
   const key = url => ['activityId', 'agent', 'registration', 'stateId'].map(k => url.searchParams.get(k)).join('|');
   const body = request => new Promise(done => { let s = ''; request.on('data', c => { s += c; }); request.on('end', () => done(s)); });
   const json = (response, status, value) => response.writeHead(status, { 'Content-Type': 'application/json' })
@@ -78,6 +83,12 @@ function makeLrs() {
       const sent = JSON.parse(await body(request));
       const list = Array.isArray(sent) ? sent : [sent];
       lrs.requests.push(list.map(s => ({ id: s.id, verb: s.verb?.id?.split('/').pop() })));
+      const refusal = lrs.refuse && list.map(s => lrs.refuse(s)).find(Boolean);
+      if (refusal) {
+        lrs.refused.push({ status: refusal, statements: list });
+        json(response, refusal, { message: `refused (${refusal})` });
+        return true;
+      }
       for (const s of list) lrs.accept(s, 'AU');
       const answer = () => json(response, 200, list.map(s => s.id || randomUUID()));
       if (lrs.holding && list.some(s => s.verb?.id === VERB(lrs.holding))) {
@@ -143,7 +154,8 @@ function checkSession(statements, { actor, registration, sessionId, activityId, 
     assert.deepEqual(s.actor, actor, 'the learner from the launch is the actor');
     assert.equal(s.context?.registration, registration);
     assert.equal(s.context?.extensions?.[SESSION_EXT], sessionId, `${s.verb.id} carries the session id`);
-    assert.equal(s.object.id, activityId);
+    if (ABOUT_PARTS.has(s.verb.id)) assert.ok(s.object.id.startsWith(`${activityId}/`), `${s.verb.id}: a part of the AU: ${s.object.id}`);
+    else assert.equal(s.object.id, activityId);
     assert.match(s.id || '', /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, 'a UUID statement id');
     assert.match(s.timestamp || '', /Z$/, 'a UTC timestamp');
     assert.ok(s.context.contextActivities.grouping.some(g => g.id === publisherId), 'the context template\'s grouping');
@@ -194,6 +206,9 @@ function checkSession(statements, { actor, registration, sessionId, activityId, 
 // A missing xAPI document (no learner preferences, no kept state yet) is a 404 by the spec,
 // which the browser logs as an error; those and only those are expected.
 function unexpected(problems) {
+  // The refusals a test asked the LRS for (and the browser's console line for each) are expected.
+  problems = problems.filter(p => !env.lrs.refused.length ||
+    !(/^HTTP (400|503): .*\/lrs\/statements$/.test(p) || /^console: Failed to load resource: .* (400|503)/.test(p)));
   const documents = problems.filter(p => /^HTTP 404: .*\/lrs\/(agents\/profile|activities\/state)\?/.test(p)).length;
   let consoleLines = 0;
   return problems.filter(p => {
@@ -506,5 +521,111 @@ test('a launch naming an LRS that is not a web address says so, and the lesson s
     await page.close();
   }
   env.lrs.statements.splice(0);
+  assert.deepEqual(env.lrs.problems, []);
+});
+
+// [SECTION] Every interaction reported (#32) ----------------------------------------------------------
+
+const LETTERS = 'abcdefghijklmnopqrstuvwxyz';
+const pattern = indices => indices.map(i => LETTERS[i]).join('[,]');
+const EXT = name => `urn:neuralpath:xapi:${name}`;
+
+test('each answer is an answered statement the LRS validates: choices, the learner\'s response, the correct pattern, success', async t => {
+  const who = { registration: randomUUID(), actor: learner(8), mastery: 0.8 };
+  let state;
+  let wrong;
+  const { statements } = await session(t, 'answers', who, async page => {
+    wrong = (await lesson(page)).checks[0].id;
+    await workThrough(page, [wrong]);
+    state = await lesson(page);
+    await waitForVerb('answered', state.checks.length);
+  });
+  const answered = statements.filter(s => s.verb.id === VERB('answered'));
+  assert.equal(answered.length, state.checks.length, 'one statement per answer');
+  const lang = state.lang || 'en';
+  for (const check of state.checks) {
+    const s = answered.find(x => x.object.id.endsWith(`/question/${encodeURIComponent(check.id)}`));
+    assert.ok(s, `an answered statement for ${check.id}`);
+    const d = s.object.definition;
+    assert.equal(d.type, INTERACTION);
+    assert.equal(d.interactionType, 'choice');
+    assert.equal(d.name[lang], check.question);
+    // Ids in the lesson's order, whatever order this learner saw the options in.
+    assert.deepEqual(d.choices.map(c => c.id), check.options.map((_, i) => LETTERS[i]));
+    assert.deepEqual(d.choices.map(c => c.description[lang]), check.options);
+    assert.deepEqual(d.correctResponsesPattern, [pattern(check.answer)], check.id);
+    assert.equal(s.result.response, pattern(check.chosen), check.id);
+    assert.equal(s.result.success, check.correct, check.id);
+    assert.equal(d.extensions[EXT('check-kind')], check.kind || 'check');
+  }
+  assert.equal(answered.find(s => s.object.id.endsWith(`/question/${wrong}`)).result.success, false, 'the wrong answer says so');
+  t.diagnostic(`answered: ${answered.map(s => `${s.object.id.split('/').pop()}=${s.result.response}`).join(' ')}`);
+  assert.deepEqual(env.lrs.problems, []);
+});
+
+test('training the model to its end is an achieved statement with its accuracy and loss, sent once', async t => {
+  const who = { registration: randomUUID(), actor: learner(9), mastery: 0.8 };
+  let widget;
+  const { statements } = await session(t, 'trained', who, async page => {
+    const before = await inLesson(page, np => np.state().widgets.find(w => w.kind === 'train'));
+    await inLesson(page, (np, [id, n]) => np.command({ widget: id, type: 'trainSteps', n }), [before.id, before.total_steps - before.step]);
+    await waitForVerb('achieved');
+    widget = await inLesson(page, (np, id) => np.state().widgets.find(w => w.id === id), before.id);
+    await lessonQuiet(page);
+  });
+  const achieved = statements.filter(s => s.verb.id === VERB('achieved'));
+  assert.equal(achieved.length, 1, 'once');
+  const [s] = achieved;
+  assert.ok(s.object.id.endsWith(`/widget/${widget.id}`), s.object.id);
+  assert.equal(s.object.definition.type, 'http://adlnet.gov/expapi/activities/simulation');
+  assert.equal(widget.finished, true);
+  assert.equal(s.result.extensions[EXT('accuracy')], widget.accuracy);
+  assert.equal(s.result.score.scaled, widget.accuracy);
+  assert.equal(s.result.extensions[EXT('loss')], widget.loss);
+  assert.equal(s.result.extensions[EXT('steps')], widget.total_steps);
+  t.diagnostic(`trained: accuracy ${widget.accuracy}, loss ${widget.loss}`);
+  assert.deepEqual(env.lrs.problems, []);
+});
+
+// A strict LRS refuses one statement for good (400) and is busy once (503): the refused one is
+// given up, the busy one is sent again (same id), and every other statement arrives, in order.
+test('an LRS that refuses one statement and is busy for another loses none of the others', async t => {
+  const who = { registration: randomUUID(), actor: learner(10), mastery: 0.8 };
+  let refusedCheck = null;
+  let busy = null;   // the id of the statement answered 503 once
+  env.lrs.refuse = s => {
+    if (s.verb?.id === VERB('answered') && refusedCheck && s.object.id.endsWith(`/question/${refusedCheck}`)) return 400;
+    if (s.verb?.id === VERB('answered') && !busy && !(refusedCheck && s.object.id.endsWith(`/question/${refusedCheck}`))) {
+      busy = s.id;
+      return 503;
+    }
+    return 0;
+  };
+  try {
+    const { page, problems, check } = await openSession(who);
+    const state = await lesson(page);
+    refusedCheck = state.checks[0].id;
+    await workThrough(page);
+    await waitForVerb('passed');
+    await waitForVerb('completed');
+    await waitForVerb('answered', state.checks.length - 1);
+    await page.waitForFunction(() => /did not accept 1 /.test(document.getElementById('np-lms-note').textContent));
+    await page.click('#np-lms-exit');
+    await waitForVerb('terminated');
+    const statements = env.lrs.statements.splice(0);
+    const verbs = check(statements);
+    t.diagnostic(`refused one, busy once: ${verbs.join(' ')}`);
+    const answeredChecks = statements.filter(s => s.verb.id === VERB('answered')).map(s => s.object.id.split('/').pop());
+    assert.deepEqual(answeredChecks.sort(), state.checks.map(c => c.id).filter(id => id !== refusedCheck).sort(),
+      'every answer but the refused one arrived');
+    assert.ok(busy && statements.some(s => s.id === busy), 'the statement the LRS was busy for arrived when sent again, same id');
+    assert.deepEqual(judgements(verbs), ['passed', 'completed']);
+    assert.deepEqual(env.lrs.refused.map(r => r.status).sort(), [400, 503]);
+    assert.deepEqual(unexpected(problems), []);
+    await page.close();
+  } finally {
+    env.lrs.refuse = null;
+    env.lrs.refused.length = 0;
+  }
   assert.deepEqual(env.lrs.problems, []);
 });

@@ -5,7 +5,7 @@
 // (SCORM 1.2 CAM / IMS CP 1.1.2 + ADL adlcp; cmi5 Quartz, section 13 course structure).
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
@@ -51,9 +51,19 @@ function checkSelfContained(dir, entries, launchPages, lessonIds) {
   assert.equal(engine.length, 3);
   for (const f of ['lesson.html', ...engine, 'np-app.js', 'lessons/index.json', 'lms/np-lms-frame.js', 'lms/np-lms-record.js', 'lms/np-lms-words.js'])
     assert.ok(entries.includes(f), `${f} is in the package`);
+  // Its own lessons, in every language the site ships them in (#32: a Spanish launch found none).
+  const languages = readdirSync(join(siteDir, 'lessons'), { withFileTypes: true })
+    .filter(e => e.isDirectory() && existsSync(join(siteDir, 'lessons', e.name, 'index.json'))).map(e => e.name);
+  assert.ok(languages.includes('es'), `the site ships translations: ${languages}`);
+  const translated = lang => lessonIds.filter(id => existsSync(join(siteDir, 'lessons', lang, `${id}.md`)));
   const mdFiles = entries.filter(f => /^lessons\/.*\.md$/.test(f)).sort();
-  assert.deepEqual(mdFiles, lessonIds.map(id => `lessons/${id}.md`).sort(), 'only its own lessons');
+  assert.deepEqual(mdFiles, [...lessonIds.map(id => `lessons/${id}.md`),
+    ...languages.flatMap(lang => translated(lang).map(id => `lessons/${lang}/${id}.md`))].sort(), 'only its own lessons');
   assert.deepEqual(JSON.parse(readFileSync(join(dir, 'lessons/index.json'), 'utf8')).map(l => l.id).sort(), [...lessonIds].sort());
+  for (const lang of languages) {
+    assert.deepEqual(JSON.parse(readFileSync(join(dir, `lessons/${lang}/index.json`), 'utf8')).map(l => l.id).sort(),
+      translated(lang).sort(), `lessons/${lang}/index.json names only the package's lessons`);
+  }
   for (const page of launchPages) {
     const html = readFileSync(join(dir, page), 'utf8');
     const refs = [...html.matchAll(/\b(?:src|href)="([^"]+)"/g)].map(m => m[1]);

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { buildPackages, repo, serve, startBrowser, unzip, watchProblems } from './scorm-kit.mjs';
+import { screenshotPath } from './harness.mjs';
 
 const LESSON = 'self-attention';
 
@@ -267,4 +268,117 @@ test('a lesson_location that is no section (1 MB of it) is ignored: the lesson o
   assert.ok((await inLesson(page, np => np.state())).sections.length > 0);
   assert.deepEqual(problems, []);
   await page.close();
+});
+
+// [SECTION] Every answer as an interaction (#32) -------------------------------------------------------
+
+const LETTERS = 'abcdefghijklmnopqrstuvwxyz';
+const choices = indices => indices.map(i => LETTERS[i]).join(',');
+
+test('each answer is a cmi.interactions entry scorm-again accepts: id, choice, response, correct pattern, result, time', async t => {
+  const page = await env.browser.newPage();
+  const problems = watchProblems(page);
+  const refusals = [];
+  page.on('console', m => { if (/was not accepted|LMSCommit failed/.test(m.text())) refusals.push(m.text()); });
+  await page.goto(`${env.http.origin}/lms.html`);
+  await page.evaluate(() => window.launch(null));
+  await lessonReady(page);
+  const { checks } = await inLesson(page, np => np.state());
+  // The first check wrong, then retried right; the others right.
+  const answers = [];
+  for (const [i, c] of checks.entries()) {
+    const right = await rightAnswer(page, c.id);
+    if (i === 0) {
+      const wrong = [c.options.findIndex((_, k) => !right.includes(k))];
+      await inLesson(page, (np, [id, option]) => np.answer(id, option), [c.id, c.multiple ? wrong : wrong[0]]);
+      answers.push({ id: c.id, response: wrong, right, correct: false });
+      await inLesson(page, (np, id) => np.command({ type: 'retry', check: id }), c.id);
+    }
+    await inLesson(page, (np, [id, option]) => np.answer(id, option), [c.id, c.multiple ? right : right[0]]);
+    answers.push({ id: c.id, response: right, right, correct: true });
+  }
+  await page.waitForFunction(n => Number(window.API.LMSGetValue('cmi.interactions._count')) >= n, answers.length, { timeout: 10_000 });
+  const written = Object.values(await page.evaluate(() => window.API.renderCMIToJSONObject().cmi.interactions || {}));
+  assert.equal(written.length, answers.length, 'one interaction per answer, a retry too');
+  for (const [n, expected] of answers.entries()) {
+    const got = written[n];
+    assert.equal(got.id, expected.id);
+    assert.equal(got.type, 'choice');
+    assert.equal(got.student_response, choices(expected.response), `${n}: ${JSON.stringify(got)}`);
+    const patterns = Object.values(got.correct_responses || {}).map(r => r.pattern);
+    assert.deepEqual(patterns, [choices(expected.right)]);
+    assert.equal(got.result, expected.correct ? 'correct' : 'wrong');
+    assert.match(got.time, /^\d\d:\d\d:\d\d$/);
+  }
+  assert.deepEqual(refusals, [], 'scorm-again accepted every value');
+  t.diagnostic(`interactions: ${written.map(w => `${w.id}=${w.student_response}/${w.result}`).join(' ')}`);
+
+  // A relaunch journals on after the ones already there (SCORM 1.2: interactions are never rewritten).
+  const session = await page.evaluate(() => window.closeContent());
+  await page.evaluate(k => window.launch(k), { core: { lesson_status: session.core.lesson_status, entry: 'resume' },
+    suspend_data: session.suspend_data, interactions: session.interactions });
+  await lessonReady(page);
+  await page.waitForFunction(() => Number(window.API.LMSGetValue('cmi.interactions._count')) > 0, null, { timeout: 10_000 });
+  const before = Number(await cmi(page, 'cmi.interactions._count'));
+  await inLesson(page, (np, id) => np.command({ type: 'retry', check: id }), checks[1].id);
+  const right = await rightAnswer(page, checks[1].id);
+  await inLesson(page, (np, [id, option]) => np.answer(id, option), [checks[1].id, right.length === 1 ? right[0] : right]);
+  await page.waitForFunction(n => Number(window.API.LMSGetValue('cmi.interactions._count')) === n + 1, before, { timeout: 10_000 });
+  const all = Object.values(await page.evaluate(() => window.API.renderCMIToJSONObject().cmi.interactions));
+  assert.equal(all.at(-1).id, checks[1].id);
+  assert.equal(all[0].id, answers[0].id, 'the first session\'s interactions are still there');
+  assert.deepEqual(refusals, []);
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+// [SECTION] The launch page's language (#32) -----------------------------------------------------------
+
+// The platform's language for the learner comes first; without one, the browser's. The note line
+// and the lesson in the frame both speak it. Screenshots at a phone's width and a desk's.
+test('the launch page speaks the platform\'s language (Spanish), and the lesson in its frame does too', async t => {
+  for (const [lang, locale, width, height] of [['es', 'en-US', 375, 740], ['es', 'en-US', 1440, 900], ['en', 'es-ES', 1440, 900],
+    ['en', 'en-US', 375, 740]]) {
+    const context = await env.browser.newContext({ locale, viewport: { width, height }, isMobile: width < 400, hasTouch: width < 400 });
+    const page = await context.newPage();
+    const problems = watchProblems(page);
+    await page.goto(`${env.http.origin}/lms.html`);
+    // A platform that keeps the learner's language, and a record this page cannot read, so the
+    // note line shows.
+    await page.evaluate(([l, w, h]) => {
+      document.body.style.margin = '0';
+      window.launch({ core: { lesson_status: 'incomplete', entry: 'resume' }, suspend_data: 'np1:{"answers":',
+        student_preference: { language: l } });
+      const frame = document.getElementById('sco');
+      frame.style.width = `${w}px`;
+      frame.style.height = `${h}px`;
+    }, [lang, width, height]);
+    await lessonReady(page);
+    const sco = () => page.evaluate(() => {
+      const doc = document.getElementById('sco').contentWindow.document;
+      return { lang: doc.documentElement.lang, note: doc.getElementById('np-lms-note').textContent,
+        frameTitle: doc.getElementById('np-lms-lesson').title };
+    });
+    await page.waitForFunction(() => !document.getElementById('sco').contentWindow.document.getElementById('np-lms-note').hidden);
+    const shown = await sco();
+    const lessonLang = await inLesson(page, np => np.state().lang);
+    assert.equal(shown.lang, lang, `${locale} browser, platform ${lang}`);
+    assert.equal(lessonLang, lang, 'the lesson in the frame speaks it too');
+    if (lang === 'es') assert.match(shown.note, /No se pudo leer el punto donde lo dejaste \(el registro guardado está cortado o dañado\)/, shown.note);
+    else assert.match(shown.note, /could not be read \(the stored record is cut short or damaged\)/, shown.note);
+    await page.waitForTimeout(500);
+    await page.screenshot({ path: screenshotPath(`scorm-launch-${lang}-${width}`) });
+    t.diagnostic(`${lang} at ${width} px: ${shown.note.slice(0, 60)}…`);
+    assert.deepEqual(problems, []);
+    await context.close();
+  }
+  // Without a platform's wish: the browser's language (a Spanish browser).
+  const context = await env.browser.newContext({ locale: 'es-ES', viewport: { width: 375, height: 740 }, isMobile: true, hasTouch: true });
+  const page = await context.newPage();
+  await page.goto(`${env.http.origin}/pkg/scorm-${LESSON}.html`);
+  await page.waitForFunction(() => document.getElementById('np-lms-lesson')?.contentWindow?.neuralpath, null, { timeout: 60_000 });
+  await page.evaluate(() => document.getElementById('np-lms-lesson').contentWindow.neuralpath.ready);
+  assert.match(await page.locator('#np-lms-note').textContent(), /No se encontró ninguna plataforma de aprendizaje/);
+  await page.screenshot({ path: screenshotPath('scorm-launch-no-platform-es-375') });
+  await context.close();
 });

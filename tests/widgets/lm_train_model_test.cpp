@@ -11,6 +11,8 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
+
 #include <cmath>
 
 using namespace neuralpath;
@@ -34,6 +36,7 @@ struct Wire {
   lw::TrainerWorker worker{[clock = std::make_shared<double>(0.0)] { return *clock += 1.0; }};
   std::string data = lm::page_data_bytes(test::small_page_data());
   std::vector<json> requests;  // what the model asked for, in order
+  std::vector<json> reports;   // its other events (lmInduction, lmTrained): for a learning platform
 
   void deliver(LmTrainModel& model, const std::vector<lw::Reply>& replies) {
     for (const lw::Reply& r : replies) {
@@ -44,7 +47,10 @@ struct Wire {
   void post(LmTrainModel& model) { post_events(model, model.take_events()); }
   void post_events(LmTrainModel& model, const std::vector<json>& events) {
     for (const json& e : events) {
-      REQUIRE(e["type"] == "lm-worker");
+      if (e["type"] != "lm-worker") {
+        reports.push_back(e);
+        continue;
+      }
       requests.push_back(e["message"]);
       auto decoded = lw::decode_request(e["message"]);
       REQUIRE_MESSAGE(std::holds_alternative<lw::Request>(decoded), std::get<std::string>(decoded));
@@ -113,6 +119,15 @@ TEST_CASE("lm-train: Train opens the worker, and the curves, heads and samples a
   CHECK(s["summary"].get<std::string>().find(tr("lm_train.summary_step", {{"step", "60"}, {"steps", "60"}})) == 0);
   CHECK(s["table"]["rows"].size() == 4);
   CHECK(send(model, {{"type", "train"}}).reason() == tr("lm_train.already_finished"));
+  // One lmTrained event for the run, with the worker's numbers; lmInduction only if a head formed.
+  wire.post(model);
+  const auto trained = std::count_if(wire.reports.begin(), wire.reports.end(), [](const json& e) { return e["type"] == "lmTrained"; });
+  REQUIRE(trained == 1);
+  const json& done = *std::find_if(wire.reports.begin(), wire.reports.end(), [](const json& e) { return e["type"] == "lmTrained"; });
+  CHECK(done["step"] == 60);
+  CHECK(done["val_loss"] == s["training"]["val_loss"]);
+  const auto formed = std::count_if(wire.reports.begin(), wire.reports.end(), [](const json& e) { return e["type"] == "lmInduction"; });
+  CHECK(formed == (s["phase"]["induction"].is_null() ? 0 : 1));
 }
 
 TEST_CASE("lm-train: a restored snapshot retrains to its step and shows the same numbers") {
@@ -142,6 +157,7 @@ TEST_CASE("lm-train: a restored snapshot retrains to its step and shows the same
   CHECK(b["training"]["step"] == step);
   CHECK(b["training"]["val_loss"] == a["training"]["val_loss"]);
   CHECK(b["heads"] == a["heads"]);
+  CHECK(other.reports.empty());  // a replay is nothing new for a learning platform
 
   CHECK_FALSE(again.restore(json{{"seed", -1}, {"step", 0}, {"text", "x"}}).done());
   CHECK_FALSE(again.restore(json{{"seed", 1}, {"step", 61}, {"text", "x"}}).done());

@@ -273,3 +273,32 @@ TEST_CASE("a late frame halves the training slice's budget, frames on time let i
   for (int i = 0; i < 20; ++i) m.update(1.0f / 60);
   CHECK(m.state()["slice_budget_ms"] == TrainModel::kFrameBudgetMs);
 }
+
+TEST_CASE("a run that reaches its last step sends one trained event with its numbers; a restored run sends none") {
+  TrainModel m = lesson_model([] { return 0.0; });
+  const int total = m.state()["total_steps"].get<int>();
+  REQUIRE(send(m, {{"type", "trainSteps"}, {"n", total - 1}}).done());
+  CHECK(m.take_events().empty());  // not at the end yet
+  REQUIRE(send(m, {{"type", "train"}}).done());
+  for (int frame = 0; frame < 10 && m.wants_another_frame(); ++frame) m.update(1.0f / 60);
+  const std::vector<json> events = m.take_events();
+  REQUIRE(events.size() == 1);
+  const json s = m.state();
+  CHECK(events[0]["type"] == "trained");
+  CHECK(events[0]["step"] == total);
+  CHECK(events[0]["accuracy"] == s["accuracy"]);
+  CHECK(events[0]["loss"] == s["loss"]);
+  for (int frame = 0; frame < 5; ++frame) m.update(1.0f / 60);
+  CHECK(m.take_events().empty());  // once
+
+  TrainModel restored = lesson_model([] { return 0.0; });
+  REQUIRE(restored.restore(m.snapshot()).done());
+  CHECK(restored.state()["finished"] == true);
+  restored.update(1.0f / 60);
+  CHECK(restored.take_events().empty());  // a reload's replay is no new training
+
+  // Reset, trained again to the end: a new run, a new event.
+  REQUIRE(send(restored, {{"type", "resetTraining"}}).done());
+  REQUIRE(send(restored, {{"type", "trainSteps"}, {"n", total}}).done());
+  CHECK(restored.take_events().size() == 1);
+}

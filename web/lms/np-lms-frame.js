@@ -24,12 +24,14 @@ export function note(text) {
   line.hidden = !text;
 }
 
-export function openLesson(lessonId, { section = '', onReady }) {
+// `lang`: the launch page's language, so the lesson speaks it too.
+export function openLesson(lessonId, { section = '', lang = '', onReady }) {
   const frame = document.createElement('iframe');
   frame.id = 'np-lms-lesson';
-  frame.title = say('launch.frame-title');
+  frame.title = say('frame_title');
   let src = `lesson.html?lesson=${encodeURIComponent(lessonId)}`;
   if (section) src += `&section=${encodeURIComponent(section)}`;
+  if (lang) src += `&lang=${encodeURIComponent(lang)}`;
   frame.src = src;
   frame.addEventListener('load', async () => {
     let np = null;

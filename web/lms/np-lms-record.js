@@ -4,12 +4,20 @@
 //
 //   record  the engine's progress record (lesson::Progress serialised; a JSON text or object):
 //           {"v":1,"lesson":ID,"section":A,"visited":[..],"answers":{ID:[..]},"reveals":[..],"step":N}
-//   packed  "np1:" + the record's JSON without "lesson" (the package knows which lesson it is)
+//   widgets the figures' state (the engine's snapshot, as np-storage.js keeps it): {id: snapshot}
+//   packed  "np1:" + the record's JSON without "lesson" (the package knows which lesson it is),
+//           with the widgets under "w"
 //
-// Past the limit, what matters least goes first, each step said in `dropped`: opened reveals,
-// then the playback position, then the visited sections (the current one stays); answers and
-// the current section go last, answer by answer from the end. Status and score live in their
-// own fields, so a trimmed record never changes what the platform has recorded.
+// Past the limit, what matters least goes first, each step said in `dropped`:
+//   1. the figures' settings (a sentence typed, a mask, a stage...), the largest first
+//   2. the opened reveals
+//   3. the playback position
+//   4. the visited sections (the current one stays)
+//   5. the trained models (a snapshot with a seed and its steps: minutes of the learner's time
+//      to train again, a few characters to keep)
+//   6. the answers, one by one from the end
+// The current section is never dropped. Status and score live in their own fields, so a
+// trimmed record never changes what the platform has recorded.
 
 import { say } from './np-lms-words.js';
 
@@ -23,15 +31,36 @@ function recordObject(record) {
   return record && typeof record === 'object' && !Array.isArray(record) ? record : null;
 }
 
+// A trained model's snapshot: a seed and the steps trained (the train widget's, lm-train's).
+export const isTrainedModel = snapshot => !!snapshot && typeof snapshot === 'object' && 'seed' in snapshot &&
+  (Number(snapshot.steps) > 0 || Number(snapshot.step) > 0);
+
 // -> {data, dropped: [what was left out]} or {error} when the record is unreadable.
-export function packRecord(record, limit = SUSPEND_DATA_LIMIT) {
+export function packRecord(record, limit = SUSPEND_DATA_LIMIT, widgets = null) {
   const object = recordObject(record);
-  if (!object) return { error: say('record.not-object') };
+  if (!object) return { error: say('record_not_object') };
   const compact = { ...object };
   delete compact.lesson;
   delete compact.summary;   // state()'s progress carries a derived summary; never stored
+  delete compact.w;
+  if (widgets && typeof widgets === 'object' && !Array.isArray(widgets) && Object.keys(widgets).length) compact.w = { ...widgets };
   const dropped = [];
   const fits = () => PREFIX.length + JSON.stringify(compact).length <= limit;
+  // Widgets in the order they go: the figures' settings largest first, then (later) trained models.
+  const dropWidgets = (trained, what) => {
+    if (fits() || !compact.w) return;
+    const ids = Object.keys(compact.w).filter(id => isTrainedModel(compact.w[id]) === trained)
+      .sort((a, b) => JSON.stringify(compact.w[b]).length - JSON.stringify(compact.w[a]).length);
+    let removed = 0;
+    for (const id of ids) {
+      if (fits()) break;
+      delete compact.w[id];
+      removed++;
+    }
+    if (!Object.keys(compact.w).length) delete compact.w;
+    if (removed) dropped.push(`${removed} ${what}`);
+  };
+  dropWidgets(false, 'figure settings');
   const steps = [   // [what, field, how]
     ['opened reveals', 'reveals', () => delete compact.reveals],
     ['playback position', 'step', () => delete compact.step],
@@ -43,26 +72,29 @@ export function packRecord(record, limit = SUSPEND_DATA_LIMIT) {
     drop();
     dropped.push(what);
   }
+  dropWidgets(true, 'trained models');
   if (!fits() && compact.answers && typeof compact.answers === 'object') {
     const ids = Object.keys(compact.answers);
     let removed = 0;
     while (!fits() && ids.length) { delete compact.answers[ids.pop()]; removed++; }
     if (removed) dropped.push(`${removed} answer${removed === 1 ? '' : 's'}`);
   }
-  if (!fits()) return { error: say('record.too-big', { limit }) };
+  if (!fits()) return { error: say('record_too_big', { limit }) };
   return { data: PREFIX + JSON.stringify(compact), dropped };
 }
 
-// -> {record: the engine's JSON text} for packRecord's output, {empty: true} for "", or {error}.
+// -> {record: the engine's JSON text, widgets: {id: snapshot} or null} for packRecord's output, {empty: true} for "", or {error}.
 export function unpackRecord(data, lessonId) {
   if (typeof data !== 'string' || data === '') return { empty: true };
-  if (!data.startsWith(PREFIX)) return { error: say('record.foreign') };
+  if (!data.startsWith(PREFIX)) return { error: say('record_foreign') };
   let object;
   try { object = JSON.parse(data.slice(PREFIX.length)); } catch {
-    return { error: say('record.cut') };
+    return { error: say('record_cut') };
   }
-  if (!object || typeof object !== 'object' || Array.isArray(object)) return { error: say('record.not-stored-object') };
-  return { record: JSON.stringify({ ...object, lesson: lessonId }) };
+  if (!object || typeof object !== 'object' || Array.isArray(object)) return { error: say('record_not_stored_object') };
+  const { w, ...rest } = object;
+  const widgets = w && typeof w === 'object' && !Array.isArray(w) ? w : null;
+  return { record: JSON.stringify({ ...rest, lesson: lessonId }), widgets };
 }
 
 // What a platform shows for a 'progress' event {completed, completed_checks, total_checks, score}.

@@ -1,33 +1,42 @@
-// Every word the launch pages show a learner, by key, with named {placeholders}: the same shape
-// as the engine's string catalogue (lessons/strings/en.strings), kept here because these pages
-// speak before the engine (and its catalogue) has loaded, or without it.
-export const WORDS = {
-  'launch.no-lesson': 'This launch page does not name a lesson; the package is damaged.',
-  'launch.frame-title': 'Lesson',
-  'launch.not-restored': 'Your saved place could not be restored ({reason}); the lesson starts at the beginning.',
-  'scorm.no-platform': 'No learning platform was found (no SCORM API above this page): the lesson works, but nothing is recorded.',
-  'scorm.refused': 'The learning platform refused to start this session ({reason}): nothing will be recorded.',
-  'scorm.unreadable': 'Your saved place could not be read ({reason}); the lesson starts at the beginning.',
-  'cmi5.no-platform': 'This page was not launched by a cmi5 platform (no launch parameters): the lesson works, but nothing is recorded.',
-  'cmi5.refused': 'The learning platform could not start this session ({reason}): nothing will be recorded. ' +
-    'If you reloaded this page, open the lesson again from your learning platform.',
-  'cmi5.exit': 'Exit lesson',
-  'cmi5.left': 'You have left the lesson; you can close this window.',
-  'cmi5.left-no-return': 'You have left the lesson; you can close this window. ' +
-    '(The learning platform\'s way back is not a web address, so this page does not follow it.)',
-  'cmi5.bad-endpoint': 'This launch names a learning record store that is not a web address (http or https): ' +
-    'the lesson works, but nothing is recorded. Open the lesson again from your learning platform.',
-  'cmi5.ended': 'This session ended when you left the page, so nothing more is recorded. ' +
-    'To go on, open the lesson again from your learning platform.',
-  'cmi5.failed-start': 'The lesson could not start: {reason}',
-  'record.not-object': 'the progress record is not a JSON object',
-  'record.too-big': 'the progress record does not fit in {limit} characters even without its answers',
-  'record.foreign': 'the stored record was not written by this lesson package',
-  'record.cut': 'the stored record is cut short or damaged',
-  'record.not-stored-object': 'the stored record is not an object',
-};
+// Every word the launch pages show a learner, from the catalogue's [lms] section
+// (lessons/strings/<lang>.strings, the file the engine compiles in): these pages speak before
+// the engine runs, or without it, so they read the file themselves with the page's own reader
+// (np-strings.js, at the package's root beside lesson.html).
+//
+//   await loadWords(platformLanguage)   picks the language (below), loads its catalogue over the
+//                                       English one, sets <html lang>; resolves to the code
+//   say('cmi5_exit', {reason})          the words for key lms.<key>, {placeholders} filled in
+//   useWords(map)                       a catalogue already read (Node tests: parseStrings)
+//
+// The language: the platform's wish for this learner first (SCORM 1.2's
+// cmi.student_preference.language, cmi5's languagePreference), then as every page of the site
+// picks it (np-lang.js: the learner's remembered choice, the browser's languages, English).
+// The lesson in the frame is opened in the same language.
 
+let catalogue = new Map();
+
+export function useWords(map) { catalogue = map instanceof Map ? map : new Map(); }
+
+export async function loadWords(platformLanguage = '') {
+  let lang = 'en';
+  try {
+    const [{ loadStrings }, { chooseLanguage }] = await Promise.all([import('../np-strings.js'), import('../np-lang.js')]);
+    const params = new URLSearchParams();
+    // "es-ES,en-US" (cmi5) or "es" (SCORM): its first tag is the learner's first wish.
+    const first = String(platformLanguage || '').split(',')[0].trim();
+    if (/^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8})*$/.test(first)) params.set('lang', first);
+    lang = await chooseLanguage(params);
+    useWords(await loadStrings(lang));
+  } catch (error) {
+    console.warn(`neuralpath: the launch page's words could not be loaded: ${error.message}`);
+  }
+  if (typeof document !== 'undefined') document.documentElement.lang = lang;
+  return lang;
+}
+
+// A missing key shows the key itself, never nothing.
 export function say(key, args = {}) {
-  const template = Object.hasOwn(WORDS, key) ? WORDS[key] : key;
-  return template.replace(/\{(\w+)\}/g, (whole, name) => (Object.hasOwn(args, name) ? String(args[name]) : whole));
+  const template = catalogue.get(`lms.${key}`) ?? `lms.${key}`;
+  return template.replace(/\{\{|\}\}|\{(\w+)\}/g, (whole, name) =>
+    (whole === '{{' ? '{' : whole === '}}' ? '}' : Object.hasOwn(args, name) ? String(args[name]) : whole));
 }

@@ -8,10 +8,14 @@
 //            cmi.core.lesson_location     the section the learner is in
 //            cmi.suspend_data             the learner's record, packed into 4,096 characters
 //            cmi.core.session_time, cmi.core.exit ("suspend": the learner may come back)
+//            cmi.interactions.n.*         each answered check (normal mode): id, type "choice",
+//                                         student_response, correct_responses.0.pattern, result,
+//                                         time (np-lms-interactions.js; docs/lms.md)
 //   LMSCommit after each change the learner makes; LMSFinish when the page goes away.
 import { launchedLesson, note, openLesson } from './np-lms-frame.js';
 import { lessonOutcome, packRecord, unpackRecord } from './np-lms-record.js';
-import { say } from './np-lms-words.js';
+import { checkInteraction, scormInteraction } from './np-lms-interactions.js';
+import { loadWords, say } from './np-lms-words.js';
 
 // [SECTION] Finding the API ---------------------------------------------------------------------
 // SCORM 1.2: the platform puts an object called API on a window above the content: a parent
@@ -71,22 +75,26 @@ function timespan(ms) {
 }
 
 // [SECTION] The launch ----------------------------------------------------------------------------
-function launch() {
+async function launch() {
+  let lang = await loadWords();
   const lessonId = launchedLesson();
-  if (!lessonId) { note(say('launch.no-lesson')); return; }
+  if (!lessonId) { note(say('no_lesson')); return; }
   const api = findApi();
   if (!api) {
-    note(say('scorm.no-platform'));
-    openLesson(lessonId, { onReady() {} });
+    note(say('scorm_no_platform'));
+    openLesson(lessonId, { lang, onReady() {} });
     return;
   }
   const lms = platform(api);
   const failed = lms.start();
   if (failed) {
-    note(say('scorm.refused', { reason: failed }));
-    openLesson(lessonId, { onReady() {} });
+    note(say('scorm_refused', { reason: failed }));
+    openLesson(lessonId, { lang, onReady() {} });
     return;
   }
+  // The platform's language for this learner, when it keeps one (cmi.student_preference.language).
+  const wish = lms.get('cmi.student_preference.language');
+  if (wish) lang = await loadWords(wish);
   const started = Date.now();
   // lesson_mode "browse" (a look before taking it) or "review" (after): the learner's record and
   // place are kept, but status and score are not the lesson's to change (SCORM 1.2 RTE 3.4.4).
@@ -106,21 +114,30 @@ function launch() {
   // A record this page cannot use is left in the platform until the learner changes something.
   let keepStored = !!saved.error;
   if (saved.error) {
-    note(say('scorm.unreadable', { reason: saved.error }));
+    note(say('scorm_unreadable', { reason: saved.error }));
     console.warn(`neuralpath: cmi.suspend_data ignored: ${saved.error}`);
   }
 
   // The record to give the lesson when its frame (re)opens it: the stored one, then the latest.
   let current = saved.record || null;
-  function report(progress) {
-    const record = typeof progress.progress === 'string' ? progress.progress : JSON.stringify(progress.progress);
-    current = record;
-    const packed = packRecord(record);
+  // The figures' state (trained models, sentences...) as the lesson keeps it (np-storage.js's
+  // 'widgets-kept'), stored beside the record in suspend_data and given back on a relaunch.
+  let widgets = saved.widgets || null;
+  function storeRecord() {
+    if (!current) return false;
+    const packed = packRecord(current, undefined, widgets);
     if (packed.error) console.warn(`neuralpath: progress not stored: ${packed.error}`);
     else if (!keepStored) {
       if (packed.dropped.length) console.warn(`neuralpath: cmi.suspend_data is limited to 4096 characters; left out: ${packed.dropped.join(', ')}`);
       lms.set('cmi.suspend_data', packed.data);
+      return true;
     }
+    return false;
+  }
+  function report(progress) {
+    const record = typeof progress.progress === 'string' ? progress.progress : JSON.stringify(progress.progress);
+    current = record;
+    storeRecord();
     let section = '';
     try { section = JSON.parse(record).section || ''; } catch { /* no section then */ }
     if (section) lms.set('cmi.core.lesson_location', section.slice(0, 255));
@@ -135,14 +152,29 @@ function launch() {
     lms.commit();
   }
 
+  // Each answer is an interaction of its own (SCORM 1.2 keeps a journal: n counts up, never
+  // rewrites): a learner's retries show as they happened. Only in normal mode: browse and review
+  // change nothing the platform records.
+  let interactions = Number.parseInt(lms.get('cmi.interactions._count'), 10);
+  if (!Number.isInteger(interactions) || interactions < 0) interactions = 0;
+  function reportAnswer(np, answered) {
+    if (!judged) return;
+    let check = null;
+    try { check = np.state().checks.find(c => c.id === answered.check) || null; } catch { /* answered anyway */ }
+    for (const [element, value] of scormInteraction(checkInteraction(check, answered), interactions)) lms.set(element, value);
+    interactions++;
+    lms.commit();
+  }
+
   openLesson(lessonId, {
+    lang,
     section: saved.record ? '' : location,
     onReady(np) {
       let restored = false;
       if (current) {
         try { np.command({ type: 'restore', progress: current }); restored = true; } catch (error) {
           keepStored = true;
-          note(say('launch.not-restored', { reason: error.message }));
+          note(say('not_restored', { reason: error.message }));
         }
       }
       if (!restored) {
@@ -158,6 +190,17 @@ function launch() {
         for (const type of ['pointerdown', 'keydown']) win?.addEventListener(type, release, { capture: true, once: true });
         np.events.addEventListener('answered', release, { once: true });
       }
+      if (restored && widgets) {
+        try {
+          const reply = np.command({ type: 'restoreSnapshot', widgets });
+          for (const dropped of reply.dropped || []) console.warn(`neuralpath: figure ${dropped.widget || ''} not restored`);
+        } catch (error) { console.warn(`neuralpath: the figures were not restored: ${error.message}`); }
+      }
+      np.events.addEventListener('widgets-kept', event => {
+        widgets = event.detail?.widgets || null;
+        if (storeRecord()) lms.commit();
+      });
+      np.events.addEventListener('answered', event => reportAnswer(np, event.detail));
       np.events.addEventListener('progress', event => report(event.detail));
     },
   });
@@ -175,4 +218,4 @@ function launch() {
   window.addEventListener('beforeunload', finish);
 }
 
-launch();
+launch().catch(error => note(String(error?.message || error)));

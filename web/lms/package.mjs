@@ -56,14 +56,24 @@ function stage(site, lessons, format) {
   cpSync(site, dir, { recursive: true, filter: source => {
     const path = relative(site, source).split('\\').join('/');
     if (path.endsWith('.br')) return false;  // precompressed copies (web/precompress.mjs): platforms serve plain files
-    const lesson = /^lessons\/(.+)\.md$/.exec(path);
+    // lessons/ID.md and its translations lessons/LANG/ID.md: a package speaks every language the
+    // site ships (before #32 the translations were left out, and a Spanish launch found no lesson).
+    const lesson = /^lessons\/(?:[a-z]{2,3}(?:-[a-z0-9]+)*\/)?([^/]+)\.md$/.exec(path);
     return !lesson || ids.has(lesson[1]);
   } });
   writeFileSync(join(dir, 'lessons/index.json'), `${JSON.stringify(lessons, null, 2)}\n`);
+  // Each language's list names only the lessons this package holds.
+  for (const entry of readdirSync(join(dir, 'lessons'), { withFileTypes: true })) {
+    const list = join(dir, 'lessons', entry.name, 'index.json');
+    if (!entry.isDirectory() || !existsSync(list)) continue;
+    let translated;
+    try { translated = JSON.parse(readFileSync(list, 'utf8')); } catch { continue; }
+    if (Array.isArray(translated)) writeFileSync(list, `${JSON.stringify(translated.filter(l => ids.has(l?.id)), null, 2)}\n`);
+  }
   dropPlainEngineCopies(dir);
 
   mkdirSync(join(dir, 'lms'), { recursive: true });
-  const runtime = ['np-lms-frame.js', 'np-lms-record.js', 'np-lms-words.js', 'np-lms.css', format === 'scorm' ? 'np-scorm.js' : 'np-cmi5.js'];
+  const runtime = ['np-lms-frame.js', 'np-lms-record.js', 'np-lms-words.js', 'np-lms-interactions.js', 'np-lms.css', format === 'scorm' ? 'np-scorm.js' : 'np-cmi5.js'];
   for (const name of runtime) cpSync(join(here, name), join(dir, 'lms', name));
   const scripts = [];
   if (format === 'cmi5') {

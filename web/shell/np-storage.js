@@ -294,10 +294,140 @@ np.events.addEventListener('progress', event => {
   save(progress);
 });
 
+// [SECTION] The figures, kept across reloads ------------------------------------------------------
+// What a shared link carries (np-share.js) is kept too: the engine's `snapshot`, each changed
+// widget's state (sentence, mask, stage, selected cell, sampling settings...; a trained model as
+// its seed and steps: training is deterministic, so the restore replays it to the same weights).
+//
+//   key    neuralpath:v1:widgets:<lesson id>
+//   value  {"version": 1, "lesson": ID, "saved": ISO time, "widgets": {id: snapshot}}
+//   kept   neuralpath:v1:kept-widgets:<lesson id>:<ISO time>   one that could not be read, as it was
+//
+// Put back when the lesson opens (restoreSnapshot: a widget the lesson no longer has, or a
+// snapshot it refuses, is left out and the console says which; the rest is restored), except in
+// a shared view, which shows the link's figures. The language-model trainers are np-lm.js's.
+// Saved when the learner has changed something: after an input ends (a drag saves once, when the
+// pointer is lifted, never while it is down), after the engine reports a change, and at once
+// when the page is hidden or closed (a training that runs on is saved then, or when it ends). No
+// timer looks on its own: an idle page costs nothing (idle.test.mjs).
+// Nothing is written when nothing changed. Storage that is full or blocked keeps what it had.
+const WIDGETS_KEY = `neuralpath:v${VERSION}:widgets:${lesson}`;
+const KEPT_WIDGETS_PREFIX = `neuralpath:v${VERSION}:kept-widgets:${lesson}:`;
+const OWN_STORAGE = new Set(['lm-train']);   // kinds whose state another file keeps (np-lm.js)
+const SETTLE_MS = 600;
+let widgetsHeld = false;   // a stored value that could not be read nor copied aside: never overwritten
+let widgetsSaved = null;   // the text last written (or found)
+let widgetsRestored = false;   // nothing is written before what was kept is put back
+
+// {status: 'empty'|'unavailable'} or {status: 'ok', widgets} or {status: 'unreadable', raw, why}
+function readWidgets() {
+  const s = store();
+  if (!s) return { status: 'unavailable' };
+  let raw;
+  try { raw = s.getItem(WIDGETS_KEY); } catch { return { status: 'unavailable' }; }
+  if (raw === null) return { status: 'empty' };
+  const limits = np.limits || { shared_state_bytes: Infinity, json_depth: Infinity };
+  if (raw.length > limits.shared_state_bytes) return { status: 'unreadable', raw, why: 'larger than the engine reads' };
+  if (nestingOver(raw, limits.json_depth)) return { status: 'unreadable', raw, why: 'nested too deep' };
+  let value;
+  try { value = JSON.parse(raw); } catch { return { status: 'unreadable', raw, why: 'not JSON' }; }
+  const plain = v => !!v && typeof v === 'object' && !Array.isArray(v);
+  if (!plain(value) || value.version !== VERSION || value.lesson !== lesson || !plain(value.widgets))
+    return { status: 'unreadable', raw, why: 'not a record of this lesson\'s figures' };
+  return { status: 'ok', widgets: value.widgets, raw };
+}
+
+// Each changed widget's snapshot, less the kinds kept elsewhere; null when the engine cannot say.
+function widgetSnapshots() {
+  let snapshots, kinds;
+  try {
+    snapshots = np.command({ type: 'snapshot' }).widgets || {};
+    kinds = new Map((np.state().widgets || []).map(w => [w.id, w.kind]));
+  } catch { return null; }
+  const out = {};
+  for (const [id, snapshot] of Object.entries(snapshots)) if (!OWN_STORAGE.has(kinds.get(id))) out[id] = snapshot;
+  return out;
+}
+
+let pointersDown = 0;
+let settleTimer = 0;
+function saveWidgets() {
+  clearTimeout(settleTimer);
+  if (sharedView || widgetsHeld || !widgetsRestored) return;
+  const widgets = widgetSnapshots();
+  if (!widgets) return;
+  const text = JSON.stringify(widgets);
+  if (text === widgetsSaved) return;
+  if (text.length > (np.limits?.shared_state_bytes ?? Infinity)) {
+    console.warn(`the figures of "${lesson}" are too large to keep (${text.length} bytes)`);
+    return;
+  }
+  const s = store();
+  if (!s) return;
+  try {
+    if (text === '{}') s.removeItem(WIDGETS_KEY);
+    else s.setItem(WIDGETS_KEY, JSON.stringify({ version: VERSION, lesson, saved: new Date().toISOString(), widgets }));
+    widgetsSaved = text;
+  } catch (error) {
+    // Full or blocked: the stored value stays as it was; the next change tries again.
+    console.warn(`the figures of "${lesson}" were not kept: ${error && error.name}`);
+    return;
+  }
+  np.events.dispatchEvent(new CustomEvent('widgets-kept', { detail: { widgets } }));
+}
+// After the learner's input ends, or the engine reports a change: once things settle.
+function saveSoon() {
+  clearTimeout(settleTimer);
+  if (pointersDown > 0) return;   // a drag: saved when the pointer is lifted
+  settleTimer = setTimeout(saveWidgets, SETTLE_MS);
+}
+
+function restoreWidgets() {
+  widgetsRestored = true;
+  if (sharedView) return;
+  const found = readWidgets();
+  if (found.status === 'unreadable') {
+    let copied = false;
+    try {
+      const copyKey = KEPT_WIDGETS_PREFIX + new Date().toISOString();
+      store().setItem(copyKey, found.raw);
+      copied = store().getItem(copyKey) === found.raw;
+    } catch { /* no room for the copy */ }
+    widgetsHeld = !copied;
+    console.warn(`the kept figures of "${lesson}" could not be read (${found.why}); ${copied ? 'copied aside' : 'left as they are'}`);
+    return;
+  }
+  if (found.status !== 'ok') return;
+  widgetsSaved = JSON.stringify(found.widgets);
+  if (!Object.keys(found.widgets).length) return;
+  try {
+    const reply = np.command({ type: 'restoreSnapshot', widgets: found.widgets });
+    for (const dropped of reply.dropped || []) console.warn(`figure ${dropped.widget || ''} not restored: ${dropped.error || JSON.stringify(dropped)}`);
+  } catch (error) {
+    console.warn(`the kept figures of "${lesson}" were not restored: ${error.message}`);
+  }
+}
+
+np.events.addEventListener('lesson-loaded', restoreWidgets);
+window.addEventListener('pointerdown', () => { pointersDown++; clearTimeout(settleTimer); }, true);
+for (const type of ['pointerup', 'pointercancel']) {
+  window.addEventListener(type, () => { pointersDown = Math.max(0, pointersDown - 1); saveSoon(); }, true);
+}
+window.addEventListener('keyup', saveSoon, true);
+for (const type of ['progress', 'section', 'trained', 'lmTrained', 'generated', 'kvRace', 'costRun', 'playback'])
+  np.events.addEventListener(type, saveSoon);
+np.events.addEventListener('shared-view-end', saveSoon);
+// Hidden or closing (a reload too): now, whatever the pointer does.
+document.addEventListener('visibilitychange', () => { if (document.hidden) { pointersDown = 0; saveWidgets(); } });
+window.addEventListener('pagehide', () => { pointersDown = 0; saveWidgets(); });
+
 // For hosts and tests on the same page: what is stored, and where.
 export const storage = Object.freeze({
   key,
   keptPrefix,
+  widgetsKey: WIDGETS_KEY,
   status: () => (holdSaving || sharedView ? 'held' : saveStatus),
   read: () => readRecord(),
+  readWidgets: () => readWidgets(),
+  saveWidgets: () => saveWidgets(),
 });

@@ -231,7 +231,15 @@ void GenerateModel::update(float dt) {
     advance();
   }
   write_clock_ = std::min(write_clock_, 1.0f / kTokensPerSecond);  // a slow frame does not pile tokens up
-  if (writer_->finished()) writing_ = false;
+  if (writer_->finished()) {
+    writing_ = false;
+    // Written to the end (a learning platform's "generated" statement); not for a replay.
+    events_.push_back({{"type", "generated"},
+                       {"tokens", static_cast<int>(written_.size())},
+                       {"temperature", sampling_.temperature},
+                       {"top_k", sampling_.top_k},
+                       {"top_p", sampling_.top_p}});
+  }
 }
 
 bool GenerateModel::wants_another_frame() const {

@@ -11,7 +11,8 @@
 //               tokens, finished, ended, writing, temperature, top_k, top_p, seed,
 //               next{position, healed, stages[{stage, kept, top[{text, id, p}]}]}|null,
 //               last{text, id, u, p}|null, input_error?, summary, table}
-//   events     {"type": "lmModelWanted", "name"} when the model should be fetched
+//   events     {"type": "lmModelWanted", "name"} when the model should be fetched; {"type": "generated", tokens,
+//              temperature, top_k, top_p} when Write has written to the end
 //   snapshot   {"p": prompt, "t": temperature, "k": top_k, "q": top_p, "s": seed, "n": tokens written}
 #pragma once
 #include "engine/core/lm/decode/writer.h"

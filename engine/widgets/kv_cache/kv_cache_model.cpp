@@ -155,7 +155,18 @@ void KvCacheModel::update(float /*dt*/) {
   } else if (arrival == ModelHandle::Arrival::failed) {
     pending_ = race_when_ready_ = false;
   }
-  if (racing_ && race_ && race_->step(kFrameBudget)) racing_ = false;
+  if (racing_ && race_ && race_->step(kFrameBudget)) {
+    racing_ = false;
+    // The race ran to its end (a learning platform's "raced" statement), with its measured times.
+    const lm::CacheRace& r = *race_;
+    if (r.finished() && r.rounds_done() > 0)
+      events_.push_back({{"type", "kvRace"},
+                         {"positions", r.positions()},
+                         {"cached_s", r.cached_total()},
+                         {"full_s", r.full_total()},
+                         {"speedup", r.full_total() / r.cached_total()},
+                         {"same_tokens", r.same_tokens()}});
+  }
 }
 
 bool KvCacheModel::wants_another_frame() const {

@@ -14,7 +14,9 @@
 //               cache{tokens, bytes, formula_bytes}|null,
 //               race{running, finished, done, total, prompt_tokens, positions, cached_s, full_s,
 //                    speedup, same_tokens, cached[], full[]}|null, input_error?, summary, table}
-//   events     {"type": "lmModelWanted", "name"} when the model should be fetched
+//   events     {"type": "lmModelWanted", "name"} when the model should be fetched;
+//              {"type": "kvRace", positions, cached_s, full_s, speedup, same_tokens} when a race
+//              ran to its end
 //   snapshot   {"p": prompt, "t": tokens, "g": kv_heads, "b": bytes_per_number}
 #pragma once
 #include "engine/core/lm/decode/cache_race.h"

@@ -84,6 +84,7 @@ void LmTrainModel::open_run() {
   history_.clear();
   samples_.clear();
   latest_ = lw::Snapshot{};
+  induction_reported_ = finish_reported_ = false;
   text_attention_.reset();
   probe_attention_.reset();
   error_.clear();
@@ -243,6 +244,7 @@ CommandResult LmTrainModel::on_reply(const lw::Reply& reply) {
   } else {
     status_ = train_asked_ ? Status::training : Status::paused;  // a Train on its way keeps it so
   }
+  const bool replaying = replay_until_.has_value();
   // A restored run has retrained to its saved step: it trains on if it was training then.
   if (replay_until_ && !s.running && s.step >= *replay_until_) {
     replay_until_.reset();
@@ -254,7 +256,33 @@ CommandResult LmTrainModel::on_reply(const lw::Reply& reply) {
     resume_after_replay_ = false;
   }
   follow_milestone();
+  report(replaying);
   return {};
+}
+
+void LmTrainModel::report(bool replaying) {
+  const bool finished = status_ == Status::finished;
+  if (replaying) {  // a reload retraining to its saved step: nothing new happened
+    induction_reported_ = induction_reported_ || latest_.induction.has_value();
+    finish_reported_ = finish_reported_ || finished;
+    return;
+  }
+  if (latest_.induction && !induction_reported_) {
+    induction_reported_ = true;
+    const lw::Milestone& m = *latest_.induction;
+    events_.push_back({{"type", "lmInduction"}, {"step", m.step}, {"layer", m.layer}, {"head", m.head}, {"score", m.score}});
+  }
+  if (finished && !finish_reported_) {
+    finish_reported_ = true;
+    float induction = 0;  // the strongest induction score of any head now
+    for (const lw::HeadNow& h : latest_.heads) induction = std::max(induction, h.induction);
+    events_.push_back({{"type", "lmTrained"},
+                       {"step", latest_.step},
+                       {"steps", latest_.steps},
+                       {"loss", number_or_null(latest_.loss)},
+                       {"val_loss", number_or_null(latest_.val_loss)},
+                       {"induction", induction}});
+  }
 }
 
 // Until the learner picks a head, the attention shown is the induction head's once one formed

@@ -14,6 +14,9 @@
 //               table, input_error?}
 //   snapshot   {"seed", "step", "running", "text", "head"}: what a reload or a shared link
 //              replays (training is deterministic: the worker retrains to that step)
+//   events     lm-worker{message}; lmInduction{step, layer, head, score} when an induction head
+//              first forms in a run, lmTrained{step, steps, loss, val_loss, induction} when a run
+//              reaches its last step (a learning platform's statements); never for a replay
 #pragma once
 #include "engine/lm_worker/protocol.h"
 #include "engine/widgets/lm_train/lm_train_settings.h"
@@ -81,6 +84,7 @@ class LmTrainModel : public WidgetModelBase {
   void open_run();                        // open (first time) or start (a new run), with seed_
   CommandResult on_reply(const lmworker::Reply& reply);
   void follow_milestone();                // shows the induction head once one has formed
+  void report(bool replaying);            // the lmInduction and lmTrained events, once per run
 
   LmTrainSettings settings_;
   lesson::Inline caption_;
@@ -103,6 +107,7 @@ class LmTrainModel : public WidgetModelBase {
   std::optional<int> replay_until_;       // a restored run retraining to its saved step
   bool resume_after_replay_ = false;      // ... and then training on, as it was when saved
   bool train_asked_ = false;              // a Train is on its way to the worker
+  bool induction_reported_ = false, finish_reported_ = false;  // this run's events are sent
 };
 
 }  // namespace neuralpath::ui

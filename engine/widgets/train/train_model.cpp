@@ -117,9 +117,11 @@ CommandResult TrainModel::apply(const Command& command) {
     s.pause();
   } else if (std::holds_alternative<ResetTraining>(command)) {
     s.reset();
+    finish_reported_ = false;
   } else if (const auto* seed = std::get_if<SetSeed>(&command)) {
     if (seed->seed < 0 || seed->seed > kMaxSeed) return tr("train.seed_range", {{"max", std::to_string(kMaxSeed)}});
     s.set_seed(static_cast<std::uint64_t>(seed->seed));
+    finish_reported_ = s.finished();
   } else if (const auto* use = std::get_if<UseTrained>(&command)) {
     s.use_trained(use->trained);
   } else if (const auto* steps = std::get_if<TrainSteps>(&command)) {
@@ -127,6 +129,7 @@ CommandResult TrainModel::apply(const Command& command) {
       return tr("train.steps_range", {{"max", std::to_string(kMaxStepsAtOnce)}});
     if (s.finished()) return tr("train.already_trained");
     s.run_steps(steps->n);  // no time budget: a test or a host asked for n steps at once
+    report_finished();
   } else if (const auto* sentence = std::get_if<SetSentence>(&command)) {
     asked_sentence_ = field_prefix(sentence->text);  // the box shows it, refused or not, next to its message
     ++sentences_asked_;
@@ -177,6 +180,23 @@ void TrainModel::update(float dt) {
   budget_ms_ = dt > kLateFrame ? std::max(kMinBudgetMs, budget_ms_ / 2) : std::min(kFrameBudgetMs, budget_ms_ + 1.0);
   session_->advance(budget_ms_, kStepsPerFrame);
   follow();
+  report_finished();
+}
+
+void TrainModel::report_finished() {
+  const TrainSession& s = *session_;
+  if (!s.finished()) {
+    finish_reported_ = false;  // reset, or a new seed: the next run that finishes is reported
+    return;
+  }
+  if (finish_reported_) return;
+  finish_reported_ = true;
+  events_.push_back({{"type", "trained"},
+                     {"step", s.step()},
+                     {"total_steps", s.total_steps()},
+                     {"loss", s.curve().back().held_out_loss},
+                     {"accuracy", s.curve().back().held_out_accuracy},
+                     {"seed", s.seed()}});
 }
 
 void TrainModel::follow() {
@@ -290,6 +310,7 @@ CommandResult TrainModel::restore(const json& snapshot) {
   const bool trained =
       !snapshot.contains("trained") || !snapshot["trained"].is_boolean() || snapshot["trained"].get<bool>();
   session_->restore({seed, steps, false, trained});
+  finish_reported_ = session_->finished();  // a reload's replay is no new training
   followed_points_ = 0;
   follow();
   if (snapshot.contains("sentence") && snapshot["sentence"].is_string())

@@ -16,6 +16,8 @@
 //               error?, input_error?}
 //   snapshot   {"seed", "steps", "trained", "sentence"?}: training is deterministic, so restore
 //              replays the steps and lands on the same weights
+//   events     {"type": "trained", step, total_steps, loss, accuracy, seed} once a run reaches
+//              its last step (a learning platform's "trained" statement); not for a restored run
 #pragma once
 #include "engine/widgets/widget_model.h"
 #include "engine/widgets/readout.h"
@@ -24,6 +26,7 @@
 #include "engine/lesson/limits.h"
 
 #include <cstdint>
+#include <utility>
 
 namespace neuralpath::ui {
 
@@ -80,6 +83,7 @@ class TrainModel : public WidgetModelBase {
   CommandResult apply(const Command& command);
   void update(float dt);  // a running session trains one slice
   bool wants_another_frame() const { return session_ && session_->running(); }
+  std::vector<nlohmann::json> take_events() { return std::exchange(events_, {}); }
 
   nlohmann::json state() const;
   nlohmann::json snapshot() const;
@@ -112,6 +116,7 @@ class TrainModel : public WidgetModelBase {
 
  private:
   void follow();  // recomputes the spotlights after the weights or the switch changed
+  void report_finished();  // the "trained" event, once per run that reaches its last step
 
   TrainSettings settings_;
   lesson::Inline caption_;
@@ -124,6 +129,8 @@ class TrainModel : public WidgetModelBase {
   std::size_t followed_points_ = 0;  // curve points the spotlights reflect
   bool built_ = false;
   double budget_ms_ = kFrameBudgetMs;  // this frame's slice
+  std::vector<nlohmann::json> events_;
+  bool finish_reported_ = false;  // this run's "trained" event is sent (or it was restored finished)
 };
 
 }  // namespace neuralpath::ui

@@ -1,0 +1,134 @@
+// Kept across reloads (#32): a learner's trained model and the figures' state (what a shared link
+// carries) come back after a reload; saving waits until a drag ends; a corrupt or full storage
+// never destroys what was kept; Reset progress leaves the figures alone (docs/lms.md).
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { launch } from './harness.mjs';
+import { waitForLesson, LESSON } from './embed-kit.mjs';
+
+let env;
+before(async () => { env = await launch(); });
+after(async () => { await env?.close(); });
+
+const WIDGETS = `neuralpath:v1:widgets:${LESSON}`;
+const KEPT = `neuralpath:v1:kept-widgets:${LESSON}:`;
+const PATH = `/lesson.html?lesson=${LESSON}`;
+
+async function open(setup, arg) {
+  const context = await env.browser.newContext({ viewport: { width: 1280, height: 800 } });
+  if (setup) await context.addInitScript(setup, arg);
+  const page = await context.newPage();
+  const problems = [];
+  page.on('pageerror', e => problems.push(`page error: ${e.message}`));
+  page.on('console', m => { if (m.type() === 'error') problems.push(`console: ${m.text()}`); });
+  await page.goto(env.origin + PATH);
+  await waitForLesson(page);
+  return { page, context, problems };
+}
+
+const widget = (page, kind) => page.evaluate(k => window.neuralpath.state().widgets.find(w => w.kind === k), kind);
+const stored = page => page.evaluate(key => localStorage.getItem(key), WIDGETS);
+// What the tests do through commands stands for the learner's typing: a key's release ends it.
+const inputEnds = page => page.keyboard.press('Shift');
+const storedWidgets = async page => JSON.parse((await stored(page)) || '{"widgets":{}}').widgets;
+
+test('a trained model and a figure\'s sentence survive a reload; Reset progress leaves them', async t => {
+  const { page, context, problems } = await open();
+  const train = await widget(page, 'train');
+  const heatmap = await widget(page, 'heatmap');
+  assert.ok(train && heatmap, 'the lesson has a train widget and a heatmap');
+  await page.evaluate(id => window.neuralpath.command({ widget: id, type: 'trainSteps', n: 120 }), train.id);
+  const sentence = 'The tired dog slept by the warm fire';
+  await page.evaluate(([text, id]) => window.neuralpath.command({ widget: id, type: 'setSentence', text }), [sentence, heatmap.id]);
+  // Saved without a reload too, once the input ends.
+  await inputEnds(page);
+  await page.waitForFunction(([key, t, h]) => {
+    const value = JSON.parse(localStorage.getItem(key) || 'null');
+    return value?.widgets?.[t]?.steps === 120 && JSON.stringify(value.widgets[h] || {}).includes('tired dog');
+  }, [WIDGETS, train.id, heatmap.id], { timeout: 10_000 });
+  const trainedBefore = await widget(page, 'train');
+  assert.equal(trainedBefore.step, 120);
+
+  // Reset progress clears answers and place, not the learner's experiments.
+  await page.evaluate(() => window.neuralpath.command({ type: 'reset' }));
+  assert.equal((await widget(page, 'train')).step, 120, 'Reset progress leaves the trained model');
+
+  await page.reload();
+  await waitForLesson(page);
+  await page.waitForFunction(id => window.neuralpath.state().widgets.find(w => w.id === id).step === 120, train.id, { timeout: 20_000 });
+  const trainedAfter = await widget(page, 'train');
+  assert.equal(trainedAfter.loss, trainedBefore.loss, 'the same weights: training is replayed to the same step');
+  assert.equal(trainedAfter.accuracy, trainedBefore.accuracy);
+  assert.equal(trainedAfter.running, false, 'restored paused');
+  assert.equal((await page.evaluate(id => window.neuralpath.state().widgets.find(w => w.id === id).sentence, heatmap.id)), sentence);
+  t.diagnostic(`after the reload: step ${trainedAfter.step}, loss ${trainedAfter.loss}, accuracy ${trainedAfter.accuracy}`);
+
+  // A training still running when the page is reloaded is kept at the step it had reached.
+  await page.evaluate(id => window.neuralpath.command({ widget: id, type: 'resetTraining' }), train.id);
+  await page.evaluate(id => window.neuralpath.command({ widget: id, type: 'train' }), train.id);
+  await page.waitForFunction(id => window.neuralpath.state().widgets.find(w => w.id === id).step >= 20, train.id, { timeout: 20_000 });
+  await page.reload();
+  await waitForLesson(page);
+  await page.waitForFunction(id => window.neuralpath.state().widgets.find(w => w.id === id).step >= 20, train.id, { timeout: 20_000 });
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('saving waits until a drag ends: nothing is written while the pointer is down', async () => {
+  const { page, context, problems } = await open();
+  const heatmap = await widget(page, 'heatmap');
+  await page.evaluate(([text, id]) => window.neuralpath.command({ widget: id, type: 'setSentence', text }), ['A first sentence here', heatmap.id]);
+  await page.waitForFunction(key => (localStorage.getItem(key) || '').includes('A first sentence'), WIDGETS, { timeout: 10_000 });
+  // The pointer goes down on the page's margin and stays there: a drag in progress.
+  await page.mouse.move(4, 400);
+  await page.mouse.down();
+  await page.evaluate(([text, id]) => window.neuralpath.command({ widget: id, type: 'setSentence', text }), ['A second sentence now', heatmap.id]);
+  await page.keyboard.press('Shift');   // even a key's release: the pointer is still down
+  await page.waitForTimeout(2000);     // past the settle time
+  assert.ok((await stored(page)).includes('A first sentence'), 'nothing written during the drag');
+  await page.mouse.up();
+  await page.waitForFunction(key => (localStorage.getItem(key) || '').includes('A second sentence'), WIDGETS, { timeout: 5000 });
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('a figures record that cannot be read is kept aside before anything is written over it', async () => {
+  const { page, context, problems } = await open((key) => {
+    if (!sessionStorage.getItem('seeded')) { localStorage.setItem(key, '{"version": 1, "lesson": "self-att'); sessionStorage.setItem('seeded', '1'); }
+  }, WIDGETS);
+  const heatmap = await widget(page, 'heatmap');
+  assert.equal(heatmap.sentence !== undefined, true);
+  await page.evaluate(([text, id]) => window.neuralpath.command({ widget: id, type: 'setSentence', text }), ['The kept copy stays', heatmap.id]);
+  await inputEnds(page);
+  await page.waitForFunction(key => (localStorage.getItem(key) || '').includes('The kept copy stays'), WIDGETS, { timeout: 10_000 });
+  const copies = await page.evaluate(prefix => Object.keys(localStorage).filter(k => k.startsWith(prefix))
+    .map(k => localStorage.getItem(k)), KEPT);
+  assert.deepEqual(copies, ['{"version": 1, "lesson": "self-att'], 'the unreadable value, exactly as it was');
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+test('full storage keeps the figures it had: a failed write never removes them', async () => {
+  const { page, context, problems } = await open();
+  const heatmap = await widget(page, 'heatmap');
+  await page.evaluate(([text, id]) => window.neuralpath.command({ widget: id, type: 'setSentence', text }), ['Saved before the disk filled', heatmap.id]);
+  await inputEnds(page);
+  await page.waitForFunction(key => (localStorage.getItem(key) || '').includes('disk filled'), WIDGETS, { timeout: 10_000 });
+  const before = await stored(page);
+  await page.evaluate(() => {
+    const own = Storage.prototype.setItem;
+    Storage.prototype.setItem = function (key, value) {
+      if (String(key).includes(':widgets:')) throw new DOMException('full', 'QuotaExceededError');
+      return own.call(this, key, value);
+    };
+  });
+  await page.evaluate(([text, id]) => window.neuralpath.command({ widget: id, type: 'setSentence', text }), ['Not saved: no room', heatmap.id]);
+  await inputEnds(page);
+  await page.waitForTimeout(2000);
+  assert.equal(await stored(page), before, 'the earlier value is still there');
+  assert.equal((await storedWidgets(page))[heatmap.id] !== undefined, true);
+  assert.equal(await page.evaluate(id => window.neuralpath.state().widgets.find(w => w.id === id).sentence, heatmap.id), 'Not saved: no room',
+    'the lesson goes on');
+  assert.deepEqual(problems, []);
+  await context.close();
+});
