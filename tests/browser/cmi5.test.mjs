@@ -587,6 +587,36 @@ test('training the model to its end is an achieved statement with its accuracy a
   assert.deepEqual(env.lrs.problems, []);
 });
 
+// The other simulation actions of docs/lms.md that this lesson offers, through the validating
+// LRS: opening a number's explanation (experienced) and a cost-explorer run (interacted), each
+// with the numbers the engine's event carried.
+test('explaining a number and running the cost explorer are statements the LRS accepts, with their numbers', async t => {
+  const who = { registration: randomUUID(), actor: learner(10), mastery: 0.8 };
+  let run;
+  const { statements } = await session(t, 'explain+costRun', who, async page => {
+    const spotlight = await inLesson(page, np => np.state().widgets.find(w => w.kind === 'spotlight'));
+    await inLesson(page, (np, id) => np.command({ widget: id, type: 'explain', token: 1 }), spotlight.id);
+    await waitForVerb('experienced');
+    const cost = await inLesson(page, np => np.state().widgets.find(w => w.kind === 'cost-explorer'));
+    await inLesson(page, (np, id) => np.command({ widget: id, type: 'run' }), cost.id);
+    await waitForVerb('interacted');
+    run = await inLesson(page, (np, id) => np.state().widgets.find(w => w.id === id), cost.id);
+    await lessonQuiet(page);
+  });
+  const experienced = statements.filter(s => s.verb.id === VERB('experienced'));
+  assert.equal(experienced.length, 1);
+  assert.equal(experienced[0].object.definition.type, 'http://adlnet.gov/expapi/activities/simulation');
+  assert.ok(experienced[0].result.extensions[EXT('explained')].length > 0, 'the explanation is named');
+  const interacted = statements.filter(s => s.verb.id === VERB('interacted'));
+  assert.equal(interacted.length, 1);
+  const [ran] = interacted;
+  assert.equal(ran.result.extensions[EXT('length')], run.T);
+  assert.ok(Number.isFinite(ran.result.extensions[EXT('max-difference')]));
+  assert.ok(ran.result.extensions[EXT('max-difference')] < 1e-3, 'naive and tiled agree');
+  t.diagnostic(`explained '${experienced[0].result.extensions[EXT('explained')]}'; cost run at T = ${run.T}`);
+  assert.deepEqual(env.lrs.problems, []);
+});
+
 // A strict LRS refuses one statement for good (400) and is busy once (503): the refused one is
 // given up, the busy one is sent again (same id), and every other statement arrives, in order.
 test('an LRS that refuses one statement and is busy for another loses none of the others', async t => {
