@@ -17,6 +17,7 @@ import { screenshotPath } from './harness.mjs';
 
 const validate = validation.default || validation;
 const LESSON = 'self-attention';
+const LM_LESSON = 'writing-text';   // its own package, for the language model's actions
 const VERB = verb => `http://adlnet.gov/expapi/verbs/${verb}`;
 const CMI5_CATEGORY = 'https://w3id.org/xapi/cmi5/context/categories/cmi5';
 const MOVEON_CATEGORY = 'https://w3id.org/xapi/cmi5/context/categories/moveon';
@@ -137,13 +138,13 @@ function launchUrl(env, { registration, sessionId, actor, au, masteryScore, laun
     context: { registration, contextActivities: { category: [{ id: CMI5_CATEGORY }], grouping: launchData.contextTemplate.contextActivities.grouping },
       extensions: { [SESSION_EXT]: sessionId, [MASTERY_EXT]: masteryScore, 'https://w3id.org/xapi/cmi5/context/extensions/launchmode': 'Normal',
         'https://w3id.org/xapi/cmi5/context/extensions/moveon': au.moveOn,
-        'https://w3id.org/xapi/cmi5/context/extensions/launchurl': `${env.http.origin}/pkg/${au.url}` } },
+        'https://w3id.org/xapi/cmi5/context/extensions/launchurl': `${env.http.origin}/${au.folder ?? 'pkg'}/${au.url}` } },
   }, 'LMS');
   const launch = randomUUID();
   env.lrs.tokens.set(launch, { token: Buffer.from(`${launch}:${randomUUID()}`).toString('base64'), used: false });
   const query = new URLSearchParams({ endpoint: endpoint ?? `${env.http.origin}/lrs/`, fetch: `${env.http.origin}/fetch?launch=${launch}`,
     actor: JSON.stringify(actor), registration, activityId });
-  return { url: `${env.http.origin}/pkg/${au.url}?${query}`, activityId };
+  return { url: `${env.http.origin}/${au.folder ?? 'pkg'}/${au.url}?${query}`, activityId };
 }
 
 // [SECTION] The cmi5 rules on one session's statements -------------------------------------------
@@ -224,6 +225,7 @@ before(async () => {
   const packages = buildPackages('cmi5');
   const root = mkdtempSync(join(tmpdir(), 'neuralpath-lrs-'));
   unzip(packages.zips[LESSON], join(root, 'pkg'));
+  unzip(packages.zips[LM_LESSON], join(root, `pkg-${LM_LESSON}`));
   const lrs = makeLrs();
   const http = await serve(root, lrs.route);
   const browser = await startBrowser();
@@ -275,18 +277,19 @@ async function lessonQuiet(page, timeout = 15_000) {
   }
 }
 
-function packageAu() {
-  const cmi5Xml = readFileSync(join(env.root, 'pkg/cmi5.xml'), 'utf8');
+// `folder`: where the package was unzipped (pkg: the self-attention lesson's).
+function packageAu(folder = 'pkg') {
+  const cmi5Xml = readFileSync(join(env.root, folder, 'cmi5.xml'), 'utf8');
   return { id: /<au id="([^"]+)"/.exec(cmi5Xml)[1], moveOn: /moveOn="([^"]+)"/.exec(cmi5Xml)[1],
-    url: /<url>([^<]+)<\/url>/.exec(cmi5Xml)[1] };
+    url: /<url>([^<]+)<\/url>/.exec(cmi5Xml)[1], folder };
 }
 
 // Launches the AU as the platform does and waits for the lesson and its initialized statement.
 // `check(statements)` applies the cmi5 rules to this session's statements.
 // `launchData` adds to the platform's launch data; `kept` is put in the LRS as the AU's kept
 // state before the launch (as an earlier session, or a damaged one, left it).
-async function openSession({ registration, actor, mastery, launchData, kept }) {
-  const au = packageAu();
+async function openSession({ registration, actor, mastery, launchData, kept, folder }) {
+  const au = packageAu(folder);
   const sessionId = randomUUID();
   const page = await env.browser.newPage();
   const problems = watchProblems(page);
@@ -614,6 +617,44 @@ test('explaining a number and running the cost explorer are statements the LRS a
   assert.ok(Number.isFinite(ran.result.extensions[EXT('max-difference')]));
   assert.ok(ran.result.extensions[EXT('max-difference')] < 1e-3, 'naive and tiled agree');
   t.diagnostic(`explained '${experienced[0].result.extensions[EXT('explained')]}'; cost run at T = ${run.T}`);
+  assert.deepEqual(env.lrs.problems, []);
+});
+
+// The language model's actions, on the writing-text package: text written to its end and a KV
+// cache race are interacted statements the validating LRS accepts, with the event's numbers.
+test('writing text to its end and racing the KV cache are statements the LRS accepts, with their numbers', { timeout: 300_000 }, async t => {
+  const who = { registration: randomUUID(), actor: learner(11), mastery: 0.8, folder: `pkg-${LM_LESSON}` };
+  let written, raced;
+  const { statements } = await session(t, 'generated+kvRace', who, async page => {
+    const state = await lesson(page);
+    const writer = state.widgets.find(w => w.kind === 'generate');
+    const cache = state.widgets.find(w => w.kind === 'kv-cache');
+    // Both need the shipped model, fetched on demand from the package.
+    for (const id of [writer.id, cache.id]) await inLesson(page, (np, w) => np.command({ widget: w, type: 'loadModel' }), id);
+    await page.waitForFunction(ids => {
+      const np = document.getElementById('np-lms-lesson').contentWindow.neuralpath;
+      return ids.every(id => np.state().widgets.find(w => w.id === id).model.status === 'ready');
+    }, [writer.id, cache.id], { timeout: 120_000, polling: 250 });
+    await inLesson(page, (np, id) => np.command({ widget: id, type: 'write' }), writer.id);
+    await waitForVerb('interacted');
+    await inLesson(page, (np, id) => np.command({ widget: id, type: 'race' }), cache.id);
+    await waitForVerb('interacted', 2);
+    written = await inLesson(page, (np, id) => np.state().widgets.find(w => w.id === id), writer.id);
+    raced = await inLesson(page, (np, id) => np.state().widgets.find(w => w.id === id), cache.id);
+    await lessonQuiet(page);
+  });
+  const interacted = statements.filter(s => s.verb.id === VERB('interacted'));
+  const byWidget = id => interacted.filter(s => s.object.id.endsWith(`/widget/${id}`));
+  assert.equal(byWidget(written.id).length, 1, 'one statement for the text written');
+  assert.equal(byWidget(raced.id).length, 1, 'one statement for the race');
+  const [gen] = byWidget(written.id), [race] = byWidget(raced.id);
+  assert.equal(written.finished, true);
+  assert.equal(gen.result.extensions[EXT('temperature')], written.temperature);
+  assert.ok(gen.result.extensions[EXT('tokens')] > 0);
+  assert.equal(raced.race.finished, true);
+  assert.equal(race.result.extensions[EXT('speedup')], raced.race.speedup);
+  assert.equal(race.result.extensions[EXT('positions')], raced.race.positions);
+  t.diagnostic(`wrote ${gen.result.extensions[EXT('tokens')]} tokens; race ${raced.race.speedup}x over ${raced.race.positions} positions`);
   assert.deepEqual(env.lrs.problems, []);
 });
 
