@@ -145,6 +145,7 @@ export function looksLikeEnglish(raw) {
     /^[a-z][a-z0-9_-]*(\.[a-z0-9_-]+)+\.?$/,   // a catalogue key ("page.hint"), or the start of one
     /^##/,                                      // an ImGui id
     /^[.#[]/, /^\(/,                            // selectors, media queries
+    /^[a-z]+(\[[a-z-]+(=[^\]]*)?\])+$/,         // element selectors with attributes ("link[data-np-asset]")
     /^[a-z-]+:[^ ]/,                            // CSS ("display:block;...")
     /:\/\//, /^\.{0,2}\//,                      // URLs, paths
     /^[a-z0-9]+(:[a-zA-Z0-9x-]*)+$/,            // namespaced ids ("neuralpath:answered")

@@ -14,6 +14,11 @@
 //                                event the engine emits ('section', 'answered', 'progress',
 //                                'completed', 'caption', ...), each a CustomEvent whose
 //                                `detail` is the event object
+//   neuralpath.onLessonLoaded(fn) fn(state) when the lesson has loaded: now, if it already has.
+//                                The page's other modules use it rather than a 'lesson-loaded'
+//                                listener: each module script runs when it has arrived, and on a
+//                                slow machine the lesson could load before a late one listened
+//                                (np-storage then never restored, and never saved, the figures)
 //   neuralpath.command(object)   runs an engine command; returns the reply, throws on refusal
 //   neuralpath.announce(text)    speaks text to screen readers through the live region
 //   neuralpath.format(kind, v)   a number printed by the engine's own formats (engine/text/format.h):
@@ -432,6 +437,7 @@ async function openLesson(lessonText) {
     crashed(error);
     return;
   }
+  loadedState = state;
   emit('lesson-loaded', state);
   const section = params.get('section');
   if (section) {
@@ -543,8 +549,13 @@ function engineText(key, args = {}) {
   try { return engine.text(String(key), json); } catch { return String(key); }
 }
 
+let loadedState = null;   // the state at 'lesson-loaded', for modules that run later
 window.neuralpath = {
   ready,
+  onLessonLoaded: fn => {
+    if (loadedState) fn(loadedState);
+    else events.addEventListener('lesson-loaded', event => fn(event.detail), { once: true });
+  },
   params: Object.freeze({ lesson: lessonId, section: params.get('section'), embed: embedded,
     theme, voice: params.get('voice'),
     // An empty ?s= shares nothing: it once turned shared mode on, with no note, and nothing was saved.

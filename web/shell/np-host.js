@@ -514,4 +514,5 @@ np.events.addEventListener('completed', event => {
     { personal: true });
 });
 
-for (const type of ['caption', 'lesson-loaded']) np.events.addEventListener(type, measure);
+np.events.addEventListener('caption', measure);
+np.onLessonLoaded(measure);

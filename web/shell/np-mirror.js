@@ -723,7 +723,7 @@ function refreshSoon() {
 
 // Built once the first frame with the lesson is up (neuralpath.ready): the text version costs
 // 50-130 ms of DOM work plus a layout, which the canvas need not wait for.
-np.events.addEventListener('lesson-loaded', () => np.ready.then(() => render(np.state()), () => {}));
+np.onLessonLoaded(() => np.ready.then(() => render(np.state()), () => {}));
 // `./neuralpath author` swapped a new version of the lesson in (web/author/np-author.js).
 np.events.addEventListener('lesson-reloaded', () => render(np.state()));
 for (const type of ['section', 'progress', 'caption', 'completed', 'ready']) np.events.addEventListener(type, refreshSoon);

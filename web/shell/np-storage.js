@@ -237,7 +237,7 @@ function undo() {
 
 // [SECTION] Restore on load, save on every change -------------------------------------------------
 
-np.events.addEventListener('lesson-loaded', () => {
+np.onLessonLoaded(() => {
   const found = readRecord();
   if (found.status === 'ok') {
     let reply;
@@ -327,13 +327,13 @@ function readWidgets() {
   try { raw = s.getItem(WIDGETS_KEY); } catch { return { status: 'unavailable' }; }
   if (raw === null) return { status: 'empty' };
   const limits = np.limits || { shared_state_bytes: Infinity, json_depth: Infinity };
-  if (raw.length > limits.shared_state_bytes) return { status: 'unreadable', raw, why: 'larger than the engine reads' };
-  if (nestingOver(raw, limits.json_depth)) return { status: 'unreadable', raw, why: 'nested too deep' };
+  if (raw.length > limits.shared_state_bytes) return { status: 'unreadable', raw, why: t('storage.why_too_large', { size: np.format('bytes', raw.length) }) };
+  if (nestingOver(raw, limits.json_depth)) return { status: 'unreadable', raw, why: t('storage.why_not_record') };
   let value;
-  try { value = JSON.parse(raw); } catch { return { status: 'unreadable', raw, why: 'not JSON' }; }
+  try { value = JSON.parse(raw); } catch { return { status: 'unreadable', raw, why: t('storage.why_not_json') }; }
   const plain = v => !!v && typeof v === 'object' && !Array.isArray(v);
   if (!plain(value) || value.version !== VERSION || value.lesson !== lesson || !plain(value.widgets))
-    return { status: 'unreadable', raw, why: 'not a record of this lesson\'s figures' };
+    return { status: 'unreadable', raw, why: t('storage.why_not_record') };
   return { status: 'ok', widgets: value.widgets, raw };
 }
 
@@ -408,7 +408,7 @@ function restoreWidgets() {
   }
 }
 
-np.events.addEventListener('lesson-loaded', restoreWidgets);
+np.onLessonLoaded(restoreWidgets);
 window.addEventListener('pointerdown', () => { pointersDown++; clearTimeout(settleTimer); }, true);
 for (const type of ['pointerup', 'pointercancel']) {
   window.addEventListener(type, () => { pointersDown = Math.max(0, pointersDown - 1); saveSoon(); }, true);
