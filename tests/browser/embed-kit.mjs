@@ -55,6 +55,20 @@ export async function waitForLesson(frameOrPage) {
   await mirrorReady(frameOrPage);
 }
 
+// The lesson opened in a fresh 1280 x 800 context, with `setup(arg)` run before any page script
+// (to tamper with storage), its page errors and console errors collected in `problems`.
+export async function openLesson(env, setup, arg, path = `/lesson.html?lesson=${LESSON}`) {
+  const context = await env.browser.newContext({ viewport: { width: 1280, height: 800 } });
+  if (setup) await context.addInitScript(setup, arg);
+  const page = await context.newPage();
+  const problems = [];
+  page.on('pageerror', e => problems.push(`page error: ${e.message}`));
+  page.on('console', m => { if (m.type() === 'error') problems.push(`console: ${m.text()}`); });
+  await page.goto(env.origin + path);
+  await waitForLesson(page);
+  return { page, context, problems };
+}
+
 // Serious and critical axe-core findings on the page, as readable lines.
 export async function axeProblems(page, options = {}) {
   // The lesson site's CSP runs only its own scripts (no inline ones, which addScriptTag({path})

@@ -5,7 +5,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { launch, openPage, screenshotPath } from './harness.mjs';
-import { answerKey, waitForLesson, LESSON } from './embed-kit.mjs';
+import { answerKey, openLesson, waitForLesson, LESSON } from './embed-kit.mjs';
 
 let env;
 before(async () => { env = await launch(); });
@@ -15,20 +15,8 @@ const KEY = `neuralpath:v1:progress:${LESSON}`;
 const KEPT = `neuralpath:v1:kept:${LESSON}:`;
 const statusNote = page => page.locator('.np-note:not(.np-note-kept)');
 const keptNote = page => page.locator('.np-note-kept');
-const PATH = `/lesson.html?lesson=${LESSON}`;
 
-// Opens the lesson with `setup` run before any page script (to tamper with storage).
-async function open(setup, arg) {
-  const context = await env.browser.newContext({ viewport: { width: 1280, height: 800 } });
-  if (setup) await context.addInitScript(setup, arg);
-  const page = await context.newPage();
-  const problems = [];
-  page.on('pageerror', e => problems.push(`page error: ${e.message}`));
-  page.on('console', m => { if (m.type() === 'error') problems.push(`console: ${m.text()}`); });
-  await page.goto(env.origin + PATH);
-  await waitForLesson(page);
-  return { page, context, problems };
-}
+const open = (setup, arg) => openLesson(env, setup, arg);
 
 const firstCheck = page => page.evaluate(() => window.neuralpath.state().checks[0]);
 

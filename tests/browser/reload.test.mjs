@@ -4,7 +4,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { launch } from './harness.mjs';
-import { waitForLesson, LESSON } from './embed-kit.mjs';
+import { openLesson, waitForLesson, LESSON } from './embed-kit.mjs';
 
 let env;
 before(async () => { env = await launch(); });
@@ -12,19 +12,8 @@ after(async () => { await env?.close(); });
 
 const WIDGETS = `neuralpath:v1:widgets:${LESSON}`;
 const KEPT = `neuralpath:v1:kept-widgets:${LESSON}:`;
-const PATH = `/lesson.html?lesson=${LESSON}`;
 
-async function open(setup, arg) {
-  const context = await env.browser.newContext({ viewport: { width: 1280, height: 800 } });
-  if (setup) await context.addInitScript(setup, arg);
-  const page = await context.newPage();
-  const problems = [];
-  page.on('pageerror', e => problems.push(`page error: ${e.message}`));
-  page.on('console', m => { if (m.type() === 'error') problems.push(`console: ${m.text()}`); });
-  await page.goto(env.origin + PATH);
-  await waitForLesson(page);
-  return { page, context, problems };
-}
+const open = (setup, arg) => openLesson(env, setup, arg);
 
 const widget = (page, kind) => page.evaluate(k => window.neuralpath.state().widgets.find(w => w.kind === k), kind);
 const stored = page => page.evaluate(key => localStorage.getItem(key), WIDGETS);
