@@ -49,8 +49,12 @@ export async function mirrorReady(frameOrPage) {
     null, { timeout: 60_000 });
 }
 
+// Ready, and every module script of the page has run: they run in order, each once it has
+// arrived, so under load the lesson could be in before np-storage.js listened, and a test's first
+// change then went unsaved (CI, reload.test). DOMContentLoaded waits for all of them.
 export async function waitForLesson(frameOrPage) {
   await frameOrPage.waitForFunction(() => window.neuralpath && window.neuralpath.ready, null, { timeout: 60_000 });
+  await frameOrPage.waitForFunction(() => document.readyState !== 'loading', null, { timeout: 60_000 });
   await frameOrPage.evaluate(() => window.neuralpath.ready);
   await mirrorReady(frameOrPage);
 }

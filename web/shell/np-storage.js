@@ -357,7 +357,7 @@ function saveWidgets() {
   const widgets = widgetSnapshots();
   if (!widgets) return;
   const text = JSON.stringify(widgets);
-  if (text === widgetsSaved) return;
+  if (text === widgetsSaved || (text === '{}' && widgetsSaved === null)) return;   // nothing changed
   if (text.length > (np.limits?.shared_state_bytes ?? Infinity)) {
     console.warn(`the figures of "${lesson}" are too large to keep (${text.length} bytes)`);
     return;
@@ -385,6 +385,9 @@ function saveSoon() {
 function restoreWidgets() {
   widgetsRestored = true;
   if (sharedView) return;
+  // A late arrival (each module runs once it has arrived): what the learner changed before this
+  // script listened is saved too. Nothing is written when nothing changed.
+  saveSoon();
   const found = readWidgets();
   if (found.status === 'unreadable') {
     let copied = false;
