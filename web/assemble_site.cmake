@@ -140,6 +140,10 @@ foreach(asset lesson.wasm lesson.data lesson.js)
   endif()
   string(APPEND preloads "<link rel=\"preload\" href=\"${hashed}\" ${kind} data-np-asset=\"${asset}\" data-np-bytes=\"${bytes}\">\n  ")
 endforeach()
+# The English catalogue too: every page reads it (np-strings.js, under any language's words), and
+# the engine's start waits for the page's words, so it was one more round trip after the page's
+# scripts ran before the glue could start (#33).
+string(APPEND preloads "<link rel=\"preload\" href=\"lessons/strings/en.strings\" as=\"fetch\" crossorigin>\n  ")
 file(READ ${SITE}/lesson.html lesson_page)
 string(REPLACE "<!-- np:engine-preloads -->\n  " "${preloads}" lesson_page "${lesson_page}")
 file(WRITE ${SITE}/lesson.html "${lesson_page}")

@@ -73,6 +73,35 @@ void set_clipboard(void*, const char* text) {
 }
 const char* get_clipboard(void*) { return clipboard.c_str(); }
 
+// The font atlas as a WebGL texture of the page's own, in half the bytes ImGui's OpenGL3 backend
+// uploads. The backend converts the atlas to RGBA (8 MB for the 1024x2048 atlas: white, with the
+// glyph coverage in alpha) and uploads that; and its first NewFrame() made device objects the
+// page never uses (its shaders: web/imgui_webgl_renderer.h draws) and uploaded the atlas a
+// second time, leaking the first (#33: both in the page's start). LUMINANCE_ALPHA samples as
+// (L, L, L, A), so L = 255 and A = coverage give the renderer the same (1, 1, 1, a) texels.
+GLuint font_texture = 0;
+void upload_font_texture() {
+  unsigned char* coverage = nullptr;
+  int width = 0, height = 0;
+  ImGui::GetIO().Fonts->GetTexDataAsAlpha8(&coverage, &width, &height);  // rasterises the faces
+  const std::size_t texels = static_cast<std::size_t>(width) * static_cast<std::size_t>(height);
+  std::vector<unsigned char> luminance_alpha(texels * 2, 255);
+  for (std::size_t i = 0; i < texels; ++i) luminance_alpha[2 * i + 1] = coverage[i];
+  if (font_texture) glDeleteTextures(1, &font_texture);
+  GLint bound = 0;
+  glGetIntegerv(GL_TEXTURE_BINDING_2D, &bound);
+  glGenTextures(1, &font_texture);
+  glBindTexture(GL_TEXTURE_2D, font_texture);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
+  // Rows of 2 x width bytes: ImGui's atlas width is a power of two (512 at least), so the
+  // default 4-byte row alignment holds.
+  glTexImage2D(GL_TEXTURE_2D, 0, GL_LUMINANCE_ALPHA, width, height, 0, GL_LUMINANCE_ALPHA, GL_UNSIGNED_BYTE,
+               luminance_alpha.data());
+  glBindTexture(GL_TEXTURE_2D, static_cast<GLuint>(bound));
+  ImGui::GetIO().Fonts->SetTexID(reinterpret_cast<ImTextureID>(static_cast<std::intptr_t>(font_texture)));
+}
+
 // Rasterise the fonts for the screen's pixel ratio (crisp text on HiDPI) and upload them.
 void rebuild_fonts(float pixel_scale) {
   neuralpath::ui::Fonts fonts;
@@ -82,8 +111,7 @@ void rebuild_fonts(float pixel_scale) {
   platform.app->set_font_error(error);
   // The style (theme colours, sizes for the pixel scale) is the App's alone: it sets it every
   // frame from its theme and viewport (App::apply_style), so nothing here touches it.
-  ImGui_ImplOpenGL3_DestroyFontsTexture();
-  ImGui_ImplOpenGL3_CreateFontsTexture();
+  upload_font_texture();
   platform.font_scale = pixel_scale;
 }
 
@@ -228,7 +256,8 @@ void frame() {
   platform.last_time = now;
   idle.slept = false;
 
-  ImGui_ImplOpenGL3_NewFrame();
+  // No ImGui_ImplOpenGL3_NewFrame(): all it does (ImGui 1.86) is make the backend's device
+  // objects on the first frame, which the page does not draw with (upload_font_texture above).
   ImGui_ImplGlfw_NewFrame();
   platform.app->before_new_frame();  // a finger's press waits until it shows what it means
   ImGui::NewFrame();
@@ -463,6 +492,7 @@ EMSCRIPTEN_KEEPALIVE void np_gl_context_restored() {
   ImGui_ImplOpenGL3_Shutdown();
   ImGui_ImplOpenGL3_Init("#version 300 es");
   platform.renderer.forget();
+  font_texture = 0;  // its name went with the lost context: nothing to delete
   platform.font_scale = 0;  // forces the font texture upload on the next frame
   platform.context_lost = false;
   idle.redraw();
