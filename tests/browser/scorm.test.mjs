@@ -397,6 +397,10 @@ test('on a shared computer a first launch neither shows nor overwrites what this
   await settle(page, 'cmi.core.lesson_status', 'incomplete');
   const sentence = () => inLesson(page, (np, id) => np.state().widgets.find(w => w.id === id).sentence, heatmapId);
   assert.notEqual(await sentence(), theirs, "the other person's figure is not shown");
+  // The lesson's way on (the next lesson, or the list) stays in the platform's launch.
+  await page.waitForFunction(() => document.getElementById('sco').contentWindow.document.getElementById('np-lms-lesson')
+    .contentWindow.neuralpath.state().finish?.next_href, null, { timeout: 10_000 });
+  assert.match(await inLesson(page, np => np.state().finish.next_href), /[?&]platform=1(&|$)/);
   const mine = 'The learner wrote this one';
   await inLesson(page, (np, [id, text]) => np.command({ widget: id, type: 'setSentence', text }), [heatmapId, mine]);
   await page.keyboard.press('Shift');

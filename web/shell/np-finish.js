@@ -40,8 +40,11 @@ async function nextLesson() {
   const here = ordered.findIndex(l => l.id === np.params.lesson);
   if (here < 0) return null;
   const after = ordered[here + 1];
-  // An explicit ?lang= goes on, as the home page passes it on.
-  const langPart = new URLSearchParams(location.search).has('lang') ? `lang=${encodeURIComponent(lang)}` : '';
+  // An explicit ?lang= goes on, as the home page passes it on; so does a platform's launch
+  // (?platform=1: nothing this browser keeps is shown or written, np-storage.js).
+  const search = new URLSearchParams(location.search);
+  const langPart = [search.has('lang') ? `lang=${encodeURIComponent(lang)}` : '', search.get('platform') === '1' ? 'platform=1' : '']
+    .filter(Boolean).join('&');
   if (!after) return { href: `./${langPart ? `?${langPart}` : ''}`, title: '' };
   return { href: `lesson.html?lesson=${encodeURIComponent(after.id)}${langPart ? `&${langPart}` : ''}`,
            title: String(titles.get(after.id) || after.title || after.id) };
