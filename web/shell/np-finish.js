@@ -13,6 +13,7 @@
 // Words come from the engine's catalogue ([finish]); nothing here changes the learner's
 // progress, which the engine owns (np-storage.js keeps it).
 import { noteSlot } from './np-mirror.js';
+import { progressSummary } from './np-protocol.js';
 
 const np = window.neuralpath;
 const t = (key, args) => np.text(key, args);
@@ -49,7 +50,7 @@ async function nextLesson() {
 
 function saveSummary() {
   const state = np.state();
-  const s = state?.progress?.summary;
+  const s = progressSummary(state);
   if (!s) return;
   const current = (state.sections || []).find(section => section.anchor === state.section);
   const summary = { sections: s.sections, visited: s.visited, checks: s.checks, answered: s.answered,
