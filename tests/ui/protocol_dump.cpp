@@ -4,7 +4,8 @@
 // headless, as in the UI suites.
 //
 //   NP_PROTOCOL_OUT=OUT_DIR protocol_dump    (run from the repository's root; a doctest program)
-//     OUT_DIR/engine.json              {"limits": np_limits, "counts": [{lang, key, n, text}]}
+//     OUT_DIR/engine.json              {"limits": np_limits, "counts": [{lang, key, n, text}],
+//                                       "broken": {"state"} (a lesson with errors)}
 //     OUT_DIR/<lang>/<lesson>.json     {"lesson", "lang", "state" (just loaded), "document",
 //                                       "events" (a scripted walk's), "walked" (state() after it),
 //                                       "snapshot" (the snapshot command's reply)}
@@ -70,7 +71,9 @@ void write(const fs::path& path, const json& value) {
 json counts(const std::string& lang) {
   json out = json::array();
   for (long long n : {0, 1, 2, 5, 11, 21})
-    out.push_back({{"lang", lang}, {"key", "mirror.progress"}, {"n", n},
+    out.push_back({{"lang", lang},
+                   {"key", "mirror.progress"},
+                   {"n", n},
                    {"text", neuralpath::tr_n("mirror.progress", n, {{"done", "0"}, {"total", std::to_string(n)}})}});
   return out;
 }
@@ -96,7 +99,9 @@ TEST_CASE("the state, document and events of every lesson in both languages, wri
       page.frames(3);
       REQUIRE_MESSAGE(page.state()["errors"].empty(), file);
       const std::string id = fs::path(file).stem().string();
-      json dump = {{"lesson", id}, {"lang", lang}, {"state", page.state()},
+      json dump = {{"lesson", id},
+                   {"lang", lang},
+                   {"state", page.state()},
                    {"document", json::parse(page.app().document_json())}};
       json events = json::array();  // the load's own (ready, section, progress), then the walk's
       for (json& e : page.events()) events.push_back(std::move(e));
@@ -109,6 +114,12 @@ TEST_CASE("the state, document and events of every lesson in both languages, wri
     }
     neuralpath::use_language("en", "");
   }
+  // A lesson that does not load: the page still reads its state (errors, no sections, no progress).
+  Headless broken(1280, 800);
+  broken.load("broken", "---\nid: broken\ntitle: Broken\n---\n\n## One\n\n```heatmap\nsentence: zzyzx qwv\n```\n");
+  broken.frames(2);
+  REQUIRE(!broken.state()["errors"].empty());
+  engine["broken"] = {{"state", broken.state()}};
   write(out / "engine.json", engine);
   MESSAGE("protocol_dump: " << written << " lessons written to " << out.string());
   CHECK(written >= 8);  // five English lessons and their translations

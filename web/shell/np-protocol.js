@@ -9,7 +9,8 @@
 // then fails that test, not a learner's page. The page validates the first state() too
 // (np-app.js) and says so on the console.
 //
-//   validate(SHAPES.state, np.state(), 'state')   -> [] or ["state.playback.id: missing", ...]
+//   validate(SHAPES.state, np.state(), 'state')   -> [] or ["state.playback.id: missing",
+//                                                     "state.section: string|null expected, number found"]
 //   transportOf(state)                            -> {id, step, steps, playing, caption, speed} | null
 //   progressSummary(state)                        -> {checks, correct, ...} | null
 //
@@ -135,7 +136,8 @@ const TYPES = {
   any: () => true,
 };
 
-const describe = v => (v === null ? 'null' : Array.isArray(v) ? 'an array' : typeof v);
+const describe = v => (v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v);
+const mismatch = (path, shape, value) => `${path}: ${shape} expected, ${describe(value)} found`;
 
 // The problems of `value` against `shape`, each "path: what is wrong"; [] when it fits.
 export function validate(shape, value, path = '$', problems = []) {
@@ -143,16 +145,16 @@ export function validate(shape, value, path = '$', problems = []) {
     const names = shape.split('|');
     if (value === null && names.includes('null')) return problems;
     if (!names.some(name => name !== 'null' && TYPES[name]?.(value)))
-      problems.push(`${path}: ${describe(value)} where ${shape} was expected`);
+      problems.push(mismatch(path, shape, value));
     return problems;
   }
   if (Array.isArray(shape)) {
-    if (!Array.isArray(value)) { problems.push(`${path}: ${describe(value)} where an array was expected`); return problems; }
+    if (!Array.isArray(value)) { problems.push(mismatch(path, 'array', value)); return problems; }
     value.forEach((item, i) => validate(shape[0], item, `${path}[${i}]`, problems));
     return problems;
   }
   if (shape[NULLABLE]) return value === null ? problems : validate(shape[NULLABLE], value, path, problems);
-  if (!TYPES.object(value)) { problems.push(`${path}: ${describe(value)} where an object was expected`); return problems; }
+  if (!TYPES.object(value)) { problems.push(mismatch(path, 'object', value)); return problems; }
   if (shape[KINDS]) {
     const { base, kinds } = shape[KINDS];
     validate(base, value, path, problems);
