@@ -13,6 +13,7 @@
 // Words come from the engine's catalogue ([finish]); nothing here changes the learner's
 // progress, which the engine owns (np-storage.js keeps it).
 import { noteSlot } from './np-mirror.js';
+import { progressSummary } from './np-protocol.js';
 
 const np = window.neuralpath;
 const t = (key, args) => np.text(key, args);
@@ -55,7 +56,7 @@ function saveSummary() {
   // shared computer), and the platform keeps their progress (np-storage.js).
   if (new URLSearchParams(location.search).get('platform') === '1') return;
   const state = np.state();
-  const s = state?.progress?.summary;
+  const s = progressSummary(state);
   if (!s) return;
   const current = (state.sections || []).find(section => section.anchor === state.section);
   const summary = { sections: s.sections, visited: s.visited, checks: s.checks, answered: s.answered,
