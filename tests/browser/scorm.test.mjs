@@ -7,7 +7,7 @@ import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from '
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { buildPackages, repo, serve, startBrowser, unzip, watchProblems } from './scorm-kit.mjs';
+import { anotherPersonsVisit, browserStorage, buildPackages, repo, serve, startBrowser, unzip, watchProblems } from './scorm-kit.mjs';
 import { screenshotPath } from './harness.mjs';
 
 const LESSON = 'self-attention';
@@ -381,4 +381,39 @@ test('the launch page speaks the platform\'s language (Spanish), and the lesson 
   assert.match(await page.locator('#np-lms-note').textContent(), /No se encontró ninguna plataforma de aprendizaje/);
   await page.screenshot({ path: screenshotPath('scorm-launch-no-platform-es-375') });
   await context.close();
+});
+
+// A shared computer: someone used the lesson here outside the platform. A learner's first launch
+// shows none of their figures and overwrites none of this browser's storage; the learner's own
+// figures travel in suspend_data and come back on the next launch.
+test('on a shared computer a first launch neither shows nor overwrites what this browser kept', async () => {
+  const page = await env.browser.newPage();
+  const problems = watchProblems(page);
+  const { heatmapId, theirs, stored: storedBefore } = await anotherPersonsVisit(page, env.http.origin, LESSON);
+
+  await page.goto(`${env.http.origin}/lms.html`);
+  await page.evaluate(() => window.launch(null));
+  await lessonReady(page);
+  await settle(page, 'cmi.core.lesson_status', 'incomplete');
+  const sentence = () => inLesson(page, (np, id) => np.state().widgets.find(w => w.id === id).sentence, heatmapId);
+  assert.notEqual(await sentence(), theirs, "the other person's figure is not shown");
+  // The lesson's way on (the next lesson, or the list) stays in the platform's launch.
+  await page.waitForFunction(() => document.getElementById('sco').contentWindow.document.getElementById('np-lms-lesson')
+    .contentWindow.neuralpath.state().finish?.next_href, null, { timeout: 10_000 });
+  assert.match(await inLesson(page, np => np.state().finish.next_href), /[?&]platform=1(&|$)/);
+  const mine = 'The learner wrote this one';
+  await inLesson(page, (np, [id, text]) => np.command({ widget: id, type: 'setSentence', text }), [heatmapId, mine]);
+  await page.keyboard.press('Shift');
+  await page.waitForFunction(text => window.API.LMSGetValue('cmi.suspend_data').includes(text), mine, { timeout: 10_000 });
+  const session = await page.evaluate(() => window.closeContent());
+  assert.deepEqual(await browserStorage(page), storedBefore,
+    "this browser's storage is exactly as the other person left it");
+
+  await page.evaluate(k => window.launch(k), { core: { lesson_status: session.core.lesson_status,
+    lesson_location: session.core.lesson_location, entry: 'resume' }, suspend_data: session.suspend_data });
+  await lessonReady(page);
+  await page.waitForFunction(([id, text]) => document.getElementById('sco').contentWindow.document.getElementById('np-lms-lesson')
+    .contentWindow.neuralpath.state().widgets.find(w => w.id === id).sentence === text, [heatmapId, mine], { timeout: 10_000 });
+  assert.deepEqual(problems, []);
+  await page.close();
 });

@@ -38,6 +38,7 @@
 
 import { fillPage, loadStrings, words } from './np-strings.js';
 import { chooseLanguage, lessonPath } from './np-lang.js';
+import { SHAPES, validate } from './np-protocol.js';
 
 // [SECTION] Page parameters ---------------------------------------------------------------------
 // Performance marks along the way to `ready` (np:strings, np:engine-script, np:wasm-compiled,
@@ -271,10 +272,16 @@ let restoreListeners = () => {};
 // a host's own inputs) and trap keyboard users inside the canvas. While the engine starts, we
 // wrap the listeners it registers: keys reach it only while the canvas has focus, and Tab
 // never does, so Tab always moves focus on as the browser means it to.
-function routeKeysToCanvasOnly() {
+// Only the engine's own (registered from its script, `engineScript`): a page module that arrives
+// while the engine starts (each runs once it has arrived; under load, np-storage.js did) keeps
+// its listeners as they are. Wrapped, np-storage's keyup never ran without the canvas focused,
+// and a learner's change waited for some other event to be saved (CI, reload.test).
+function routeKeysToCanvasOnly(engineScript) {
   const original = window.addEventListener;
+  // A browser that gives no stack: every key listener is taken for the engine's, as before.
+  const fromEngine = () => { const stack = new Error().stack; return !stack || stack.includes(engineScript); };
   window.addEventListener = function (type, listener, options) {
-    if (/^key(down|up|press)$/.test(type) && typeof listener === 'function') {
+    if (/^key(down|up|press)$/.test(type) && typeof listener === 'function' && fromEngine()) {
       const routed = event => {
         if (document.activeElement === canvas && event.key !== 'Tab') listener.call(this, event);
       };
@@ -331,7 +338,7 @@ async function start(requests) {
     // A text field in the canvas took or left the keyboard: np-input.js stands a DOM field in.
     onTextInput: wanted => emit('text-field', { wanted }),
   };
-  restoreListeners = routeKeysToCanvasOnly();
+  restoreListeners = routeKeysToCanvasOnly(names['lesson.js']);
   const script = document.createElement('script');
   mark('engine-script');
   script.src = names['lesson.js'];
@@ -345,9 +352,17 @@ async function start(requests) {
 const nextTask = () => (globalThis.scheduler && typeof scheduler.yield === 'function'
   ? scheduler.yield() : new Promise(resolve => setTimeout(resolve, 0)));
 
+// The engine and this page disagree on a field the shell reads (np-protocol.js): said on the
+// console for whoever changed one side; tests/protocol/protocol.test.mjs fails on it first.
+function warnUnlike(shape, value, what) {
+  const problems = validate(shape, value, what);
+  if (problems.length) console.warn(`np-protocol: the engine's ${what} lacks what the page reads:\n${problems.join('\n')}`);
+}
+
 function engineReady(lessonText) {
   mark('main');
   limits = Object.freeze(JSON.parse(window.Module.ccall('np_limits', 'string', [], [])));
+  warnUnlike(SHAPES.limits, limits, 'limits');
   limitsKnown(limits);
   openLesson(lessonText).catch(error => showFatal(words('app.lesson_failed'), String(error && error.message || error)));
 }
@@ -438,6 +453,7 @@ async function openLesson(lessonText) {
     return;
   }
   loadedState = state;
+  warnUnlike(SHAPES.state, state, 'state');
   emit('lesson-loaded', state);
   const section = params.get('section');
   if (section) {
