@@ -21,7 +21,7 @@ class HeadViewModel : public TraceModel<HeadViewSettings> {
  public:
   static constexpr const char* kKind = "head-view";
   static void describe(const Settings& settings, nlohmann::json& out);
-  static constexpr int kMaxTokens = lesson::max_sentence_tokens(kKind);  // the checker's figure too
+  static constexpr int kMaxTokens = HeadViewSettings::kMaxTokens;  // the checker's figure too
 
   struct Top {
     int head = 0;

@@ -13,7 +13,7 @@ using lesson::SettingsNode;
 void HeadViewSettings::read(lesson::detail::WidgetFields& w) {
   query = w.fields.text("query", false).value_or("");
   for (char& c : query) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  sentence = w.sentence(query);  // the checker runs it, and finds the query word in it
+  sentence = w.sentence(kMaxTokens, query);  // the checker runs it, and finds the query word in it
   causal = w.causal_mask(/*otherwise=*/false);
 }
 

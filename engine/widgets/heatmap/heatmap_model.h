@@ -19,7 +19,7 @@ class HeatmapModel : public TraceModel<HeatmapSettings> {
  public:
   static constexpr const char* kKind = "heatmap";
   static void describe(const Settings& settings, nlohmann::json& out);
-  static constexpr int kMaxTokens = lesson::max_sentence_tokens(kKind);  // the checker's figure too
+  static constexpr int kMaxTokens = HeatmapSettings::kMaxTokens;  // the checker's figure too
 
   struct SetSentence {
     std::string text;

@@ -9,7 +9,7 @@ using namespace lesson::detail;  // Fields, WidgetFields, parse_integer, ...
 using lesson::SettingsNode;
 
 void HeatmapSettings::read(lesson::detail::WidgetFields& w) {
-  sentence = w.sentence();
+  sentence = w.sentence(kMaxTokens);
   causal = w.causal_mask();
   bert_switch = w.fields.flag("bert", false);
 }

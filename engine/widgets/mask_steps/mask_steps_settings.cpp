@@ -35,7 +35,7 @@ using namespace lesson::detail;  // Fields, WidgetFields, parse_integer, ...
 using lesson::SettingsNode;
 
 void MaskStepsSettings::read(lesson::detail::WidgetFields& w) {
-  sentence = w.sentence();
+  sentence = w.sentence(kMaxTokens);
   causal = w.causal_mask();
   if (const SettingsNode* list = w.fields.list("stages", false)) {
     stages.clear();

@@ -9,7 +9,7 @@ using namespace lesson::detail;  // Fields, WidgetFields, parse_integer, ...
 using lesson::SettingsNode;
 
 void ModelViewSettings::read(lesson::detail::WidgetFields& w) {
-  sentence = w.sentence();  // the checker runs it through the lesson's model
+  sentence = w.sentence(kMaxTokens);  // the checker runs it through the lesson's model
   causal = w.causal_mask(/*otherwise=*/false);
 }
 

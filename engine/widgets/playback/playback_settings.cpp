@@ -47,7 +47,7 @@ using lesson::SettingsNode;
 using lesson::is_playback_step;
 
 void PlaybackSettings::read(lesson::detail::WidgetFields& w) {
-  sentence = w.sentence();
+  sentence = w.sentence(kMaxTokens);
   heads = static_cast<int>(w.fields.integer("heads", 0, 0, 64).value_or(0));
   causal = w.causal_mask();
   if (const SettingsNode* list = w.fields.list("steps", false)) {

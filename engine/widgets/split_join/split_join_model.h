@@ -28,7 +28,7 @@ class SplitJoinModel : public TraceModel<SplitJoinSettings> {
  public:
   static constexpr const char* kKind = "split-join";
   static void describe(const Settings& settings, nlohmann::json& out);
-  static constexpr int kMaxTokens = lesson::max_sentence_tokens(kKind);  // the checker's figure too
+  static constexpr int kMaxTokens = SplitJoinSettings::kMaxTokens;  // the checker's figure too
 
   enum class Role { q, k, v };
   static const char* role_name(Role role);  // "q", "k", "v"

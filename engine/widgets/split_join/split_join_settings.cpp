@@ -42,7 +42,7 @@ using lesson::SettingsNode;
 
 void SplitJoinSettings::read(lesson::detail::WidgetFields& w) {
   query = w.fields.text("query", false).value_or("");
-  sentence = w.sentence(query);
+  sentence = w.sentence(kMaxTokens, query);
   causal = w.causal_mask();
 }
 

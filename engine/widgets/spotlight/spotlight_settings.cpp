@@ -10,14 +10,14 @@ using lesson::SettingsNode;
 
 void SpotlightSettings::read(lesson::detail::WidgetFields& w) {
   query = w.fields.text("query", true).value_or("");
-  sentence = w.sentence(query);
+  sentence = w.sentence(kMaxTokens, query);
   if (const SettingsNode* list = w.fields.list("alternatives", false)) {
     for (const auto& item : list->items) {
       if (item.kind != SettingsNode::Kind::Text) {
         w.ctx.error(item.origin, "each alternative is one sentence");
         continue;
       }
-      w.ctx.add_sentence(item.text, w.kind, query);  // the checker runs each one too
+      w.ctx.add_sentence(item.text, w.kind, query, kMaxTokens);  // the checker runs each one too
       alternatives.push_back(item.text.text());
     }
   }
