@@ -90,7 +90,7 @@ TEST_CASE("a byte that is not UTF-8 is an error at its line and column, wherever
 
 TEST_CASE("a widget sentence the page would refuse is refused by the checker, with the page's own figure") {
     // The checker allowed 512 tokens; the heatmap shows 24, the mask steps 16, split-and-join 12.
-    // Each kind's settings say its figure (engine/widgets/<kind>/<kind>_settings.h) and hand it
+    // Each kind says its figure (its model's kMaxTokens, engine/widgets/<kind>/) and hands it
     // over with the sentence; the lesson library names no kind.
     const std::map<std::string, int> shown = {{"heatmap", 24}, {"mask-steps", 16}, {"model-view", 24}, {"head-view", 24},
                                               {"spotlight", 48}, {"split-join", 12}, {"playback", 16}, {"train", 48}};

@@ -17,10 +17,6 @@
 namespace neuralpath::ui {
 
 struct HeatmapSettings : lesson::WidgetSettings {
-  // How many tokens the sentence may have: a 24×24 grid of weights still reads. One figure for both sides: the
-  // lesson checker refuses a longer `sentence:` (read() hands it over), and the model one
-  // from setSentence, a shared link or a snapshot.
-  static constexpr int kMaxTokens = 24;
   void read(lesson::detail::WidgetFields& fields);  // the block's keys (heatmap_settings.cpp)
   std::string sentence;
   bool causal = true;        // mask on (GPT) or off

@@ -26,10 +26,6 @@ std::optional<MaskStage> parse_mask_stage(std::string_view name);
 const std::vector<MaskStage>& all_mask_stages();  // the four, in order
 
 struct MaskStepsSettings : lesson::WidgetSettings {
-  // How many tokens the sentence may have: four stages of a T×T grid side by side. One figure for both sides: the
-  // lesson checker refuses a longer `sentence:` (read() hands it over), and the model one
-  // from setSentence, a shared link or a snapshot.
-  static constexpr int kMaxTokens = 16;
   void read(lesson::detail::WidgetFields& fields);  // the block's keys (mask_steps_settings.cpp)
   std::string sentence;
   bool causal = true;

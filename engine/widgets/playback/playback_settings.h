@@ -21,10 +21,6 @@
 namespace neuralpath::ui {
 
 struct PlaybackSettings : lesson::WidgetSettings {
-  // How many tokens the sentence may have: the board's matrices, a row per token. One figure for both sides: the
-  // lesson checker refuses a longer `sentence:` (read() hands it over), and the model one
-  // from setSentence, a shared link or a snapshot.
-  static constexpr int kMaxTokens = 16;
   void read(lesson::detail::WidgetFields& fields);  // the block's keys (playback_settings.cpp)
   std::string sentence;
   int heads = 0;                   // 0 = as the lesson's weights say

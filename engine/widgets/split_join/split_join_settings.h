@@ -28,10 +28,6 @@ std::optional<SplitStage> parse_split_stage(std::string_view name);
 const std::vector<SplitStage>& all_split_stages();  // the eight, in order
 
 struct SplitJoinSettings : lesson::WidgetSettings {
-  // How many tokens the sentence may have: a T × d_model grid of numbers, on a phone. One figure for both sides: the
-  // lesson checker refuses a longer `sentence:` (read() hands it over), and the model one
-  // from setSentence, a shared link or a snapshot.
-  static constexpr int kMaxTokens = 12;
   void read(lesson::detail::WidgetFields& fields);  // the block's keys (split_join_settings.cpp)
   std::string sentence;
   bool causal = true;

@@ -19,10 +19,6 @@
 namespace neuralpath::ui {
 
 struct SpotlightSettings : lesson::WidgetSettings {
-  // How many tokens the sentence may have: one row of weights with each cell's terms: the engine records per-cell terms up to 48 tokens (engine/core/block.h, TraceOptions::max_term_tokens). One figure for both sides: the
-  // lesson checker refuses a longer `sentence:` (read() hands it over), and the model one
-  // from setSentence, a shared link or a snapshot.
-  static constexpr int kMaxTokens = 48;
   void read(lesson::detail::WidgetFields& fields);  // the block's keys (spotlight_settings.cpp)
   std::string sentence;
   std::string query;                      // "it"

@@ -22,10 +22,6 @@
 namespace neuralpath::ui {
 
 struct TrainSettings : lesson::WidgetSettings {
-  // How many tokens the sentence may have: one row of weights with each cell's terms, as the spotlight's. One figure for both sides: the
-  // lesson checker refuses a longer `sentence:` (read() hands it over), and the model one
-  // from setSentence, a shared link or a snapshot.
-  static constexpr int kMaxTokens = 48;
   void read(lesson::detail::WidgetFields& fields);  // the block's keys (train_settings.cpp)
   std::string task;      // a ```task block's id
   std::string sentence;  // the probe sentence whose spotlight the widget shows
