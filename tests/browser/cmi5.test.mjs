@@ -287,11 +287,12 @@ function packageAu(folder = 'pkg') {
 // Launches the AU as the platform does and waits for the lesson and its initialized statement.
 // `check(statements)` applies the cmi5 rules to this session's statements.
 // `launchData` adds to the platform's launch data; `kept` is put in the LRS as the AU's kept
-// state before the launch (as an earlier session, or a damaged one, left it).
-async function openSession({ registration, actor, mastery, launchData, kept, folder }) {
+// state before the launch (as an earlier session, or a damaged one, left it). `page`: launch in
+// this page (its browser's storage), not a fresh one.
+async function openSession({ registration, actor, mastery, launchData, kept, folder, page: reused }) {
   const au = packageAu(folder);
   const sessionId = randomUUID();
-  const page = await env.browser.newPage();
+  const page = reused ?? await env.browser.newPage();
   const problems = watchProblems(page);
   const launch = launchUrl(env, { registration, sessionId, actor, au, masteryScore: mastery, launchData });
   if (kept !== undefined) env.lrs.state.set(keptStateKey(launch.activityId, actor, registration), kept);
@@ -698,5 +699,52 @@ test('an LRS that refuses one statement and is busy for another loses none of th
     env.lrs.refuse = null;
     env.lrs.refused.length = 0;
   }
+  assert.deepEqual(env.lrs.problems, []);
+});
+
+// A shared computer: someone used the lesson here outside the platform, and their figures and
+// progress sit in this browser's storage. A learner's launch shows none of it and changes none of
+// it; the learner's own figures go to the platform's kept state and come back on the next launch.
+test('on a shared computer a launch neither shows nor overwrites what this browser kept; the figures travel in the kept state', async t => {
+  const page = await env.browser.newPage();
+  const problems = watchProblems(page);
+  // The other person's visit: the lesson page itself, a sentence typed, kept on release of a key.
+  await page.goto(`${env.http.origin}/pkg/lesson.html?lesson=self-attention`);
+  await page.waitForFunction(() => window.neuralpath?.ready && document.readyState !== 'loading', null, { timeout: 60_000 });
+  await page.evaluate(() => window.neuralpath.ready);
+  const heatmapId = await page.evaluate(() => window.neuralpath.state().widgets.find(w => w.kind === 'heatmap').id);
+  const theirs = 'Someone else typed this sentence';
+  await page.evaluate(([id, text]) => window.neuralpath.command({ widget: id, type: 'setSentence', text }), [heatmapId, theirs]);
+  await page.keyboard.press('Shift');
+  await page.waitForFunction(text => Object.values(localStorage).some(v => v.includes(text)), theirs, { timeout: 10_000 });
+  const storedBefore = await page.evaluate(() => Object.fromEntries(Object.entries(localStorage)));
+
+  // The learner's first launch in the same browser.
+  const who = { registration: randomUUID(), actor: learner(9), mastery: 0.8 };
+  await openSession({ ...who, page });
+  const sentence = () => inLesson(page, (np, id) => np.state().widgets.find(w => w.id === id).sentence, heatmapId);
+  assert.notEqual(await sentence(), theirs, "the other person's figure is not shown");
+  const mine = 'The learner wrote this one';
+  await inLesson(page, (np, [id, text]) => np.command({ widget: id, type: 'setSentence', text }), [heatmapId, mine]);
+  await page.keyboard.press('Shift');
+  const activityId = activityIds.get(`${who.registration}|${packageAu().id}`);
+  const kept = () => env.lrs.state.get(keptStateKey(activityId, who.actor, who.registration));
+  await waitFor(() => JSON.stringify(kept()?.widgets || {}).includes(mine), () => `kept state: ${JSON.stringify(kept())}`);
+  await page.click('#np-lms-exit');
+  await waitForVerb('terminated');
+  env.lrs.statements.splice(0);
+  assert.deepEqual(await page.evaluate(() => Object.fromEntries(Object.entries(localStorage))), storedBefore,
+    "this browser's storage is exactly as the other person left it");
+
+  // The next launch, from any browser: the learner's figure is back.
+  const again = await openSession({ ...who });
+  await again.page.waitForFunction(([id, text]) => document.getElementById('np-lms-lesson').contentWindow.neuralpath
+    .state().widgets.find(w => w.id === id).sentence === text, [heatmapId, mine], { timeout: 10_000 });
+  t.diagnostic(`kept state's figures: ${JSON.stringify(kept().widgets).length} characters`);
+  assert.deepEqual(unexpected(problems), []);
+  assert.deepEqual(unexpected(again.problems), []);
+  await page.close();
+  await again.page.close();
+  env.lrs.statements.splice(0);
   assert.deepEqual(env.lrs.problems, []);
 });

@@ -142,8 +142,17 @@ test('answering a check in the text version sends the host an answered message w
   assert.ok(s.object.id.startsWith(`${lessonOrigin}/lesson.html?lesson=${LESSON}`), s.object.id);
   assert.match(s.object.id, new RegExp(`check-${checkId}$`));
   assert.equal(s.object.definition.interactionType, 'choice');
+  // As learning platforms get it (docs/lms.md): choices as letters in the lesson's order, the right
+  // ones as the correct pattern, the question and options in the page's language.
+  const shown = await frame.evaluate(id => {
+    window.neuralpath.command({ type: 'reveal', id });   // its right options, for the pattern
+    return window.neuralpath.state().checks.find(c => c.id === id);
+  }, checkId);
+  assert.deepEqual(s.object.definition.choices, shown.options.map((text, i) => ({ id: 'abcdefghij'[i], description: { en: text } })));
+  assert.deepEqual(s.object.definition.name, { en: shown.question });
+  assert.deepEqual(s.object.definition.correctResponsesPattern, [shown.answer.map(i => 'abcdefghij'[i]).join('[,]')]);
   assert.equal(s.result.success, answered.correct);
-  assert.equal(s.result.response, '0');
+  assert.equal(s.result.response, 'a');
   assert.equal(typeof s.result.score.scaled, 'number');
   assert.equal(s.context.contextActivities.parent[0].id, `${lessonOrigin}/lesson.html?lesson=${LESSON}`);
   assert.match(s.timestamp, /^\d{4}-\d\d-\d\dT/);

@@ -1,4 +1,4 @@
-// What a platform records of a learner's actions (web/lms/np-lms-interactions.js): a check's
+// What a platform records of a learner's actions (web/shell/np-interactions.js): a check's
 // answer as xAPI and as SCORM 1.2 cmi.interactions, and the simulation actions of the
 // documented list as xAPI statements. Pure functions; no browser. (The packages' own tests,
 // cmi5.test.mjs and scorm.test.mjs, check the same in a real session.)
@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import validation from 'xapi-validation';
 import { checkInteraction, choiceId, scormInteraction, SIMULATION_ACTIONS, simulationStatement, xapiInteraction }
-  from '../../web/lms/np-lms-interactions.js';
+  from '../../web/shell/np-interactions.js';
 
 const validate = validation.default || validation;
 const check = { id: 'qk-first', question: 'Which comes first?', options: ['Scores', 'Softmax', 'Mixing values'],

@@ -149,3 +149,26 @@ test('a storage script that arrives after the lesson has loaded still restores a
   assert.deepEqual(problems, []);
   await context.close();
 });
+
+// While the engine starts, np-app.js routes the engine's key listeners to the canvas. A module
+// that arrived in that time had its listeners routed too: np-storage's keyup then never ran
+// without the canvas focused, and a change was not saved (CI, at load 12). Here np-storage.js
+// arrives while the engine's script is held back, so it registers during the routing.
+test('a storage script that arrives while the engine starts still saves on a key\'s release', async () => {
+  const { page, context, problems } = await open();
+  await page.route('**/lesson.*.js', async route => { await new Promise(done => setTimeout(done, 3000)); await route.continue(); });
+  await page.route('**/np-storage.js', async route => { await new Promise(done => setTimeout(done, 1000)); await route.continue(); });
+  await page.reload();
+  await waitForLesson(page);
+  // Past the save the restore schedules (0.6 s), which would otherwise catch the change below.
+  await page.waitForTimeout(1500);
+  const heatmap = await widget(page, 'heatmap');
+  const sentence = 'Saved though it came late';
+  await page.evaluate(([text, id]) => window.neuralpath.command({ widget: id, type: 'setSentence', text }), [sentence, heatmap.id]);
+  // The key is released with the focus off the canvas (as after a click in the text version).
+  await page.evaluate(() => document.activeElement?.blur());
+  await inputEnds(page);
+  await page.waitForFunction(([key, text]) => (localStorage.getItem(key) || '').includes(text), [WIDGETS, sentence], { timeout: 10_000 });
+  assert.deepEqual(problems, []);
+  await context.close();
+});

@@ -382,3 +382,42 @@ test('the launch page speaks the platform\'s language (Spanish), and the lesson 
   await page.screenshot({ path: screenshotPath('scorm-launch-no-platform-es-375') });
   await context.close();
 });
+
+// A shared computer: someone used the lesson here outside the platform. A learner's first launch
+// shows none of their figures and overwrites none of this browser's storage; the learner's own
+// figures travel in suspend_data and come back on the next launch.
+test('on a shared computer a first launch neither shows nor overwrites what this browser kept', async () => {
+  const page = await env.browser.newPage();
+  const problems = watchProblems(page);
+  await page.goto(`${env.http.origin}/pkg/lesson.html?lesson=${LESSON}`);
+  await page.waitForFunction(() => window.neuralpath?.ready && document.readyState !== 'loading', null, { timeout: 60_000 });
+  await page.evaluate(() => window.neuralpath.ready);
+  const heatmapId = await page.evaluate(() => window.neuralpath.state().widgets.find(w => w.kind === 'heatmap').id);
+  const theirs = 'Someone else typed this sentence';
+  await page.evaluate(([id, text]) => window.neuralpath.command({ widget: id, type: 'setSentence', text }), [heatmapId, theirs]);
+  await page.keyboard.press('Shift');
+  await page.waitForFunction(text => Object.values(localStorage).some(v => v.includes(text)), theirs, { timeout: 10_000 });
+  const storedBefore = await page.evaluate(() => Object.fromEntries(Object.entries(localStorage)));
+
+  await page.goto(`${env.http.origin}/lms.html`);
+  await page.evaluate(() => window.launch(null));
+  await lessonReady(page);
+  await settle(page, 'cmi.core.lesson_status', 'incomplete');
+  const sentence = () => inLesson(page, (np, id) => np.state().widgets.find(w => w.id === id).sentence, heatmapId);
+  assert.notEqual(await sentence(), theirs, "the other person's figure is not shown");
+  const mine = 'The learner wrote this one';
+  await inLesson(page, (np, [id, text]) => np.command({ widget: id, type: 'setSentence', text }), [heatmapId, mine]);
+  await page.keyboard.press('Shift');
+  await page.waitForFunction(text => window.API.LMSGetValue('cmi.suspend_data').includes(text), mine, { timeout: 10_000 });
+  const session = await page.evaluate(() => window.closeContent());
+  assert.deepEqual(await page.evaluate(() => Object.fromEntries(Object.entries(localStorage))), storedBefore,
+    "this browser's storage is exactly as the other person left it");
+
+  await page.evaluate(k => window.launch(k), { core: { lesson_status: session.core.lesson_status,
+    lesson_location: session.core.lesson_location, entry: 'resume' }, suspend_data: session.suspend_data });
+  await lessonReady(page);
+  await page.waitForFunction(([id, text]) => document.getElementById('sco').contentWindow.document.getElementById('np-lms-lesson')
+    .contentWindow.neuralpath.state().widgets.find(w => w.id === id).sentence === text, [heatmapId, mine], { timeout: 10_000 });
+  assert.deepEqual(problems, []);
+  await page.close();
+});

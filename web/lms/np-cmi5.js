@@ -12,7 +12,7 @@
 //   terminated    when the learner leaves (Exit, closing, navigating away)
 //   answered      each answer to a check: choices, response, correct pattern, success
 //   achieved / interacted / experienced
-//                 the simulation actions of np-lms-interactions.js's list (docs/lms.md)
+//                 the simulation actions of np-interactions.js's list (docs/lms.md)
 // "launched" is the platform's statement (it sends it before opening this page), not ours.
 // Only a Normal launch sends passed/failed/completed; Browse and Review send none of them.
 //
@@ -20,7 +20,7 @@
 // below, per registration), so a relaunch resumes and never repeats a once-only statement.
 import { launchedLesson, note, openLesson } from './np-lms-frame.js';
 import { lessonOutcome } from './np-lms-record.js';
-import { checkInteraction, simulationStatement, SIMULATION_EVENTS, xapiInteraction } from './np-lms-interactions.js';
+import { checkInteraction, simulationStatement, SIMULATION_EVENTS, xapiInteraction } from './np-interactions.js';
 import { loadWords, say } from './np-lms-words.js';
 
 const STATE_ID = 'urn:neuralpath:state:progress';
@@ -41,18 +41,22 @@ export function webAddress(text) {
 }
 
 // The kept state as this page writes it: {record: the engine's record (text or object) or null,
-// sent: {passed?: true, completed?: true}}. Anything else in it is dropped, so a damaged state
-// (sent: 1, a record of the wrong type) neither stops the session nor is written back.
+// sent: {passed?: true, completed?: true}, widgets: the figures ({id: snapshot}, what np-storage.js
+// sends in 'widgets-kept') or null}. Anything else in it is dropped, so a damaged state (sent: 1,
+// a record of the wrong type) neither stops the session nor is written back; the engine checks
+// each figure's snapshot when it is restored, and leaves out one it refuses.
 export function keptState(value) {
   const plain = v => !!v && typeof v === 'object' && !Array.isArray(v);
-  if (!plain(value)) return { record: null, sent: {} };
+  if (!plain(value)) return { record: null, sent: {}, widgets: null };
   let record = typeof value.record === 'string' || plain(value.record) ? value.record : null;
   // One that cannot even be written out again (nested past the JS stack) would throw on every
   // save and in the closing page's handler; the engine refuses a merely deep one with a message.
   try { JSON.stringify(record); } catch { record = null; }
+  let widgets = plain(value.widgets) && Object.keys(value.widgets).length ? value.widgets : null;
+  try { JSON.stringify(widgets); } catch { widgets = null; }
   const sent = {};
   if (plain(value.sent)) for (const verb of ['passed', 'completed']) if (value.sent[verb] === true) sent[verb] = true;
-  return { record, sent };
+  return { record, sent, widgets };
 }
 
 async function launch() {
@@ -90,7 +94,7 @@ async function launch() {
   const where = { agent: params.actor, activityId: params.activityId, stateId: STATE_ID, registration: params.registration };
 
   // [SECTION] The kept state: the learner's record and the once-only statements sent ----------
-  let kept = { record: null, sent: {} };
+  let kept = { record: null, sent: {}, widgets: null };
   try {
     const stored = (await cmi5.xapi.getState(where)).data;
     kept = keptState(typeof stored === 'string' ? JSON.parse(stored) : stored);
@@ -99,7 +103,7 @@ async function launch() {
   }
   let saving = Promise.resolve();
   const save = () => {
-    const state = { record: kept.record, sent: kept.sent };
+    const state = { record: kept.record, sent: kept.sent, widgets: kept.widgets };
     saving = saving.then(() => cmi5.xapi.setState({ ...where, state }))
       .catch(error => console.warn(`neuralpath: state not saved: ${error.message}`));
   };
@@ -181,7 +185,7 @@ async function launch() {
     })));
   };
 
-  // [SECTION] What the learner does: checks answered, simulation actions (np-lms-interactions.js)
+  // [SECTION] What the learner does: checks answered, simulation actions (np-interactions.js)
   const newId = () => (crypto.randomUUID ? crypto.randomUUID() : ([1e7] + -1e3 + -4e3 + -8e3 + -1e11)
     .replace(/[018]/g, c => (c ^ (crypto.getRandomValues(new Uint8Array(1))[0] & (15 >> (c / 4)))).toString(16)));
   // A statement of ours with the context cmi5 asks of every statement in a session (the launch
@@ -249,6 +253,7 @@ async function launch() {
 
   openLesson(lessonId, {
     lang,
+    platform: true,
     onReady(np) {
       let restored = false;
       if (kept.record) {
@@ -259,6 +264,17 @@ async function launch() {
       if (!restored) {   // this browser's own copy is not this learner's
         try { np.command({ type: 'reset' }); } catch (error) { console.warn(`neuralpath: reset refused: ${error.message}`); }
       }
+      // The figures (trained models, sentences...) this learner left, kept with the platform.
+      if (kept.widgets) {
+        try {
+          const reply = np.command({ type: 'restoreSnapshot', widgets: kept.widgets });
+          for (const dropped of reply.dropped || []) console.warn(`neuralpath: figure ${dropped.widget || ''} not restored`);
+        } catch (error) { console.warn(`neuralpath: the figures were not restored: ${error.message}`); }
+      }
+      np.events.addEventListener('widgets-kept', event => {
+        kept.widgets = event.detail?.widgets || null;
+        save();
+      });
       np.events.addEventListener('progress', event => report(np, event.detail));
       np.events.addEventListener('answered', event => reportAnswer(np, event.detail));
       for (const type of SIMULATION_EVENTS) np.events.addEventListener(type, event => reportAction(np, event.detail));
@@ -314,7 +330,7 @@ async function launch() {
     if (statements.length) keepalive('statements', 'POST', statements);
     const query = new URLSearchParams({ activityId: where.activityId, agent: JSON.stringify(where.agent),
       stateId: where.stateId, registration: where.registration });
-    keepalive(`activities/state?${query}`, 'PUT', { record: kept.record, sent: kept.sent });
+    keepalive(`activities/state?${query}`, 'PUT', { record: kept.record, sent: kept.sent, widgets: kept.widgets });
   });
   // Back to this page from the browser's history (its back-forward cache): the session ended
   // with terminated when the page was left, and what the learner does now is not recorded.

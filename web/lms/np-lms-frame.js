@@ -24,14 +24,18 @@ export function note(text) {
   line.hidden = !text;
 }
 
-// `lang`: the launch page's language, so the lesson speaks it too.
-export function openLesson(lessonId, { section = '', lang = '', onReady }) {
+// `lang`: the launch page's language, so the lesson speaks it too. `platform`: a learning
+// platform keeps this learner's record (progress and figures), so the lesson neither restores
+// nor writes what this browser keeps: on a shared computer that is another learner's
+// (np-storage.js, ?platform=1).
+export function openLesson(lessonId, { section = '', lang = '', platform = false, onReady }) {
   const frame = document.createElement('iframe');
   frame.id = 'np-lms-lesson';
   frame.title = say('frame_title');
   let src = `lesson.html?lesson=${encodeURIComponent(lessonId)}`;
   if (section) src += `&section=${encodeURIComponent(section)}`;
   if (lang) src += `&lang=${encodeURIComponent(lang)}`;
+  if (platform) src += '&platform=1';
   frame.src = src;
   frame.addEventListener('load', async () => {
     let np = null;

@@ -10,11 +10,11 @@
 //            cmi.core.session_time, cmi.core.exit ("suspend": the learner may come back)
 //            cmi.interactions.n.*         each answered check (normal mode): id, type "choice",
 //                                         student_response, correct_responses.0.pattern, result,
-//                                         time (np-lms-interactions.js; docs/lms.md)
+//                                         time (np-interactions.js; docs/lms.md)
 //   LMSCommit after each change the learner makes; LMSFinish when the page goes away.
 import { launchedLesson, note, openLesson } from './np-lms-frame.js';
 import { lessonOutcome, packRecord, unpackRecord } from './np-lms-record.js';
-import { checkInteraction, scormInteraction } from './np-lms-interactions.js';
+import { checkInteraction, scormInteraction } from './np-interactions.js';
 import { loadWords, say } from './np-lms-words.js';
 
 // [SECTION] Finding the API ---------------------------------------------------------------------
@@ -168,6 +168,7 @@ async function launch() {
 
   openLesson(lessonId, {
     lang,
+    platform: true,
     section: saved.record ? '' : location,
     onReady(np) {
       let restored = false;

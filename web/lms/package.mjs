@@ -73,8 +73,11 @@ function stage(site, lessons, format) {
   dropPlainEngineCopies(dir);
 
   mkdirSync(join(dir, 'lms'), { recursive: true });
-  const runtime = ['np-lms-frame.js', 'np-lms-record.js', 'np-lms-words.js', 'np-lms-interactions.js', 'np-lms.css', format === 'scorm' ? 'np-scorm.js' : 'np-cmi5.js'];
+  const runtime = ['np-lms-frame.js', 'np-lms-record.js', 'np-lms-words.js', 'np-lms.css', format === 'scorm' ? 'np-scorm.js' : 'np-cmi5.js'];
   for (const name of runtime) cpSync(join(here, name), join(dir, 'lms', name));
+  // The statements' shapes are the site's too (np-host.js sends them to an embedding page): the
+  // launch pages import them from beside themselves.
+  cpSync(join(dir, 'np-interactions.js'), join(dir, 'lms', 'np-interactions.js'));
   const scripts = [];
   if (format === 'cmi5') {
     // @xapi/cmi5's UMD build already bundles its dependencies (axios, @xapi/xapi) for browsers.

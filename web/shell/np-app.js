@@ -271,10 +271,16 @@ let restoreListeners = () => {};
 // a host's own inputs) and trap keyboard users inside the canvas. While the engine starts, we
 // wrap the listeners it registers: keys reach it only while the canvas has focus, and Tab
 // never does, so Tab always moves focus on as the browser means it to.
-function routeKeysToCanvasOnly() {
+// Only the engine's own (registered from its script, `engineScript`): a page module that arrives
+// while the engine starts (each runs once it has arrived; under load, np-storage.js did) keeps
+// its listeners as they are. Wrapped, np-storage's keyup never ran without the canvas focused,
+// and a learner's change waited for some other event to be saved (CI, reload.test).
+function routeKeysToCanvasOnly(engineScript) {
   const original = window.addEventListener;
+  // A browser that gives no stack: every key listener is taken for the engine's, as before.
+  const fromEngine = () => { const stack = new Error().stack; return !stack || stack.includes(engineScript); };
   window.addEventListener = function (type, listener, options) {
-    if (/^key(down|up|press)$/.test(type) && typeof listener === 'function') {
+    if (/^key(down|up|press)$/.test(type) && typeof listener === 'function' && fromEngine()) {
       const routed = event => {
         if (document.activeElement === canvas && event.key !== 'Tab') listener.call(this, event);
       };
@@ -331,7 +337,7 @@ async function start(requests) {
     // A text field in the canvas took or left the keyboard: np-input.js stands a DOM field in.
     onTextInput: wanted => emit('text-field', { wanted }),
   };
-  restoreListeners = routeKeysToCanvasOnly();
+  restoreListeners = routeKeysToCanvasOnly(names['lesson.js']);
   const script = document.createElement('script');
   mark('engine-script');
   script.src = names['lesson.js'];

@@ -48,6 +48,9 @@ async function nextLesson() {
 }
 
 function saveSummary() {
+  // Launched by a learning platform: this browser's list of lessons is not this learner's (a
+  // shared computer), and the platform keeps their progress (np-storage.js).
+  if (new URLSearchParams(location.search).get('platform') === '1') return;
   const state = np.state();
   const s = state?.progress?.summary;
   if (!s) return;

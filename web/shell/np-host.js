@@ -36,6 +36,8 @@
 // [SECTION] Content height (embed mode)
 // [SECTION] Engine events -> messages
 
+import { checkInteraction, xapiInteraction } from './np-interactions.js';
+
 const np = window.neuralpath;
 const framed = window.parent !== window;
 const embedded = np.params.embed;
@@ -113,20 +115,23 @@ function uuid() {
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
 }
 
+// Names are in the page's language (an xAPI language map keyed by it: {"es": ...}).
+const pageLang = () => np.params.lang || 'en';
+
 function lessonActivity(state) {
   return { objectType: 'Activity', id: lessonIri, definition: {
     type: 'http://adlnet.gov/expapi/activities/lesson',
-    name: { 'en-US': state?.title || np.params.lesson } } };
+    name: { [pageLang()]: state?.title || np.params.lesson } } };
 }
 
-function checkActivity(state, checkId) {
-  const check = (state?.checks || []).find(c => c.id === checkId) || {};
-  return { objectType: 'Activity', id: `${lessonIri}#check-${encodeURIComponent(checkId)}`, definition: {
-    type: 'http://adlnet.gov/expapi/activities/cmi.interaction',
-    interactionType: 'choice',
-    name: { 'en-US': String(check.question || checkId) },
-    choices: (check.options || []).map((text, index) => ({ id: String(index), description: { 'en-US': String(text) } })),
-  } };
+// A check and its answer as the learning platforms get them (np-interactions.js, docs/lms.md):
+// the choices as letters in the lesson's order, the right ones as the correct pattern, and the
+// learner's response in the same letters, whatever order this learner saw them in.
+function checkAnswer(state, answered) {
+  const check = (state?.checks || []).find(c => c.id === answered.check) || null;
+  const { definition, response, success } = xapiInteraction(checkInteraction(check, answered), pageLang());
+  return { object: { objectType: 'Activity', id: `${lessonIri}#check-${encodeURIComponent(answered.check)}`, definition },
+    result: { success, response } };
 }
 
 function statement(verb, object, result, state) {
@@ -469,12 +474,11 @@ np.events.addEventListener('section', event => {
 np.events.addEventListener('answered', event => {
   const d = event.detail;
   const state = np.state();
-  const response = Array.isArray(d.option) ? d.option.join('[,]') : String(d.option);
-  const result = { success: !!d.correct, response };
+  const { object, result } = checkAnswer(state, d);
   const score = scaled(d.score);
   if (score) result.score = score;
   post('answered', { check: d.check, option: d.option, correct: !!d.correct, score: d.score, attempts: d.attempts,
-    statement: statement('answered', checkActivity(state, d.check), result, state) }, { personal: true });
+    statement: statement('answered', object, result, state) }, { personal: true });
   measure();
 });
 

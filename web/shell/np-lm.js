@@ -16,6 +16,10 @@ import { checkReply, checkRequest } from './np-lm-protocol.js';
 const np = window.neuralpath;
 const workers = new Map();   // widget id -> Worker
 const storageKey = `neuralpath:v1:lm-train:${np.params.lesson}`;
+// Launched by a learning platform (?platform=1): the platform keeps the training with the other
+// figures (np-storage.js), and this browser's copy, another learner's on a shared computer, is
+// neither restored nor written over.
+const keptHere = !np.params.shared && new URLSearchParams(location.search).get('platform') !== '1';
 
 function deliver(widget, message) {
   const why = checkReply(message);
@@ -59,7 +63,7 @@ const trainingWidgets = () => [...workers.keys()];
 
 let lastSaved = '';
 function save() {
-  if (np.params.shared) return;   // a shared view never saves over the learner's own
+  if (!keptHere) return;   // a shared view never saves over the learner's own; nor a platform's launch
   let snapshots;
   try { snapshots = np.command({ type: 'snapshot' }).widgets || {}; } catch { return; }
   const kept = {};
@@ -71,7 +75,7 @@ function save() {
 }
 
 function restore() {
-  if (np.params.shared) return;
+  if (!keptHere) return;
   let kept;
   try { kept = JSON.parse(localStorage.getItem(storageKey) || 'null'); } catch { kept = null; }
   if (!kept || typeof kept !== 'object' || Array.isArray(kept) || !Object.keys(kept).length) return;

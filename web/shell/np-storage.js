@@ -25,6 +25,11 @@ const VERSION = 1;
 const lesson = np.params.lesson;
 const key = `neuralpath:v${VERSION}:progress:${lesson}`;
 const keptPrefix = `neuralpath:v${VERSION}:kept:${lesson}:`;
+// Launched by a learning platform (web/lms/, ?platform=1): the platform keeps this learner's
+// progress and figures, and its launch page restores them. What this browser keeps is then
+// someone else's on a shared computer: it is neither restored nor written over. The figures
+// still go out in 'widgets-kept' (the launch page stores them with the platform).
+const platformKeeps = new URLSearchParams(location.search).get('platform') === '1';
 // Stored values larger than the engine takes (neuralpath.limits.record_bytes), or nested deeper
 // (json_depth), are not handed to it: they are kept aside as they are, and the lesson starts fresh.
 
@@ -216,7 +221,7 @@ toolbar().append(resetButton);
 let undoProgress = null;
 resetButton.addEventListener('click', () => {
   undoProgress = lastProgress;
-  if (!holdSaving) removeRecord();
+  if (!holdSaving && !platformKeeps) removeRecord();
   try { np.command({ type: 'reset' }); } catch (error) {
     np.announce(t('storage.reset_failed', { error: error.message }));
     return;
@@ -238,6 +243,7 @@ function undo() {
 // [SECTION] Restore on load, save on every change -------------------------------------------------
 
 np.onLessonLoaded(() => {
+  if (platformKeeps) return;
   const found = readRecord();
   if (found.status === 'ok') {
     let reply;
@@ -290,7 +296,7 @@ np.events.addEventListener('progress', event => {
   const progress = event.detail?.progress;
   if (progress === undefined || progress === null) return;
   lastProgress = progress;
-  if (holdSaving || sharedView) return;   // an unreadable original without a copy, or a shared view
+  if (holdSaving || sharedView || platformKeeps) return;   // an unreadable original without a copy, a shared view, the platform's
   save(progress);
 });
 
@@ -345,7 +351,8 @@ function widgetSnapshots() {
     kinds = new Map((np.state().widgets || []).map(w => [w.id, w.kind]));
   } catch { return null; }
   const out = {};
-  for (const [id, snapshot] of Object.entries(snapshots)) if (!OWN_STORAGE.has(kinds.get(id))) out[id] = snapshot;
+  // A platform's launch keeps them all here: np-lm.js then keeps nothing in this browser.
+  for (const [id, snapshot] of Object.entries(snapshots)) if (platformKeeps || !OWN_STORAGE.has(kinds.get(id))) out[id] = snapshot;
   return out;
 }
 
@@ -360,6 +367,11 @@ function saveWidgets() {
   if (text === widgetsSaved || (text === '{}' && widgetsSaved === null)) return;   // nothing changed
   if (text.length > (np.limits?.shared_state_bytes ?? Infinity)) {
     console.warn(`the figures of "${lesson}" are too large to keep (${text.length} bytes)`);
+    return;
+  }
+  if (platformKeeps) {
+    widgetsSaved = text;
+    np.events.dispatchEvent(new CustomEvent('widgets-kept', { detail: { widgets } }));
     return;
   }
   const s = store();
@@ -384,7 +396,7 @@ function saveSoon() {
 
 function restoreWidgets() {
   widgetsRestored = true;
-  if (sharedView) return;
+  if (sharedView || platformKeeps) return;
   // A late arrival (each module runs once it has arrived): what the learner changed before this
   // script listened is saved too. Nothing is written when nothing changed.
   saveSoon();
