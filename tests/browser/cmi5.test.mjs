@@ -12,7 +12,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import validation from 'xapi-validation';
-import { buildPackages, serve, startBrowser, unzip, watchProblems } from './scorm-kit.mjs';
+import { anotherPersonsVisit, browserStorage, buildPackages, serve, startBrowser, unzip, watchProblems } from './scorm-kit.mjs';
 import { screenshotPath } from './harness.mjs';
 
 const validate = validation.default || validation;
@@ -708,16 +708,7 @@ test('an LRS that refuses one statement and is busy for another loses none of th
 test('on a shared computer a launch neither shows nor overwrites what this browser kept; the figures travel in the kept state', async t => {
   const page = await env.browser.newPage();
   const problems = watchProblems(page);
-  // The other person's visit: the lesson page itself, a sentence typed, kept on release of a key.
-  await page.goto(`${env.http.origin}/pkg/lesson.html?lesson=self-attention`);
-  await page.waitForFunction(() => window.neuralpath?.ready && document.readyState !== 'loading', null, { timeout: 60_000 });
-  await page.evaluate(() => window.neuralpath.ready);
-  const heatmapId = await page.evaluate(() => window.neuralpath.state().widgets.find(w => w.kind === 'heatmap').id);
-  const theirs = 'Someone else typed this sentence';
-  await page.evaluate(([id, text]) => window.neuralpath.command({ widget: id, type: 'setSentence', text }), [heatmapId, theirs]);
-  await page.keyboard.press('Shift');
-  await page.waitForFunction(text => Object.values(localStorage).some(v => v.includes(text)), theirs, { timeout: 10_000 });
-  const storedBefore = await page.evaluate(() => Object.fromEntries(Object.entries(localStorage)));
+  const { heatmapId, theirs, stored: storedBefore } = await anotherPersonsVisit(page, env.http.origin, 'self-attention');
 
   // The learner's first launch in the same browser.
   const who = { registration: randomUUID(), actor: learner(9), mastery: 0.8 };
@@ -733,7 +724,7 @@ test('on a shared computer a launch neither shows nor overwrites what this brows
   await page.click('#np-lms-exit');
   await waitForVerb('terminated');
   env.lrs.statements.splice(0);
-  assert.deepEqual(await page.evaluate(() => Object.fromEntries(Object.entries(localStorage))), storedBefore,
+  assert.deepEqual(await browserStorage(page), storedBefore,
     "this browser's storage is exactly as the other person left it");
 
   // The next launch, from any browser: the learner's figure is back.

@@ -104,3 +104,19 @@ export function watchProblems(page) {
   page.on('response', r => { if (r.status() >= 400) problems.push(`HTTP ${r.status()}: ${r.url()}`); });
   return problems;
 }
+
+// A shared computer: someone opens the package's lesson page itself in `page` (no platform),
+// types a sentence into its heatmap and lets go of a key, so the browser keeps it. Returns the
+// heatmap's id, their sentence and the browser's whole storage as they left it.
+export async function anotherPersonsVisit(page, origin, lesson) {
+  await page.goto(`${origin}/pkg/lesson.html?lesson=${lesson}`);
+  await page.waitForFunction(() => window.neuralpath?.ready && document.readyState !== 'loading', null, { timeout: 60_000 });
+  await page.evaluate(() => window.neuralpath.ready);
+  const heatmapId = await page.evaluate(() => window.neuralpath.state().widgets.find(w => w.kind === 'heatmap').id);
+  const theirs = 'Someone else typed this sentence';
+  await page.evaluate(([id, text]) => window.neuralpath.command({ widget: id, type: 'setSentence', text }), [heatmapId, theirs]);
+  await page.keyboard.press('Shift');
+  await page.waitForFunction(text => Object.values(localStorage).some(v => v.includes(text)), theirs, { timeout: 10_000 });
+  return { heatmapId, theirs, stored: await browserStorage(page) };
+}
+export const browserStorage = page => page.evaluate(() => Object.fromEntries(Object.entries(localStorage)));

@@ -7,7 +7,7 @@ import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from '
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { buildPackages, repo, serve, startBrowser, unzip, watchProblems } from './scorm-kit.mjs';
+import { anotherPersonsVisit, browserStorage, buildPackages, repo, serve, startBrowser, unzip, watchProblems } from './scorm-kit.mjs';
 import { screenshotPath } from './harness.mjs';
 
 const LESSON = 'self-attention';
@@ -389,15 +389,7 @@ test('the launch page speaks the platform\'s language (Spanish), and the lesson 
 test('on a shared computer a first launch neither shows nor overwrites what this browser kept', async () => {
   const page = await env.browser.newPage();
   const problems = watchProblems(page);
-  await page.goto(`${env.http.origin}/pkg/lesson.html?lesson=${LESSON}`);
-  await page.waitForFunction(() => window.neuralpath?.ready && document.readyState !== 'loading', null, { timeout: 60_000 });
-  await page.evaluate(() => window.neuralpath.ready);
-  const heatmapId = await page.evaluate(() => window.neuralpath.state().widgets.find(w => w.kind === 'heatmap').id);
-  const theirs = 'Someone else typed this sentence';
-  await page.evaluate(([id, text]) => window.neuralpath.command({ widget: id, type: 'setSentence', text }), [heatmapId, theirs]);
-  await page.keyboard.press('Shift');
-  await page.waitForFunction(text => Object.values(localStorage).some(v => v.includes(text)), theirs, { timeout: 10_000 });
-  const storedBefore = await page.evaluate(() => Object.fromEntries(Object.entries(localStorage)));
+  const { heatmapId, theirs, stored: storedBefore } = await anotherPersonsVisit(page, env.http.origin, LESSON);
 
   await page.goto(`${env.http.origin}/lms.html`);
   await page.evaluate(() => window.launch(null));
@@ -405,12 +397,16 @@ test('on a shared computer a first launch neither shows nor overwrites what this
   await settle(page, 'cmi.core.lesson_status', 'incomplete');
   const sentence = () => inLesson(page, (np, id) => np.state().widgets.find(w => w.id === id).sentence, heatmapId);
   assert.notEqual(await sentence(), theirs, "the other person's figure is not shown");
+  // The lesson's way on (the next lesson, or the list) stays in the platform's launch.
+  await page.waitForFunction(() => document.getElementById('sco').contentWindow.document.getElementById('np-lms-lesson')
+    .contentWindow.neuralpath.state().finish?.next_href, null, { timeout: 10_000 });
+  assert.match(await inLesson(page, np => np.state().finish.next_href), /[?&]platform=1(&|$)/);
   const mine = 'The learner wrote this one';
   await inLesson(page, (np, [id, text]) => np.command({ widget: id, type: 'setSentence', text }), [heatmapId, mine]);
   await page.keyboard.press('Shift');
   await page.waitForFunction(text => window.API.LMSGetValue('cmi.suspend_data').includes(text), mine, { timeout: 10_000 });
   const session = await page.evaluate(() => window.closeContent());
-  assert.deepEqual(await page.evaluate(() => Object.fromEntries(Object.entries(localStorage))), storedBefore,
+  assert.deepEqual(await browserStorage(page), storedBefore,
     "this browser's storage is exactly as the other person left it");
 
   await page.evaluate(k => window.launch(k), { core: { lesson_status: session.core.lesson_status,

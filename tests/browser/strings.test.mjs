@@ -75,6 +75,13 @@ const ALLOWED = new Map([
   ['web/shell/np-toolbar.js', ['Escape', 'button, select, input, a[href]']], // a key name; a selector
   ['web/shell/np-storage.js', ['QuotaExceededError']],                     // a DOMException name
   ['web/shell/np-lang.js', ['English']],                                   // English named in itself (language.name)
+  // xAPI vocabulary (objectType; the language tag of a verb's display); each simulation action's
+  // description is the list's documentation for platforms, checked against docs/lms.md's table
+  // (lms-interactions.test.mjs), never shown to a learner.
+  ['web/shell/np-interactions.js', ['Activity', 'en-US', 'trained the attention model to the end of its run',
+    'an induction head formed while training the language model', 'trained the language model to the end of its run',
+    'had the language model write text to its end', 'raced decoding with and without the KV cache',
+    'ran naive and tiled attention side by side', 'played the course playback to its end', 'opened the explanation of a number']],
   // xAPI vocabulary (objectType; the language tag of the statement's names).
   ['web/shell/np-host.js', ['Activity', 'en-US',
     // Why a host's message was ignored: only ever printed to the console (ignore()).

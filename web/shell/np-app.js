@@ -38,6 +38,7 @@
 
 import { fillPage, loadStrings, words } from './np-strings.js';
 import { chooseLanguage, lessonPath } from './np-lang.js';
+import { SHAPES, validate } from './np-protocol.js';
 
 // [SECTION] Page parameters ---------------------------------------------------------------------
 // Performance marks along the way to `ready` (np:strings, np:engine-script, np:wasm-compiled,
@@ -351,9 +352,17 @@ async function start(requests) {
 const nextTask = () => (globalThis.scheduler && typeof scheduler.yield === 'function'
   ? scheduler.yield() : new Promise(resolve => setTimeout(resolve, 0)));
 
+// The engine and this page disagree on a field the shell reads (np-protocol.js): said on the
+// console for whoever changed one side; tests/protocol/protocol.test.mjs fails on it first.
+function warnUnlike(shape, value, what) {
+  const problems = validate(shape, value, what);
+  if (problems.length) console.warn(`np-protocol: the engine's ${what} lacks what the page reads:\n${problems.join('\n')}`);
+}
+
 function engineReady(lessonText) {
   mark('main');
   limits = Object.freeze(JSON.parse(window.Module.ccall('np_limits', 'string', [], [])));
+  warnUnlike(SHAPES.limits, limits, 'limits');
   limitsKnown(limits);
   openLesson(lessonText).catch(error => showFatal(words('app.lesson_failed'), String(error && error.message || error)));
 }
@@ -444,6 +453,7 @@ async function openLesson(lessonText) {
     return;
   }
   loadedState = state;
+  warnUnlike(SHAPES.state, state, 'state');
   emit('lesson-loaded', state);
   const section = params.get('section');
   if (section) {

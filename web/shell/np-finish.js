@@ -13,6 +13,7 @@
 // Words come from the engine's catalogue ([finish]); nothing here changes the learner's
 // progress, which the engine owns (np-storage.js keeps it).
 import { noteSlot } from './np-mirror.js';
+import { progressSummary } from './np-protocol.js';
 
 const np = window.neuralpath;
 const t = (key, args) => np.text(key, args);
@@ -40,8 +41,11 @@ async function nextLesson() {
   const here = ordered.findIndex(l => l.id === np.params.lesson);
   if (here < 0) return null;
   const after = ordered[here + 1];
-  // An explicit ?lang= goes on, as the home page passes it on.
-  const langPart = new URLSearchParams(location.search).has('lang') ? `lang=${encodeURIComponent(lang)}` : '';
+  // An explicit ?lang= goes on, as the home page passes it on; so does a platform's launch
+  // (?platform=1: nothing this browser keeps is shown or written, np-storage.js).
+  const search = new URLSearchParams(location.search);
+  const langPart = [search.has('lang') ? `lang=${encodeURIComponent(lang)}` : '', search.get('platform') === '1' ? 'platform=1' : '']
+    .filter(Boolean).join('&');
   if (!after) return { href: `./${langPart ? `?${langPart}` : ''}`, title: '' };
   return { href: `lesson.html?lesson=${encodeURIComponent(after.id)}${langPart ? `&${langPart}` : ''}`,
            title: String(titles.get(after.id) || after.title || after.id) };
@@ -52,7 +56,7 @@ function saveSummary() {
   // shared computer), and the platform keeps their progress (np-storage.js).
   if (new URLSearchParams(location.search).get('platform') === '1') return;
   const state = np.state();
-  const s = state?.progress?.summary;
+  const s = progressSummary(state);
   if (!s) return;
   const current = (state.sections || []).find(section => section.anchor === state.section);
   const summary = { sections: s.sections, visited: s.visited, checks: s.checks, answered: s.answered,

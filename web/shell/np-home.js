@@ -15,8 +15,12 @@ fillPage();
 document.querySelector('.np-chrome')?.append(await languageSwitch(lang, words('language.choose')));
 
 // What the lesson pages noted in this browser (np-finish.js): sections read, checks answered,
-// finished or not. None (never opened, storage blocked): nothing is shown.
+// finished or not. None (never opened, storage blocked): nothing is shown. Nor in a learning
+// platform's launch (?platform=1, the list reached from a lesson there): this browser's notes may
+// be another learner's.
+const platformLaunch = params.get('platform') === '1';
 function progressOf(id) {
+  if (platformLaunch) return null;
   let summary = null;
   try { summary = JSON.parse(localStorage.getItem(`neuralpath:v1:summary:${id}`) || 'null'); } catch { return null; }
   const whole = n => Number.isInteger(n) && n >= 0;
@@ -60,7 +64,7 @@ try {
   list.replaceChildren(...lessons.map(lesson => {
     const item = document.createElement('li');
     const link = document.createElement('a');
-    link.href = `lesson.html?lesson=${encodeURIComponent(lesson.id)}${params.has('lang') ? `&lang=${lang}` : ''}`;
+    link.href = `lesson.html?lesson=${encodeURIComponent(lesson.id)}${params.has('lang') ? `&lang=${lang}` : ''}${platformLaunch ? '&platform=1' : ''}`;
     const title = document.createElement('strong');
     title.textContent = lesson.title || lesson.id;
     const level = document.createElement('span');

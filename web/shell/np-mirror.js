@@ -24,6 +24,7 @@
 // [SECTION] Following the engine
 
 import { countKey } from './np-strings.js';
+import { progressSummary, transportOf } from './np-protocol.js';
 
 const np = window.neuralpath;
 const root = document.documentElement;
@@ -641,7 +642,8 @@ function updateWidget(view, w, playback) {
       'aria-label': table.querySelector('caption')?.textContent || t('mirror.numbers') }, table)] : []));
   }
   if (view.play) {
-    const p = playback && (!w || w.kind === 'playback') ? { ...playback, ...(w || {}) } : (w || playback || {});
+    // The page's transport (state().playback) is this widget's when it names it.
+    const p = playback && (!w || w.id === playback.id) ? { ...playback, ...(w || {}) } : (w || playback || {});
     const playing = !!p.playing;
     view.play.button.dataset.playing = String(playing);
     setText(view.play.button, t(playing ? 'mirror.pause' : 'mirror.play'));
@@ -664,9 +666,9 @@ function update(state) {
   }
   const widgets = Array.isArray(state.widgets) ? state.widgets : [];
   const kindCounts = new Map();
-  for (const view of views.widgets) updateWidget(view, matchWidget(view, widgets, kindCounts), state.playback);
+  for (const view of views.widgets) updateWidget(view, matchWidget(view, widgets, kindCounts), transportOf(state));
   markSection(state.section);
-  const summary = state.progress?.summary || {};
+  const summary = progressSummary(state) || {};
   const done = summary.correct, total = summary.checks;
   setText(progressLine, Number.isFinite(done) && Number.isFinite(total) && total > 0
     ? t(countKey('mirror.progress', total), { done, total }) : '');

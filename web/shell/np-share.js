@@ -25,6 +25,7 @@ import { toolbar, noteSlot } from './np-mirror.js';
 import { languageSwitch } from './np-lang.js';
 import { words } from './np-strings.js';
 import { nestingOver } from './np-json.js';
+import { transportOf } from './np-protocol.js';
 
 const np = window.neuralpath;
 const t = (key, args) => np.text(key, args);
@@ -117,8 +118,9 @@ export async function decodeState(text, limits = np.limits) {
 }
 
 // [SECTION] Share -------------------------------------------------------------------------------
+// The board the learner plays through (any kind with a transport), when it is past its start.
 function playbackOf(state) {
-  const board = (state.widgets || []).find(w => w.kind === 'playback');
+  const board = transportOf(state);
   return board && Number.isInteger(board.step) && board.step > 0 ? { id: board.id, step: board.step } : null;
 }
 

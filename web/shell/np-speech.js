@@ -21,6 +21,7 @@
 // [SECTION] Engine events and start-up
 
 import { toolbar, noteSlot } from './np-mirror.js';  // the page's tool bar and its notes
+import { transportOf } from './np-protocol.js';
 
 const np = window.neuralpath;
 const t = (key, args) => np.text(key, args);  // the engine's catalogue ([speech]): it runs by now
@@ -266,14 +267,13 @@ document.addEventListener('keydown', event => {
 async function start() {
   try { await np.ready; } catch { return; }  // the page shows why it failed to load
   const state = np.state();
-  const playback = state?.playback ||
-    (state?.widgets || []).find(w => w.kind === 'playback') || null;
+  // The board is whichever widget says it has a transport (np-protocol.js), whatever its kind.
+  const playback = transportOf(state);
   if (!playback) return;  // no board in this lesson: nothing to narrate
   board.present = true;
   board.playing = !!playback.playing;
   board.speed = playback.speed || 1;
-  const entry = (state.widgets || []).find(w => w.kind === 'playback');
-  if (entry?.id) board.widget = entry.id;
+  board.widget = playback.id;
   // Only voices of the page's language: with none, the captions carry the narration alone.
   voices = (await voicesReady()).filter(speaks);
   synth?.addEventListener?.('voiceschanged', () => { voices = synth.getVoices().filter(speaks); refreshControl(); });
