@@ -200,10 +200,10 @@ std::vector<int> line_list(ParseContext& ctx, const SourceText& s, int line_coun
 
 }  // namespace
 
-std::string WidgetFields::sentence(const std::string& query) {
+std::string WidgetFields::sentence(int max_tokens, const std::string& query) {
     auto s = fields.source("sentence", true);
     if (!s) return {};
-    ctx.add_sentence(*s, kind, query);
+    ctx.add_sentence(*s, kind, query, max_tokens);
     return s->text();
 }
 

@@ -76,19 +76,8 @@ inline constexpr float kMinTemperature = 0.1f, kMaxTemperature = 5.0f;
 // 0.6 GFLOP/s on these small matrices); this is about 5 s.
 inline constexpr double kMaxTrainingFlops = 3e9;
 
-// How many tokens a widget kind's sentence may have: as many rows as its figure keeps legible.
-// One number for both sides: the checker refuses a longer sentence in a lesson (at its
-// `sentence:`), and the kind's model refuses one from setSentence, a shared link or a
-// snapshot with the same figure in its message (each model reads its own line here). Every
-// sentence also has kMaxSentenceBytes. 0: the kind has no sentence limit of its own.
-constexpr int max_sentence_tokens(std::string_view kind) {
-    if (kind == "heatmap" || kind == "model-view" || kind == "head-view") return 24;  // a 24×24 grid still reads
-    if (kind == "mask-steps" || kind == "playback") return 16;  // four stages of a T×T grid, or the board's
-    if (kind == "split-join") return 12;                        // a T × d_model grid of numbers, on a phone
-    // One row of weights with each cell's terms: the engine records per-cell terms up to 48
-    // tokens (engine/core/block.h, TraceOptions::max_term_tokens).
-    if (kind == "spotlight" || kind == "train") return 48;
-    return 0;
-}
+// How many tokens a widget kind's sentence may have is the kind's own figure: its settings'
+// kMaxTokens (engine/widgets/<kind>/<kind>_settings.h), handed to the checker with the sentence
+// (WidgetFields::sentence) and used by its model. Every sentence also has kMaxSentenceBytes.
 
 }  // namespace neuralpath::lesson

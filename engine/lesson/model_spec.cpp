@@ -184,7 +184,7 @@ std::vector<Diagnostic> check_with_engine(const Lesson& lesson, const std::vecto
             error(start, "the " + s.widget + " sentence is empty");
             continue;
         }
-        if (const int most = max_sentence_tokens(s.widget); most > 0 && static_cast<int>(tokens.size()) > most) {
+        if (const int most = s.max_tokens; most > 0 && static_cast<int>(tokens.size()) > most) {
             error(start, "the " + s.widget + " shows at most " + std::to_string(most) + " tokens; this sentence has " +
                              std::to_string(tokens.size()));
             continue;

@@ -38,8 +38,8 @@ struct ParseContext {
     int  block_depth = 0;
     bool too_many_errors = false;  // kMaxDiagnostics reached: later errors are dropped
 
-    void add_sentence(const SourceText& src, std::string widget, std::string query = {}) {
-        SentenceRef ref{src.text(), std::move(widget), std::move(query), {}};
+    void add_sentence(const SourceText& src, std::string widget, std::string query, int max_tokens) {
+        SentenceRef ref{src.text(), std::move(widget), std::move(query), max_tokens, {}};
         ref.positions.reserve(src.size());
         // Consecutive bytes of one line are one column apart (or zero, inside a UTF-8
         // character): stepping from the previous byte keeps this linear in the sentence.
@@ -155,8 +155,9 @@ struct WidgetFields {
     Fields&       fields;
     std::string   kind;           // "cost-explorer"
 
-    // The required "sentence:", registered for the lesson checker (vocabulary, the engine run).
-    std::string sentence(const std::string& query = {});
+    // The required "sentence:", registered for the lesson checker (vocabulary, the engine run,
+    // at most `max_tokens` tokens: what the kind's figure shows; 0, no limit of its own).
+    std::string sentence(int max_tokens, const std::string& query = {});
     // "mask: causal|none" -> causal; absent: `otherwise` (a GPT-style block defaults to causal,
     // a view of a whole encoder to none); anything else is an error at the value.
     bool causal_mask(bool otherwise = true);

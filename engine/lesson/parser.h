@@ -34,8 +34,9 @@ using WidgetBlockParsers = std::span<const WidgetBlockParser>;
 // file, so an unknown word can be reported at its own column.
 struct SentenceRef {
     std::string            text;
-    std::string            widget;     // "spotlight", "heatmap", "mask-steps", "playback"
+    std::string            widget;     // its kind, as the block names it ("heatmap")
     std::string            query;      // spotlight: the word that must occur in the sentence
+    int                    max_tokens; // what the kind's figure shows (its settings say); 0: no limit
     std::vector<SourcePos> positions;  // one per byte of text
 };
 

@@ -1,6 +1,7 @@
 // heatmap_settings.cpp: a ```heatmap block's keys -> HeatmapSettings, read with the lesson
 // parser's Fields (parse_context.h).
 #include "engine/lesson/parse_context.h"
+#include "engine/widgets/heatmap/heatmap_model.h"
 #include "engine/widgets/heatmap/heatmap_settings.h"
 
 namespace neuralpath::ui {
@@ -9,7 +10,7 @@ using namespace lesson::detail;  // Fields, WidgetFields, parse_integer, ...
 using lesson::SettingsNode;
 
 void HeatmapSettings::read(lesson::detail::WidgetFields& w) {
-  sentence = w.sentence();
+  sentence = w.sentence(HeatmapModel::kMaxTokens);
   causal = w.causal_mask();
   bert_switch = w.fields.flag("bert", false);
 }

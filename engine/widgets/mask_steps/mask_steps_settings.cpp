@@ -2,6 +2,7 @@
 // names. Part of the widget library; reads its keys with the
 // lesson parser's Fields (parse_context.h).
 #include "engine/lesson/parse_context.h"
+#include "engine/widgets/mask_steps/mask_steps_model.h"
 #include "engine/widgets/mask_steps/mask_steps_settings.h"
 
 namespace neuralpath::ui {
@@ -35,7 +36,7 @@ using namespace lesson::detail;  // Fields, WidgetFields, parse_integer, ...
 using lesson::SettingsNode;
 
 void MaskStepsSettings::read(lesson::detail::WidgetFields& w) {
-  sentence = w.sentence();
+  sentence = w.sentence(MaskStepsModel::kMaxTokens);
   causal = w.causal_mask();
   if (const SettingsNode* list = w.fields.list("stages", false)) {
     stages.clear();

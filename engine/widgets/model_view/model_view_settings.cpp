@@ -1,6 +1,7 @@
 // model_view_settings.cpp: a ```model-view block's keys -> ModelViewSettings. Part of the widget
 // library; reads the block with the lesson parser's Fields (parse_context.h).
 #include "engine/lesson/parse_context.h"
+#include "engine/widgets/model_view/model_view_model.h"
 #include "engine/widgets/model_view/model_view_settings.h"
 
 namespace neuralpath::ui {
@@ -9,7 +10,7 @@ using namespace lesson::detail;  // Fields, WidgetFields, parse_integer, ...
 using lesson::SettingsNode;
 
 void ModelViewSettings::read(lesson::detail::WidgetFields& w) {
-  sentence = w.sentence();  // the checker runs it through the lesson's model
+  sentence = w.sentence(ModelViewModel::kMaxTokens);  // the checker runs it through the lesson's model
   causal = w.causal_mask(/*otherwise=*/false);
 }
 

@@ -26,7 +26,7 @@
 namespace neuralpath::ui {
 
 // The longest sentence the board shows (its grids are T×T; more tokens would not be legible):
-inline constexpr int kPlaybackMaxTokens = lesson::max_sentence_tokens("playback");
+inline constexpr int kPlaybackMaxTokens = 16;  // the checker's figure too (read() hands it over)
 // The sentence field's size (the view's buffer, less its NUL): a longer draft is cut there.
 inline constexpr std::size_t kPlaybackMaxDraftBytes = 511;
 // The temperature slider's range on the next-token step: a weights block's temperature is

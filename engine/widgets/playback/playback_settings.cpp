@@ -1,5 +1,6 @@
 // playback_settings.cpp: a ```playback block's keys -> PlaybackSettings, and what the checker
 // asks of it (read with the lesson parser's Fields, checked against engine/core's trace).
+#include "engine/widgets/playback/playback_model.h"
 #include "engine/widgets/playback/playback_settings.h"
 
 #include "engine/core/error.h"
@@ -47,7 +48,7 @@ using lesson::SettingsNode;
 using lesson::is_playback_step;
 
 void PlaybackSettings::read(lesson::detail::WidgetFields& w) {
-  sentence = w.sentence();
+  sentence = w.sentence(kPlaybackMaxTokens);
   heads = static_cast<int>(w.fields.integer("heads", 0, 0, 64).value_or(0));
   causal = w.causal_mask();
   if (const SettingsNode* list = w.fields.list("steps", false)) {

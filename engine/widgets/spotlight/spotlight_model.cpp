@@ -64,7 +64,7 @@ SpotlightModel::SpotlightModel(const SpotlightSettings& settings, const lesson::
 }
 
 std::optional<std::string> SpotlightModel::show(const std::string& text) {
-  const int limit = lesson::max_sentence_tokens(kKind);  // the trace keeps per-cell terms up to here
+  const int limit = kMaxTokens;
   auto ran = run_sentence(spec_, text, Mask::none(), limit, kKind);
   if (auto* why = std::get_if<std::string>(&ran)) return *why;
   Trace& trace = std::get<Trace>(ran);

@@ -18,6 +18,7 @@ namespace neuralpath::ui {
 class SpotlightModel : public TraceModel<SpotlightSettings> {
  public:
   static constexpr const char* kKind = "spotlight";
+  static constexpr int kMaxTokens = 48;  // the trace keeps per-cell terms up to here; the checker's figure too
   static void describe(const Settings& settings, nlohmann::json& out);
 
   struct BlendTerm {

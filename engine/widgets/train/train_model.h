@@ -35,7 +35,7 @@ class TrainModel : public WidgetModelBase {
   static constexpr const char* kKind = "train";
   using Settings = TrainSettings;
   static void describe(const Settings& settings, nlohmann::json& out);
-  static constexpr int kMaxTokens = lesson::max_sentence_tokens(kKind);
+  static constexpr int kMaxTokens = 48;  // a row of weights with each cell's terms; the checker's figure too (read() hands it over)
   // Per frame: at most kStepsPerFrame steps (slow enough to watch the curves and the spotlight
   // move: the default 300 steps take about 2.5 s at 60 frames a second), and never more than
   // kFrameBudgetMs of work (a slow phone takes fewer steps, never a longer frame).

@@ -2,6 +2,7 @@
 // reads its keys with the lesson parser's Fields (parse_context.h).
 #include "engine/lesson/parse_context.h"
 #include "engine/lesson/task_set.h"
+#include "engine/widgets/train/train_model.h"
 #include "engine/widgets/train/train_settings.h"
 
 #include <cctype>
@@ -15,7 +16,7 @@ void TrainSettings::read(lesson::detail::WidgetFields& w) {
   task = w.fields.text("task", true).value_or("");
   query = w.fields.text("query", true).value_or("");
   for (char& c : query) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  sentence = w.sentence(query);  // the checker runs it and finds the query in it
+  sentence = w.sentence(TrainModel::kMaxTokens, query);  // the checker runs it and finds the query in it
   lesson_weights_trained = w.fields.flag("lesson-weights-trained", false);
 }
 
