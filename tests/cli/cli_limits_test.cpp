@@ -193,7 +193,7 @@ TEST_CASE("check, trace and heads refuse a 400-byte lesson that asks for minutes
     }
 }
 
-TEST_CASE("check compares a translation of 30 000 blocks with its original without running out of memory") {
+TEST_CASE("check compares a translation of 30 000 blocks with its original without running out of memory" * doctest::test_suite("slow")) {
     // The comparison built a table of every pair of blocks: 30k × 30k cells, std::bad_alloc, exit 3.
     TempDir dir;
     const std::string head = "---\nid: big\ntitle: Big\nlevel: Beginner\nsummary: s\n---\n\n## Beginner: One {#one}\n\n";

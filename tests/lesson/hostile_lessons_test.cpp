@@ -233,7 +233,7 @@ TEST_CASE("the page never trains while a lesson opens: without its shipped weigh
 
 // [SECTION] Translations -----------------------------------------------------------------------------
 
-TEST_CASE("the translation check aligns 30 000 sections without a table of every pair") {
+TEST_CASE("the translation check aligns 30 000 sections without a table of every pair" * doctest::test_suite("slow")) {
     // A table of 30k × 30k cells ended in std::bad_alloc (exit 3).
     std::string original = kHead, shuffled = kHead;
     const std::size_t n = 30000;

@@ -260,7 +260,7 @@ void check_same_model(const neuralpath::ModelSpec& a, const neuralpath::ModelSpe
 
 }  // namespace
 
-TEST_CASE("shipped weights load instead of training and equal a fresh training run, bit for bit") {
+TEST_CASE("shipped weights load instead of training and equal a fresh training run, bit for bit" * doctest::test_suite("slow")) {
     const std::string source = read(NEURALPATH_SOURCE_DIR "/lessons/course-playback.md");
     const Lesson trained_at_load = load("course-playback.md");
     const std::string copy = shipped_copy(source);
@@ -279,7 +279,7 @@ TEST_CASE("shipped weights load instead of training and equal a fresh training r
     CHECK(trace.next.words[static_cast<std::size_t>(trace.next.ranking.front())] == "future");
 }
 
-TEST_CASE("weights shipped for other data are not used: a changed task trains again") {
+TEST_CASE("weights shipped for other data are not used: a changed task trains again" * doctest::test_suite("slow")) {
     const std::string source = read(NEURALPATH_SOURCE_DIR "/lessons/course-playback.md");
     const std::string copy = shipped_copy(source);
     // The same lesson with another seed, carrying the block trained with seed 7.
