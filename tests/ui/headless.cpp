@@ -226,4 +226,18 @@ nlohmann::json with_id(const nlohmann::json& list, const std::string& id) {
   return {};
 }
 
+void walk_as_a_learner(Headless& page) {
+  const nlohmann::json state = page.state();
+  for (const nlohmann::json& s : state["sections"]) page.command({{"type", "goto"}, {"section", s["anchor"]}});
+  for (const nlohmann::json& c : state["checks"]) {
+    page.command({{"type", "answer"}, {"check", c["id"]}, {"option", 0}});
+    page.command({{"type", "reveal"}, {"id", c["id"]}});
+  }
+  for (const nlohmann::json& r : state["reveals"]) page.command({{"type", "reveal"}, {"id", r["id"]}, {"open", true}});
+  page.command({{"type", "theme"}, {"dark", true}});
+  page.command({{"type", "step"}, {"n", 1}});  // a transport, where the lesson has one
+  page.command({{"type", "play"}});
+  page.frames(2);
+}
+
 }  // namespace neuralpath::ui::test

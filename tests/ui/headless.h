@@ -79,6 +79,10 @@ std::string read_file(const std::string& path);
 nlohmann::json with_id(const nlohmann::json& list, const std::string& id);
 // The widget `id` of the page's state(), as with_id.
 nlohmann::json widget_state(const Headless& page, const std::string& id);
+// What a learner does on a first visit: every section, every check answered (its first option)
+// and its answer shown, every reveal opened, the dark theme, the transport stepped and played
+// (where the lesson has one), and two frames.
+void walk_as_a_learner(Headless& page);
 // The centre of a [x, y, w, h] rectangle of a layout (CSS px): where a test taps.
 ImVec2 centre(const nlohmann::json& rect);
 

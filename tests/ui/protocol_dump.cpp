@@ -39,21 +39,10 @@ std::vector<std::string> lessons_of(const std::string& lang) {
   return files;
 }
 
-// What a learner does on a first visit, in the order the page's modules see it: every section,
-// every check answered and its answer shown, every reveal opened, the dark theme, the transport
-// stepped and played (where the lesson has one).
+// A learner's first visit (walk_as_a_learner), then the transport paused: the events it sent,
+// in the order the page's modules see them.
 json walk(Headless& page) {
-  const json state = page.state();
-  for (const json& s : state["sections"]) page.command({{"type", "goto"}, {"section", s["anchor"]}});
-  for (const json& c : state["checks"]) {
-    page.command({{"type", "answer"}, {"check", c["id"]}, {"option", 0}});
-    page.command({{"type", "reveal"}, {"id", c["id"]}});
-  }
-  for (const json& r : state["reveals"]) page.command({{"type", "reveal"}, {"id", r["id"]}, {"open", true}});
-  page.command({{"type", "theme"}, {"dark", true}});
-  page.command({{"type", "step"}, {"n", 1}});
-  page.command({{"type", "play"}});
-  page.frames(2);
+  walk_as_a_learner(page);
   page.command({{"type", "pause"}});
   page.frames(1);
   json events = json::array();

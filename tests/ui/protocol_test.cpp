@@ -96,17 +96,7 @@ TEST_CASE("every event a learner's walk through the lessons sends is documented 
     Headless page(1280, 800);
     page.load_file(file);
     page.frames(2);
-    const json state = page.state();
-    for (const json& s : state["sections"]) page.command({{"type", "goto"}, {"section", s["anchor"]}});
-    for (const json& c : state["checks"]) {
-      page.command({{"type", "answer"}, {"check", c["id"]}, {"option", 0}});
-      page.command({{"type", "reveal"}, {"id", c["id"]}});
-    }
-    for (const json& r : state["reveals"]) page.command({{"type", "reveal"}, {"id", r["id"]}, {"open", true}});
-    page.command({{"type", "theme"}, {"dark", true}});
-    page.command({{"type", "step"}, {"n", 1}});  // a transport, where the lesson has one
-    page.command({{"type", "play"}});
-    page.frames(2);
+    walk_as_a_learner(page);
     for (const json& e : page.events()) {
       REQUIRE(e.contains("type"));
       const std::string type = e["type"].get<std::string>();
