@@ -8,7 +8,7 @@
 // Feature modules (speech, the DOM mirror, storage, the embedding host) are separate files that
 // lesson.html loads after this one. They use only window.neuralpath:
 //   neuralpath.params            the page's URL parameters (lesson, section, embed, theme, voice,
-//                                shared) and lang, the page's language once chosen
+//                                shared, platform) and lang, the page's language once chosen
 //   neuralpath.provide(name, fn) a feature module supplies share/exportPng/exportCsv (np-share.js)
 //   neuralpath.events            an EventTarget: 'engine-ready', 'lesson-loaded', and every
 //                                event the engine emits ('section', 'answered', 'progress',
@@ -575,7 +575,11 @@ window.neuralpath = {
   params: Object.freeze({ lesson: lessonId, section: params.get('section'), embed: embedded,
     theme, voice: params.get('voice'),
     // An empty ?s= shares nothing: it once turned shared mode on, with no note, and nothing was saved.
-    shared: !!params.get('s'), get lang() { return lang; } }),
+    shared: !!params.get('s'),
+    // Launched by a learning platform (web/lms/): it keeps the learner's record, and nothing this
+    // browser keeps is restored or written (np-storage.js, np-lm.js, np-finish.js).
+    platform: params.get('platform') === '1',
+    get lang() { return lang; } }),
   events,
   command: run,
   announce,

@@ -43,8 +43,7 @@ async function nextLesson() {
   const after = ordered[here + 1];
   // An explicit ?lang= goes on, as the home page passes it on; so does a platform's launch
   // (?platform=1: nothing this browser keeps is shown or written, np-storage.js).
-  const search = new URLSearchParams(location.search);
-  const langPart = [search.has('lang') ? `lang=${encodeURIComponent(lang)}` : '', search.get('platform') === '1' ? 'platform=1' : '']
+  const langPart = [new URLSearchParams(location.search).has('lang') ? `lang=${encodeURIComponent(lang)}` : '', np.params.platform ? 'platform=1' : '']
     .filter(Boolean).join('&');
   if (!after) return { href: `./${langPart ? `?${langPart}` : ''}`, title: '' };
   return { href: `lesson.html?lesson=${encodeURIComponent(after.id)}${langPart ? `&${langPart}` : ''}`,
@@ -54,7 +53,7 @@ async function nextLesson() {
 function saveSummary() {
   // Launched by a learning platform: this browser's list of lessons is not this learner's (a
   // shared computer), and the platform keeps their progress (np-storage.js).
-  if (new URLSearchParams(location.search).get('platform') === '1') return;
+  if (np.params.platform) return;
   const state = np.state();
   const s = progressSummary(state);
   if (!s) return;

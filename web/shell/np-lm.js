@@ -19,7 +19,7 @@ const storageKey = `neuralpath:v1:lm-train:${np.params.lesson}`;
 // Launched by a learning platform (?platform=1): the platform keeps the training with the other
 // figures (np-storage.js), and this browser's copy, another learner's on a shared computer, is
 // neither restored nor written over.
-const keptHere = !np.params.shared && new URLSearchParams(location.search).get('platform') !== '1';
+const keptHere = !np.params.shared && !np.params.platform;
 
 function deliver(widget, message) {
   const why = checkReply(message);

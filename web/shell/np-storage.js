@@ -29,7 +29,7 @@ const keptPrefix = `neuralpath:v${VERSION}:kept:${lesson}:`;
 // progress and figures, and its launch page restores them. What this browser keeps is then
 // someone else's on a shared computer: it is neither restored nor written over. The figures
 // still go out in 'widgets-kept' (the launch page stores them with the platform).
-const platformKeeps = new URLSearchParams(location.search).get('platform') === '1';
+const platformKeeps = np.params.platform;
 // Stored values larger than the engine takes (neuralpath.limits.record_bytes), or nested deeper
 // (json_depth), are not handed to it: they are kept aside as they are, and the lesson starts fresh.
 
