@@ -126,7 +126,10 @@ test('a finger dragging the page scrolls it, a tap answers where it lands, and t
   await frames(desk.page, 2);
   const canvas = await desk.page.locator('#canvas').boundingBox();
   await desk.page.mouse.move(canvas.x + canvas.width / 2, canvas.y + 300);
+  await frames(desk.page, 2);   // the pointer is over the page before the wheel turns
   await desk.page.mouse.wheel(0, 300);  // three notches down
+  // Taken within a few frames; a loaded machine's frames come late, so wait for it, then let it land.
+  await desk.page.waitForFunction(() => window.neuralpath.state().layout.scroll > 0, null, { timeout: 10_000 }).catch(() => {});
   await frames(desk.page, 4);
   const wheeled = (await state(desk.page)).layout.scroll;
   assert.ok(wheeled > 150 && wheeled < 400, `three notches scroll about 240 px down (got ${wheeled})`);
