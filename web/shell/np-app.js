@@ -338,6 +338,11 @@ async function start(requests) {
     // A text field in the canvas took or left the keyboard: np-input.js stands a DOM field in.
     onTextInput: wanted => emit('text-field', { wanted }),
   };
+  // np-input.js stops the browser's own wheel, touch and key events where GLFW listens (the
+  // canvas, the window) and passes on corrected ones, so its listeners must be there first.
+  // The page lists it right after this module, but on a loaded machine it may arrive after the
+  // engine has started: then GLFW saw both, and a wheel notch down scrolled 300 notches up.
+  await import('./np-input.js').catch(() => {});  // without it the page still works, uncorrected
   restoreListeners = routeKeysToCanvasOnly(names['lesson.js']);
   const script = document.createElement('script');
   mark('engine-script');

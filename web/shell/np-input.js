@@ -20,8 +20,8 @@
 //           since ImGui 1.86 loses a key pressed and released between two frames (see
 //           [SECTION] Keys on a desk).
 //
-// Our listeners are registered on the canvas before GLFW's (this module runs before the engine
-// downloads), in the same capture group, so stopImmediatePropagation() keeps GLFW from also
+// Our listeners are registered on the canvas before GLFW's (np-app.js imports this module before
+// it adds the engine's script), in the same capture group, so stopImmediatePropagation() keeps GLFW from also
 // seeing the browser's originals. Listeners further up (an embedding host that lets the wheel
 // scroll its own page) still run first and still decide.
 const canvas = document.getElementById('canvas');
