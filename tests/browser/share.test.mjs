@@ -262,3 +262,21 @@ test('on a phone the tool bar fits: Menu opens the tools, Share and the language
   assert.ok(await page.locator('.np-tools button', { hasText: 'Compartir' }).isVisible());
   assert.ok(await page.locator('select.np-lang').isVisible());
 });
+
+test('the tool bar fills in even when its modules arrive after the engine has started', async () => {
+  // Each page module runs when it has arrived; a loaded server may deliver these after the
+  // engine's 'engine-ready'. They once waited for that event and stayed hidden.
+  const context = await env.browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'es-ES' });
+  const page = await context.newPage();
+  for (const module of ['np-share.js', 'np-toolbar.js', 'np-mirror.js'])
+    await page.route(`**/${module}`, async route => { await new Promise(done => setTimeout(done, 4000)); await route.continue(); });
+  await page.goto(`${env.origin}/lesson.html?lesson=self-attention&lang=es`);
+  await lessonReady(page);
+  assert.ok(await page.locator('.np-tools button', { hasText: 'Compartir' }).isVisible(), 'Share is there');
+  assert.ok(await page.locator('select.np-lang').isVisible(), 'the language menu is there');
+  await page.setViewportSize({ width: 375, height: 740 });
+  const menu = page.locator('.np-menu-button');
+  await menu.waitFor({ state: 'visible', timeout: 5000 });
+  assert.equal(await menu.textContent(), 'Menú');
+  await context.close();
+});

@@ -14,6 +14,8 @@
 //                                event the engine emits ('section', 'answered', 'progress',
 //                                'completed', 'caption', ...), each a CustomEvent whose
 //                                `detail` is the event object
+//   neuralpath.onEngineReady(fn) fn() when the engine runs, in the page's language: now, if it
+//                                already does (the same reason as onLessonLoaded, below).
 //   neuralpath.onLessonLoaded(fn) fn(state) when the lesson has loaded: now, if it already has.
 //                                The page's other modules use it rather than a 'lesson-loaded'
 //                                listener: each module script runs when it has arrived, and on a
@@ -418,6 +420,7 @@ async function openLesson(lessonText) {
     } catch (error) { console.warn(`lang=${lang}: ${error.message}`); }
   }
   followCanvasSize();
+  engineRunning = true;
   emit('engine-ready', {});
   setProgress(1, words('app.opening'));
   // The font atlas for the canvas's pixel ratio, in a task of its own (the first frame would
@@ -571,8 +574,13 @@ function engineText(key, args = {}) {
 }
 
 let loadedState = null;   // the state at 'lesson-loaded', for modules that run later
+let engineRunning = false;  // 'engine-ready' has been sent, for modules that run later
 window.neuralpath = {
   ready,
+  onEngineReady: fn => {
+    if (engineRunning) fn();
+    else events.addEventListener('engine-ready', () => fn(), { once: true });
+  },
   onLessonLoaded: fn => {
     if (loadedState) fn(loadedState);
     else events.addEventListener('lesson-loaded', event => fn(event.detail), { once: true });

@@ -194,7 +194,7 @@ setMode(['open', 'hidden'].includes(rememberedChoice()) ? rememberedChoice() : '
 // Keyboard focus entering the unseen panel shows it: a sighted keyboard user must see it.
 panel.addEventListener('focusin', () => { if (!isOpen()) setMode('open'); });
 if (embedded && document.getElementById('canvas')) words(document.getElementById('canvas'), 'mirror.canvas_embedded', 'aria-label');
-if (np.state() !== null) fillChromeWords(); else np.events.addEventListener('engine-ready', fillChromeWords, { once: true });
+np.onEngineReady(fillChromeWords);
 
 // [SECTION] Rendering the lesson --------------------------------------------------------------------
 

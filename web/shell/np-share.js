@@ -470,7 +470,7 @@ shareButton.hidden = true;   // until the catalogue can name it
 shareButton.addEventListener('click', () => copyLink().catch(error => np.announce(t('share.export_failed', { error: error.message }))));
 toolbar().append(shareButton);
 
-np.events.addEventListener('engine-ready', async () => {
+np.onEngineReady(async () => {
   shareButton.textContent = t('share.share');
   shareButton.title = t('share.share_tip');
   shareButton.hidden = false;

@@ -34,7 +34,7 @@ if (chrome) {
   const label = chromeText(document.createElement('span'), 'toolbar.menu');
   button.append(icon, label);
   tools.before(button);
-  window.neuralpath.events.addEventListener('engine-ready', () => { button.hidden = false; });
+  window.neuralpath.onEngineReady(() => { button.hidden = false; });
 
   const isOpen = () => chrome.classList.contains('np-tools-open');
   const visibleTools = () => [...tools.querySelectorAll('button, select, input, a[href]')]
