@@ -76,7 +76,8 @@ PixelRect CanvasDamage::changed(const ImDrawData& data, int width, int height, s
   int c0 = columns_, r0 = rows_, c1 = -1, r1 = -1;
   for (int row = 0; row < rows_; ++row)
     for (int column = 0; column < columns_; ++column) {
-      const auto at = static_cast<std::size_t>(row) * static_cast<std::size_t>(columns_) + static_cast<std::size_t>(column);
+      const auto at =
+          static_cast<std::size_t>(row) * static_cast<std::size_t>(columns_) + static_cast<std::size_t>(column);
       if (last_[at] == tiles_[at]) continue;
       c0 = std::min(c0, column);
       c1 = std::max(c1, column);
@@ -84,7 +85,8 @@ PixelRect CanvasDamage::changed(const ImDrawData& data, int width, int height, s
       r1 = std::max(r1, row);
     }
   if (c1 < 0) return {};
-  return {c0 * tile_size, r0 * tile_size, std::min(width, (c1 + 1) * tile_size), std::min(height, (r1 + 1) * tile_size)};
+  return {c0 * tile_size, r0 * tile_size, std::min(width, (c1 + 1) * tile_size),
+          std::min(height, (r1 + 1) * tile_size)};
 }
 
 void CanvasDamage::add_triangles(const ImDrawData& data, bool& unknowable) {

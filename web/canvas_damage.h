@@ -56,10 +56,10 @@ class CanvasDamage {
   void add_triangles(const ImDrawData& data, bool& unknowable);
 
   int width_ = 0, height_ = 0, columns_ = 0, rows_ = 0;
-  bool known_ = false;                 // last_ describes what the canvas shows
-  std::uint32_t background_ = 0;       // the clear colour under last_
-  std::vector<std::uint64_t> tiles_;   // this frame's hash per tile, row by row
-  std::vector<std::uint64_t> last_;    // the last frame's
+  bool known_ = false;                // last_ describes what the canvas shows
+  std::uint32_t background_ = 0;      // the clear colour under last_
+  std::vector<std::uint64_t> tiles_;  // this frame's hash per tile, row by row
+  std::vector<std::uint64_t> last_;   // the last frame's
 };
 
 }  // namespace neuralpath::web

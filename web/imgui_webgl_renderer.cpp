@@ -103,7 +103,8 @@ bool ImGuiWebGLRenderer::create() {
   glEnableVertexAttribArray(1);
   glVertexAttribPointer(1, 2, GL_FLOAT, GL_FALSE, stride, reinterpret_cast<const void*>(offsetof(ImDrawVert, uv)));
   glEnableVertexAttribArray(2);
-  glVertexAttribPointer(2, 4, GL_UNSIGNED_BYTE, GL_TRUE, stride, reinterpret_cast<const void*>(offsetof(ImDrawVert, col)));
+  glVertexAttribPointer(2, 4, GL_UNSIGNED_BYTE, GL_TRUE, stride,
+                        reinterpret_cast<const void*>(offsetof(ImDrawVert, col)));
   glBindVertexArray(0);
   return true;
 }
@@ -122,8 +123,8 @@ void ImGuiWebGLRenderer::set_up(const ImDrawData* data, int framebuffer_width, i
   // Display coordinates (top left = DisplayPos) to clip space, y down.
   const float l = data->DisplayPos.x, r = data->DisplayPos.x + data->DisplaySize.x;
   const float t = data->DisplayPos.y, b = data->DisplayPos.y + data->DisplaySize.y;
-  const float ortho[16] = {2.0f / (r - l), 0, 0, 0, 0, 2.0f / (t - b), 0, 0, 0, 0, -1.0f, 0,
-                           (r + l) / (l - r), (t + b) / (b - t), 0, 1.0f};
+  const float ortho[16] = {2.0f / (r - l),    0, 0,   0, 0, 2.0f / (t - b), 0, 0, 0, 0, -1.0f, 0, (r + l) / (l - r),
+                           (t + b) / (b - t), 0, 1.0f};
   glUseProgram(program_);
   glUniform1i(texture_, 0);
   glUniformMatrix4fv(projection_, 1, GL_FALSE, ortho);
@@ -174,9 +175,11 @@ void ImGuiWebGLRenderer::render(const ImDrawData* data, const PixelRect& area, c
       }
       if (!scissor_for(cmd, data, area, width, height, scissor)) continue;
       if (!uploaded) {
-        glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(list->VtxBuffer.Size) * static_cast<GLsizeiptr>(sizeof(ImDrawVert)),
+        glBufferData(GL_ARRAY_BUFFER,
+                     static_cast<GLsizeiptr>(list->VtxBuffer.Size) * static_cast<GLsizeiptr>(sizeof(ImDrawVert)),
                      list->VtxBuffer.Data, GL_STREAM_DRAW);
-        glBufferData(GL_ELEMENT_ARRAY_BUFFER, static_cast<GLsizeiptr>(list->IdxBuffer.Size) * static_cast<GLsizeiptr>(sizeof(ImDrawIdx)),
+        glBufferData(GL_ELEMENT_ARRAY_BUFFER,
+                     static_cast<GLsizeiptr>(list->IdxBuffer.Size) * static_cast<GLsizeiptr>(sizeof(ImDrawIdx)),
                      list->IdxBuffer.Data, GL_STREAM_DRAW);
         uploaded = true;
       }

@@ -44,7 +44,8 @@ extern "C" {
 EMSCRIPTEN_KEEPALIVE void* lmt_alloc(std::size_t bytes) { return std::malloc(bytes + 1); }
 EMSCRIPTEN_KEEPALIVE void lmt_free(void* p) { std::free(p); }
 
-EMSCRIPTEN_KEEPALIVE const char* lmt_open(const char* json, std::size_t length, const char* data, std::size_t data_length) {
+EMSCRIPTEN_KEEPALIVE const char* lmt_open(const char* json, std::size_t length, const char* data,
+                                          std::size_t data_length) {
   const nlohmann::json message = nlohmann::json::parse(std::string_view(json, length), nullptr, false);
   auto decoded = neuralpath::lmworker::decode_request(message);
   if (auto* why = std::get_if<std::string>(&decoded)) return refused(*why);

@@ -45,15 +45,15 @@ struct Platform {
   GLFWwindow* window = nullptr;
   neuralpath::ui::App* app = nullptr;
   neuralpath::ui::ViewportInfo viewport;
-  float font_scale = 0;     // pixel scale the font atlas was last built for
-  bool context_lost = false;  // WebGL context gone: skip drawing until it is restored
+  float font_scale = 0;                          // pixel scale the font atlas was last built for
+  bool context_lost = false;                     // WebGL context gone: skip drawing until it is restored
   neuralpath::web::ImGuiWebGLRenderer renderer;  // draws ImGui's draw data (imgui_webgl_renderer.h)
-  bool canvas_kept = false;  // the context preserves its drawing buffer: a frame may draw a part
+  bool canvas_kept = false;                      // the context preserves its drawing buffer: a frame may draw a part
   double last_time = 0;
-  bool wanted_text_input = false;  // ImGui's text field focus, as last reported to JS
-  bool lesson_given = false;  // np_load_lesson has run: until then a frame would draw an empty page
+  bool wanted_text_input = false;     // ImGui's text field focus, as last reported to JS
+  bool lesson_given = false;          // np_load_lesson has run: until then a frame would draw an empty page
   int frames_waited_for_widgets = 0;  // animation frames skipped while np-app.js builds the widgets
-  std::string reply;        // keeps strings returned to JS alive until the next call
+  std::string reply;                  // keeps strings returned to JS alive until the next call
 };
 Platform platform;
 
@@ -65,7 +65,7 @@ const char* font_dir = "/fonts";  // preloaded into Emscripten's virtual file sy
 std::string clipboard;
 EM_JS(void, write_browser_clipboard, (const char* text), {
   if (navigator.clipboard && navigator.clipboard.writeText)
-    navigator.clipboard.writeText(UTF8ToString(text)).catch(() => {});
+    navigator.clipboard.writeText(UTF8ToString(text)).catch(() = > {});
 });
 void set_clipboard(void*, const char* text) {
   clipboard = text ? text : "";
@@ -127,14 +127,17 @@ void rebuild_fonts(float pixel_scale) {
 // that changes part of the canvas draws only that part (canvas_damage.h).
 struct IdleGate {
   static constexpr int frames_after_wake = 3;
-  int owed = frames_after_wake;   // engine frames still to run
+  int owed = frames_after_wake;          // engine frames still to run
   neuralpath::web::CanvasDamage damage;  // what the canvas shows, tile by tile
-  long long engine_frames = 0;    // engine frames run so far (np_engine_frames, for tests)
-  std::vector<double> frame_ms;   // each engine frame's own time since the bench last asked (np_engine_frame_times)
-  bool slept = false;             // the last animation frame ran no engine frame
+  long long engine_frames = 0;           // engine frames run so far (np_engine_frames, for tests)
+  std::vector<double> frame_ms;  // each engine frame's own time since the bench last asked (np_engine_frame_times)
+  bool slept = false;            // the last animation frame ran no engine frame
 
   void wake() { owed = std::max(owed, frames_after_wake); }
-  void redraw() { damage.forget(); wake(); }
+  void redraw() {
+    damage.forget();
+    wake();
+  }
   bool asleep() const { return owed <= 0; }
   void after_frame(bool looked_different, bool wants_more) {
     owed = (looked_different || wants_more) ? std::max(owed - 1, 1) : owed - 1;
@@ -187,8 +190,7 @@ void deliver_typing() {
     ImGui_ImplGlfw_KeyCallback(platform.window, held.key, 0, GLFW_RELEASE, 0);
     modifier_keys(held.mods, GLFW_RELEASE);
     held = Typed{};
-  }
-  else {
+  } else {
     while (!typed.empty()) {
       Typed next = std::move(typed.front());
       typed.pop_front();
@@ -282,7 +284,11 @@ void frame() {
   const bool wants_text = ImGui::GetIO().WantTextInput;
   if (wants_text != platform.wanted_text_input) {
     platform.wanted_text_input = wants_text;
-    EM_ASM({ if (Module.onTextInput) Module.onTextInput($0 !== 0); }, wants_text);
+    EM_ASM(
+        {
+          if (Module.onTextInput) Module.onTextInput($0 != = 0);
+        },
+        wants_text);
   }
 }
 
@@ -295,7 +301,7 @@ const char* guarded(Call call) {
     platform.reply = call();
   } catch (const std::exception& e) {
     platform.reply = nlohmann::json{{"ok", false}, {"error", e.what()}}.dump(-1, ' ', false,
-                                                                           nlohmann::json::error_handler_t::replace);
+                                                                             nlohmann::json::error_handler_t::replace);
   }
   return platform.reply.c_str();
 }
@@ -338,7 +344,6 @@ EMSCRIPTEN_KEEPALIVE const char* np_limits() {
   return platform.reply.c_str();
 }
 
-
 // 0: loaded (or its problems are shown in the error panel); 1: too large, nothing loaded.
 EMSCRIPTEN_KEEPALIVE int np_load_lesson(const char* id, const char* markdown, std::size_t length) {
   if (length > kMaxLessonBytes) return 1;
@@ -378,7 +383,8 @@ EMSCRIPTEN_KEEPALIVE const char* np_document() {
 
 EMSCRIPTEN_KEEPALIVE const char* np_command(const char* json, std::size_t length) {
   idle.wake();
-  return guarded([&] { return platform.app->command(std::string_view(json, length)); });  // App refuses > kMaxCommandBytes
+  return guarded(
+      [&] { return platform.app->command(std::string_view(json, length)); });  // App refuses > kMaxCommandBytes
 }
 
 // Events since the last call, as a JSON array of objects.
@@ -397,7 +403,8 @@ EMSCRIPTEN_KEEPALIVE const char* np_take_events() {
 // lmModelWanted): its progress, its bytes (read and checked by the engine), or why it failed.
 // The widgets notice the change on their next update, so each call wakes the loop.
 EMSCRIPTEN_KEEPALIVE void np_lm_model_progress(const char* name, double received, double total) {
-  neuralpath::ui::LanguageModels::shared().progress(name, static_cast<std::int64_t>(received), static_cast<std::int64_t>(total));
+  neuralpath::ui::LanguageModels::shared().progress(name, static_cast<std::int64_t>(received),
+                                                    static_cast<std::int64_t>(total));
   idle.wake();
 }
 EMSCRIPTEN_KEEPALIVE int np_lm_model_bytes(const char* name, const char* bytes, std::size_t length) {
@@ -452,11 +459,22 @@ EMSCRIPTEN_KEEPALIVE const char* np_text_input(const char* utf8) {
 // (2) and/or GLFW_MOD_SHIFT (1). Returns 0 for a key it does not take.
 EMSCRIPTEN_KEEPALIVE int np_key_press(int glfw_key, int mods) {
   switch (glfw_key) {
-    case GLFW_KEY_BACKSPACE: case GLFW_KEY_DELETE: case GLFW_KEY_ENTER: case GLFW_KEY_ESCAPE:
-    case GLFW_KEY_LEFT: case GLFW_KEY_RIGHT: case GLFW_KEY_HOME: case GLFW_KEY_END:
-    case GLFW_KEY_SPACE: case GLFW_KEY_UP: case GLFW_KEY_DOWN:
-    case GLFW_KEY_PAGE_UP: case GLFW_KEY_PAGE_DOWN: break;
-    case GLFW_KEY_A: if (mods & GLFW_MOD_CONTROL) break; return 0;
+    case GLFW_KEY_BACKSPACE:
+    case GLFW_KEY_DELETE:
+    case GLFW_KEY_ENTER:
+    case GLFW_KEY_ESCAPE:
+    case GLFW_KEY_LEFT:
+    case GLFW_KEY_RIGHT:
+    case GLFW_KEY_HOME:
+    case GLFW_KEY_END:
+    case GLFW_KEY_SPACE:
+    case GLFW_KEY_UP:
+    case GLFW_KEY_DOWN:
+    case GLFW_KEY_PAGE_UP:
+    case GLFW_KEY_PAGE_DOWN: break;
+    case GLFW_KEY_A:
+      if (mods & GLFW_MOD_CONTROL) break;
+      return 0;
     default: return 0;
   }
   typed.push_back({{}, glfw_key, mods & (GLFW_MOD_CONTROL | GLFW_MOD_SHIFT)});
@@ -467,9 +485,7 @@ EMSCRIPTEN_KEEPALIVE int np_key_press(int glfw_key, int mods) {
 // Keys and text still waiting for their frame, the one held down included: the page drops a
 // held key's auto-repeat while the engine has not caught up, so a slow page does not go on
 // scrolling after the key is let go.
-EMSCRIPTEN_KEEPALIVE int np_keys_pending() {
-  return static_cast<int>(typed.size()) + (held.key >= 0 ? 1 : 0);
-}
+EMSCRIPTEN_KEEPALIVE int np_keys_pending() { return static_cast<int>(typed.size()) + (held.key >= 0 ? 1 : 0); }
 
 // WebGL context loss: stop drawing; on restore, recreate every GL object ImGui owned.
 // A finger is about to press (np-input.js, just before its stand-in mousedown).
@@ -492,7 +508,7 @@ EMSCRIPTEN_KEEPALIVE void np_gl_context_restored() {
   ImGui_ImplOpenGL3_Shutdown();
   ImGui_ImplOpenGL3_Init("#version 300 es");
   platform.renderer.forget();
-  font_texture = 0;  // its name went with the lost context: nothing to delete
+  font_texture = 0;         // its name went with the lost context: nothing to delete
   platform.font_scale = 0;  // forces the font texture upload on the next frame
   platform.context_lost = false;
   idle.redraw();
@@ -506,8 +522,8 @@ EMSCRIPTEN_KEEPALIVE void np_gl_context_restored() {
 // the canvas keeps what a frame does not draw again (canvas_damage.h). No alpha, depth or
 // stencil: the page is opaque and flat, and the browser composites it as opaque.
 EM_JS(void, ask_for_context, (), {
-  Module.canvas.getContext('webgl2', {alpha: false, depth: false, stencil: false, antialias: false,
-                                      preserveDrawingBuffer: true});
+  Module.canvas.getContext(
+      'webgl2', {alpha : false, depth : false, stencil : false, antialias : false, preserveDrawingBuffer : true});
 });
 // Whether the context the page got keeps its drawing buffer between frames (a browser may refuse).
 EM_JS(int, context_keeps_drawing, (), {

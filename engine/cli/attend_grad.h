@@ -14,7 +14,7 @@ namespace neuralpath::cli {
 // through its stored weights; the tiled one recomputes them tile by tile from each row's
 // log-sum-exp (engine/core/backward.h). Throws InputError for a mis-shaped grad_output.
 void add_attention_gradients(const Json& in, const std::vector<Matrix>& q, const std::vector<Matrix>& k,
-                             const std::vector<Matrix>& v, const Mask& mask, Kernel kernel, int block,
-                             bool rank3, Json& out);
+                             const std::vector<Matrix>& v, const Mask& mask, Kernel kernel, int block, bool rank3,
+                             Json& out);
 
 }  // namespace neuralpath::cli

@@ -21,16 +21,16 @@
 
 namespace neuralpath::cli {
 
-inline constexpr std::size_t kMaxAttendInputBytes = 32u << 20;   // 32 MiB of JSON
-inline constexpr long long   kMaxNaiveWeights = 1LL << 22;       // e.g. T = 2048, one head
-inline constexpr long long   kMaxTiledScores = 1LL << 30;        // e.g. T = 32768, one head
+inline constexpr std::size_t kMaxAttendInputBytes = 32u << 20;  // 32 MiB of JSON
+inline constexpr long long kMaxNaiveWeights = 1LL << 22;        // e.g. T = 2048, one head
+inline constexpr long long kMaxTiledScores = 1LL << 30;         // e.g. T = 32768, one head
 
 // Throws InputError naming the limit when H heads of Tq queries and Tk keys are too many.
 void check_attend_sizes(long long heads, long long tq, long long tk, bool naive);
 
 // Throws InputError naming the first head, query and key (or V column) whose float32
 // arithmetic could overflow. `rank3` only changes how the cell is named ("[h]" or not).
-void check_attend_range(const std::vector<Matrix>& q, const std::vector<Matrix>& k,
-                        const std::vector<Matrix>& v, bool rank3);
+void check_attend_range(const std::vector<Matrix>& q, const std::vector<Matrix>& k, const std::vector<Matrix>& v,
+                        bool rank3);
 
 }  // namespace neuralpath::cli

@@ -9,13 +9,13 @@
 namespace neuralpath::cli {
 
 int run_check(const std::vector<std::string>& args, std::string& stdout_text, std::string& stderr_text) {
-    if (args.empty()) throw InputError("check: give at least one lesson file");
-    for (const std::string& a : args)
-        if (a.rfind("--", 0) == 0) throw InputError("check: unknown option '" + a + "'");
-    const std::vector<std::string> problems = check_lesson_files(args);
-    stdout_text.clear();
-    for (const std::string& line : problems) stderr_text += line + "\n";
-    return problems.empty() ? 0 : 1;
+  if (args.empty()) throw InputError("check: give at least one lesson file");
+  for (const std::string& a : args)
+    if (a.rfind("--", 0) == 0) throw InputError("check: unknown option '" + a + "'");
+  const std::vector<std::string> problems = check_lesson_files(args);
+  stdout_text.clear();
+  for (const std::string& line : problems) stderr_text += line + "\n";
+  return problems.empty() ? 0 : 1;
 }
 
 }  // namespace neuralpath::cli

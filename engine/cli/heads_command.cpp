@@ -30,60 +30,64 @@ namespace neuralpath::cli {
 namespace {
 
 Json figures_json(const HeadSpecialisation& s) {
-    Json mass = Json::array(), pairs = Json::array(), coverage = Json::array();
-    for (const auto& head : s.mass) {
-        Json row = Json::array();
-        for (float m : head) row.push_back(number_json(m));
-        mass.push_back(row);
-    }
-    for (const auto& head : s.pair_divergence) {
-        Json row = Json::array();
-        for (float d : head) row.push_back(number_json(d));
-        pairs.push_back(row);
-    }
-    for (float c : s.coverage) coverage.push_back(number_json(c));
-    return Json{{"mass", mass}, {"best_head", s.best_head}, {"coverage", coverage},
-                {"divergence_bits", number_json(s.divergence)}, {"pair_divergence_bits", pairs}};
+  Json mass = Json::array(), pairs = Json::array(), coverage = Json::array();
+  for (const auto& head : s.mass) {
+    Json row = Json::array();
+    for (float m : head) row.push_back(number_json(m));
+    mass.push_back(row);
+  }
+  for (const auto& head : s.pair_divergence) {
+    Json row = Json::array();
+    for (float d : head) row.push_back(number_json(d));
+    pairs.push_back(row);
+  }
+  for (float c : s.coverage) coverage.push_back(number_json(c));
+  return Json{{"mass", mass},
+              {"best_head", s.best_head},
+              {"coverage", coverage},
+              {"divergence_bits", number_json(s.divergence)},
+              {"pair_divergence_bits", pairs}};
 }
 
 }  // namespace
 
 int run_heads(const std::vector<std::string>& args, std::string& stdout_text) {
-    std::string lesson_path, task_id;
-    for (std::size_t i = 0; i < args.size(); ++i) {
-        const std::string& flag = args[i];
-        if (flag != "--lesson" && flag != "--task")
-            throw InputError("heads: unknown argument '" + flag + "' (expected --lesson, --task)");
-        if (i + 1 >= args.size()) throw InputError("heads: " + flag + " needs a value");
-        (flag == "--lesson" ? lesson_path : task_id) = args[++i];
-    }
-    if (lesson_path.empty()) throw InputError("heads: --lesson FILE is required");
+  std::string lesson_path, task_id;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const std::string& flag = args[i];
+    if (flag != "--lesson" && flag != "--task")
+      throw InputError("heads: unknown argument '" + flag + "' (expected --lesson, --task)");
+    if (i + 1 >= args.size()) throw InputError("heads: " + flag + " needs a value");
+    (flag == "--lesson" ? lesson_path : task_id) = args[++i];
+  }
+  if (lesson_path.empty()) throw InputError("heads: --lesson FILE is required");
 
-    const lesson::LoadResult loaded = lesson::load_lesson_file(lesson_path, ui::with_widgets());
-    if (!loaded.ok())
-        throw InputError(loaded.diagnostics.empty() ? lesson_path + ": the lesson could not be loaded"
-                                                    : loaded.diagnostics.front().to_string());
-    const lesson::Lesson& l = *loaded.lesson;
-    const lesson::TaskData* task = lesson::find_task(l, task_id);
-    if (!task) throw InputError("heads: name a task of " + lesson_path + " with --task");
-    if (task->objective != lesson::TaskObjective::answer)
-        throw InputError("heads: task '" + task->id + "' is not an answer task (objective: answer)");
+  const lesson::LoadResult loaded = lesson::load_lesson_file(lesson_path, ui::with_widgets());
+  if (!loaded.ok())
+    throw InputError(loaded.diagnostics.empty() ? lesson_path + ": the lesson could not be loaded"
+                                                : loaded.diagnostics.front().to_string());
+  const lesson::Lesson& l = *loaded.lesson;
+  const lesson::TaskData* task = lesson::find_task(l, task_id);
+  if (!task) throw InputError("heads: name a task of " + lesson_path + " with --task");
+  if (task->objective != lesson::TaskObjective::answer)
+    throw InputError("heads: task '" + task->id + "' is not an answer task (objective: answer)");
 
-    const TrainingSet set = lesson::training_set(l, *task);
-    const std::vector<Example>& measured = set.held_out.empty() ? set.train : set.held_out;
-    const ModelSpec lesson_model = resolve_model(lesson::model_spec_for(l));
-    const ModelSpec untrained = initial_model(lesson_model, task->seed);
-    const HeadSpecialisation trained_figures = head_specialisation(lesson_model, measured, set.relations, set.objective);
-    const HeadSpecialisation untrained_figures = head_specialisation(untrained, measured, set.relations, set.objective);
+  const TrainingSet set = lesson::training_set(l, *task);
+  const std::vector<Example>& measured = set.held_out.empty() ? set.train : set.held_out;
+  const ModelSpec lesson_model = resolve_model(lesson::model_spec_for(l));
+  const ModelSpec untrained = initial_model(lesson_model, task->seed);
+  const HeadSpecialisation trained_figures = head_specialisation(lesson_model, measured, set.relations, set.objective);
+  const HeadSpecialisation untrained_figures = head_specialisation(untrained, measured, set.relations, set.objective);
 
-    stdout_text = Json{{"task", task->id},
-                       {"heads", lesson_model.attention.heads},
-                       {"relations", set.relations},
-                       {"examples", trained_figures.examples},
-                       {"trained", figures_json(trained_figures)},
-                       {"untrained", figures_json(untrained_figures)}}
-                      .dump(2) + "\n";
-    return 0;
+  stdout_text = Json{{"task", task->id},
+                     {"heads", lesson_model.attention.heads},
+                     {"relations", set.relations},
+                     {"examples", trained_figures.examples},
+                     {"trained", figures_json(trained_figures)},
+                     {"untrained", figures_json(untrained_figures)}}
+                    .dump(2) +
+                "\n";
+  return 0;
 }
 
 }  // namespace neuralpath::cli

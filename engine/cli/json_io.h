@@ -15,9 +15,9 @@ namespace neuralpath::cli {
 
 using Json = nlohmann::json;
 
-Json number_json(float value);                 // shortest round-trip; non-finite -> null
-Json matrix_json(const Matrix& m);             // [[...], ...] one array per row
-Json vector_json(const Vector& v);             // [...]
+Json number_json(float value);      // shortest round-trip; non-finite -> null
+Json matrix_json(const Matrix& m);  // [[...], ...] one array per row
+Json vector_json(const Vector& v);  // [...]
 
 // Read `value` as a [rows][cols] matrix of finite float32 numbers. `name` is how error
 // messages call it ("q", "q[1]"). Throws InputError: not an array, empty, ragged rows, a

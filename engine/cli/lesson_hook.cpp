@@ -15,48 +15,49 @@
 namespace neuralpath::cli {
 
 ModelSpec model_spec_from_lesson_file(const std::string& path) {
-    const lesson::LoadResult loaded = lesson::load_lesson_file(path, ui::with_widgets());
-    if (!loaded.ok()) {
-        // One line: the first problem, and how many more `check` would list.
-        std::string message = loaded.diagnostics.empty() ? path + ": the lesson could not be loaded"
-                                                         : loaded.diagnostics.front().to_string();
-        if (loaded.diagnostics.size() > 1)
-            message += " (and " + std::to_string(loaded.diagnostics.size() - 1) + " more; run: neuralpath-cli check " +
-                       path + ")";
-        throw InputError(message);
-    }
-    return lesson::model_spec_for(*loaded.lesson);
+  const lesson::LoadResult loaded = lesson::load_lesson_file(path, ui::with_widgets());
+  if (!loaded.ok()) {
+    // One line: the first problem, and how many more `check` would list.
+    std::string message =
+        loaded.diagnostics.empty() ? path + ": the lesson could not be loaded" : loaded.diagnostics.front().to_string();
+    if (loaded.diagnostics.size() > 1)
+      message +=
+          " (and " + std::to_string(loaded.diagnostics.size() - 1) + " more; run: neuralpath-cli check " + path + ")";
+    throw InputError(message);
+  }
+  return lesson::model_spec_for(*loaded.lesson);
 }
 
 std::string first_sentence_of_lesson_file(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw InputError(path + ": cannot read the lesson");
-    std::ostringstream text;
-    text << in.rdbuf();
-    // The parser lists widget sentences in file order (the loader has already refused a broken file).
-    const lesson::ParseResult parsed = lesson::parse_lesson(text.str(), path, ui::block_parsers());
-    return parsed.sentences.empty() ? std::string() : parsed.sentences.front().text;
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError(path + ": cannot read the lesson");
+  std::ostringstream text;
+  text << in.rdbuf();
+  // The parser lists widget sentences in file order (the loader has already refused a broken file).
+  const lesson::ParseResult parsed = lesson::parse_lesson(text.str(), path, ui::block_parsers());
+  return parsed.sentences.empty() ? std::string() : parsed.sentences.front().text;
 }
 
 void use_language_for_run(const std::string& code, const std::string& lesson_path) {
-    if (code == "en") return;
-    const auto file = lesson::find_strings_file(code, lesson_path);
-    if (!file)
-        throw InputError("--lang " + code + ": no word catalogue for that language (looked for lessons/strings/" + code +
-                         ".strings; docs/translating.md)");
-    std::ifstream in(*file, std::ios::binary);
-    std::ostringstream text;
-    text << in.rdbuf();
-    const auto problems = use_language(code, text.str());
-    if (!problems.empty())
-        throw InputError(*file + ":" + std::to_string(problems.front().line) + ": " + problems.front().message);
+  if (code == "en") return;
+  const auto file = lesson::find_strings_file(code, lesson_path);
+  if (!file)
+    throw InputError("--lang " + code + ": no word catalogue for that language (looked for lessons/strings/" + code +
+                     ".strings; docs/translating.md)");
+  std::ifstream in(*file, std::ios::binary);
+  std::ostringstream text;
+  text << in.rdbuf();
+  const auto problems = use_language(code, text.str());
+  if (!problems.empty())
+    throw InputError(*file + ":" + std::to_string(problems.front().line) + ": " + problems.front().message);
 }
 
 std::vector<std::string> check_lesson_files(const std::vector<std::string>& paths) {
-    std::vector<std::string> lines;
-    for (const std::string& path : paths)
-        for (const lesson::Diagnostic& d : lesson::check_lesson_or_translation_file(path, ui::block_parsers())) lines.push_back(d.to_string());
-    return lines;
+  std::vector<std::string> lines;
+  for (const std::string& path : paths)
+    for (const lesson::Diagnostic& d : lesson::check_lesson_or_translation_file(path, ui::block_parsers()))
+      lines.push_back(d.to_string());
+  return lines;
 }
 
 }  // namespace neuralpath::cli

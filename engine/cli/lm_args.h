@@ -14,8 +14,8 @@
 namespace neuralpath::cli {
 
 // --flag value pairs, each flag at most once, only those `allowed` (InputError otherwise).
-std::map<std::string, std::string> parse_flags(const std::vector<std::string>& args, const std::set<std::string>& allowed,
-                                               const std::string& command);
+std::map<std::string, std::string> parse_flags(const std::vector<std::string>& args,
+                                               const std::set<std::string>& allowed, const std::string& command);
 const std::string& required(const std::map<std::string, std::string>& flags, const std::string& flag,
                             const std::string& command);
 // The flag's value in [lo, hi], or `fallback` when absent; InputError naming the range otherwise.
@@ -26,7 +26,7 @@ float real_number(const std::map<std::string, std::string>& flags, const std::st
 
 // The models the site ships (NEURALPATH_LM_SHIPPED, cmake/LanguageModels.cmake).
 struct Shipped {
-    std::string name, lang, config;
+  std::string name, lang, config;
 };
 std::vector<Shipped> shipped_models();
 std::string site_file(const Shipped& s);   // models/lm-NAME.nplm (the site's path)

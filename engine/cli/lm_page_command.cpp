@@ -76,15 +76,19 @@ const lm::LmConfig& config_named(const std::string& name, const std::string& com
 }
 
 int lm_pack(const std::vector<std::string>& args, std::string& out) {
-  const Flags f = read_flags(args, {"--corpus", "--config", "--max-train-tokens", "--max-validation-tokens", "--lang", "--source", "--repeat-fraction", "--out"}, {},
-                             "lm pack");
+  const Flags f = read_flags(args,
+                             {"--corpus", "--config", "--max-train-tokens", "--max-validation-tokens", "--lang",
+                              "--source", "--repeat-fraction", "--out"},
+                             {}, "lm pack");
   const lm::LmConfig& config = config_named(required(f.values, "--config", "lm pack"), "lm pack");
   const std::string& out_path = required(f.values, "--out", "lm pack");
   const auto cap = static_cast<std::size_t>(whole_number(f.values, "--max-train-tokens", 0, 0, 1LL << 30));
-  const auto validation_cap = static_cast<std::size_t>(whole_number(f.values, "--max-validation-tokens", 0, 0, 1LL << 30));
+  const auto validation_cap =
+      static_cast<std::size_t>(whole_number(f.values, "--max-validation-tokens", 0, 0, 1LL << 30));
   const std::string lang = f.values.count("--lang") ? f.values.at("--lang") : "";
   const std::string source = f.values.count("--source") ? f.values.at("--source") : "";
-  if (lang.size() > 16 || lang.find_first_of(" \n\r\t") != std::string::npos) throw InputError("--lang must be a short code such as en");
+  if (lang.size() > 16 || lang.find_first_of(" \n\r\t") != std::string::npos)
+    throw InputError("--lang must be a short code such as en");
   if (source.size() > 300) throw InputError("--source must be at most 300 bytes");
   if (std::filesystem::exists(out_path) && !std::filesystem::is_regular_file(out_path))
     throw InputError("lm pack: --out '" + out_path + "' is not a regular file");
@@ -142,7 +146,8 @@ int lm_page(const std::vector<std::string>& args) {
   };
   print(worker.open(bytes, open));
   lmworker::Train train{open.run, std::nullopt};
-  if (f.values.count("--until")) train.until = static_cast<int>(whole_number(f.values, "--until", 0, 1, lmworker::kMaxSteps));
+  if (f.values.count("--until"))
+    train.until = static_cast<int>(whole_number(f.values, "--until", 0, 1, lmworker::kMaxSteps));
   print(worker.handle(train));
   while (worker.running()) print(worker.work(1, 1e12));
   return 0;

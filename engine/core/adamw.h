@@ -21,45 +21,49 @@
 namespace neuralpath {
 
 struct AdamWSettings {
-    float learning_rate = 0.01f;
-    float beta1 = 0.9f;
-    float beta2 = 0.999f;
-    float epsilon = 1e-8f;
-    float weight_decay = 0.0f;
+  float learning_rate = 0.01f;
+  float beta1 = 0.9f;
+  float beta2 = 0.999f;
+  float epsilon = 1e-8f;
+  float weight_decay = 0.0f;
 };
 
 // One parameter buffer and its gradient, both of `size` floats (an Eigen matrix's data()).
 struct ParameterRef {
-    float* value;
-    const float* grad;
-    Index size;
-    bool decay = true;   // false: weight decay never touches this buffer (gains, biases)
+  float* value;
+  const float* grad;
+  Index size;
+  bool decay = true;  // false: weight decay never touches this buffer (gains, biases)
 };
 
 class AdamW {
-public:
-    explicit AdamW(AdamWSettings settings = {}) : settings_(settings) {}
+ public:
+  explicit AdamW(AdamWSettings settings = {}) : settings_(settings) {}
 
-    // One update of every parameter. The list must name the same buffers, in the same order,
-    // at every call (the moments are kept per position in the list).
-    void step(const std::vector<ParameterRef>& parameters);
+  // One update of every parameter. The list must name the same buffers, in the same order,
+  // at every call (the moments are kept per position in the list).
+  void step(const std::vector<ParameterRef>& parameters);
 
-    int                  steps() const { return step_; }
-    const AdamWSettings& settings() const { return settings_; }
-    void                 set_learning_rate(float lr) { settings_.learning_rate = lr; }
+  int steps() const { return step_; }
+  const AdamWSettings& settings() const { return settings_; }
+  void set_learning_rate(float lr) { settings_.learning_rate = lr; }
 
-    // Everything that changes, for snapshot/restore.
-    struct State {
-        int step = 0;
-        std::vector<Vector> m, v;
-    };
-    State state() const { return {step_, m_, v_}; }
-    void  restore(const State& s) { step_ = s.step; m_ = s.m; v_ = s.v; }
+  // Everything that changes, for snapshot/restore.
+  struct State {
+    int step = 0;
+    std::vector<Vector> m, v;
+  };
+  State state() const { return {step_, m_, v_}; }
+  void restore(const State& s) {
+    step_ = s.step;
+    m_ = s.m;
+    v_ = s.v;
+  }
 
-private:
-    AdamWSettings       settings_;
-    int                 step_ = 0;
-    std::vector<Vector> m_, v_;
+ private:
+  AdamWSettings settings_;
+  int step_ = 0;
+  std::vector<Vector> m_, v_;
 };
 
 }  // namespace neuralpath

@@ -33,17 +33,15 @@ namespace neuralpath {
 // [SECTION] Masks ------------------------------------------------------------------------------
 
 struct Mask {
-    bool              causal = false;
-    std::vector<bool> padded_keys;  // empty = no padding; else one flag per key, true = hidden
+  bool causal = false;
+  std::vector<bool> padded_keys;  // empty = no padding; else one flag per key, true = hidden
 
-    static Mask none() { return {}; }
-    static Mask causal_mask() { return {true, {}}; }
-    static Mask padding(std::vector<bool> padded, bool causal_too = false) {
-        return {causal_too, std::move(padded)};
-    }
+  static Mask none() { return {}; }
+  static Mask causal_mask() { return {true, {}}; }
+  static Mask padding(std::vector<bool> padded, bool causal_too = false) { return {causal_too, std::move(padded)}; }
 
-    bool        hides(Index query, Index key) const;  // true where M is -infinity
-    std::string name() const;                         // "none", "causal", "padding", "causal+padding"
+  bool hides(Index query, Index key) const;  // true where M is -infinity
+  std::string name() const;                  // "none", "causal", "padding", "causal+padding"
 };
 
 Mask parse_mask(std::string_view name);  // "none" | "causal" (InputError otherwise)
@@ -51,37 +49,35 @@ Mask parse_mask(std::string_view name);  // "none" | "causal" (InputError otherw
 // [SECTION] Kernels ----------------------------------------------------------------------------
 
 enum class Kernel { naive, tiled };
-Kernel      parse_kernel(std::string_view name);  // "naive" | "tiled" (InputError otherwise)
+Kernel parse_kernel(std::string_view name);  // "naive" | "tiled" (InputError otherwise)
 const char* kernel_name(Kernel kernel);
 
 // Everything the naive kernel computes, for display. All [Tq][Tk] except output.
 struct AttentionResult {
-    Matrix scores;   // Q·Kᵀ                       (raw dot products)
-    Matrix scaled;   // scores * scale             (before the mask)
-    Matrix masked;   // scaled, -infinity where the mask hides a key
-    Matrix weights;  // softmax of each masked row (zeros for a fully masked row)
-    Matrix output;   // weights · V                [Tq][d_v]
-    float  scale = 0.0f;  // 1/sqrt(d_k)
+  Matrix scores;       // Q·Kᵀ                       (raw dot products)
+  Matrix scaled;       // scores * scale             (before the mask)
+  Matrix masked;       // scaled, -infinity where the mask hides a key
+  Matrix weights;      // softmax of each masked row (zeros for a fully masked row)
+  Matrix output;       // weights · V                [Tq][d_v]
+  float scale = 0.0f;  // 1/sqrt(d_k)
 };
 
 // Throw InputError for empty T, d_k mismatch between Q and K, Tk mismatch between K and V,
 // a padding mask of the wrong length, or non-finite numbers.
 void validate_attention_inputs(const Matrix& q, const Matrix& k, const Matrix& v, const Mask& mask);
 
-AttentionResult attention_naive(const Matrix& q, const Matrix& k, const Matrix& v,
-                                const Mask& mask);
+AttentionResult attention_naive(const Matrix& q, const Matrix& k, const Matrix& v, const Mask& mask);
 
 inline constexpr int kDefaultBlock = 64;
 // block: keys whose scores the tiled kernel holds at once (>= 1). Returns only O [Tq][d_v].
-Matrix attention_tiled(const Matrix& q, const Matrix& k, const Matrix& v, const Mask& mask,
-                       int block = kDefaultBlock);
+Matrix attention_tiled(const Matrix& q, const Matrix& k, const Matrix& v, const Mask& mask, int block = kDefaultBlock);
 
 // How the tiled kernel runs. The defaults pick the fastest: the widest instruction set the CPU
 // has, and as many threads as the problem's size repays (always 1 in WebAssembly).
 struct TiledOptions {
-    int         block = kDefaultBlock;  // keys whose scores are held at once (>= 1)
-    int         threads = 0;            // 0 = automatic; else exactly this many (capped by the work)
-    std::string isa;                    // "" = the best; else one of attention_tiled_isas()
+  int block = kDefaultBlock;  // keys whose scores are held at once (>= 1)
+  int threads = 0;            // 0 = automatic; else exactly this many (capped by the work)
+  std::string isa;            // "" = the best; else one of attention_tiled_isas()
 };
 Matrix attention_tiled(const Matrix& q, const Matrix& k, const Matrix& v, const Mask& mask,
                        const TiledOptions& options);
@@ -100,7 +96,7 @@ std::size_t attention_tiled_working_bytes(Index tq, Index tk, Index d_k, Index d
                                           const TiledOptions& options);
 
 // Double-precision naive attention, the reference that tests compare both kernels against.
-MatrixD attention_reference(const MatrixD& q, const MatrixD& k, const MatrixD& v,
-                            const Mask& mask, MatrixD* weights = nullptr);
+MatrixD attention_reference(const MatrixD& q, const MatrixD& k, const MatrixD& v, const Mask& mask,
+                            MatrixD* weights = nullptr);
 
 }  // namespace neuralpath

@@ -23,15 +23,14 @@
 namespace neuralpath {
 
 struct TraceOptions {
-    Mask mask = Mask::causal_mask();  // for the context layers and the shown layer
-    int  focus_token = -1;            // query token the narration follows; -1 = the last token
-    int  max_term_tokens = 48;        // per-cell terms are recorded only when T <= this
+  Mask mask = Mask::causal_mask();  // for the context layers and the shown layer
+  int focus_token = -1;             // query token the narration follows; -1 = the last token
+  int max_term_tokens = 48;         // per-cell terms are recorded only when T <= this
 };
 
 // Throws InputError for an empty sentence, too many tokens, invalid UTF-8 or an inconsistent
 // spec. `spec` need not be resolved (run_block resolves it).
 Trace run_block(const ModelSpec& spec, std::string_view sentence, const TraceOptions& options = {});
-Trace run_block(const ModelSpec& spec, const std::vector<Token>& tokens,
-                const TraceOptions& options = {});
+Trace run_block(const ModelSpec& spec, const std::vector<Token>& tokens, const TraceOptions& options = {});
 
 }  // namespace neuralpath

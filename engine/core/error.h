@@ -11,8 +11,8 @@
 namespace neuralpath {
 
 class InputError : public std::invalid_argument {
-public:
-    explicit InputError(const std::string& message) : std::invalid_argument(message) {}
+ public:
+  explicit InputError(const std::string& message) : std::invalid_argument(message) {}
 };
 
 }  // namespace neuralpath

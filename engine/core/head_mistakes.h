@@ -10,10 +10,10 @@
 namespace neuralpath {
 
 struct ScaledByWidth {
-    int    width = 0;      // the width whose square root divides the scores (d_model here)
-    float  factor = 0.0f;  // 1/√width
-    Matrix scaled;         // [T][T] scores · factor
-    Matrix weights;        // [T][T] softmax of each masked row
+  int width = 0;        // the width whose square root divides the scores (d_model here)
+  float factor = 0.0f;  // 1/√width
+  Matrix scaled;        // [T][T] scores · factor
+  Matrix weights;       // [T][T] softmax of each masked row
 };
 
 // scores [T][T]: one head's raw Q_h·K_hᵀ (the trace's score step). Throws InputError when

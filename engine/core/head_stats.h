@@ -24,14 +24,14 @@
 namespace neuralpath {
 
 struct HeadSpecialisation {
-    std::vector<std::string>        relations;         // names, as the task's TrainingSet has them
-    std::vector<int>                examples;          // per relation: how many examples were measured
-    std::vector<std::vector<float>> mass;              // [head][relation], each in [0, 1]
-    std::vector<int>                best_head;         // per relation: the head with the most mass
-    std::vector<std::vector<float>> pair_divergence;   // [head][head], bits, symmetric, 0 on the diagonal
-    float                           divergence = 0.0f; // mean over examples and pairs h < k, bits
-    std::vector<float>              coverage;          // per relation: share of examples where some
-                                                       // head's row (itself excluded) peaks on the answer
+  std::vector<std::string> relations;               // names, as the task's TrainingSet has them
+  std::vector<int> examples;                        // per relation: how many examples were measured
+  std::vector<std::vector<float>> mass;             // [head][relation], each in [0, 1]
+  std::vector<int> best_head;                       // per relation: the head with the most mass
+  std::vector<std::vector<float>> pair_divergence;  // [head][head], bits, symmetric, 0 on the diagonal
+  float divergence = 0.0f;                          // mean over examples and pairs h < k, bits
+  std::vector<float> coverage;                      // per relation: share of examples where some
+                                                    // head's row (itself excluded) peaks on the answer
 };
 
 // Jensen-Shannon divergence of two distributions over the same items, in bits.
@@ -46,13 +46,13 @@ HeadSpecialisation head_specialisation(const ModelSpec& model, const std::vector
 //   s_ij = q_i,h · k_j,h             the head's columns of Q and K (d_head of them)
 //   w_ij = exp(s_ij·scale − m_i) / Σ_j' exp(s_ij'·scale − m_i),  m_i = max_j' s_ij'·scale
 struct WeightParts {
-    CellTerms products;         // q_h[k]·k_h[k], one Term per column k; value = the score s_ij
-    float     scale = 0.0f;     // 1/√d_head
-    float     scaled = 0.0f;    // s_ij · scale (before the mask)
-    bool      masked = false;   // the mask hides this key: exp(−∞) = 0
-    float     exp_shifted = 0.0f;  // exp(s_ij·scale − m_i)
-    float     inv_sum = 0.0f;      // 1 / Σ_j' exp(s_ij'·scale − m_i) (0 for a row that sees nothing)
-    float     weight = 0.0f;       // the layer's own softmax result for the cell
+  CellTerms products;        // q_h[k]·k_h[k], one Term per column k; value = the score s_ij
+  float scale = 0.0f;        // 1/√d_head
+  float scaled = 0.0f;       // s_ij · scale (before the mask)
+  bool masked = false;       // the mask hides this key: exp(−∞) = 0
+  float exp_shifted = 0.0f;  // exp(s_ij·scale − m_i)
+  float inv_sum = 0.0f;      // 1 / Σ_j' exp(s_ij'·scale − m_i) (0 for a row that sees nothing)
+  float weight = 0.0f;       // the layer's own softmax result for the cell
 };
 
 // The parts of cell (row, col) of head `head` in a layer the naive kernel ran (every matrix

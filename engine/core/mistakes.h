@@ -20,8 +20,8 @@ namespace neuralpath {
 // [SECTION] Mask after softmax -----------------------------------------------------------------
 
 struct MaskAfterSoftmax {
-    Matrix weights;   // [T][T] softmax_rows(scaled) with the hidden cells set to 0 afterwards
-    Vector row_sums;  // [T]    Σ_j weights(i, j): below 1 wherever a key was hidden
+  Matrix weights;   // [T][T] softmax_rows(scaled) with the hidden cells set to 0 afterwards
+  Vector row_sums;  // [T]    Σ_j weights(i, j): below 1 wherever a key was hidden
 };
 
 // scaled [T][T]: the scaled scores before any mask. The mask is applied after the softmax,
@@ -31,10 +31,10 @@ MaskAfterSoftmax mask_after_softmax(const Matrix& scaled, const Mask& mask);
 // [SECTION] Leaving out 1/√d_k -----------------------------------------------------------------
 
 struct ScaleDemo {
-    int d = 0;             // d_k
-    Vector with_scale;     // [keys] attention_naive's weights: softmax(q·kᵀ / √d_k)
-    Vector without_scale;  // [keys] softmax(q·kᵀ): the mistake
-    float max_with = 0, max_without = 0;
+  int d = 0;             // d_k
+  Vector with_scale;     // [keys] attention_naive's weights: softmax(q·kᵀ / √d_k)
+  Vector without_scale;  // [keys] softmax(q·kᵀ): the mistake
+  float max_with = 0, max_without = 0;
 };
 
 // One query against `keys` keys, every entry uniform in ±√3 (variance 1, as the "why divide by
@@ -44,8 +44,8 @@ ScaleDemo scale_demo(int d, int keys, std::uint64_t seed);
 // [SECTION] Wrong transpose --------------------------------------------------------------------
 
 struct WrongTranspose {
-    std::string error;     // the engine's shape error (InputError's message), or empty
-    float max_difference;  // when there is no error: max |w_wrong − w_right|
+  std::string error;     // the engine's shape error (InputError's message), or empty
+  float max_difference;  // when there is no error: max |w_wrong − w_right|
 };
 
 // q [T][d_k], k [T][d_k]: the inputs of a score step; right_weights [T][T] its softmax result.

@@ -45,8 +45,8 @@ namespace neuralpath {
 // has one number per feature name (missing trailing numbers count as 0; extra ones are an
 // error). A word not in `words` gets a deterministic seeded embedding: see word_embedding().
 struct Vocabulary {
-    std::vector<std::string> feature_names;
-    std::map<std::string, std::vector<float>, std::less<>> words;
+  std::vector<std::string> feature_names;
+  std::map<std::string, std::vector<float>, std::less<>> words;
 };
 
 // [SECTION] Layers -----------------------------------------------------------------------------
@@ -55,47 +55,47 @@ struct Vocabulary {
 // w_q, w_k, w_v uniform in ±sqrt(3/d_model) (variance 1/d_model); w_o the IDENTITY, so with one
 // head the layer's output is exactly the blend the learner watched being made.
 struct AttentionLayer {
-    int    heads = 1;
-    Matrix w_q, w_k, w_v, w_o;
+  int heads = 1;
+  Matrix w_q, w_k, w_v, w_o;
 };
 
 // Position-wise feed-forward: FFN(x) = relu(x·w1 + b1)·w2 + b2. hidden = 0 means 4·d_model.
 // Empty w1/w2 are seeded uniform in ±sqrt(3/fan_in); empty b1/b2 are zeros.
 struct FeedForward {
-    bool   enabled = true;
-    int    hidden  = 0;
-    Matrix w1, w2;
-    Vector b1, b2;
+  bool enabled = true;
+  int hidden = 0;
+  Matrix w1, w2;
+  Vector b1, b2;
 };
 
 // LayerNorm(x) = gamma ⊙ (x - mean(x)) / sqrt(var(x) + eps) + beta, per token (population
 // variance, as PyTorch). Empty gamma = ones, empty beta = zeros.
 struct LayerNormParams {
-    Vector gamma, beta;
-    float  eps = 1e-5f;
+  Vector gamma, beta;
+  float eps = 1e-5f;
 };
 
 // [SECTION] The whole block --------------------------------------------------------------------
 
 struct ModelSpec {
-    Vocabulary vocabulary;
-    int d_model = 0;                       // 0 = number of vocabulary features (at least 1)
+  Vocabulary vocabulary;
+  int d_model = 0;  // 0 = number of vocabulary features (at least 1)
 
-    bool  positional_encoding = true;      // add sinusoidal positions (positional_encoding())
-    float positional_scale    = 1.0f;      // PE is multiplied by this before it is added
+  bool positional_encoding = true;  // add sinusoidal positions (positional_encoding())
+  float positional_scale = 1.0f;    // PE is multiplied by this before it is added
 
-    std::vector<AttentionLayer> context_layers;  // run first, each as x = x + MultiHead(x)
-    AttentionLayer              attention;       // the layer the trace and spotlight show
-    LayerNormParams             norm_attention;  // LayerNorm after attention + residual
-    FeedForward                 feed_forward;
-    LayerNormParams             norm_feed_forward;  // LayerNorm after feed-forward + residual
+  std::vector<AttentionLayer> context_layers;  // run first, each as x = x + MultiHead(x)
+  AttentionLayer attention;                    // the layer the trace and spotlight show
+  LayerNormParams norm_attention;              // LayerNorm after attention + residual
+  FeedForward feed_forward;
+  LayerNormParams norm_feed_forward;  // LayerNorm after feed-forward + residual
 
-    // Next token over the vocabulary words (in map order). Empty = tied weights: row v is the
-    // embedding of vocabulary word v (the usual weight tying of GPT-2).
-    Matrix unembedding;
-    float  temperature = 1.0f;             // > 0; lower = sharper next-token distribution
+  // Next token over the vocabulary words (in map order). Empty = tied weights: row v is the
+  // embedding of vocabulary word v (the usual weight tying of GPT-2).
+  Matrix unembedding;
+  float temperature = 1.0f;  // > 0; lower = sharper next-token distribution
 
-    std::uint64_t seed = 42;               // every seeded default derives from this
+  std::uint64_t seed = 42;  // every seeded default derives from this
 };
 
 // A documented default for `neuralpath-cli trace` without --lesson and for tests: eight readable

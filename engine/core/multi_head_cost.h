@@ -16,17 +16,17 @@
 namespace neuralpath {
 
 struct MultiHeadCost {
-    std::int64_t d_model = 0, heads = 0, d_head = 0, t = 0;
-    // Parameters: 4·d² weights ("4 d_model²" in the lesson) + 4·d biases.
-    std::uint64_t weights = 0, biases = 0, parameters = 0;
-    // Multiplications (one multiply-add each; a FLOP count is twice these).
-    std::uint64_t projection_mults = 0;  // 4·T·d²          Q, K, V and W_O
-    std::uint64_t score_mults = 0;       // H·T²·d_head = T²·d   every head's Q_h·K_hᵀ
-    std::uint64_t mix_mults = 0;         // H·T²·d_head = T²·d   every head's weights·V_h
-    std::uint64_t total_mults = 0;       // 4·T·d² + 2·T²·d
-    std::uint64_t flops = 0;             // 2 × total_mults (a multiply and an add)
-    // What does grow with H: one T×T grid of weights per head, and the softmax's exponentials.
-    std::uint64_t grid_cells = 0;        // H·T²
+  std::int64_t d_model = 0, heads = 0, d_head = 0, t = 0;
+  // Parameters: 4·d² weights ("4 d_model²" in the lesson) + 4·d biases.
+  std::uint64_t weights = 0, biases = 0, parameters = 0;
+  // Multiplications (one multiply-add each; a FLOP count is twice these).
+  std::uint64_t projection_mults = 0;  // 4·T·d²          Q, K, V and W_O
+  std::uint64_t score_mults = 0;       // H·T²·d_head = T²·d   every head's Q_h·K_hᵀ
+  std::uint64_t mix_mults = 0;         // H·T²·d_head = T²·d   every head's weights·V_h
+  std::uint64_t total_mults = 0;       // 4·T·d² + 2·T²·d
+  std::uint64_t flops = 0;             // 2 × total_mults (a multiply and an add)
+  // What does grow with H: one T×T grid of weights per head, and the softmax's exponentials.
+  std::uint64_t grid_cells = 0;  // H·T²
 };
 
 // True when `heads` cuts d_model into equal whole slices (1 <= heads <= d_model, d_model % heads == 0).

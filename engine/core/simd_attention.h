@@ -15,34 +15,34 @@ namespace neuralpath::simd {
 
 // One attention problem, row-major: q [tq][dk], k [tk][dk], v [tk][dv] -> out [tq][dv].
 struct AttentionProblem {
-    const float*         q = nullptr;
-    const float*         k = nullptr;
-    const float*         v = nullptr;
-    float*               out = nullptr;
-    std::ptrdiff_t       tq = 0, tk = 0, dk = 0, dv = 0;
-    bool                 causal = false;
-    const unsigned char* padded_keys = nullptr;  // nullptr = no padding; else tk flags, 1 = hidden
-    std::ptrdiff_t       block = 64;             // keys whose scores are held at once (>= 1)
-    float                scale = 1.0f;           // 1/sqrt(dk)
+  const float* q = nullptr;
+  const float* k = nullptr;
+  const float* v = nullptr;
+  float* out = nullptr;
+  std::ptrdiff_t tq = 0, tk = 0, dk = 0, dv = 0;
+  bool causal = false;
+  const unsigned char* padded_keys = nullptr;  // nullptr = no padding; else tk flags, 1 = hidden
+  std::ptrdiff_t block = 64;                   // keys whose scores are held at once (>= 1)
+  float scale = 1.0f;                          // 1/sqrt(dk)
 };
 
 // One compilation of the kernel.
 struct KernelVariant {
-    const char* name;        // "avx512", "avx2", "sse2", "wasm128", "generic"
-    int         lanes;       // floats per vector
-    bool        fma;         // fused multiply-add instructions (peak = 2 flops per lane per FMA)
-    int         strip_rows;  // query rows per strip
-    // floats of scratch one thread needs (transposed query strip, score block, running max/sum)
-    std::size_t (*workspace_floats)(std::ptrdiff_t dk, std::ptrdiff_t block);
-    // computes out rows [first·strip_rows, (first + count)·strip_rows) of the problem: the
-    // strips first .. first + count - 1, neighbours sharing the K and V rows they read in cache
-    void (*run_strips)(const AttentionProblem& problem, std::ptrdiff_t first, std::ptrdiff_t count, float* workspace);
-    // out[i] = 2^in[i] with the kernel's vector exp2 (in[i] <= 0), for tests
-    void (*exp2_array)(const float* in, float* out, std::ptrdiff_t n);
-    // runs `rounds` rounds of independent multiply-adds at full width; returns a value that
-    // depends on all of them (so the compiler keeps them). flops = rounds · peak_flops_per_round.
-    float (*peak_probe)(long rounds);
-    int peak_flops_per_round;
+  const char* name;  // "avx512", "avx2", "sse2", "wasm128", "generic"
+  int lanes;         // floats per vector
+  bool fma;          // fused multiply-add instructions (peak = 2 flops per lane per FMA)
+  int strip_rows;    // query rows per strip
+  // floats of scratch one thread needs (transposed query strip, score block, running max/sum)
+  std::size_t (*workspace_floats)(std::ptrdiff_t dk, std::ptrdiff_t block);
+  // computes out rows [first·strip_rows, (first + count)·strip_rows) of the problem: the
+  // strips first .. first + count - 1, neighbours sharing the K and V rows they read in cache
+  void (*run_strips)(const AttentionProblem& problem, std::ptrdiff_t first, std::ptrdiff_t count, float* workspace);
+  // out[i] = 2^in[i] with the kernel's vector exp2 (in[i] <= 0), for tests
+  void (*exp2_array)(const float* in, float* out, std::ptrdiff_t n);
+  // runs `rounds` rounds of independent multiply-adds at full width; returns a value that
+  // depends on all of them (so the compiler keeps them). flops = rounds · peak_flops_per_round.
+  float (*peak_probe)(long rounds);
+  int peak_flops_per_round;
 };
 
 // The variants this build holds that this CPU can run, fastest first (never empty).
@@ -62,10 +62,20 @@ std::size_t working_bytes(const AttentionProblem& problem, const KernelVariant& 
 void run_attention(const AttentionProblem& problem, const KernelVariant& variant, int threads);
 
 // Per-ISA entry points (defined in simd_attention.cpp, once per namespace).
-namespace avx512 { KernelVariant variant(); }
-namespace avx2 { KernelVariant variant(); }
-namespace sse2 { KernelVariant variant(); }
-namespace wasm128 { KernelVariant variant(); }
-namespace generic { KernelVariant variant(); }
+namespace avx512 {
+KernelVariant variant();
+}
+namespace avx2 {
+KernelVariant variant();
+}
+namespace sse2 {
+KernelVariant variant();
+}
+namespace wasm128 {
+KernelVariant variant();
+}
+namespace generic {
+KernelVariant variant();
+}
 
 }  // namespace neuralpath::simd

@@ -12,9 +12,9 @@
 
 namespace neuralpath {
 
-Vector softmax(const Vector& logits);                       // one vector; all -inf -> zeros
-void   softmax_rows_in_place(Matrix& logits);               // each row independently, same rules
-Matrix softmax_rows(const Matrix& logits);                  // copying version of the above
+Vector softmax(const Vector& logits);                                      // one vector; all -inf -> zeros
+void softmax_rows_in_place(Matrix& logits);                                // each row independently, same rules
+Matrix softmax_rows(const Matrix& logits);                                 // copying version of the above
 Vector softmax_with_temperature(const Vector& logits, float temperature);  // softmax(x / t), t > 0
 
 }  // namespace neuralpath

@@ -10,9 +10,9 @@
 
 namespace neuralpath {
 
-using Matrix  = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
-using Vector  = Eigen::VectorXf;                 // a column vector; one token's row is Matrix::row(i)
+using Matrix = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+using Vector = Eigen::VectorXf;  // a column vector; one token's row is Matrix::row(i)
 using MatrixD = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;  // reference path
-using Index   = Eigen::Index;
+using Index = Eigen::Index;
 
 }  // namespace neuralpath

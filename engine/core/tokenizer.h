@@ -28,11 +28,11 @@ namespace neuralpath {
 inline constexpr int kMaxTokens = 512;
 
 struct Token {
-    std::string text;        // as written: "The"
-    std::string key;         // lookup key: "the"
-    std::size_t byte_begin;  // [byte_begin, byte_end) in the sentence
-    std::size_t byte_end;
-    bool        is_punctuation;
+  std::string text;        // as written: "The"
+  std::string key;         // lookup key: "the"
+  std::size_t byte_begin;  // [byte_begin, byte_end) in the sentence
+  std::size_t byte_end;
+  bool is_punctuation;
 };
 
 std::vector<Token> tokenize(std::string_view sentence);  // throws InputError (invalid UTF-8, > kMaxTokens)

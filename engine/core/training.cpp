@@ -22,24 +22,24 @@ namespace neuralpath {
 // [SECTION] Tasks --------------------------------------------------------------------------------
 
 const char* objective_name(Objective objective) {
-    switch (objective) {
+  switch (objective) {
     case Objective::next_word: return "next-word";
     case Objective::answer: return "answer";
-    }
-    return "answer";
+  }
+  return "answer";
 }
 
 int vocabulary_index(const Vocabulary& vocabulary, const std::string& key) {
-    auto it = vocabulary.words.find(key);
-    return it == vocabulary.words.end() ? -1 : static_cast<int>(std::distance(vocabulary.words.begin(), it));
+  auto it = vocabulary.words.find(key);
+  return it == vocabulary.words.end() ? -1 : static_cast<int>(std::distance(vocabulary.words.begin(), it));
 }
 
 Example next_word_example(const Vocabulary& vocabulary, std::vector<Token> tokens) {
-    Example e;
-    for (std::size_t t = 0; t < tokens.size(); ++t)
-        e.targets.push_back(t + 1 < tokens.size() ? vocabulary_index(vocabulary, tokens[t + 1].key) : -1);
-    e.tokens = std::move(tokens);
-    return e;
+  Example e;
+  for (std::size_t t = 0; t < tokens.size(); ++t)
+    e.targets.push_back(t + 1 < tokens.size() ? vocabulary_index(vocabulary, tokens[t + 1].key) : -1);
+  e.tokens = std::move(tokens);
+  return e;
 }
 
 namespace {
@@ -49,100 +49,98 @@ namespace {
 // Shapes: x, words [T][d]; logits, probabilities [T][V]; candidate_p [|C|]
 
 struct BlockForward {
-    Matrix                       words;        // the word vectors e_j (no positions)
-    std::vector<Matrix>          context_in;   // x before each context layer
-    std::vector<MultiHeadResult> context;
-    Matrix                       shown_in;     // x before the shown layer
-    MultiHeadResult              shown;
-    Matrix                       res1;         // x + attention(x)
-    LayerNormResult              ln1;
-    FeedForwardResult            ffn;          // (feed-forward enabled)
-    Matrix                       res2;         // x + FFN(x)
-    LayerNormResult              ln2;
-    Matrix                       out;          // the block's output
-    Matrix                       probabilities;  // next_word: softmax of the next-token scores
-    std::vector<int>             candidates;     // answer: the positions C the query may name
-    Vector                       candidate_p;    // answer: softmax over C of s_j = o·e_j / t
+  Matrix words;                    // the word vectors e_j (no positions)
+  std::vector<Matrix> context_in;  // x before each context layer
+  std::vector<MultiHeadResult> context;
+  Matrix shown_in;  // x before the shown layer
+  MultiHeadResult shown;
+  Matrix res1;  // x + attention(x)
+  LayerNormResult ln1;
+  FeedForwardResult ffn;  // (feed-forward enabled)
+  Matrix res2;            // x + FFN(x)
+  LayerNormResult ln2;
+  Matrix out;                   // the block's output
+  Matrix probabilities;         // next_word: softmax of the next-token scores
+  std::vector<int> candidates;  // answer: the positions C the query may name
+  Vector candidate_p;           // answer: softmax over C of s_j = o·e_j / t
 };
 
-Mask mask_for(Objective objective) {
-    return objective == Objective::next_word ? Mask::causal_mask() : Mask::none();
-}
+Mask mask_for(Objective objective) { return objective == Objective::next_word ? Mask::causal_mask() : Mask::none(); }
 
 void answer_forward(BlockForward& f, const Example& example, float temperature);  // below
 
 // `objective` decides which scores the pass ends with; none when it is only run for its weights.
 BlockForward block_forward(const ModelSpec& m, const Example& example, const Mask& mask,
                            std::optional<Objective> objective) {
-    const int T = static_cast<int>(example.tokens.size()), d = m.d_model;
-    BlockForward f;
-    f.words = embed_tokens(m.vocabulary, example.tokens, d, m.seed);            // e_j
-    Matrix x = f.words;                                                         // x = embed(tokens)
-    if (m.positional_encoding) x += positional_encoding(T, d) * m.positional_scale;  // + s·PE
-    for (const AttentionLayer& layer : m.context_layers) {                      // x = x + MultiHead(x)
-        f.context_in.push_back(x);
-        f.context.push_back(multi_head_attention(x, layer, mask));
-        x += f.context.back().output;
-    }
-    f.shown_in = x;
-    f.shown = multi_head_attention(x, m.attention, mask);                      // a = MultiHead(x)
-    f.res1 = x + f.shown.output;                                               // x + a
-    f.ln1 = layer_norm(f.res1, m.norm_attention);                              // LayerNorm_1
-    f.out = f.ln1.output;
-    if (m.feed_forward.enabled) {
-        f.ffn = feed_forward(f.out, m.feed_forward);                           // FFN(x)
-        f.res2 = f.out + f.ffn.output;                                         // x + FFN(x)
-        f.ln2 = layer_norm(f.res2, m.norm_feed_forward);                       // LayerNorm_2
-        f.out = f.ln2.output;
-    }
-    if (objective == Objective::answer) answer_forward(f, example, m.temperature);
-    if (objective == Objective::next_word) {
-        const Matrix logits = f.out * m.unembedding.transpose();               // logit_tv = u_v · x_t
-        f.probabilities = logits / m.temperature;
-        softmax_rows_in_place(f.probabilities);                               // softmax(logits / t)
-    }
-    return f;
+  const int T = static_cast<int>(example.tokens.size()), d = m.d_model;
+  BlockForward f;
+  f.words = embed_tokens(m.vocabulary, example.tokens, d, m.seed);                 // e_j
+  Matrix x = f.words;                                                              // x = embed(tokens)
+  if (m.positional_encoding) x += positional_encoding(T, d) * m.positional_scale;  // + s·PE
+  for (const AttentionLayer& layer : m.context_layers) {                           // x = x + MultiHead(x)
+    f.context_in.push_back(x);
+    f.context.push_back(multi_head_attention(x, layer, mask));
+    x += f.context.back().output;
+  }
+  f.shown_in = x;
+  f.shown = multi_head_attention(x, m.attention, mask);  // a = MultiHead(x)
+  f.res1 = x + f.shown.output;                           // x + a
+  f.ln1 = layer_norm(f.res1, m.norm_attention);          // LayerNorm_1
+  f.out = f.ln1.output;
+  if (m.feed_forward.enabled) {
+    f.ffn = feed_forward(f.out, m.feed_forward);      // FFN(x)
+    f.res2 = f.out + f.ffn.output;                    // x + FFN(x)
+    f.ln2 = layer_norm(f.res2, m.norm_feed_forward);  // LayerNorm_2
+    f.out = f.ln2.output;
+  }
+  if (objective == Objective::answer) answer_forward(f, example, m.temperature);
+  if (objective == Objective::next_word) {
+    const Matrix logits = f.out * m.unembedding.transpose();  // logit_tv = u_v · x_t
+    f.probabilities = logits / m.temperature;
+    softmax_rows_in_place(f.probabilities);  // softmax(logits / t)
+  }
+  return f;
 }
 
 std::vector<Matrix> shown_weights(const BlockForward& f) {
-    std::vector<Matrix> w;
-    for (const AttentionResult& h : f.shown.heads) w.push_back(h.weights);
-    return w;
+  std::vector<Matrix> w;
+  for (const AttentionResult& h : f.shown.heads) w.push_back(h.weights);
+  return w;
 }
 
 // [SECTION] The answer loss: forward and backward --------------------------------------------------
 // Shapes: o = out[query] [d]; words [T][d]; s, p over the candidates C.
 
 void answer_forward(BlockForward& f, const Example& example, float temperature) {
-    const Index T = f.out.rows();
-    f.candidates.clear();
-    for (Index j = 0; j < T; ++j) {                                              // C = all but the query
-        const bool other = std::find(example.other_answers.begin(), example.other_answers.end(),
-                                     static_cast<int>(j)) != example.other_answers.end();
-        if (j != example.query && !other) f.candidates.push_back(static_cast<int>(j));  // and other answers
-    }
-    f.candidate_p.resize(static_cast<Index>(f.candidates.size()));
-    for (std::size_t c = 0; c < f.candidates.size(); ++c)                        // s_j = o · e_j / t
-        f.candidate_p(static_cast<Index>(c)) = f.out.row(example.query).dot(f.words.row(f.candidates[c])) / temperature;
-    f.candidate_p.array() -= f.candidate_p.maxCoeff();                          // p = softmax_C(s)
-    f.candidate_p = f.candidate_p.array().exp();
-    f.candidate_p /= f.candidate_p.sum();
+  const Index T = f.out.rows();
+  f.candidates.clear();
+  for (Index j = 0; j < T; ++j) {  // C = all but the query
+    const bool other = std::find(example.other_answers.begin(), example.other_answers.end(), static_cast<int>(j)) !=
+                       example.other_answers.end();
+    if (j != example.query && !other) f.candidates.push_back(static_cast<int>(j));  // and other answers
+  }
+  f.candidate_p.resize(static_cast<Index>(f.candidates.size()));
+  for (std::size_t c = 0; c < f.candidates.size(); ++c)  // s_j = o · e_j / t
+    f.candidate_p(static_cast<Index>(c)) = f.out.row(example.query).dot(f.words.row(f.candidates[c])) / temperature;
+  f.candidate_p.array() -= f.candidate_p.maxCoeff();  // p = softmax_C(s)
+  f.candidate_p = f.candidate_p.array().exp();
+  f.candidate_p /= f.candidate_p.sum();
 }
 
 // L = −log p[answer]
 float answer_loss(const BlockForward& f, const Example& example) {
-    for (std::size_t c = 0; c < f.candidates.size(); ++c)
-        if (f.candidates[c] == example.answer) return -std::log(std::max(f.candidate_p(static_cast<Index>(c)), 1e-30f));
-    return 0.0f;  // unreachable: check_example keeps the answer a candidate
+  for (std::size_t c = 0; c < f.candidates.size(); ++c)
+    if (f.candidates[c] == example.answer) return -std::log(std::max(f.candidate_p(static_cast<Index>(c)), 1e-30f));
+  return 0.0f;  // unreachable: check_example keeps the answer a candidate
 }
 
 // dout[query] += scale · Σ_{j∈C} (p_j − [j = answer]) · e_j / t      (the words are not trained)
 void answer_backward(Matrix& dout, const BlockForward& f, const Example& example, float temperature, float scale) {
-    for (std::size_t c = 0; c < f.candidates.size(); ++c) {
-        const int j = f.candidates[c];
-        const float ds = f.candidate_p(static_cast<Index>(c)) - (j == example.answer ? 1.0f : 0.0f);  // ∂L/∂s_j
-        dout.row(example.query) += (scale * ds / temperature) * f.words.row(j);
-    }
+  for (std::size_t c = 0; c < f.candidates.size(); ++c) {
+    const int j = f.candidates[c];
+    const float ds = f.candidate_p(static_cast<Index>(c)) - (j == example.answer ? 1.0f : 0.0f);  // ∂L/∂s_j
+    dout.row(example.query) += (scale * ds / temperature) * f.words.row(j);
+  }
 }
 
 }  // namespace
@@ -150,11 +148,11 @@ void answer_backward(Matrix& dout, const BlockForward& f, const Example& example
 // [SECTION] Loss and backward ------------------------------------------------------------------
 
 ModelGrads ModelGrads::zeros(const ModelSpec& m) {
-    ModelGrads g;
-    for (std::size_t c = 0; c < m.context_layers.size(); ++c) g.context.push_back(AttentionGrads::zeros(m.d_model));
-    g.attention = AttentionGrads::zeros(m.d_model);
-    g.feed_forward = FeedForwardGrads::zeros(m.d_model, m.feed_forward.hidden);
-    return g;
+  ModelGrads g;
+  for (std::size_t c = 0; c < m.context_layers.size(); ++c) g.context.push_back(AttentionGrads::zeros(m.d_model));
+  g.attention = AttentionGrads::zeros(m.d_model);
+  g.feed_forward = FeedForwardGrads::zeros(m.d_model, m.feed_forward.hidden);
+  return g;
 }
 
 namespace {
@@ -162,231 +160,228 @@ namespace {
 // The example's loss from its forward pass: next_word L = −(1/N) Σ log p[target]; answer
 // L = −log p[answer] (above).
 float loss_of(const BlockForward& f, const Example& example, Objective objective) {
-    if (objective == Objective::next_word) {
-        const float n = static_cast<float>(std::count_if(example.targets.begin(), example.targets.end(),
-                                                         [](int t) { return t >= 0; }));
-        float loss = 0.0f;
-        for (Index t = 0; t < f.probabilities.rows(); ++t)
-            if (example.targets[static_cast<std::size_t>(t)] >= 0)
-                loss -= std::log(std::max(f.probabilities(t, example.targets[static_cast<std::size_t>(t)]), 1e-30f)) / n;
-        return loss;
-    }
-    return answer_loss(f, example);
+  if (objective == Objective::next_word) {
+    const float n =
+        static_cast<float>(std::count_if(example.targets.begin(), example.targets.end(), [](int t) { return t >= 0; }));
+    float loss = 0.0f;
+    for (Index t = 0; t < f.probabilities.rows(); ++t)
+      if (example.targets[static_cast<std::size_t>(t)] >= 0)
+        loss -= std::log(std::max(f.probabilities(t, example.targets[static_cast<std::size_t>(t)]), 1e-30f)) / n;
+    return loss;
+  }
+  return answer_loss(f, example);
 }
 
 }  // namespace
 
-float example_loss(const ModelSpec& m, const Example& example, Objective objective, ModelGrads* grads,
-                   float scale) {
-    const Mask mask = mask_for(objective);
-    const BlockForward f = block_forward(m, example, mask, objective);
-    const Index T = static_cast<Index>(example.tokens.size()), d = m.d_model;
+float example_loss(const ModelSpec& m, const Example& example, Objective objective, ModelGrads* grads, float scale) {
+  const Mask mask = mask_for(objective);
+  const BlockForward f = block_forward(m, example, mask, objective);
+  const Index T = static_cast<Index>(example.tokens.size()), d = m.d_model;
 
-    const float loss = loss_of(f, example, objective);
-    if (!grads) return loss;
-    Matrix dout = Matrix::Zero(T, d);                  // ∂L/∂(block output): the only gradient source
-    if (objective == Objective::next_word) {
-        Matrix dlogits = Matrix::Zero(T, f.probabilities.cols());
-        cross_entropy_backward(dlogits, f.probabilities, example.targets, m.temperature);
-        dout.noalias() = (scale * dlogits) * m.unembedding;  // logits = out·Uᵀ (U fixed: tied)
-    } else {
-        answer_backward(dout, f, example, m.temperature, scale);
-    }
+  const float loss = loss_of(f, example, objective);
+  if (!grads) return loss;
+  Matrix dout = Matrix::Zero(T, d);  // ∂L/∂(block output): the only gradient source
+  if (objective == Objective::next_word) {
+    Matrix dlogits = Matrix::Zero(T, f.probabilities.cols());
+    cross_entropy_backward(dlogits, f.probabilities, example.targets, m.temperature);
+    dout.noalias() = (scale * dlogits) * m.unembedding;  // logits = out·Uᵀ (U fixed: tied)
+  } else {
+    answer_backward(dout, f, example, m.temperature, scale);
+  }
 
-    // Back down the block, last operation first.
-    LayerNormGrads unused_norm = LayerNormGrads::zeros(d);  // LayerNorms are not trained
-    Matrix dres1 = Matrix::Zero(T, d), dln1_out = Matrix::Zero(T, d);
-    if (m.feed_forward.enabled) {
-        Matrix dres2 = Matrix::Zero(T, d), dffn_out = Matrix::Zero(T, d);
-        layer_norm_backward(dres2, unused_norm, dout, f.res2, m.norm_feed_forward, f.ln2);
-        residual_backward(dln1_out, dffn_out, dres2);                            // res2 = x + FFN(x)
-        feed_forward_backward(dln1_out, grads->feed_forward, dffn_out, f.ln1.output, m.feed_forward, f.ffn);
-    } else {
-        dln1_out = dout;
-    }
-    layer_norm_backward(dres1, unused_norm, dln1_out, f.res1, m.norm_attention, f.ln1);
-    Matrix dx = Matrix::Zero(T, d), dshown_out = Matrix::Zero(T, d);
-    residual_backward(dx, dshown_out, dres1);                                   // res1 = x + a
-    multi_head_backward(dx, grads->attention, dshown_out, f.shown_in, m.attention, mask, f.shown);
-    for (std::size_t c = m.context_layers.size(); c-- > 0;) {                   // x' = x + MultiHead(x)
-        Matrix dx_in = dx;                                                      // the residual path
-        multi_head_backward(dx_in, grads->context[c], dx, f.context_in[c], m.context_layers[c], mask,
-                            f.context[c]);
-        dx = std::move(dx_in);
-    }
-    return loss;  // dx now holds ∂L/∂(embeddings + positions); the word vectors are not trained
+  // Back down the block, last operation first.
+  LayerNormGrads unused_norm = LayerNormGrads::zeros(d);  // LayerNorms are not trained
+  Matrix dres1 = Matrix::Zero(T, d), dln1_out = Matrix::Zero(T, d);
+  if (m.feed_forward.enabled) {
+    Matrix dres2 = Matrix::Zero(T, d), dffn_out = Matrix::Zero(T, d);
+    layer_norm_backward(dres2, unused_norm, dout, f.res2, m.norm_feed_forward, f.ln2);
+    residual_backward(dln1_out, dffn_out, dres2);  // res2 = x + FFN(x)
+    feed_forward_backward(dln1_out, grads->feed_forward, dffn_out, f.ln1.output, m.feed_forward, f.ffn);
+  } else {
+    dln1_out = dout;
+  }
+  layer_norm_backward(dres1, unused_norm, dln1_out, f.res1, m.norm_attention, f.ln1);
+  Matrix dx = Matrix::Zero(T, d), dshown_out = Matrix::Zero(T, d);
+  residual_backward(dx, dshown_out, dres1);  // res1 = x + a
+  multi_head_backward(dx, grads->attention, dshown_out, f.shown_in, m.attention, mask, f.shown);
+  for (std::size_t c = m.context_layers.size(); c-- > 0;) {  // x' = x + MultiHead(x)
+    Matrix dx_in = dx;                                       // the residual path
+    multi_head_backward(dx_in, grads->context[c], dx, f.context_in[c], m.context_layers[c], mask, f.context[c]);
+    dx = std::move(dx_in);
+  }
+  return loss;  // dx now holds ∂L/∂(embeddings + positions); the word vectors are not trained
 }
 
 namespace {
 
 // The score of one example from its forward pass (see example_score).
 std::pair<int, int> score_of(const BlockForward& f, const Example& example, Objective objective) {
-    if (objective == Objective::answer) {  // right when the answer has the highest score s_j
-        Index best = 0;
-        f.candidate_p.maxCoeff(&best);
-        return {f.candidates[static_cast<std::size_t>(best)] == example.answer ? 1 : 0, 1};
-    }
-    int right = 0, counted = 0;
-    for (Index t = 0; t < f.probabilities.rows(); ++t) {
-        const int target = example.targets[static_cast<std::size_t>(t)];
-        if (target < 0) continue;
-        Index best = 0;
-        f.probabilities.row(t).maxCoeff(&best);
-        right += best == target ? 1 : 0;
-        ++counted;
-    }
-    return {right, counted};
+  if (objective == Objective::answer) {  // right when the answer has the highest score s_j
+    Index best = 0;
+    f.candidate_p.maxCoeff(&best);
+    return {f.candidates[static_cast<std::size_t>(best)] == example.answer ? 1 : 0, 1};
+  }
+  int right = 0, counted = 0;
+  for (Index t = 0; t < f.probabilities.rows(); ++t) {
+    const int target = example.targets[static_cast<std::size_t>(t)];
+    if (target < 0) continue;
+    Index best = 0;
+    f.probabilities.row(t).maxCoeff(&best);
+    right += best == target ? 1 : 0;
+    ++counted;
+  }
+  return {right, counted};
 }
 
 }  // namespace
 
 std::pair<int, int> example_score(const ModelSpec& m, const Example& example, Objective objective) {
-    return score_of(block_forward(m, example, mask_for(objective), objective), example, objective);
+  return score_of(block_forward(m, example, mask_for(objective), objective), example, objective);
 }
 
 ExampleEvaluation evaluate_example(const ModelSpec& m, const Example& example, Objective objective) {
-    const BlockForward f = block_forward(m, example, mask_for(objective), objective);
-    ExampleEvaluation e;
-    e.loss = loss_of(f, example, objective);
-    std::tie(e.right, e.counted) = score_of(f, example, objective);
-    return e;
+  const BlockForward f = block_forward(m, example, mask_for(objective), objective);
+  ExampleEvaluation e;
+  e.loss = loss_of(f, example, objective);
+  std::tie(e.right, e.counted) = score_of(f, example, objective);
+  return e;
 }
 
 std::vector<Matrix> shown_head_weights(const ModelSpec& m, const Example& example, Objective objective) {
-    return shown_weights(block_forward(m, example, mask_for(objective), std::nullopt));
+  return shown_weights(block_forward(m, example, mask_for(objective), std::nullopt));
 }
 
 std::vector<ParameterRef> trainable_parameters(ModelSpec& m, const ModelGrads& g, TrainedParts parts) {
-    std::vector<ParameterRef> out;
-    auto add = [&](auto& value, const auto& grad) { out.push_back({value.data(), grad.data(), value.size()}); };
-    auto add_layer = [&](AttentionLayer& l, const AttentionGrads& lg) {
-        add(l.w_q, lg.w_q);
-        add(l.w_k, lg.w_k);
-        add(l.w_v, lg.w_v);
-        add(l.w_o, lg.w_o);
-    };
-    if (parts == TrainedParts::all) {
-        for (std::size_t c = 0; c < m.context_layers.size(); ++c) add_layer(m.context_layers[c], g.context[c]);
-        add_layer(m.attention, g.attention);
-    }
-    if (m.feed_forward.enabled) {
-        add(m.feed_forward.w1, g.feed_forward.w1);
-        add(m.feed_forward.b1, g.feed_forward.b1);
-        add(m.feed_forward.w2, g.feed_forward.w2);
-        add(m.feed_forward.b2, g.feed_forward.b2);
-    }
-    return out;
+  std::vector<ParameterRef> out;
+  auto add = [&](auto& value, const auto& grad) { out.push_back({value.data(), grad.data(), value.size()}); };
+  auto add_layer = [&](AttentionLayer& l, const AttentionGrads& lg) {
+    add(l.w_q, lg.w_q);
+    add(l.w_k, lg.w_k);
+    add(l.w_v, lg.w_v);
+    add(l.w_o, lg.w_o);
+  };
+  if (parts == TrainedParts::all) {
+    for (std::size_t c = 0; c < m.context_layers.size(); ++c) add_layer(m.context_layers[c], g.context[c]);
+    add_layer(m.attention, g.attention);
+  }
+  if (m.feed_forward.enabled) {
+    add(m.feed_forward.w1, g.feed_forward.w1);
+    add(m.feed_forward.b1, g.feed_forward.b1);
+    add(m.feed_forward.w2, g.feed_forward.w2);
+    add(m.feed_forward.b2, g.feed_forward.b2);
+  }
+  return out;
 }
 
 // [SECTION] Trainer ------------------------------------------------------------------------------
 
 ModelSpec initial_model(const ModelSpec& architecture, std::uint64_t seed, TrainedParts parts) {
-    ModelSpec m = resolve_model(architecture);  // hand-set (or the architecture's default) matrices
-    auto clear = [](AttentionLayer& l) { l.w_q = l.w_k = l.w_v = l.w_o = Matrix(); };
-    if (parts == TrainedParts::all) {
-        for (AttentionLayer& l : m.context_layers) clear(l);
-        clear(m.attention);
-    }
-    m.feed_forward.w1 = m.feed_forward.w2 = Matrix();
-    m.feed_forward.b1 = m.feed_forward.b2 = Vector();
-    m.seed = seed;
-    return resolve_model(m);
+  ModelSpec m = resolve_model(architecture);  // hand-set (or the architecture's default) matrices
+  auto clear = [](AttentionLayer& l) { l.w_q = l.w_k = l.w_v = l.w_o = Matrix(); };
+  if (parts == TrainedParts::all) {
+    for (AttentionLayer& l : m.context_layers) clear(l);
+    clear(m.attention);
+  }
+  m.feed_forward.w1 = m.feed_forward.w2 = Matrix();
+  m.feed_forward.b1 = m.feed_forward.b2 = Vector();
+  m.seed = seed;
+  return resolve_model(m);
 }
 
 namespace {
 void check_example(const ModelSpec& m, const Example& e, Objective objective) {
-    const auto T = static_cast<int>(e.tokens.size());
-    if (T == 0) throw InputError("a training example has no tokens");
-    if (T > kMaxTokens) throw InputError("a training example has more than " + std::to_string(kMaxTokens) + " tokens");
-    if (objective == Objective::answer) {
-        if (e.query < 0 || e.query >= T || e.answer < 0 || e.answer >= T || e.query == e.answer)
-            throw InputError("an answer example needs a query and a different answer inside the sentence");
-        for (const int other : e.other_answers)
-            if (other < 0 || other >= T || other == e.answer)
-                throw InputError("an answer example's other answers must be other words of the sentence");
-        return;
-    }
-    if (static_cast<int>(e.targets.size()) != T) throw InputError("a next-word example needs one target per token");
-    const int words = static_cast<int>(m.vocabulary.words.size());
-    for (const int t : e.targets)
-        if (t >= words) throw InputError("a next-word target is not a vocabulary word");
+  const auto T = static_cast<int>(e.tokens.size());
+  if (T == 0) throw InputError("a training example has no tokens");
+  if (T > kMaxTokens) throw InputError("a training example has more than " + std::to_string(kMaxTokens) + " tokens");
+  if (objective == Objective::answer) {
+    if (e.query < 0 || e.query >= T || e.answer < 0 || e.answer >= T || e.query == e.answer)
+      throw InputError("an answer example needs a query and a different answer inside the sentence");
+    for (const int other : e.other_answers)
+      if (other < 0 || other >= T || other == e.answer)
+        throw InputError("an answer example's other answers must be other words of the sentence");
+    return;
+  }
+  if (static_cast<int>(e.targets.size()) != T) throw InputError("a next-word example needs one target per token");
+  const int words = static_cast<int>(m.vocabulary.words.size());
+  for (const int t : e.targets)
+    if (t >= words) throw InputError("a next-word target is not a vocabulary word");
 }
 }  // namespace
 
 Trainer::Trainer(const ModelSpec& architecture, TrainingSet set, TrainOptions options)
     : set_(std::move(set)), options_(options), adamw_(options.adamw) {
-    if (set_.train.empty()) throw InputError("the task has no training examples");
-    if (options_.steps < 0) throw InputError("steps must be 0 or more");
-    if (options_.batch < 1) throw InputError("the batch size must be at least 1");
-    if (!(options_.adamw.learning_rate > 0.0f) || !std::isfinite(options_.adamw.learning_rate))
-        throw InputError("the learning rate must be a positive number");
-    model_ = initial_model(architecture, options_.seed, options_.parts);
-    for (const Example& e : set_.train) check_example(model_, e, set_.objective);
-    for (const Example& e : set_.held_out) check_example(model_, e, set_.objective);
-    order_state_ = options_.seed ^ 0x9e3779b97f4a7c15ULL;  // the order's stream differs from the weights'
+  if (set_.train.empty()) throw InputError("the task has no training examples");
+  if (options_.steps < 0) throw InputError("steps must be 0 or more");
+  if (options_.batch < 1) throw InputError("the batch size must be at least 1");
+  if (!(options_.adamw.learning_rate > 0.0f) || !std::isfinite(options_.adamw.learning_rate))
+    throw InputError("the learning rate must be a positive number");
+  model_ = initial_model(architecture, options_.seed, options_.parts);
+  for (const Example& e : set_.train) check_example(model_, e, set_.objective);
+  for (const Example& e : set_.held_out) check_example(model_, e, set_.objective);
+  order_state_ = options_.seed ^ 0x9e3779b97f4a7c15ULL;  // the order's stream differs from the weights'
 }
 
 int Trainer::next_example() {
-    if (cursor_ >= order_.size()) {  // a new epoch: a fresh seeded shuffle (Fisher-Yates)
-        order_.resize(set_.train.size());
-        for (std::size_t i = 0; i < order_.size(); ++i) order_[i] = static_cast<int>(i);
-        for (std::size_t i = order_.size(); i > 1; --i)
-            std::swap(order_[i - 1], order_[static_cast<std::size_t>(splitmix64(order_state_) % i)]);
-        cursor_ = 0;
-    }
-    return order_[cursor_++];
+  if (cursor_ >= order_.size()) {  // a new epoch: a fresh seeded shuffle (Fisher-Yates)
+    order_.resize(set_.train.size());
+    for (std::size_t i = 0; i < order_.size(); ++i) order_[i] = static_cast<int>(i);
+    for (std::size_t i = order_.size(); i > 1; --i)
+      std::swap(order_[i - 1], order_[static_cast<std::size_t>(splitmix64(order_state_) % i)]);
+    cursor_ = 0;
+  }
+  return order_[cursor_++];
 }
 
 float Trainer::step() {
-    while (!step_piece()) {}
-    return last_batch_loss_;
+  while (!step_piece()) {
+  }
+  return last_batch_loss_;
 }
 
 bool Trainer::step_piece() {
-    if (!partial_) {
-        partial_ = ModelGrads::zeros(model_);
-        partial_examples_ = 0;
-        partial_loss_ = 0.0f;
-    }
-    const float scale = 1.0f / static_cast<float>(options_.batch);  // mean over the batch
-    partial_loss_ += scale * example_loss(model_, set_.train[static_cast<std::size_t>(next_example())],
-                                          set_.objective, &*partial_, scale);
-    if (++partial_examples_ < options_.batch) return false;
-    adamw_.step(trainable_parameters(model_, *partial_, options_.parts));
-    last_batch_loss_ = partial_loss_;
-    partial_.reset();
-    return true;
+  if (!partial_) {
+    partial_ = ModelGrads::zeros(model_);
+    partial_examples_ = 0;
+    partial_loss_ = 0.0f;
+  }
+  const float scale = 1.0f / static_cast<float>(options_.batch);  // mean over the batch
+  partial_loss_ += scale * example_loss(model_, set_.train[static_cast<std::size_t>(next_example())], set_.objective,
+                                        &*partial_, scale);
+  if (++partial_examples_ < options_.batch) return false;
+  adamw_.step(trainable_parameters(model_, *partial_, options_.parts));
+  last_batch_loss_ = partial_loss_;
+  partial_.reset();
+  return true;
 }
 
 Evaluation Trainer::evaluate(const std::vector<Example>& examples) const {
-    Evaluation e;
-    if (examples.empty()) return e;
-    int right = 0;
-    double loss = 0.0;
-    for (const Example& ex : examples) {  // one forward pass each
-        const ExampleEvaluation one = evaluate_example(model_, ex, set_.objective);
-        loss += one.loss;
-        right += one.right;
-        e.counted += one.counted;
-    }
-    e.loss = static_cast<float>(loss / static_cast<double>(examples.size()));
-    e.accuracy = e.counted ? static_cast<float>(right) / static_cast<float>(e.counted) : 0.0f;
-    return e;
+  Evaluation e;
+  if (examples.empty()) return e;
+  int right = 0;
+  double loss = 0.0;
+  for (const Example& ex : examples) {  // one forward pass each
+    const ExampleEvaluation one = evaluate_example(model_, ex, set_.objective);
+    loss += one.loss;
+    right += one.right;
+    e.counted += one.counted;
+  }
+  e.loss = static_cast<float>(loss / static_cast<double>(examples.size()));
+  e.accuracy = e.counted ? static_cast<float>(right) / static_cast<float>(e.counted) : 0.0f;
+  return e;
 }
 
-Evaluation Trainer::evaluate_held_out() const {
-    return evaluate(set_.held_out.empty() ? set_.train : set_.held_out);
-}
+Evaluation Trainer::evaluate_held_out() const { return evaluate(set_.held_out.empty() ? set_.train : set_.held_out); }
 
 Trainer::Snapshot Trainer::snapshot() const { return {model_, adamw_.state(), order_state_, order_, cursor_}; }
 
 void Trainer::restore(const Snapshot& s) {
-    partial_.reset();
-    model_ = s.model;
-    adamw_.restore(s.adamw);
-    order_state_ = s.order_state;
-    order_ = s.order;
-    cursor_ = s.cursor;
+  partial_.reset();
+  model_ = s.model;
+  adamw_.restore(s.adamw);
+  order_state_ = s.order_state;
+  order_ = s.order;
+  cursor_ = s.cursor;
 }
 
 }  // namespace neuralpath

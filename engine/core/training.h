@@ -41,23 +41,23 @@ enum class Objective { next_word, answer };
 const char* objective_name(Objective objective);  // "next-word", "answer"
 
 struct Example {
-    std::vector<Token> tokens;
-    std::vector<int>   targets;      // next_word: per token, the vocabulary index of the next
-                                     // word (map order), −1 where nothing follows
-    int                query = -1;   // answer: the token whose output must name...
-    int                answer = -1;  //         ...this word of the sentence
-    int                relation = -1;  // answer: which of the task's relations (for per-head figures)
-    std::vector<int>   other_answers;  // answer: words the same query must also name in another
-                                       // example of the same sentence (a verb's subject, object
-                                       // and manner): not candidates here, so each right word
-                                       // only has to beat the wrong ones
+  std::vector<Token> tokens;
+  std::vector<int> targets;        // next_word: per token, the vocabulary index of the next
+                                   // word (map order), −1 where nothing follows
+  int query = -1;                  // answer: the token whose output must name...
+  int answer = -1;                 //         ...this word of the sentence
+  int relation = -1;               // answer: which of the task's relations (for per-head figures)
+  std::vector<int> other_answers;  // answer: words the same query must also name in another
+                                   // example of the same sentence (a verb's subject, object
+                                   // and manner): not candidates here, so each right word
+                                   // only has to beat the wrong ones
 };
 
 struct TrainingSet {
-    Objective            objective = Objective::next_word;
-    std::vector<Example> train;
-    std::vector<Example> held_out;   // never trained on; empty = evaluate on `train`
-    std::vector<std::string> relations;  // answer: the names Example::relation indexes
+  Objective objective = Objective::next_word;
+  std::vector<Example> train;
+  std::vector<Example> held_out;       // never trained on; empty = evaluate on `train`
+  std::vector<std::string> relations;  // answer: the names Example::relation indexes
 };
 
 // The vocabulary index (map order, as the next-token scores) of a word key; −1 if unknown.
@@ -74,15 +74,15 @@ enum class TrainedParts { all, feed_forward };
 
 // Gradients shaped like the trainable part of a resolved ModelSpec.
 struct ModelGrads {
-    std::vector<AttentionGrads> context;
-    AttentionGrads              attention;
-    FeedForwardGrads            feed_forward;
-    static ModelGrads zeros(const ModelSpec& model);
+  std::vector<AttentionGrads> context;
+  AttentionGrads attention;
+  FeedForwardGrads feed_forward;
+  static ModelGrads zeros(const ModelSpec& model);
 };
 
 // The loss of one example under a RESOLVED model; with `grads`, also adds scale·∂loss/∂θ to it.
-float example_loss(const ModelSpec& model, const Example& example, Objective objective,
-                   ModelGrads* grads = nullptr, float scale = 1.0f);
+float example_loss(const ModelSpec& model, const Example& example, Objective objective, ModelGrads* grads = nullptr,
+                   float scale = 1.0f);
 
 // Whether the model gets the example right, as counted by `accuracy` (see the top of the file):
 // returns {right, counted} (next_word counts every position with a target).
@@ -91,8 +91,8 @@ std::pair<int, int> example_score(const ModelSpec& model, const Example& example
 // Loss and score of one example from ONE forward pass (what `evaluate` sums; equal to
 // example_loss and example_score, which each run their own).
 struct ExampleEvaluation {
-    float loss = 0.0f;
-    int   right = 0, counted = 0;
+  float loss = 0.0f;
+  int right = 0, counted = 0;
 };
 ExampleEvaluation evaluate_example(const ModelSpec& model, const Example& example, Objective objective);
 
@@ -107,71 +107,70 @@ std::vector<ParameterRef> trainable_parameters(ModelSpec& model, const ModelGrad
 // [SECTION] Training -----------------------------------------------------------------------------
 
 struct TrainOptions {
-    TrainedParts  parts = TrainedParts::all;
-    int           steps = 300;
-    std::uint64_t seed = 1;          // initial weights (resolve_model's seeded defaults) and order
-    int           batch = 16;
-    AdamWSettings adamw;
+  TrainedParts parts = TrainedParts::all;
+  int steps = 300;
+  std::uint64_t seed = 1;  // initial weights (resolve_model's seeded defaults) and order
+  int batch = 16;
+  AdamWSettings adamw;
 };
 
 struct Evaluation {
-    float loss = 0.0f;               // mean over examples
-    float accuracy = 0.0f;           // right / counted, in [0, 1]
-    int   counted = 0;
+  float loss = 0.0f;      // mean over examples
+  float accuracy = 0.0f;  // right / counted, in [0, 1]
+  int counted = 0;
 };
 
 // The untrained starting point: the architecture's shapes (d_model, heads, layers, hidden,
 // positions, temperature, vocabulary) with every matrix that `parts` trains re-drawn from
 // `seed` (resolve_model's seeded defaults); the others stay as the architecture has them.
-ModelSpec initial_model(const ModelSpec& architecture, std::uint64_t seed,
-                        TrainedParts parts = TrainedParts::all);
+ModelSpec initial_model(const ModelSpec& architecture, std::uint64_t seed, TrainedParts parts = TrainedParts::all);
 
 class Trainer {
-public:
-    // Throws InputError for an empty training set, examples the model cannot run, or bad
-    // options (steps < 0, batch < 1, learning rate not positive).
-    Trainer(const ModelSpec& architecture, TrainingSet set, TrainOptions options);
+ public:
+  // Throws InputError for an empty training set, examples the model cannot run, or bad
+  // options (steps < 0, batch < 1, learning rate not positive).
+  Trainer(const ModelSpec& architecture, TrainingSet set, TrainOptions options);
 
-    float step();                    // one minibatch and one AdamW update; returns the batch loss
-    // A step in pieces, one example each (the page spreads a step over frames): the same sums
-    // in the same order as step(), so the same weights. True when this piece completed a step
-    // (the update applied; last_batch_loss() is its loss).
-    bool  step_piece();
-    float last_batch_loss() const { return last_batch_loss_; }
-    Evaluation evaluate_held_out() const;  // held_out, or train when there is none
-    Evaluation evaluate(const std::vector<Example>& examples) const;
+  float step();  // one minibatch and one AdamW update; returns the batch loss
+  // A step in pieces, one example each (the page spreads a step over frames): the same sums
+  // in the same order as step(), so the same weights. True when this piece completed a step
+  // (the update applied; last_batch_loss() is its loss).
+  bool step_piece();
+  float last_batch_loss() const { return last_batch_loss_; }
+  Evaluation evaluate_held_out() const;  // held_out, or train when there is none
+  Evaluation evaluate(const std::vector<Example>& examples) const;
 
-    const ModelSpec&   model() const { return model_; }   // resolved, current weights
-    const TrainingSet& set() const { return set_; }
-    const TrainOptions& options() const { return options_; }
-    int                steps_done() const { return adamw_.steps(); }
-    float              learning_rate() const { return adamw_.settings().learning_rate; }
-    bool               finished() const { return steps_done() >= options_.steps; }
+  const ModelSpec& model() const { return model_; }  // resolved, current weights
+  const TrainingSet& set() const { return set_; }
+  const TrainOptions& options() const { return options_; }
+  int steps_done() const { return adamw_.steps(); }
+  float learning_rate() const { return adamw_.settings().learning_rate; }
+  bool finished() const { return steps_done() >= options_.steps; }
 
-    struct Snapshot {                // everything that changes while training; taken between
-                                     // steps (restore drops a step begun in pieces)
-        ModelSpec        model;
-        AdamW::State     adamw;
-        std::uint64_t    order_state = 0;
-        std::vector<int> order;
-        std::size_t      cursor = 0;
-    };
-    Snapshot snapshot() const;
-    void     restore(const Snapshot& snapshot);
+  struct Snapshot {  // everything that changes while training; taken between
+                     // steps (restore drops a step begun in pieces)
+    ModelSpec model;
+    AdamW::State adamw;
+    std::uint64_t order_state = 0;
+    std::vector<int> order;
+    std::size_t cursor = 0;
+  };
+  Snapshot snapshot() const;
+  void restore(const Snapshot& snapshot);
 
-private:
-    int next_example();
+ private:
+  int next_example();
 
-    TrainingSet      set_;
-    TrainOptions     options_;
-    ModelSpec        model_;
-    AdamW            adamw_;
-    std::uint64_t    order_state_ = 0;
-    std::vector<int> order_;
-    std::size_t      cursor_ = 0;
-    std::optional<ModelGrads> partial_;   // the minibatch step_piece() is summing
-    int              partial_examples_ = 0;
-    float            partial_loss_ = 0.0f, last_batch_loss_ = 0.0f;
+  TrainingSet set_;
+  TrainOptions options_;
+  ModelSpec model_;
+  AdamW adamw_;
+  std::uint64_t order_state_ = 0;
+  std::vector<int> order_;
+  std::size_t cursor_ = 0;
+  std::optional<ModelGrads> partial_;  // the minibatch step_piece() is summing
+  int partial_examples_ = 0;
+  float partial_loss_ = 0.0f, last_batch_loss_ = 0.0f;
 };
 
 }  // namespace neuralpath

@@ -14,16 +14,16 @@
 namespace neuralpath::lesson {
 
 struct SourcePos {
-    int line = 0;                      // 1-based; 0 = unknown
-    int col  = 0;                      // 1-based, in characters
-    friend bool operator==(const SourcePos&, const SourcePos&) = default;
+  int line = 0;  // 1-based; 0 = unknown
+  int col = 0;   // 1-based, in characters
+  friend bool operator==(const SourcePos&, const SourcePos&) = default;
 };
 
 struct Diagnostic {
-    std::string file;                  // as given to the loader ("lessons/x.md")
-    SourcePos   pos;
-    std::string message;               // one sentence, no trailing period, no position
-    std::string to_string() const;     // "file:line:col: error: message", always one line
+  std::string file;  // as given to the loader ("lessons/x.md")
+  SourcePos pos;
+  std::string message;            // one sentence, no trailing period, no position
+  std::string to_string() const;  // "file:line:col: error: message", always one line
 };
 
 // The file name as a diagnostic prints it: unchanged when it is plain text, otherwise in
@@ -38,14 +38,17 @@ std::string format_diagnostics(const std::vector<Diagnostic>& diagnostics);  // 
 // cost a scan of the line; lookups usually move forward, so the last one is kept and a later
 // offset on the same line only counts the characters in between (linear over a whole parse).
 class LineIndex {
-public:
-    explicit LineIndex(std::string_view text);
-    SourcePos position(std::size_t offset) const;   // offset past the end -> last position
-private:
-    std::string_view         text_;
-    std::vector<std::size_t> line_starts_;
-    struct Cursor { std::size_t line = 0, offset = 0; int col = 1; };
-    mutable Cursor           last_;                  // the previous answer (line 0 = none)
+ public:
+  explicit LineIndex(std::string_view text);
+  SourcePos position(std::size_t offset) const;  // offset past the end -> last position
+ private:
+  std::string_view text_;
+  std::vector<std::size_t> line_starts_;
+  struct Cursor {
+    std::size_t line = 0, offset = 0;
+    int col = 1;
+  };
+  mutable Cursor last_;  // the previous answer (line 0 = none)
 };
 
 }  // namespace neuralpath::lesson

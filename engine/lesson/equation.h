@@ -26,41 +26,41 @@
 namespace neuralpath::lesson {
 
 enum class EqKind {
-    Row,         // children laid out left to right
-    Identifier,  // a variable: text in italic (unless style says otherwise)
-    Number,      // digits and decimal point, upright
-    Operator,    // + − = ( ) , → … and function names (\exp, \max): upright, spaced by the UI
-    Text,        // \text{...}: upright words, spaces kept
-    Space,       // text holds the width in em ("0.17", "1", "2"; negative for \!)
-    Fraction,    // children: {numerator, denominator}
-    Root,        // children: {radicand} or {radicand, index}
-    Scripts,     // children: {base, subscript, superscript}; an absent script is an empty Row
-    Fenced,      // text = left delimiter, close = right delimiter ("" for "."); children: {body}
-    Styled,      // style applies to children: {body}
+  Row,         // children laid out left to right
+  Identifier,  // a variable: text in italic (unless style says otherwise)
+  Number,      // digits and decimal point, upright
+  Operator,    // + − = ( ) , → … and function names (\exp, \max): upright, spaced by the UI
+  Text,        // \text{...}: upright words, spaces kept
+  Space,       // text holds the width in em ("0.17", "1", "2"; negative for \!)
+  Fraction,    // children: {numerator, denominator}
+  Root,        // children: {radicand} or {radicand, index}
+  Scripts,     // children: {base, subscript, superscript}; an absent script is an empty Row
+  Fenced,      // text = left delimiter, close = right delimiter ("" for "."); children: {body}
+  Styled,      // style applies to children: {body}
 };
 
 enum class EqStyle { Normal, Bold, Roman, Calligraphic, DoubleStruck };
 
 struct EqNode {
-    EqKind              kind = EqKind::Row;
-    std::string         text;                 // glyphs in UTF-8 (Greek and symbols converted)
-    std::string         close;                // Fenced: the right delimiter
-    EqStyle             style = EqStyle::Normal;
-    std::size_t         offset = 0;           // byte offset in the LaTeX source
-    std::vector<EqNode> children;
+  EqKind kind = EqKind::Row;
+  std::string text;   // glyphs in UTF-8 (Greek and symbols converted)
+  std::string close;  // Fenced: the right delimiter
+  EqStyle style = EqStyle::Normal;
+  std::size_t offset = 0;  // byte offset in the LaTeX source
+  std::vector<EqNode> children;
 
-    bool        empty() const { return kind == EqKind::Row && children.empty(); }
-    std::string plain() const;                // linear text for narration and the DOM mirror
+  bool empty() const { return kind == EqKind::Row && children.empty(); }
+  std::string plain() const;  // linear text for narration and the DOM mirror
 };
 
 struct EquationError {
-    std::size_t offset = 0;                   // byte offset in the LaTeX source
-    std::string message;
+  std::size_t offset = 0;  // byte offset in the LaTeX source
+  std::string message;
 };
 
 struct EquationParse {
-    std::optional<EqNode>      root;          // set when parsing succeeded
-    std::vector<EquationError> errors;        // the first error stops the parse
+  std::optional<EqNode> root;         // set when parsing succeeded
+  std::vector<EquationError> errors;  // the first error stops the parse
 };
 
 EquationParse parse_equation(std::string_view latex);

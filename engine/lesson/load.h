@@ -19,28 +19,28 @@
 namespace neuralpath::lesson {
 
 struct LoadResult {
-    std::optional<Lesson>   lesson;        // set only when diagnostics is empty
-    std::vector<Diagnostic> diagnostics;
-    bool ok() const { return lesson.has_value(); }
+  std::optional<Lesson> lesson;  // set only when diagnostics is empty
+  std::vector<Diagnostic> diagnostics;
+  bool ok() const { return lesson.has_value(); }
 };
 
 // What loading does beyond parsing and checking.
 struct LoadOptions {
-    // The widget kinds the lesson may use (parser.h); the widget library's
-    // widgets::block_parsers() has every kind. Empty: any widget block is an unknown block.
-    WidgetBlockParsers widgets;
-    // Put a `lesson-weights: trained` task's weights into lesson.weights (shipped or trained
-    // now; task_set.h). Off for `neuralpath-cli train`, which trains from the lesson as written.
-    bool lesson_weights = true;
-    // Without weights shipped for that very data (a ```trained-weights block whose fingerprint
-    // matches): train them now (the CLI and the native tests, within the checker's
-    // kMaxTrainingFlops), or refuse the lesson with a `file:line:col` error at its
-    // `lesson-weights:` (the page, whose frame cannot wait for a training run).
-    bool train_lesson_weights = true;
+  // The widget kinds the lesson may use (parser.h); the widget library's
+  // widgets::block_parsers() has every kind. Empty: any widget block is an unknown block.
+  WidgetBlockParsers widgets;
+  // Put a `lesson-weights: trained` task's weights into lesson.weights (shipped or trained
+  // now; task_set.h). Off for `neuralpath-cli train`, which trains from the lesson as written.
+  bool lesson_weights = true;
+  // Without weights shipped for that very data (a ```trained-weights block whose fingerprint
+  // matches): train them now (the CLI and the native tests, within the checker's
+  // kMaxTrainingFlops), or refuse the lesson with a `file:line:col` error at its
+  // `lesson-weights:` (the page, whose frame cannot wait for a training run).
+  bool train_lesson_weights = true;
 };
 
-LoadResult              load_lesson_text(std::string_view text, std::string file, LoadOptions options = {});
-LoadResult              load_lesson_file(const std::string& path, LoadOptions options = {});
+LoadResult load_lesson_text(std::string_view text, std::string file, LoadOptions options = {});
+LoadResult load_lesson_file(const std::string& path, LoadOptions options = {});
 std::vector<Diagnostic> check_lesson_file(const std::string& path, WidgetBlockParsers widgets);
 
 }  // namespace neuralpath::lesson

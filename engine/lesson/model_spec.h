@@ -32,10 +32,10 @@ neuralpath::Trace run_sentence(const Lesson& lesson, std::string_view sentence, 
 
 // What the spotlight shows: each token's share of the query word's attention.
 struct SpotlightWeights {
-    std::vector<std::string> tokens;   // as written
-    std::vector<float>       weights;  // one per token, sums to 1
-    int                      query = -1;   // index of the query word in tokens
-    int                      top = -1;     // index of the largest weight other than the query
+  std::vector<std::string> tokens;  // as written
+  std::vector<float> weights;       // one per token, sums to 1
+  int query = -1;                   // index of the query word in tokens
+  int top = -1;                     // index of the largest weight other than the query
 };
 std::optional<SpotlightWeights> spotlight_weights(const Lesson& lesson, std::string_view sentence,
                                                   std::string_view query);
@@ -50,7 +50,6 @@ bool trace_is_finite(const neuralpath::Trace& trace);
 // column), a query word missing from its sentence, vocabulary words the tokenizer would split,
 // heads that do not divide d_model, anything resolve_model() rejects, a sentence longer than
 // its widget shows (limits.h, widget_kinds.h) and numbers that overflow.
-std::vector<Diagnostic> check_with_engine(const Lesson& lesson,
-                                          const std::vector<SentenceRef>& sentences);
+std::vector<Diagnostic> check_with_engine(const Lesson& lesson, const std::vector<SentenceRef>& sentences);
 
 }  // namespace neuralpath::lesson

@@ -25,25 +25,25 @@ struct WidgetFields;  // parse_context.h: what a widget kind's parser reads its 
 // widgets::block_parsers(), engine/widgets/widget_kinds.h), and a block of any other name is
 // an "unknown block" error.
 struct WidgetBlockParser {
-    std::string_view name;
-    std::shared_ptr<const WidgetSettings> (*parse)(detail::WidgetFields& fields);
+  std::string_view name;
+  std::shared_ptr<const WidgetSettings> (*parse)(detail::WidgetFields& fields);
 };
 using WidgetBlockParsers = std::span<const WidgetBlockParser>;
 
 // A sentence some widget will run through the engine, with where each byte of it sits in the
 // file, so an unknown word can be reported at its own column.
 struct SentenceRef {
-    std::string            text;
-    std::string            widget;     // its kind, as the block names it ("heatmap")
-    std::string            query;      // spotlight: the word that must occur in the sentence
-    int                    max_tokens; // what the kind's figure shows (its settings say); 0: no limit
-    std::vector<SourcePos> positions;  // one per byte of text
+  std::string text;
+  std::string widget;                // its kind, as the block names it ("heatmap")
+  std::string query;                 // spotlight: the word that must occur in the sentence
+  int max_tokens;                    // what the kind's figure shows (its settings say); 0: no limit
+  std::vector<SourcePos> positions;  // one per byte of text
 };
 
 struct ParseResult {
-    Lesson                   lesson;
-    std::vector<Diagnostic>  diagnostics;   // empty = the format is valid
-    std::vector<SentenceRef> sentences;
+  Lesson lesson;
+  std::vector<Diagnostic> diagnostics;  // empty = the format is valid
+  std::vector<SentenceRef> sentences;
 };
 
 ParseResult parse_lesson(std::string_view text, std::string file, WidgetBlockParsers widgets);

@@ -25,31 +25,31 @@
 
 namespace neuralpath::lesson {
 
-inline constexpr int         kProgressVersion = 1;
-inline constexpr std::size_t kMaxProgressBytes = 1024 * 1024;   // a lesson of 10k sections fits
+inline constexpr int kProgressVersion = 1;
+inline constexpr std::size_t kMaxProgressBytes = 1024 * 1024;  // a lesson of 10k sections fits
 
 struct Progress {
-    std::string                             lesson;    // the lesson id
-    std::string                             section;   // current section anchor ("" = top)
-    std::set<std::string>                   visited;   // section anchors seen
-    std::map<std::string, std::vector<int>> answers;   // check id -> chosen options (sorted)
-    std::set<std::string>                   reveals;   // reveal ids opened
-    int                                     step = 0;  // playback position (0 = start)
-    std::uint32_t                           order = 0; // the learner's option-order seed (0 = none yet)
-    std::map<std::string, std::string>      extra;     // unknown keys -> their JSON text, kept as found
+  std::string lesson;                               // the lesson id
+  std::string section;                              // current section anchor ("" = top)
+  std::set<std::string> visited;                    // section anchors seen
+  std::map<std::string, std::vector<int>> answers;  // check id -> chosen options (sorted)
+  std::set<std::string> reveals;                    // reveal ids opened
+  int step = 0;                                     // playback position (0 = start)
+  std::uint32_t order = 0;                          // the learner's option-order seed (0 = none yet)
+  std::map<std::string, std::string> extra;         // unknown keys -> their JSON text, kept as found
 
-    friend bool operator==(const Progress&, const Progress&) = default;
+  friend bool operator==(const Progress&, const Progress&) = default;
 };
 
 struct ProgressParse {
-    std::optional<Progress>  progress;  // what could be read (all of it when `dropped` is empty)
-    std::string              error;     // why nothing could be read (when progress is empty)
-    std::vector<std::string> dropped;   // each part left out, with the reason, in reading order
-    int                      version = 0;   // the record's "v" (0 when it had none)
-    bool complete() const { return progress && dropped.empty(); }
+  std::optional<Progress> progress;  // what could be read (all of it when `dropped` is empty)
+  std::string error;                 // why nothing could be read (when progress is empty)
+  std::vector<std::string> dropped;  // each part left out, with the reason, in reading order
+  int version = 0;                   // the record's "v" (0 when it had none)
+  bool complete() const { return progress && dropped.empty(); }
 };
 
-std::string   serialize_progress(const Progress& progress);
+std::string serialize_progress(const Progress& progress);
 ProgressParse parse_progress(std::string_view stored);
 
 // Learner actions. Each checks its target against the lesson and returns false (changing
@@ -64,13 +64,13 @@ bool open_reveal(Progress& p, const Lesson& lesson, std::string_view reveal_id);
 Progress reconcile(const Lesson& lesson, Progress progress, std::vector<std::string>* dropped = nullptr);
 
 struct ProgressSummary {
-    int    checks = 0, answered = 0, correct = 0;
-    int    sections = 0, visited = 0;
-    double score = 1.0;                // correct / checks (1 when the lesson has no checks)
-    bool   completed = false;          // every section visited and every check answered
-    int    percent = 100;              // (visited + answered) / (sections + checks), rounded down:
-                                       // 100 exactly when completed
-    bool   success = false;            // completed with every answer correct
+  int checks = 0, answered = 0, correct = 0;
+  int sections = 0, visited = 0;
+  double score = 1.0;      // correct / checks (1 when the lesson has no checks)
+  bool completed = false;  // every section visited and every check answered
+  int percent = 100;       // (visited + answered) / (sections + checks), rounded down:
+                           // 100 exactly when completed
+  bool success = false;    // completed with every answer correct
 };
 ProgressSummary summarize(const Lesson& lesson, const Progress& progress);
 

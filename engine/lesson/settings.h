@@ -28,27 +28,27 @@
 namespace neuralpath::lesson {
 
 struct SettingsNode {
-    enum class Kind { Empty, Text, List, Map };
-    struct Entry;
+  enum class Kind { Empty, Text, List, Map };
+  struct Entry;
 
-    Kind                kind = Kind::Empty;
-    std::size_t         origin = 0;         // file offset where the node starts
-    SourceText          text;               // Text: the value (quotes removed)
-    std::vector<SettingsNode> items;        // List
-    std::vector<Entry>  entries;            // Map, in file order
+  Kind kind = Kind::Empty;
+  std::size_t origin = 0;           // file offset where the node starts
+  SourceText text;                  // Text: the value (quotes removed)
+  std::vector<SettingsNode> items;  // List
+  std::vector<Entry> entries;       // Map, in file order
 
-    const SettingsNode* find(std::string_view key) const;   // Map lookup; nullptr if absent
+  const SettingsNode* find(std::string_view key) const;  // Map lookup; nullptr if absent
 };
 
 struct SettingsNode::Entry {
-    std::string  key;
-    std::size_t  key_origin = 0;
-    SettingsNode value;
+  std::string key;
+  std::size_t key_origin = 0;
+  SettingsNode value;
 };
 
 struct SettingsError {
-    std::size_t origin;                     // file offset
-    std::string message;
+  std::size_t origin;  // file offset
+  std::string message;
 };
 
 // Parses a block body (or front matter). The result is a Map (possibly empty) unless the text

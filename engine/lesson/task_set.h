@@ -52,7 +52,8 @@ std::string weights_fingerprint(const Lesson& lesson, const TaskData& task);
 
 // The ```trained-weights block for `trained` (the model the task trained): what
 // `neuralpath-cli train --ship` writes and the web build appends to the site's copy of the lesson.
-std::string trained_weights_block_text(const Lesson& lesson, const TaskData& task, const neuralpath::ModelSpec& trained);
+std::string trained_weights_block_text(const Lesson& lesson, const TaskData& task,
+                                       const neuralpath::ModelSpec& trained);
 
 // A model's trainable matrices as the body of a ```weights block (dense rows, numbers that read
 // back as the same floats), keeping the lesson's other settings. `features` names the dimensions.

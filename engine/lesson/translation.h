@@ -35,15 +35,15 @@
 namespace neuralpath::lesson {
 
 struct TranslationPlace {
-    std::string language;       // "es"
-    std::string original_path;  // "lessons/self-attention.md"
+  std::string language;       // "es"
+  std::string original_path;  // "lessons/self-attention.md"
 };
 
 // `path` is a translation when its folder is named like a language code ("es", "pt-br") and
 // a file of the same name exists one folder up; nullopt otherwise.
 std::optional<TranslationPlace> translation_place(const std::string& path);
 
-bool is_language_code(std::string_view code);   // "es", "pt", "pt-br", "zh-hant"
+bool is_language_code(std::string_view code);  // "es", "pt", "pt-br", "zh-hant"
 
 // Every way `translated` drifts from `original`, as Diagnostics in the translated file (the
 // message names the original's line where that helps). Both texts should parse cleanly;

@@ -40,7 +40,8 @@ class Fields {
     if (!v) return *fallback;
     if (!v->is_number_integer()) fail(std::string("'") + name + "' must be a whole number");
     const long long n = v->get<long long>();
-    if (n < lo || n > hi) fail(std::string("'") + name + "' must be from " + std::to_string(lo) + " to " + std::to_string(hi));
+    if (n < lo || n > hi)
+      fail(std::string("'") + name + "' must be from " + std::to_string(lo) + " to " + std::to_string(hi));
     return n;
   }
   std::optional<long long> optional_integer(const char* name, long long lo, long long hi) {
@@ -102,7 +103,9 @@ Json number(float v) {
 }
 
 // Attention weights to 3 decimals: what a grid cell can show, and a third of the bytes.
-Json weight(float v) { return std::isfinite(v) ? Json(std::round(static_cast<double>(v) * 1000.0) / 1000.0) : Json(nullptr); }
+Json weight(float v) {
+  return std::isfinite(v) ? Json(std::round(static_cast<double>(v) * 1000.0) / 1000.0) : Json(nullptr);
+}
 
 int run_of(Fields& f) { return static_cast<int>(f.integer("run", 0, 1 << 30)); }
 
@@ -125,8 +128,8 @@ Json encode_milestone(const std::optional<Milestone>& m) {
 
 struct EncodeRequest {
   Json operator()(const Open& o) const {
-    return {{"type", "open"},     {"run", o.run},       {"data", o.data},     {"config", o.config},
-            {"seed", o.seed},     {"steps", o.steps},   {"prompt", o.prompt}, {"text", o.text}};
+    return {{"type", "open"}, {"run", o.run},     {"data", o.data},     {"config", o.config},
+            {"seed", o.seed}, {"steps", o.steps}, {"prompt", o.prompt}, {"text", o.text}};
   }
   Json operator()(const Start& s) const { return {{"type", "start"}, {"run", s.run}, {"seed", s.seed}}; }
   Json operator()(const Train& t) const {
@@ -160,7 +163,8 @@ struct EncodeReply {
   }
   Json operator()(const Snapshot& s) const {
     Json curve = Json::array(), history = Json::array(), samples = Json::array(), heads = Json::array();
-    for (const CurvePoint& p : s.curve) curve.push_back({{"step", p.step}, {"loss", number(p.loss)}, {"val_loss", number(p.val_loss)}});
+    for (const CurvePoint& p : s.curve)
+      curve.push_back({{"step", p.step}, {"loss", number(p.loss)}, {"val_loss", number(p.val_loss)}});
     for (const HeadsRow& r : s.history) {
       Json prev = Json::array(), ind = Json::array();
       for (float v : r.previous_token) prev.push_back(number(v));
@@ -169,7 +173,9 @@ struct EncodeReply {
     }
     for (const SampleText& t : s.samples) samples.push_back({{"step", t.step}, {"text", t.text}});
     for (const HeadNow& h : s.heads)
-      heads.push_back({{"layer", h.layer}, {"head", h.head}, {"previous_token", number(h.previous_token)},
+      heads.push_back({{"layer", h.layer},
+                       {"head", h.head},
+                       {"previous_token", number(h.previous_token)},
                        {"induction", number(h.induction)}});
     Json j{{"type", "snapshot"},
            {"run", s.run},
@@ -217,9 +223,12 @@ std::vector<float> decode_floats(const Json& v, const Fields& f, const char* wha
   std::vector<float> out;
   out.reserve(v.size());
   for (const Json& x : v) {
-    if (x.is_null()) out.push_back(NAN);
-    else if (x.is_number()) out.push_back(x.get<float>());
-    else f.fail(std::string("'") + what + "' must hold numbers");
+    if (x.is_null())
+      out.push_back(NAN);
+    else if (x.is_number())
+      out.push_back(x.get<float>());
+    else
+      f.fail(std::string("'") + what + "' must hold numbers");
   }
   return out;
 }

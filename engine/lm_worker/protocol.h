@@ -36,34 +36,34 @@
 namespace neuralpath::lmworker {
 
 // Limits a message is held to on both sides (decode refuses beyond them).
-inline constexpr std::size_t kMaxTextBytes = 2000;    // the learner's text and the prompt
+inline constexpr std::size_t kMaxTextBytes = 2000;  // the learner's text and the prompt
 inline constexpr int kMaxSteps = 100000;
 inline constexpr std::int64_t kMaxSeed = 2147483647;  // a seed field holds an int
 inline constexpr std::size_t kMaxUrlBytes = 256;
 
 // [SECTION] Page -> worker ---------------------------------------------------------------------
 
-struct Open {         // load the data (the worker fetches `data`) and start run `run` at step 0
+struct Open {  // load the data (the worker fetches `data`) and start run `run` at step 0
   int run = 1;
-  std::string data;   // the packed tokens' URL, relative to the page (models/train-en.nptok)
+  std::string data;             // the packed tokens' URL, relative to the page (models/train-en.nptok)
   std::string config = "page";  // an LmConfig name: "page", or "tiny" (tests)
   std::int64_t seed = 1;
-  int steps = 0;      // the schedule's length (0: the config's)
+  int steps = 0;                // the schedule's length (0: the config's)
   std::string prompt = "The ";  // what samples start from
-  std::string text;   // the learner's text, whose attention the snapshots carry
+  std::string text;             // the learner's text, whose attention the snapshots carry
 };
-struct Start {        // a new run from step 0 with this seed (same data, config and text)
+struct Start {  // a new run from step 0 with this seed (same data, config and text)
   int run = 1;
   std::int64_t seed = 1;
 };
-struct Train {        // run: train until the end, or until step `until` (then pause there)
+struct Train {  // run: train until the end, or until step `until` (then pause there)
   int run = 1;
   std::optional<int> until;
 };
 struct Pause {
   int run = 1;
 };
-struct Text {         // the learner's text changed
+struct Text {  // the learner's text changed
   int run = 1;
   std::string text;
 };
@@ -71,11 +71,11 @@ using Request = std::variant<Open, Start, Train, Pause, Text>;
 
 // [SECTION] Worker -> page ---------------------------------------------------------------------
 
-struct Progress {     // a download on its way (the worker's code, then the data)
-  std::string what;   // "code" or "data"
+struct Progress {                // a download on its way (the worker's code, then the data)
+  std::string what;              // "code" or "data"
   double loaded = 0, total = 0;  // bytes (total 0: unknown)
 };
-struct Ready {        // the data is in and the run exists
+struct Ready {  // the data is in and the run exists
   int run = 1;
   std::string lang, source, config;
   int vocab_size = 0, context = 0, layers = 0, heads = 0;
@@ -86,7 +86,7 @@ struct CurvePoint {
   int step = 0;
   float loss = NAN, val_loss = NAN;  // NaN: not measured (null in JSON)
 };
-struct HeadsRow {     // every head's scores at one step, in layer-major order
+struct HeadsRow {  // every head's scores at one step, in layer-major order
   int step = 0;
   std::vector<float> previous_token, induction;
 };
@@ -94,7 +94,7 @@ struct HeadNow {
   int layer = 0, head = 0;
   float previous_token = 0, induction = 0;
 };
-struct Milestone {    // the first measured step where a head's score reached 0.5
+struct Milestone {  // the first measured step where a head's score reached 0.5
   int step = 0, layer = 0, head = 0;
   float score = 0;
 };
@@ -102,24 +102,24 @@ struct SampleText {
   int step = 0;
   std::string text;
 };
-struct Attention {    // every head's weights on one token sequence
-  std::vector<std::string> tokens;            // "" for the document token
-  std::vector<std::vector<float>> weights;    // [layer·heads + head] -> T·T, row-major (query rows)
-  bool cut = false;                           // the text had more tokens than the model reads
+struct Attention {                          // every head's weights on one token sequence
+  std::vector<std::string> tokens;          // "" for the document token
+  std::vector<std::vector<float>> weights;  // [layer·heads + head] -> T·T, row-major (query rows)
+  bool cut = false;                         // the text had more tokens than the model reads
 };
 struct Snapshot {
   int run = 1;
   int step = 0, steps = 0;
   bool running = false;
-  float loss = NAN, val_loss = NAN;           // the last curve point's loss, the latest val_loss
-  float first_copy_loss = NAN, second_copy_loss = NAN;  // on the repeated random sequences
+  float loss = NAN, val_loss = NAN;                        // the last curve point's loss, the latest val_loss
+  float first_copy_loss = NAN, second_copy_loss = NAN;     // on the repeated random sequences
   int curve_from = 0, history_from = 0, samples_from = 0;  // indices of the first appended item
   std::vector<CurvePoint> curve;
   std::vector<HeadsRow> history;
   std::vector<SampleText> samples;
   std::vector<HeadNow> heads;
   std::optional<Milestone> previous_token, induction;
-  std::optional<Attention> text, probe;       // absent: unchanged since the last snapshot
+  std::optional<Attention> text, probe;  // absent: unchanged since the last snapshot
 };
 struct Error {
   int run = 0;

@@ -110,7 +110,8 @@ std::vector<Reply> TrainerWorker::handle(const Request& request) {
   if (const auto* start = std::get_if<Start>(&request)) return restart(start->run, start->seed);
   const int run = request_run(request);
   if (!run_ || run != run_number_)
-    return {refuse(run, "run " + std::to_string(run) + " is not the current run (" + std::to_string(run_number_) + ")")};
+    return {
+        refuse(run, "run " + std::to_string(run) + " is not the current run (" + std::to_string(run_number_) + ")")};
   if (const auto* train = std::get_if<Train>(&request)) {
     until_ = train->until;
     running_ = !run_->finished() && !(until_ && run_->steps_done() >= *until_);
@@ -177,7 +178,8 @@ Snapshot TrainerWorker::snapshot() {
   s.history_from = static_cast<int>(sent_history_);
   for (; sent_history_ < r.heads().size(); ++sent_history_) s.history.push_back(heads_row(r.heads()[sent_history_]));
   s.samples_from = static_cast<int>(sent_samples_);
-  for (; sent_samples_ < r.samples().size(); ++sent_samples_) s.samples.push_back({r.samples()[sent_samples_].step, r.samples()[sent_samples_].text});
+  for (; sent_samples_ < r.samples().size(); ++sent_samples_)
+    s.samples.push_back({r.samples()[sent_samples_].step, r.samples()[sent_samples_].text});
   s.previous_token = milestone(r.previous_token_formed());
   s.induction = milestone(r.induction_formed());
   s.text = attention_message(r.attention_on_text(settings_.text));

@@ -51,7 +51,7 @@ class TrainerWorker {
   std::function<double()> now_ms_;
   std::unique_ptr<lm::PageData> data_;
   lm::LmConfig config_;
-  Open settings_;               // the open message (data, config, steps, prompt) and the text now
+  Open settings_;  // the open message (data, config, steps, prompt) and the text now
   std::unique_ptr<lm::PageRun> run_;
   int run_number_ = 0;
   bool running_ = false;

@@ -29,30 +29,30 @@ namespace neuralpath {
 using TextArgs = std::vector<std::pair<std::string, std::string>>;
 
 class Catalogue {
-public:
-    struct Problem {
-        int line = 0;  // 1-based line in the file
-        std::string message;
-    };
+ public:
+  struct Problem {
+    int line = 0;  // 1-based line in the file
+    std::string message;
+  };
 
-    // Reads a catalogue file. A bad line (no '=', an empty key, a key given twice) is reported
-    // in `problems` and skipped; every good line is kept.
-    static Catalogue parse(std::string_view text, std::vector<Problem>* problems = nullptr);
+  // Reads a catalogue file. A bad line (no '=', an empty key, a key given twice) is reported
+  // in `problems` and skipped; every good line is kept.
+  static Catalogue parse(std::string_view text, std::vector<Problem>* problems = nullptr);
 
-    const std::string* find(std::string_view key) const;  // the raw template, or nullptr
-    bool has(std::string_view key) const { return find(key) != nullptr; }
-    std::size_t size() const { return entries_.size(); }
-    const std::map<std::string, std::string, std::less<>>& entries() const { return entries_; }
+  const std::string* find(std::string_view key) const;  // the raw template, or nullptr
+  bool has(std::string_view key) const { return find(key) != nullptr; }
+  std::size_t size() const { return entries_.size(); }
+  const std::map<std::string, std::string, std::less<>>& entries() const { return entries_; }
 
-    // `key`'s template with every {name} replaced from `args`. A missing key gives the key
-    // itself and a missing placeholder stays "{name}" (both recorded: missing_keys()).
-    std::string text(std::string_view key, const TextArgs& args = {}) const;
+  // `key`'s template with every {name} replaced from `args`. A missing key gives the key
+  // itself and a missing placeholder stays "{name}" (both recorded: missing_keys()).
+  std::string text(std::string_view key, const TextArgs& args = {}) const;
 
-    // Entries of `over` replace or join this catalogue's (a language over English).
-    void overlay(const Catalogue& over);
+  // Entries of `over` replace or join this catalogue's (a language over English).
+  void overlay(const Catalogue& over);
 
-private:
-    std::map<std::string, std::string, std::less<>> entries_;
+ private:
+  std::map<std::string, std::string, std::less<>> entries_;
 };
 
 // [SECTION] The catalogue the engine speaks with ---------------------------------------------------

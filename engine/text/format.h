@@ -11,9 +11,10 @@ namespace neuralpath {
 
 inline constexpr int kDisplayDecimals = 2;
 
-std::string format_number(float value);            // "1.90", "-0.47", "0.00" (never "-0.00"), "-∞", "∞", "NaN"
-std::string format_percent(float fraction);        // 0.4123 -> "41.2%" ("41,2 %" in Spanish: [format] percent)
-std::string format_setting(double value);          // 0.003 -> "0.003" ("0,003" in Spanish): a setting as an author wrote it (4 significant digits)
+std::string format_number(float value);      // "1.90", "-0.47", "0.00" (never "-0.00"), "-∞", "∞", "NaN"
+std::string format_percent(float fraction);  // 0.4123 -> "41.2%" ("41,2 %" in Spanish: [format] percent)
+std::string format_setting(
+    double value);  // 0.003 -> "0.003" ("0,003" in Spanish): a setting as an author wrote it (4 significant digits)
 std::string format_sqrt(int value);                // 16 -> "√16"
 std::string quote_token(const std::string& text);  // "cat" -> "'cat'" (how narration names a token)
 

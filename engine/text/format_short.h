@@ -6,7 +6,7 @@
 
 namespace neuralpath {
 
-std::string format_short(float value);            // "1.9", "-0.5", "0.0" (never "-0.0"); "-∞", "∞", "NaN" as format_number
+std::string format_short(float value);  // "1.9", "-0.5", "0.0" (never "-0.0"); "-∞", "∞", "NaN" as format_number
 std::string format_percent_short(float fraction);  // 0.4123 -> "41%"
 
 }  // namespace neuralpath

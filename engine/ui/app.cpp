@@ -68,7 +68,7 @@ struct App::Impl {
   std::map<const lesson::Block*, std::string> section_of;  // block -> section anchor ("" in the intro)
   LessonPage page;
   float time = 0;
-  int transport_step = -1;  // the transport's step last put in the learner's progress
+  int transport_step = -1;            // the transport's step last put in the learner's progress
   std::string next_title, next_href;  // the course's next lesson (nextLesson command)
 
   // Widget blocks in reading order, and how many of them have their widget built: App::load_lesson
@@ -520,7 +520,8 @@ std::string App::state_json() const {
       for (const ImRect& r : it->second) rects.push_back(rect_json(r, s));
     check["option_rects"] = rects;
     // A committed prediction's measured value, as its card prints it (measured_value.h).
-    if (const lesson::Check* c = lesson::find_check(*m.lesson, id); c && c->measured && check.value("committed", false)) {
+    if (const lesson::Check* c = lesson::find_check(*m.lesson, id);
+        c && c->measured && check.value("committed", false)) {
       const std::optional<std::string> now = measured_text(*c->measured, *m.lesson, m.widget_map);
       check["measured"]["text"] = now ? json(*now) : json(nullptr);
     }

@@ -144,8 +144,10 @@ void draw_code(PageContext& page, const lesson::Block& block, const lesson::Code
       const float track_y = view.Max.y + page.px(3), bar_h = page.px(4);
       const float thumb_w = std::max(view.GetWidth() * view.GetWidth() / content_w, page.px(24));
       const float thumb_x = view.Min.x + (view.GetWidth() - thumb_w) * std::clamp(offset / extra, 0.0f, 1.0f);
-      dl->AddRectFilled(ImVec2(view.Min.x, track_y), ImVec2(view.Max.x, track_y + bar_h), with_alpha(c.muted, 0.18f), bar_h);
-      dl->AddRectFilled(ImVec2(thumb_x, track_y), ImVec2(thumb_x + thumb_w, track_y + bar_h), with_alpha(c.muted, 0.7f), bar_h);
+      dl->AddRectFilled(ImVec2(view.Min.x, track_y), ImVec2(view.Max.x, track_y + bar_h), with_alpha(c.muted, 0.18f),
+                        bar_h);
+      dl->AddRectFilled(ImVec2(thumb_x, track_y), ImVec2(thumb_x + thumb_w, track_y + bar_h), with_alpha(c.muted, 0.7f),
+                        bar_h);
     }
     ImGui::SetCursorScreenPos(ImVec2(top.x, view.Max.y + page.px(extra > 0 ? 12 : 8)));
   });

@@ -52,7 +52,8 @@ void LessonPage::draw(Frame& frame) {
   // No background: the platform clears the screen to the page colour (WindowBg) before drawing,
   // and a full-screen quad on top of that cost software WebGL about a quarter of a training
   // frame (#10: the GPU process's CPU per frame at 1440x900 went from 67-72 to 48-52 ms).
-  ImGui::Begin("##lesson", nullptr, kPlainWindow | ImGuiWindowFlags_NoBringToFrontOnFocus | ImGuiWindowFlags_NoBackground);
+  ImGui::Begin("##lesson", nullptr,
+               kPlainWindow | ImGuiWindowFlags_NoBringToFrontOnFocus | ImGuiWindowFlags_NoBackground);
   ImGui::PopStyleVar(2);
 
   // Contents: a side column on wide screens, a bar with a drawer button on phones.
@@ -193,9 +194,11 @@ void LessonPage::draw_finish(PageContext& page, const Frame& frame, float width)
   const Palette& c = page.colors();
   const lesson::ProgressSummary s = page.session.summary();
   const auto n = [](int v) { return std::to_string(v); };
-  const TextArgs counts = {{"sections", n(s.sections)}, {"visited", n(s.visited)},
-                                                     {"checks", n(s.checks)},     {"answered", n(s.answered)},
-                                                     {"correct", n(s.correct)}};
+  const TextArgs counts = {{"sections", n(s.sections)},
+                           {"visited", n(s.visited)},
+                           {"checks", n(s.checks)},
+                           {"answered", n(s.answered)},
+                           {"correct", n(s.correct)}};
   const std::string heading = tr(s.completed ? "page.finish_done" : "page.finish_todo");
   const std::string text = tr_n(std::string(s.completed ? "page.finish_done_text" : "page.finish_todo_text") +
                                     (s.checks == 0 ? "_no_checks" : ""),
@@ -352,8 +355,7 @@ void LessonPage::draw_contents_drawer(Frame& frame) {
   // A finger's upright swipe on the list scrolls it (TouchGesture gave ImGui no press, so
   // nothing else would): on a phone the last sections and the checks' bar are below the fold
   // (#34). The page under the drawer stays where it is.
-  if (touch_.scrolling() && list.Contains(touch_.start()))
-    ImGui::SetScrollY(ImGui::GetScrollY() - touch_.scroll_dy());
+  if (touch_.scrolling() && list.Contains(touch_.start())) ImGui::SetScrollY(ImGui::GetScrollY() - touch_.scroll_dy());
   contents_scroll_ = ImGui::GetScrollY();
   ImGui::EndChild();
   // A tap on the dimmed page, Escape, or ✕ closes the drawer.

@@ -151,7 +151,7 @@ class LessonPage {
   // may still change height after the jump (a shared link landed ~290 px off on a phone, #34).
   bool hold_top_ = false;
   std::optional<std::pair<float, float>> visible_band_;  // set_visible_band: top, height on the canvas
-  float page_end_ = 0;                         // where the last section ends, page px
+  float page_end_ = 0;                                   // where the last section ends, page px
   ImGuiID indicator_id_ = 0;
   float indicator_grab_ = 0;
 };

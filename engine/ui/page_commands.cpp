@@ -124,7 +124,8 @@ Parsed restore(const json& message) {
 // {"href": text, "title"?: text}: the course's next lesson, for the card at the lesson's end (an
 // empty title: this was the last lesson, and href leads to the list).
 Parsed next_lesson(const json& message) {
-  if (!message.contains("href") || !message["href"].is_string() || (message.contains("title") && !message["title"].is_string()))
+  if (!message.contains("href") || !message["href"].is_string() ||
+      (message.contains("title") && !message["title"].is_string()))
     return tr("commands.next_lesson_needs");
   return Command(NextLesson{message["href"].get<std::string>(), message.value("title", std::string())});
 }
@@ -137,7 +138,9 @@ Parsed restore_snapshot(const json& message) {
 const CommandName kCommands[] = {
     {"theme", false, [](const json& m) { return flag_command<SetTheme, &SetTheme::dark>(m, "theme", "dark"); }},
     {"reducedMotion", false,
-     [](const json& m) { return flag_command<SetReducedMotion, &SetReducedMotion::reduce>(m, "reducedMotion", "reduce"); }},
+     [](const json& m) {
+       return flag_command<SetReducedMotion, &SetReducedMotion::reduce>(m, "reducedMotion", "reduce");
+     }},
     {"scrollThumb", false,
      [](const json& m) { return flag_command<ShowScrollThumb, &ShowScrollThumb::shown>(m, "scrollThumb", "shown"); }},
     {"scroll", false, scroll},

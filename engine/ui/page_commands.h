@@ -34,32 +34,58 @@
 
 namespace neuralpath::ui::page {
 
-struct SetTheme { bool dark = false; };
-struct SetReducedMotion { bool reduce = false; };
-struct ShowScrollThumb { bool shown = true; };
+struct SetTheme {
+  bool dark = false;
+};
+struct SetReducedMotion {
+  bool reduce = false;
+};
+struct ShowScrollThumb {
+  bool shown = true;
+};
 struct Scroll {
   enum class Mode { by, to, placed } mode = Mode::by;  // placed: the host moved the canvas, not a scroll
   float css_px = 0;
 };
 struct SetVisibleBand {
   std::optional<std::pair<float, float>> band;  // top, height in CSS px; none: all of the canvas
-  bool learner = false;                          // the learner moved it (not the page settling)
+  bool learner = false;                         // the learner moved it (not the page settling)
 };
-struct GotoSection { std::string section; };
-struct Answer { std::string check; std::vector<int> options; };
-struct Reveal { std::string id; bool open = true; };
-struct Hint { std::string check; };
-struct Retry { std::string check; };
-struct RestoreProgress { std::string record; };  // the progress record as JSON text
+struct GotoSection {
+  std::string section;
+};
+struct Answer {
+  std::string check;
+  std::vector<int> options;
+};
+struct Reveal {
+  std::string id;
+  bool open = true;
+};
+struct Hint {
+  std::string check;
+};
+struct Retry {
+  std::string check;
+};
+struct RestoreProgress {
+  std::string record;
+};  // the progress record as JSON text
 struct Reset {};
-struct OpenContents { bool open = false; };
+struct OpenContents {
+  bool open = false;
+};
 struct TakeSnapshot {};
-struct RestoreSnapshot { nlohmann::json widgets; };  // an object: widget id -> its snapshot
-struct NextLesson { std::string href, title; };      // title "": this was the course's last lesson
+struct RestoreSnapshot {
+  nlohmann::json widgets;
+};  // an object: widget id -> its snapshot
+struct NextLesson {
+  std::string href, title;
+};  // title "": this was the course's last lesson
 
-using Command = std::variant<SetTheme, SetReducedMotion, ShowScrollThumb, Scroll, SetVisibleBand, GotoSection, Answer,
-                             Reveal, Hint, Retry, RestoreProgress, Reset, OpenContents, TakeSnapshot, RestoreSnapshot,
-                             NextLesson>;
+using Command =
+    std::variant<SetTheme, SetReducedMotion, ShowScrollThumb, Scroll, SetVisibleBand, GotoSection, Answer, Reveal, Hint,
+                 Retry, RestoreProgress, Reset, OpenContents, TakeSnapshot, RestoreSnapshot, NextLesson>;
 
 // A command, or why its arguments are refused (for the learner).
 using Parsed = std::variant<Command, std::string>;
@@ -70,7 +96,7 @@ struct CommandName {
   Parsed (*parse)(const nlohmann::json& message);
 };
 
-std::span<const CommandName> commands();               // the table, in the order above
+std::span<const CommandName> commands();                 // the table, in the order above
 const CommandName* find_command(std::string_view name);  // nullptr: a widget's command
 
 }  // namespace neuralpath::ui::page

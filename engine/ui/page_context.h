@@ -44,7 +44,7 @@ struct PageGeometry {
   std::map<std::string, ImRect> reveal_rect;
   std::map<const lesson::Block*, ImRect> widget_rect;
   ImRect finish, next_lesson;  // the card at the lesson's end and its next-lesson button (none: empty)
-  std::vector<ImGuiID> taps;  // page_button ids (drag may scroll)
+  std::vector<ImGuiID> taps;   // page_button ids (drag may scroll)
   struct SideScroll {
     ImGuiID id;
     ImRect rect;

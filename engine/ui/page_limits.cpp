@@ -9,12 +9,9 @@
 namespace neuralpath::ui {
 
 std::string page_limits_json() {
-  return nlohmann::json{{"lesson_bytes", lesson::kMaxLessonBytes},
-                        {"command_bytes", kMaxCommandBytes},
-                        {"record_bytes", lesson::kMaxProgressBytes},
-                        {"sentence_bytes", lesson::kMaxSentenceBytes},
-                        {"json_depth", kMaxCommandNesting},
-                        {"shared_state_chars", kMaxSharedStateChars},
+  return nlohmann::json{{"lesson_bytes", lesson::kMaxLessonBytes},   {"command_bytes", kMaxCommandBytes},
+                        {"record_bytes", lesson::kMaxProgressBytes}, {"sentence_bytes", lesson::kMaxSentenceBytes},
+                        {"json_depth", kMaxCommandNesting},          {"shared_state_chars", kMaxSharedStateChars},
                         {"shared_state_bytes", kMaxSharedStateBytes}}
       .dump();
 }

@@ -52,13 +52,13 @@ class PageScroller {
 class TouchGesture {
  public:
   void finger_down() { finger_ = true; }  // the next press is a finger's
-  void filter(ImGuiIO& io, float slop);  // rewrites io.MousePos / MouseDown[0] for this frame
+  void filter(ImGuiIO& io, float slop);   // rewrites io.MousePos / MouseDown[0] for this frame
 
   bool landed() const { return landed_; }  // the finger came down this frame
   bool scrolling() const { return state_ == State::scroll; }
-  float scroll_dy() const { return scroll_dy_; }    // this frame's finger movement (device px)
+  float scroll_dy() const { return scroll_dy_; }       // this frame's finger movement (device px)
   bool scroll_ended() const { return scroll_ended_; }  // the scrolling finger lifted this frame
-  ImVec2 start() const { return start_; }           // where the finger landed
+  ImVec2 start() const { return start_; }              // where the finger landed
   bool pending() const { return state_ == State::undecided || state_ == State::tap; }  // needs frames
 
  private:

@@ -110,10 +110,10 @@ std::string draw_toc(PageContext& page, float width) {
     InlineStyle small;
     small.scale = 0.82f;
     small.color = c.muted;
-    draw_text(page,
-              tr_n("page.checks_correct", s.checks,
-                   {{"n", std::to_string(s.correct)}, {"total", std::to_string(s.checks)}}),
-              width, small);
+    draw_text(
+        page,
+        tr_n("page.checks_correct", s.checks, {{"n", std::to_string(s.correct)}, {"total", std::to_string(s.checks)}}),
+        width, small);
     const ImVec2 bar = ImGui::GetCursorScreenPos();
     const float h = page.px(6);
     dl->AddRectFilled(bar, ImVec2(bar.x + width, bar.y + h), c.border, h * 0.5f);

@@ -58,8 +58,8 @@ std::optional<std::string> refuse_undrawable(std::string_view utf8) {
   // Longer than a sentence field: a 2.5 KB shared link inflated to a 1.9 MB word, which every
   // figure, state() and a saved image then carried (#35). Checked first: it bounds the scan below.
   if (utf8.size() > lesson::kMaxSentenceBytes)
-    return tr("widgets.sentence_too_long", {{"bytes", format_count(utf8.size())},
-                                            {"max", format_count(lesson::kMaxSentenceBytes)}});
+    return tr("widgets.sentence_too_long",
+              {{"bytes", format_count(utf8.size())}, {"max", format_count(lesson::kMaxSentenceBytes)}});
   if (undrawable(utf8).empty()) return std::nullopt;
   return tr("widgets.cannot_draw");  // the characters themselves cannot be shown in the message
 }

@@ -20,7 +20,8 @@ std::string read_model_name(lesson::detail::WidgetFields& w) {
   const bool ok = !name.empty() && name.size() <= 32 &&
                   name.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789-") == std::string::npos;
   if (!name.empty() && !ok)
-    w.ctx.error(w.fields.key_origin("model"), "model is a shipped model's name such as en or es (`neuralpath-cli lm models`)");
+    w.ctx.error(w.fields.key_origin("model"),
+                "model is a shipped model's name such as en or es (`neuralpath-cli lm models`)");
   return ok ? name : "";
 }
 
@@ -35,8 +36,8 @@ float read_real(lesson::detail::WidgetFields& w, const char* key, float fallback
   if (!text) return fallback;
   const std::optional<float> v = lesson::detail::parse_number(*text);
   if (!v || !(*v >= lo && *v <= hi)) {
-    w.ctx.error(w.fields.key_origin(key), std::string(key) + " must be a number from " + format_setting(lo) + " to " +
-                                              format_setting(hi));
+    w.ctx.error(w.fields.key_origin(key),
+                std::string(key) + " must be a number from " + format_setting(lo) + " to " + format_setting(hi));
     return fallback;
   }
   return *v;
@@ -48,7 +49,11 @@ namespace {
 // Bytes in the UTF-8 character starting at s[i], or 0 when none starts there whole.
 std::size_t utf8_length(const std::string& s, std::size_t i) {
   const auto c = static_cast<unsigned char>(s[i]);
-  const std::size_t n = c < 0x80 ? 1 : (c >> 5) == 0x6 && c >= 0xC2 ? 2 : (c >> 4) == 0xE ? 3 : (c >> 3) == 0x1E && c <= 0xF4 ? 4 : 0;
+  const std::size_t n = c < 0x80                        ? 1
+                        : (c >> 5) == 0x6 && c >= 0xC2  ? 2
+                        : (c >> 4) == 0xE               ? 3
+                        : (c >> 3) == 0x1E && c <= 0xF4 ? 4
+                                                        : 0;
   if (n == 0 || i + n > s.size()) return 0;
   for (std::size_t k = 1; k < n; ++k)
     if ((static_cast<unsigned char>(s[i + k]) & 0xC0) != 0x80) return 0;
@@ -135,8 +140,8 @@ void LanguageModels::arrived(const std::string& name, const std::string& bytes) 
   try {
     auto model = std::make_shared<lm::LmModel>(lm::model_from_bytes(bytes));
     e.model = std::move(model);
-    e.status = ModelStatus{ModelState::ready, static_cast<std::int64_t>(bytes.size()),
-                           static_cast<std::int64_t>(bytes.size()), {}};
+    e.status = ModelStatus{
+        ModelState::ready, static_cast<std::int64_t>(bytes.size()), static_cast<std::int64_t>(bytes.size()), {}};
   } catch (const InputError& error) {
     e.model.reset();
     e.status = ModelStatus{ModelState::failed, 0, 0, tr("lm-model.damaged", {{"error", error.what()}})};
@@ -202,7 +207,8 @@ bool ModelHandle::wants_frame(bool waiting, bool have) const {
 
 nlohmann::json ModelHandle::state() const {
   const ModelStatus s = status();
-  nlohmann::json out = {{"name", name_}, {"status", model_state_name(s.state)}, {"received", s.received}, {"total", s.total}};
+  nlohmann::json out = {
+      {"name", name_}, {"status", model_state_name(s.state)}, {"received", s.received}, {"total", s.total}};
   if (!s.error.empty()) out["error"] = s.error;
   return out;
 }

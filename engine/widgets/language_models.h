@@ -98,11 +98,11 @@ class ModelHandle {
   // What the kinds that run a language model do alike, in their order: built, take the model a
   // widget of the page has loaded already; asked for an action without it, ask for it (the
   // lmModelWanted event); each frame, see whether it came; run frames while it may come.
-  bool here_already();                                      // ready now (this change is seen)
-  void ask(std::vector<nlohmann::json>& events);            // adds lmModelWanted when a fetch should start
+  bool here_already();                            // ready now (this change is seen)
+  void ask(std::vector<nlohmann::json>& events);  // adds lmModelWanted when a fetch should start
   enum class Arrival { none, ready, failed };
-  Arrival arrival(bool have);                               // once per change: ready (and not `have`), or failed
-  bool wants_frame(bool waiting, bool have) const;          // loading while waited for, or ready and not taken
+  Arrival arrival(bool have);                       // once per change: ready (and not `have`), or failed
+  bool wants_frame(bool waiting, bool have) const;  // loading while waited for, or ready and not taken
 
  private:
   std::string name_;

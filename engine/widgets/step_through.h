@@ -38,7 +38,8 @@ std::optional<std::variant<typename Model::Command, CommandResult>> parse_common
   using Parsed = std::variant<Command, CommandResult>;
   const std::string type = message.value("type", std::string());
   if (type == "setSentence") {
-    if (!message.contains("text") || !message["text"].is_string()) return Parsed(CommandResult(tr("widgets.needs_text")));
+    if (!message.contains("text") || !message["text"].is_string())
+      return Parsed(CommandResult(tr("widgets.needs_text")));
     return Parsed(Command(typename Model::SetSentence{message["text"].get<std::string>()}));
   }
   if (type == "stage") {
@@ -60,7 +61,8 @@ inline nlohmann::json matrix_rows(const Matrix& m) {
   nlohmann::json out = nlohmann::json::array();
   for (Index i = 0; i < m.rows(); ++i) {
     nlohmann::json row = nlohmann::json::array();
-    for (Index j = 0; j < m.cols(); ++j) row.push_back(std::isfinite(m(i, j)) ? nlohmann::json(m(i, j)) : nlohmann::json(nullptr));
+    for (Index j = 0; j < m.cols(); ++j)
+      row.push_back(std::isfinite(m(i, j)) ? nlohmann::json(m(i, j)) : nlohmann::json(nullptr));
     out.push_back(std::move(row));
   }
   return out;

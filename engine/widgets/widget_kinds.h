@@ -76,8 +76,10 @@ std::shared_ptr<const lesson::WidgetSettings> parse_settings(lesson::detail::Wid
 template <WidgetModel Model>
 const WidgetKind& folder_widget_kind() {
   using Settings = typename Model::Settings;
-  static const WidgetKind kind = {{Model::kKind, &parse_settings<Settings>}, [](const lesson::Block& block, nlohmann::json& out) {
-                                    if (const Settings* s = lesson::widget_settings<Settings>(block)) Model::describe(*s, out);
+  static const WidgetKind kind = {{Model::kKind, &parse_settings<Settings>},
+                                  [](const lesson::Block& block, nlohmann::json& out) {
+                                    if (const Settings* s = lesson::widget_settings<Settings>(block))
+                                      Model::describe(*s, out);
                                   }};
   return kind;
 }

@@ -34,7 +34,8 @@
 namespace neuralpath::ui {
 
 template <class M>
-concept WidgetModel = requires(M model, const M& shown, const nlohmann::json& message, const typename M::Command& command) {
+concept WidgetModel = requires(M model, const M& shown, const nlohmann::json& message,
+                               const typename M::Command& command) {
   { M::kKind } -> std::convertible_to<const char*>;
   typename M::Settings;
   { M::parse(message) } -> std::same_as<std::variant<typename M::Command, CommandResult>>;

@@ -24,96 +24,100 @@ using namespace neuralpath::lm;
 namespace {
 
 std::vector<std::string> split(const std::string& s) {
-    std::vector<std::string> out;
-    std::size_t at = 0;
-    while (at <= s.size()) {
-        const std::size_t end = std::min(s.find(',', at), s.size());
-        if (end > at) out.push_back(s.substr(at, end - at));
-        at = end + 1;
-    }
-    return out;
+  std::vector<std::string> out;
+  std::size_t at = 0;
+  while (at <= s.size()) {
+    const std::size_t end = std::min(s.find(',', at), s.size());
+    if (end > at) out.push_back(s.substr(at, end - at));
+    at = end + 1;
+  }
+  return out;
 }
 
 double cpu_seconds() {
-    timespec t{};
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
-    return static_cast<double>(t.tv_sec) + 1e-9 * static_cast<double>(t.tv_nsec);
+  timespec t{};
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+  return static_cast<double>(t.tv_sec) + 1e-9 * static_cast<double>(t.tv_nsec);
 }
 
 std::string load_average() {
-    double l[3] = {0, 0, 0};
-    if (std::FILE* f = std::fopen("/proc/loadavg", "r")) {
-        if (std::fscanf(f, "%lf %lf %lf", &l[0], &l[1], &l[2]) != 3) l[0] = l[1] = l[2] = 0;
-        std::fclose(f);
-    }
-    char out[64];
-    std::snprintf(out, sizeof out, "[%.2f, %.2f, %.2f]", l[0], l[1], l[2]);
-    return out;
+  double l[3] = {0, 0, 0};
+  if (std::FILE* f = std::fopen("/proc/loadavg", "r")) {
+    if (std::fscanf(f, "%lf %lf %lf", &l[0], &l[1], &l[2]) != 3) l[0] = l[1] = l[2] = 0;
+    std::fclose(f);
+  }
+  char out[64];
+  std::snprintf(out, sizeof out, "[%.2f, %.2f, %.2f]", l[0], l[1], l[2]);
+  return out;
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-    bool json = false;
-    std::string configs = "page,small", threads_list = "1,2";
-    int steps = 20;
-    for (int i = 1; i < argc; ++i) {
-        const std::string a = argv[i];
-        if (a == "--json") json = true;
-        else if (a == "--configs" && i + 1 < argc) configs = argv[++i];
-        else if (a == "--threads" && i + 1 < argc) threads_list = argv[++i];
-        else if (a == "--steps" && i + 1 < argc) steps = std::atoi(argv[++i]);
-        else {
-            std::fprintf(stderr, "usage: lm-bench [--json] [--configs page,small] [--steps N] [--threads 1,2]\n");
-            return 2;
-        }
+  bool json = false;
+  std::string configs = "page,small", threads_list = "1,2";
+  int steps = 20;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    if (a == "--json")
+      json = true;
+    else if (a == "--configs" && i + 1 < argc)
+      configs = argv[++i];
+    else if (a == "--threads" && i + 1 < argc)
+      threads_list = argv[++i];
+    else if (a == "--steps" && i + 1 < argc)
+      steps = std::atoi(argv[++i]);
+    else {
+      std::fprintf(stderr, "usage: lm-bench [--json] [--configs page,small] [--steps N] [--threads 1,2]\n");
+      return 2;
     }
-    std::string rows;
-    for (const std::string& name : split(configs)) {
-        const LmConfig* found = find_config(name);
-        if (!found) {
-            std::fprintf(stderr, "lm-bench: unknown config %s\n", name.c_str());
-            return 2;
-        }
-        const LmConfig& c = *found;
-        std::vector<std::pair<int, int>> merges;  // any valid merges: the vocabulary's size is what counts
-        for (int i = 0; i < c.vocab_size - kFirstMerge; ++i) merges.emplace_back('a' + i % 26, 'a' + (i / 26) % 26);
-        TokenStreams data;
-        for (long long i = 0; i < 200000; ++i) {
-            int id = static_cast<int>((7919 * i + 13) % c.vocab_size);
-            if (id == kDocumentToken) id = 0;
-            data.train.push_back(id);
-        }
-        data.validation.assign(data.train.begin(), data.train.begin() + 1000);
-        for (const std::string& t : split(threads_list)) {
-            const int threads = std::atoi(t.c_str());
-            LmTrainer trainer(initial_model(c, BpeTokenizer::from_merges(merges), 1), data, {1, threads, 1000});
-            trainer.step();  // warm-up (and V8's tier-up in wasm)
-            trainer.step();
-            const double cpu0 = cpu_seconds();
-            const auto wall0 = std::chrono::steady_clock::now();
-            for (int s = 0; s < steps; ++s) trainer.step();
-            const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
-            const double cpu = cpu_seconds() - cpu0;
-            const double tokens = static_cast<double>(steps) * trainer.tokens_per_step();
-            // (WebAssembly has no CPU-time clock: null there)
-            char cpu_rate[32] = "null";
-            if (cpu > 0.0) std::snprintf(cpu_rate, sizeof cpu_rate, "%.1f", tokens / cpu);
-            char row[640];
-            std::snprintf(row, sizeof row,
-                          "%s{\"config\": \"%s\", \"threads\": %d, \"steps\": %d, \"tokens_per_step\": %d, "
-                          "\"tokens_per_s\": %.1f, \"cpu_tokens_per_s\": %s, \"step_ms\": %.2f, \"gemm\": \"%s\", "
-                          "\"shape\": {\"vocab_size\": %d, \"context\": %d, \"d_model\": %d, \"heads\": %d, \"layers\": %d, "
-                          "\"mlp_hidden\": %d, \"batch\": %d}, \"load_average\": %s}",
-                          rows.empty() ? "" : ", ", name.c_str(), threads, steps, trainer.tokens_per_step(),
-                          tokens / wall, cpu_rate, 1000.0 * wall / steps, gemm_kernels().name, c.vocab_size,
-                          c.context, c.d_model, c.heads, c.layers, c.mlp_hidden, c.batch, load_average().c_str());
-            rows += row;
-            if (!json)
-                std::printf("%-6s %d thread(s): %9.0f tokens/s (%.1f ms a step; CPU time: %s tokens/s)\n", name.c_str(),
-                            threads, tokens / wall, 1000.0 * wall / steps, cpu_rate);
-        }
+  }
+  std::string rows;
+  for (const std::string& name : split(configs)) {
+    const LmConfig* found = find_config(name);
+    if (!found) {
+      std::fprintf(stderr, "lm-bench: unknown config %s\n", name.c_str());
+      return 2;
     }
-    if (json) std::printf("{\"lm\": [%s]}\n", rows.c_str());
-    return 0;
+    const LmConfig& c = *found;
+    std::vector<std::pair<int, int>> merges;  // any valid merges: the vocabulary's size is what counts
+    for (int i = 0; i < c.vocab_size - kFirstMerge; ++i) merges.emplace_back('a' + i % 26, 'a' + (i / 26) % 26);
+    TokenStreams data;
+    for (long long i = 0; i < 200000; ++i) {
+      int id = static_cast<int>((7919 * i + 13) % c.vocab_size);
+      if (id == kDocumentToken) id = 0;
+      data.train.push_back(id);
+    }
+    data.validation.assign(data.train.begin(), data.train.begin() + 1000);
+    for (const std::string& t : split(threads_list)) {
+      const int threads = std::atoi(t.c_str());
+      LmTrainer trainer(initial_model(c, BpeTokenizer::from_merges(merges), 1), data, {1, threads, 1000});
+      trainer.step();  // warm-up (and V8's tier-up in wasm)
+      trainer.step();
+      const double cpu0 = cpu_seconds();
+      const auto wall0 = std::chrono::steady_clock::now();
+      for (int s = 0; s < steps; ++s) trainer.step();
+      const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
+      const double cpu = cpu_seconds() - cpu0;
+      const double tokens = static_cast<double>(steps) * trainer.tokens_per_step();
+      // (WebAssembly has no CPU-time clock: null there)
+      char cpu_rate[32] = "null";
+      if (cpu > 0.0) std::snprintf(cpu_rate, sizeof cpu_rate, "%.1f", tokens / cpu);
+      char row[640];
+      std::snprintf(row, sizeof row,
+                    "%s{\"config\": \"%s\", \"threads\": %d, \"steps\": %d, \"tokens_per_step\": %d, "
+                    "\"tokens_per_s\": %.1f, \"cpu_tokens_per_s\": %s, \"step_ms\": %.2f, \"gemm\": \"%s\", "
+                    "\"shape\": {\"vocab_size\": %d, \"context\": %d, \"d_model\": %d, \"heads\": %d, \"layers\": %d, "
+                    "\"mlp_hidden\": %d, \"batch\": %d}, \"load_average\": %s}",
+                    rows.empty() ? "" : ", ", name.c_str(), threads, steps, trainer.tokens_per_step(), tokens / wall,
+                    cpu_rate, 1000.0 * wall / steps, gemm_kernels().name, c.vocab_size, c.context, c.d_model, c.heads,
+                    c.layers, c.mlp_hidden, c.batch, load_average().c_str());
+      rows += row;
+      if (!json)
+        std::printf("%-6s %d thread(s): %9.0f tokens/s (%.1f ms a step; CPU time: %s tokens/s)\n", name.c_str(),
+                    threads, tokens / wall, 1000.0 * wall / steps, cpu_rate);
+    }
+  }
+  if (json) std::printf("{\"lm\": [%s]}\n", rows.c_str());
+  return 0;
 }

@@ -17,155 +17,157 @@ namespace {
 
 // The output of "it" must name the noun its adjective describes, in the default model's vocabulary.
 TrainingSet pronoun_set() {
-    TrainingSet set;
-    set.objective = Objective::answer;
-    const char* animals[] = {"animal", "cat", "dog", "bird"};
-    const char* places[] = {"street", "road", "river", "park"};
-    const char* adjectives[] = {"tired", "hungry", "wide", "busy"};  // first two describe animals
-    for (int a = 0; a < 4; ++a)
-        for (int p = 0; p < 4; ++p)
-            for (int j = 0; j < 4; ++j) {
-                Example e;
-                e.tokens = tokenize(std::string("The ") + animals[a] + " didn't cross the " + places[p] +
-                                    " because it was too " + adjectives[j] + ".");
-                e.query = 7;                  // it
-                e.answer = j < 2 ? 1 : 5;     // the animal, or the place
-                ((a + p + j) % 4 == 0 ? set.held_out : set.train).push_back(e);
-            }
-    return set;
+  TrainingSet set;
+  set.objective = Objective::answer;
+  const char* animals[] = {"animal", "cat", "dog", "bird"};
+  const char* places[] = {"street", "road", "river", "park"};
+  const char* adjectives[] = {"tired", "hungry", "wide", "busy"};  // first two describe animals
+  for (int a = 0; a < 4; ++a)
+    for (int p = 0; p < 4; ++p)
+      for (int j = 0; j < 4; ++j) {
+        Example e;
+        e.tokens = tokenize(std::string("The ") + animals[a] + " didn't cross the " + places[p] +
+                            " because it was too " + adjectives[j] + ".");
+        e.query = 7;               // it
+        e.answer = j < 2 ? 1 : 5;  // the animal, or the place
+        ((a + p + j) % 4 == 0 ? set.held_out : set.train).push_back(e);
+      }
+  return set;
 }
 
 ModelSpec architecture() {
-    ModelSpec spec = default_model_spec();
-    spec.attention = AttentionLayer{};   // shapes only: the Trainer re-draws every matrix
-    spec.context_layers.assign(1, AttentionLayer{});
-    spec.feed_forward.hidden = 8;
-    return spec;
+  ModelSpec spec = default_model_spec();
+  spec.attention = AttentionLayer{};  // shapes only: the Trainer re-draws every matrix
+  spec.context_layers.assign(1, AttentionLayer{});
+  spec.feed_forward.hidden = 8;
+  return spec;
 }
 
 bool same_bits(const Matrix& a, const Matrix& b) {
-    return a.rows() == b.rows() && a.cols() == b.cols() &&
-           std::memcmp(a.data(), b.data(), sizeof(float) * static_cast<std::size_t>(a.size())) == 0;
+  return a.rows() == b.rows() && a.cols() == b.cols() &&
+         std::memcmp(a.data(), b.data(), sizeof(float) * static_cast<std::size_t>(a.size())) == 0;
 }
 
 TrainOptions options(std::uint64_t seed, int steps = 60) {
-    TrainOptions o;
-    o.seed = seed;
-    o.steps = steps;
-    o.batch = 8;
-    o.adamw.learning_rate = 0.01f;
-    return o;
+  TrainOptions o;
+  o.seed = seed;
+  o.steps = steps;
+  o.batch = 8;
+  o.adamw.learning_rate = 0.01f;
+  return o;
 }
 
 }  // namespace
 
 TEST_CASE("AdamW's first step moves each parameter by the learning rate against its gradient's sign") {
-    Matrix w = Matrix::Zero(1, 3);
-    Matrix g(1, 3);
-    g << 2.0f, -0.5f, 0.0f;
-    AdamW adam({0.1f, 0.9f, 0.999f, 1e-8f, 0.0f});
-    adam.step({{w.data(), g.data(), 3}});
-    // m̂ = g and v̂ = g² after bias correction, so the step is lr·g/|g| (0 for g = 0)
-    CHECK(w(0, 0) == doctest::Approx(-0.1f));
-    CHECK(w(0, 1) == doctest::Approx(0.1f));
-    CHECK(w(0, 2) == 0.0f);
-    CHECK(adam.steps() == 1);
+  Matrix w = Matrix::Zero(1, 3);
+  Matrix g(1, 3);
+  g << 2.0f, -0.5f, 0.0f;
+  AdamW adam({0.1f, 0.9f, 0.999f, 1e-8f, 0.0f});
+  adam.step({{w.data(), g.data(), 3}});
+  // m̂ = g and v̂ = g² after bias correction, so the step is lr·g/|g| (0 for g = 0)
+  CHECK(w(0, 0) == doctest::Approx(-0.1f));
+  CHECK(w(0, 1) == doctest::Approx(0.1f));
+  CHECK(w(0, 2) == 0.0f);
+  CHECK(adam.steps() == 1);
 }
 
 TEST_CASE("training is deterministic: the same seed gives the same weights bit for bit" * doctest::test_suite("slow")) {
-    Trainer a(architecture(), pronoun_set(), options(3));
-    Trainer b(architecture(), pronoun_set(), options(3));
-    Trainer c(architecture(), pronoun_set(), options(4));
-    while (!a.finished()) {
-        const float la = a.step(), lb = b.step();
-        CHECK(std::memcmp(&la, &lb, sizeof la) == 0);
-        c.step();
-    }
-    CHECK(same_bits(a.model().attention.w_q, b.model().attention.w_q));
-    CHECK(same_bits(a.model().context_layers[0].w_k, b.model().context_layers[0].w_k));
-    CHECK(same_bits(a.model().feed_forward.w1, b.model().feed_forward.w1));
-    CHECK_FALSE(same_bits(a.model().attention.w_q, c.model().attention.w_q));  // another seed, other weights
+  Trainer a(architecture(), pronoun_set(), options(3));
+  Trainer b(architecture(), pronoun_set(), options(3));
+  Trainer c(architecture(), pronoun_set(), options(4));
+  while (!a.finished()) {
+    const float la = a.step(), lb = b.step();
+    CHECK(std::memcmp(&la, &lb, sizeof la) == 0);
+    c.step();
+  }
+  CHECK(same_bits(a.model().attention.w_q, b.model().attention.w_q));
+  CHECK(same_bits(a.model().context_layers[0].w_k, b.model().context_layers[0].w_k));
+  CHECK(same_bits(a.model().feed_forward.w1, b.model().feed_forward.w1));
+  CHECK_FALSE(same_bits(a.model().attention.w_q, c.model().attention.w_q));  // another seed, other weights
 }
 
-TEST_CASE("training the answer task teaches the output of \"it\" to name the noun its adjective describes" * doctest::test_suite("slow")) {
-    Trainer t(architecture(), pronoun_set(), options(1, 150));
-    const Evaluation before = t.evaluate_held_out();
-    while (!t.finished()) t.step();
-    const Evaluation after = t.evaluate_held_out();
-    MESSAGE("held-out accuracy " << before.accuracy << " -> " << after.accuracy << ", loss " << before.loss
-                                 << " -> " << after.loss);
-    CHECK(before.accuracy < 0.8f);  // not right by chance: the loss is what teaches it
-    CHECK(after.loss < before.loss / 2);
-    CHECK(after.accuracy >= 0.95f);
+TEST_CASE("training the answer task teaches the output of \"it\" to name the noun its adjective describes" *
+          doctest::test_suite("slow")) {
+  Trainer t(architecture(), pronoun_set(), options(1, 150));
+  const Evaluation before = t.evaluate_held_out();
+  while (!t.finished()) t.step();
+  const Evaluation after = t.evaluate_held_out();
+  MESSAGE("held-out accuracy " << before.accuracy << " -> " << after.accuracy << ", loss " << before.loss << " -> "
+                               << after.loss);
+  CHECK(before.accuracy < 0.8f);  // not right by chance: the loss is what teaches it
+  CHECK(after.loss < before.loss / 2);
+  CHECK(after.accuracy >= 0.95f);
 }
 
 TEST_CASE("the answer loss reads only the output: its gradient reaches attention through the block's output") {
-    // A model whose attention layers are all trained: after one example's backward, the shown
-    // layer's W_Q and the feed-forward both carry gradient, and the loss equals −log of the
-    // softmax over the other words of o·e_j (computed here by hand from the block's output).
-    const ModelSpec model = initial_model(architecture(), 2);
-    Example e = pronoun_set().train.front();
-    ModelGrads g = ModelGrads::zeros(model);
-    const float loss = example_loss(model, e, Objective::answer, &g);
-    CHECK(g.attention.w_q.norm() > 0.0f);
-    CHECK(g.feed_forward.w1.norm() > 0.0f);
-    TraceOptions opts;
-    opts.mask = Mask::none();
-    const Trace trace = run_block(model, e.tokens, opts);
-    const Matrix words = embed_tokens(model.vocabulary, e.tokens, model.d_model, model.seed);
-    const Vector o = trace.output.row(e.query).transpose();
-    double total = 0.0;
-    for (Index j = 0; j < words.rows(); ++j)
-        if (j != e.query) total += std::exp(static_cast<double>(o.dot(words.row(j).transpose()) / model.temperature));
-    const double expected = -std::log(std::exp(static_cast<double>(o.dot(words.row(e.answer).transpose()) / model.temperature)) / total);
-    CHECK(loss == doctest::Approx(expected).epsilon(1e-4));
-    // Another answer of the same query is no candidate: leaving it out can only lower the loss.
-    Example shared = e;
-    shared.other_answers = {e.answer == 1 ? 5 : 1};
-    CHECK(example_loss(model, shared, Objective::answer) < loss);
+  // A model whose attention layers are all trained: after one example's backward, the shown
+  // layer's W_Q and the feed-forward both carry gradient, and the loss equals −log of the
+  // softmax over the other words of o·e_j (computed here by hand from the block's output).
+  const ModelSpec model = initial_model(architecture(), 2);
+  Example e = pronoun_set().train.front();
+  ModelGrads g = ModelGrads::zeros(model);
+  const float loss = example_loss(model, e, Objective::answer, &g);
+  CHECK(g.attention.w_q.norm() > 0.0f);
+  CHECK(g.feed_forward.w1.norm() > 0.0f);
+  TraceOptions opts;
+  opts.mask = Mask::none();
+  const Trace trace = run_block(model, e.tokens, opts);
+  const Matrix words = embed_tokens(model.vocabulary, e.tokens, model.d_model, model.seed);
+  const Vector o = trace.output.row(e.query).transpose();
+  double total = 0.0;
+  for (Index j = 0; j < words.rows(); ++j)
+    if (j != e.query) total += std::exp(static_cast<double>(o.dot(words.row(j).transpose()) / model.temperature));
+  const double expected =
+      -std::log(std::exp(static_cast<double>(o.dot(words.row(e.answer).transpose()) / model.temperature)) / total);
+  CHECK(loss == doctest::Approx(expected).epsilon(1e-4));
+  // Another answer of the same query is no candidate: leaving it out can only lower the loss.
+  Example shared = e;
+  shared.other_answers = {e.answer == 1 ? 5 : 1};
+  CHECK(example_loss(model, shared, Objective::answer) < loss);
 }
 
 TEST_CASE("training the next-word task lowers the loss and predicts the corpus" * doctest::test_suite("slow")) {
-    TrainingSet set;
-    const ModelSpec arch = architecture();
-    for (const char* s : {"The cat sat.", "The dog ran.", "The cat sat.", "A bird saw the cat."})
-        set.train.push_back(next_word_example(arch.vocabulary, tokenize(s)));
-    Trainer t(arch, set, options(2, 200));
-    // Words of one kind share their feature vector here (cat = dog), so they tie; compare the
-    // probability of the action the corpus teaches rather than a single top word.
-    auto p_sat = [&] {
-        const Trace trace = run_block(t.model(), "The cat");  // causal, like the training
-        return trace.next.probabilities(vocabulary_index(arch.vocabulary, "sat"));
-    };
-    const Evaluation before = t.evaluate_held_out();
-    const float p_before = p_sat();
-    while (!t.finished()) t.step();
-    const Evaluation after = t.evaluate_held_out();
-    MESSAGE("next-word loss " << before.loss << " -> " << after.loss << ", p(sat | The cat) " << p_before
-                              << " -> " << p_sat());
-    CHECK(after.loss < before.loss * 0.75f);
-    CHECK(p_sat() > 2 * p_before);
+  TrainingSet set;
+  const ModelSpec arch = architecture();
+  for (const char* s : {"The cat sat.", "The dog ran.", "The cat sat.", "A bird saw the cat."})
+    set.train.push_back(next_word_example(arch.vocabulary, tokenize(s)));
+  Trainer t(arch, set, options(2, 200));
+  // Words of one kind share their feature vector here (cat = dog), so they tie; compare the
+  // probability of the action the corpus teaches rather than a single top word.
+  auto p_sat = [&] {
+    const Trace trace = run_block(t.model(), "The cat");  // causal, like the training
+    return trace.next.probabilities(vocabulary_index(arch.vocabulary, "sat"));
+  };
+  const Evaluation before = t.evaluate_held_out();
+  const float p_before = p_sat();
+  while (!t.finished()) t.step();
+  const Evaluation after = t.evaluate_held_out();
+  MESSAGE("next-word loss " << before.loss << " -> " << after.loss << ", p(sat | The cat) " << p_before << " -> "
+                            << p_sat());
+  CHECK(after.loss < before.loss * 0.75f);
+  CHECK(p_sat() > 2 * p_before);
 }
 
 TEST_CASE("a snapshot restores the trainer: training on from it repeats the same steps" * doctest::test_suite("slow")) {
-    Trainer t(architecture(), pronoun_set(), options(5, 40));
-    for (int i = 0; i < 10; ++i) t.step();
-    const Trainer::Snapshot at10 = t.snapshot();
-    for (int i = 0; i < 10; ++i) t.step();
-    const Matrix after20 = t.model().attention.w_k;
-    t.restore(at10);
-    CHECK(t.steps_done() == 10);
-    for (int i = 0; i < 10; ++i) t.step();
-    CHECK(same_bits(t.model().attention.w_k, after20));
+  Trainer t(architecture(), pronoun_set(), options(5, 40));
+  for (int i = 0; i < 10; ++i) t.step();
+  const Trainer::Snapshot at10 = t.snapshot();
+  for (int i = 0; i < 10; ++i) t.step();
+  const Matrix after20 = t.model().attention.w_k;
+  t.restore(at10);
+  CHECK(t.steps_done() == 10);
+  for (int i = 0; i < 10; ++i) t.step();
+  CHECK(same_bits(t.model().attention.w_k, after20));
 }
 
 TEST_CASE("the trainer refuses what it cannot train on, with a message") {
-    TrainingSet empty;
-    CHECK_THROWS_AS(Trainer(architecture(), empty, options(1)), InputError);
-    TrainingSet bad = pronoun_set();
-    bad.train.front().answer = 99;  // outside the sentence
-    CHECK_THROWS_AS(Trainer(architecture(), bad, options(1)), InputError);
-    TrainOptions zero_lr = options(1);
-    zero_lr.adamw.learning_rate = 0.0f;
-    CHECK_THROWS_AS(Trainer(architecture(), pronoun_set(), zero_lr), InputError);
+  TrainingSet empty;
+  CHECK_THROWS_AS(Trainer(architecture(), empty, options(1)), InputError);
+  TrainingSet bad = pronoun_set();
+  bad.train.front().answer = 99;  // outside the sentence
+  CHECK_THROWS_AS(Trainer(architecture(), bad, options(1)), InputError);
+  TrainOptions zero_lr = options(1);
+  zero_lr.adamw.learning_rate = 0.0f;
+  CHECK_THROWS_AS(Trainer(architecture(), pronoun_set(), zero_lr), InputError);
 }

@@ -10,13 +10,13 @@
 #include <string>
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-    const std::string input(reinterpret_cast<const char*>(data), size);
-    std::string out;
-    try {
-        neuralpath::cli::run_attend(input, out);
-    } catch (const neuralpath::InputError&) {
-        return 0;
-    }
-    if (out.find("null") != std::string::npos) std::abort();   // a NaN or infinity was printed
+  const std::string input(reinterpret_cast<const char*>(data), size);
+  std::string out;
+  try {
+    neuralpath::cli::run_attend(input, out);
+  } catch (const neuralpath::InputError&) {
     return 0;
+  }
+  if (out.find("null") != std::string::npos) std::abort();  // a NaN or infinity was printed
+  return 0;
 }

@@ -9,11 +9,11 @@
 #include <string_view>
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-    const std::string_view latex(reinterpret_cast<const char*>(data), size);
-    const neuralpath::lesson::EquationParse parsed = neuralpath::lesson::parse_equation(latex);
-    if (parsed.root.has_value() == !parsed.errors.empty()) std::abort();
-    for (const auto& e : parsed.errors)
-        if (e.offset > size) std::abort();
-    if (parsed.root) (void)parsed.root->plain();
-    return 0;
+  const std::string_view latex(reinterpret_cast<const char*>(data), size);
+  const neuralpath::lesson::EquationParse parsed = neuralpath::lesson::parse_equation(latex);
+  if (parsed.root.has_value() == !parsed.errors.empty()) std::abort();
+  for (const auto& e : parsed.errors)
+    if (e.offset > size) std::abort();
+  if (parsed.root) (void)parsed.root->plain();
+  return 0;
 }

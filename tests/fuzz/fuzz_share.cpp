@@ -27,8 +27,8 @@
 
 namespace {
 
-using nlohmann::json;
 using neuralpath::ui::App;
+using nlohmann::json;
 
 // The launch lessons' whole state is under 400 KB; ten times that is a figure gone wrong.
 constexpr std::size_t kMaxStateBytes = 4u << 20;
@@ -47,7 +47,7 @@ std::vector<std::unique_ptr<App>>& apps() {
     for (const char* id : {"self-attention", "multi-head", "course-playback"}) {
       auto app = std::make_unique<App>();
       app->load_lesson(id, read(std::string(NEURALPATH_SOURCE_DIR "/lessons/") + id + ".md"));
-      if (!json::parse(app->state_json())["errors"].empty()) std::abort();   // the seeds need the real lessons
+      if (!json::parse(app->state_json())["errors"].empty()) std::abort();  // the seeds need the real lessons
       out.push_back(std::move(app));
     }
     return out;
@@ -60,7 +60,7 @@ json run(App& app, const json& command) { return json::parse(app.command(command
 void check_state(App& app) {
   const std::string text = app.state_json();
   if (text.size() > kMaxStateBytes) std::abort();
-  const json state = json::parse(text);   // throws (and so fails) on anything but JSON
+  const json state = json::parse(text);  // throws (and so fails) on anything but JSON
   for (const json& widget : state["widgets"])
     for (const char* key : {"sentence", "draft"})
       if (widget.contains(key) && widget[key].is_string() &&
@@ -72,17 +72,18 @@ void check_state(App& app) {
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string_view input(reinterpret_cast<const char*>(data), size);
-  if (size > neuralpath::ui::kMaxSharedStateBytes) return 0;   // the page unpacks no more
+  if (size > neuralpath::ui::kMaxSharedStateBytes) return 0;  // the page unpacks no more
   for (const auto& app : apps()) {
-    (void)app->command(input);   // as a command of its own: refused or run, never a crash
+    (void)app->command(input);  // as a command of its own: refused or run, never a crash
     const json payload = json::parse(input, nullptr, /*allow_exceptions=*/false);
-    if (payload.is_object()) {   // what np-share.js's openShared() sends
+    if (payload.is_object()) {  // what np-share.js's openShared() sends
       if (payload.contains("w") && payload["w"].is_object())
         (void)run(*app, {{"type", "restoreSnapshot"}, {"widgets", payload["w"]}});
       if (payload.contains("p") && payload["p"].is_array() && payload["p"].size() == 2 && payload["p"][0].is_string() &&
           payload["p"][1].is_number_integer())
         (void)run(*app, {{"type", "seek"}, {"step", payload["p"][1]}, {"widget", payload["p"][0]}});
-      if (payload.contains("s") && payload["s"].is_string()) (void)run(*app, {{"type", "goto"}, {"section", payload["s"]}});
+      if (payload.contains("s") && payload["s"].is_string())
+        (void)run(*app, {{"type", "goto"}, {"section", payload["s"]}});
     }
     check_state(*app);
     // What share() would put in a link now restores to itself.

@@ -32,53 +32,53 @@ const char* kSample =
 
 // The tokenizer of a model written to a file and loaded back, as `tokenize --model FILE` has it.
 const BpeTokenizer& loaded_tokenizer() {
-    static const BpeTokenizer tokenizer = [] {
-        LmConfig c;
-        c.name = "fuzz";
-        c.vocab_size = 320;
-        c.context = 8;
-        c.d_model = 4;
-        c.heads = 1;
-        c.layers = 1;
-        c.mlp_hidden = 0;
-        std::string sample;
-        for (int i = 0; i < 4; ++i) sample += kSample;
-        BpeTokenizer trained = BpeTokenizer::train(sample, c.vocab_size);
-        c.vocab_size = trained.vocab_size();
-        const std::filesystem::path path =
-            std::filesystem::temp_directory_path() / ("fuzz_tokenize-" + std::to_string(getpid()) + ".nplm");
-        save_model(initial_model(c, trained, 1), path.string());
-        const LmModel loaded = load_model(path.string());
-        std::filesystem::remove(path);
-        if (loaded.tokenizer.merges() != trained.merges()) std::abort();
-        return loaded.tokenizer;
-    }();
-    return tokenizer;
+  static const BpeTokenizer tokenizer = [] {
+    LmConfig c;
+    c.name = "fuzz";
+    c.vocab_size = 320;
+    c.context = 8;
+    c.d_model = 4;
+    c.heads = 1;
+    c.layers = 1;
+    c.mlp_hidden = 0;
+    std::string sample;
+    for (int i = 0; i < 4; ++i) sample += kSample;
+    BpeTokenizer trained = BpeTokenizer::train(sample, c.vocab_size);
+    c.vocab_size = trained.vocab_size();
+    const std::filesystem::path path =
+        std::filesystem::temp_directory_path() / ("fuzz_tokenize-" + std::to_string(getpid()) + ".nplm");
+    save_model(initial_model(c, trained, 1), path.string());
+    const LmModel loaded = load_model(path.string());
+    std::filesystem::remove(path);
+    if (loaded.tokenizer.merges() != trained.merges()) std::abort();
+    return loaded.tokenizer;
+  }();
+  return tokenizer;
 }
 
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-    const std::string input(reinterpret_cast<const char*>(data), size);
+  const std::string input(reinterpret_cast<const char*>(data), size);
 
-    // The model's tokenizer.
-    const BpeTokenizer& tokenizer = loaded_tokenizer();
-    const std::vector<int> ids = tokenizer.encode(input);
-    std::string joined;
-    for (int id : ids) {
-        if (id < 0 || id >= tokenizer.vocab_size() || id == kDocumentToken) std::abort();
-        joined += tokenizer.token_bytes(id);
-    }
-    if (joined != input || tokenizer.decode(ids) != input) std::abort();
+  // The model's tokenizer.
+  const BpeTokenizer& tokenizer = loaded_tokenizer();
+  const std::vector<int> ids = tokenizer.encode(input);
+  std::string joined;
+  for (int id : ids) {
+    if (id < 0 || id >= tokenizer.vocab_size() || id == kDocumentToken) std::abort();
+    joined += tokenizer.token_bytes(id);
+  }
+  if (joined != input || tokenizer.decode(ids) != input) std::abort();
 
-    // A tokenizer learned from the input.
-    if (size <= 4096) {
-        const BpeTokenizer own = BpeTokenizer::train(input, kFirstMerge + 48);
-        const std::vector<int> own_ids = own.encode(input);
-        if (own.decode(own_ids) != input) std::abort();
-        if (BpeTokenizer::from_merges(own.merges()).encode(input) != own_ids) std::abort();
-        for (int id = 0; id < own.vocab_size(); ++id)
-            if (own.token_bytes(id).size() > kMaxTokenBytes) std::abort();
-    }
-    return 0;
+  // A tokenizer learned from the input.
+  if (size <= 4096) {
+    const BpeTokenizer own = BpeTokenizer::train(input, kFirstMerge + 48);
+    const std::vector<int> own_ids = own.encode(input);
+    if (own.decode(own_ids) != input) std::abort();
+    if (BpeTokenizer::from_merges(own.merges()).encode(input) != own_ids) std::abort();
+    for (int id = 0; id < own.vocab_size(); ++id)
+      if (own.token_bytes(id).size() > kMaxTokenBytes) std::abort();
+  }
+  return 0;
 }

@@ -17,9 +17,8 @@
 using namespace neuralpath::lm;
 
 TEST_SUITE("slow") {
-
-TEST_CASE("the tiny config trained on the English corpus grows an induction head (a phase change)" *
-          doctest::skip(std::string(NEURALPATH_CORPUS_EN).empty())) {
+  TEST_CASE("the tiny config trained on the English corpus grows an induction head (a phase change)" *
+            doctest::skip(std::string(NEURALPATH_CORPUS_EN).empty())) {
     const LmConfig& c = *find_config("tiny");
     const Corpus corpus = read_corpus(NEURALPATH_CORPUS_EN);
     BpeTokenizer t = BpeTokenizer::train(corpus.training_text(), c.vocab_size);
@@ -29,24 +28,24 @@ TEST_CASE("the tiny config trained on the English corpus grows an induction head
     float early = 1.0f;  // the score 50 steps in
     int crossed = -1;
     while (trainer.steps_done() < trainer.total_steps()) {
-        trainer.step();
-        if (trainer.steps_done() % 50 != 0) continue;
-        const float best = trainer.head_scores().best_induction().induction;
-        if (trainer.steps_done() == 50) early = best;
-        if (crossed < 0 && best >= 0.5f) crossed = trainer.steps_done();
+      trainer.step();
+      if (trainer.steps_done() % 50 != 0) continue;
+      const float best = trainer.head_scores().best_induction().induction;
+      if (trainer.steps_done() == 50) early = best;
+      if (crossed < 0 && best >= 0.5f) crossed = trainer.steps_done();
     }
     const HeadReport end = trainer.head_scores();
     MESSAGE("induction " << start.best_induction().induction << " at start, " << end.best_induction().induction
                          << " at the end, crossed 0.5 at step " << crossed << "; previous-token "
-                         << end.best_previous_token().previous_token << "; copy loss " << end.first_copy_loss
-                         << " -> " << end.second_copy_loss);
+                         << end.best_previous_token().previous_token << "; copy loss " << end.first_copy_loss << " -> "
+                         << end.second_copy_loss);
     CHECK(start.best_induction().induction < 0.1f);
-    CHECK(early < 0.1f);                      // trained, and no induction head yet
-    CHECK(crossed > 500);                     // it comes later, all at once
+    CHECK(early < 0.1f);   // trained, and no induction head yet
+    CHECK(crossed > 500);  // it comes later, all at once
     CHECK(end.best_induction().induction >= 0.5f);
     CHECK(end.second_copy_loss <= 0.4f * end.first_copy_loss);
     CHECK(end.best_previous_token().previous_token > 0.2f);  // the layer-0 head it composes with
-    CHECK(end.best_induction().layer == 1);   // induction needs the layer before it
-}
+    CHECK(end.best_induction().layer == 1);                  // induction needs the layer before it
+  }
 
 }  // TEST_SUITE("slow")

@@ -27,7 +27,8 @@ Snapshot full_snapshot() {
   s.samples = {{0, "The \"cat\" sat"}};
   s.heads = {{0, 0, 0.15f, 0.06f}, {0, 1, 0.25f, 0.05f}};
   s.previous_token = Milestone{1175, 0, 1, 0.506f};
-  s.text = Attention{{"", "The", " cat"}, {{1, 0, 0, 0.5f, 0.5f, 0, 0.25f, 0.25f, 0.5f}, {1, 0, 0, 1, 0, 0, 1, 0, 0}}, false};
+  s.text = Attention{
+      {"", "The", " cat"}, {{1, 0, 0, 0.5f, 0.5f, 0, 0.25f, 0.25f, 0.5f}, {1, 0, 0, 1, 0, 0, 1, 0, 0}}, false};
   return s;
 }
 
@@ -54,7 +55,10 @@ std::string refusal(const Json& j, bool reply = true) {
 
 TEST_CASE("every request survives JSON both ways") {
   const std::vector<Request> requests = {Open{2, "models/train-en.nptok", "page", 7, 0, "The ", "the cat, the cat"},
-                                         Start{3, 11}, Train{3, std::nullopt}, Train{3, 1200}, Pause{3},
+                                         Start{3, 11},
+                                         Train{3, std::nullopt},
+                                         Train{3, 1200},
+                                         Pause{3},
                                          Text{3, "La gata"}};
   for (const Request& r : requests) {
     const Json j = encode(r);
@@ -69,7 +73,8 @@ TEST_CASE("every request survives JSON both ways") {
 
 TEST_CASE("every reply survives JSON both ways, NaN as null") {
   round_trip_reply(Progress{"data", 1000, 790000});
-  const Ready ready = round_trip_reply(Ready{1, "en", "fortunes", "page", 320, 32, 2, 4, 1430581, 39000, 12279, 2079779, 3.33f});
+  const Ready ready =
+      round_trip_reply(Ready{1, "en", "fortunes", "page", 320, 32, 2, 4, 1430581, 39000, 12279, 2079779, 3.33f});
   CHECK(ready.train_tokens == 1430581);
   const Snapshot s = round_trip_reply(full_snapshot());
   CHECK(std::isnan(s.val_loss));
@@ -101,7 +106,8 @@ TEST_CASE("a message that is not exactly one of the protocol's is refused, namin
   CHECK(refusal(Json{{"type", "pause"}}, false) == "pause needs 'run'");
   CHECK(refusal(Json{{"type", "pause"}, {"run", "1"}}, false) == "pause 'run' must be a whole number");
   CHECK(refusal(Json{{"type", "pause"}, {"run", 1}, {"colour", 1}}, false) == "pause has an unknown field 'colour'");
-  CHECK(refusal(Json{{"type", "start"}, {"run", 1}, {"seed", -4}}, false).find("'seed' must be from 0") != std::string::npos);
+  CHECK(refusal(Json{{"type", "start"}, {"run", 1}, {"seed", -4}}, false).find("'seed' must be from 0") !=
+        std::string::npos);
   CHECK(refusal(Json{{"type", "train"}, {"run", 1}, {"until", 1000000}}, false).find("'until'") != std::string::npos);
   CHECK(refusal(Json{{"type", "text"}, {"run", 1}, {"text", std::string(kMaxTextBytes + 1, 'a')}}, false)
             .find("longer than") != std::string::npos);

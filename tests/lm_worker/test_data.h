@@ -14,20 +14,20 @@ namespace neuralpath::test {
 inline std::string small_corpus() { return testdata::sentences_corpus(60, 5); }
 
 inline lm::PageData small_page_data(std::size_t max_train = 0, std::size_t max_validation = 0) {
-    return lm::pack_page_data(lm::split_corpus(small_corpus()), 300, max_train, max_validation, "en", "test sentences");
+  return lm::pack_page_data(lm::split_corpus(small_corpus()), 300, max_train, max_validation, "en", "test sentences");
 }
 
 // "tiny" made smaller: 16 tokens of context, batches of 4, 40 steps.
 inline lm::LmConfig quick_config() {
-    lm::LmConfig c = *lm::find_config("tiny");
-    c.vocab_size = 300;
-    c.context = 16;
-    c.batch = 4;
-    c.steps = 40;
-    c.warmup_steps = 5;
-    c.learning_rate = 1e-2f;
-    c.val_batches = 2;
-    return c;
+  lm::LmConfig c = *lm::find_config("tiny");
+  c.vocab_size = 300;
+  c.context = 16;
+  c.batch = 4;
+  c.steps = 40;
+  c.warmup_steps = 5;
+  c.learning_rate = 1e-2f;
+  c.val_batches = 2;
+  return c;
 }
 
 }  // namespace neuralpath::test

@@ -101,7 +101,7 @@ TEST_CASE("train runs in work() slices; snapshots carry each curve point, head r
   }
   CHECK(curve_steps == std::vector<int>{0, 25, 50, 60});
   CHECK(history_steps == curve_steps);
-  CHECK(sample_steps == std::vector<int>{0, 60});  // every 250 steps, and the last
+  CHECK(sample_steps == std::vector<int>{0, 60});       // every 250 steps, and the last
   CHECK(w.handle(Train{1, std::nullopt}).size() == 1);  // finished: it says where it stands
   CHECK_FALSE(w.running());
 }
@@ -122,7 +122,8 @@ TEST_CASE("train until a step pauses there (a restored page replays its steps)")
   (void)w.open(data_bytes(), quick_open());
   (void)w.handle(Train{1, 33});
   std::vector<Snapshot> got;
-  while (w.running()) for (const Snapshot& s : snapshots(w.work(100, 1e9))) got.push_back(s);
+  while (w.running())
+    for (const Snapshot& s : snapshots(w.work(100, 1e9))) got.push_back(s);
   CHECK(w.run().steps_done() == 33);
   REQUIRE_FALSE(got.empty());
   CHECK(got.back().step == 33);

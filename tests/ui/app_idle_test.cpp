@@ -4,8 +4,8 @@
 
 #include <doctest/doctest.h>
 
-using nlohmann::json;
 using neuralpath::ui::test::Headless;
+using nlohmann::json;
 
 namespace {
 

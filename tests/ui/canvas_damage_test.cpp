@@ -53,7 +53,9 @@ std::function<void(ImDrawList&)> two_rectangles(float blue_x, ImU32 first = red)
   };
 }
 
-bool same(const PixelRect& a, const PixelRect& b) { return a.x0 == b.x0 && a.y0 == b.y0 && a.x1 == b.x1 && a.y1 == b.y1; }
+bool same(const PixelRect& a, const PixelRect& b) {
+  return a.x0 == b.x0 && a.y0 == b.y0 && a.x1 == b.x1 && a.y1 == b.y1;
+}
 
 }  // namespace
 
@@ -81,7 +83,8 @@ TEST_CASE("a rectangle that moves damages the tiles it left and the tiles it rea
   CHECK(moved.area() < 800 * 600 / 20);  // the red rectangle's tiles are not in it
 
   SUBCASE("a colour change damages that rectangle's tiles alone") {
-    const PixelRect recoloured = damage.changed(Frame(800, 600, two_rectangles(610, IM_COL32(0, 150, 0, 255))).data, 800, 600);
+    const PixelRect recoloured =
+        damage.changed(Frame(800, 600, two_rectangles(610, IM_COL32(0, 150, 0, 255))).data, 800, 600);
     CHECK(same(recoloured, PixelRect{3 * 32, 3 * 32, 7 * 32, 5 * 32}));
   }
 }
@@ -94,8 +97,13 @@ TEST_CASE("drawing order counts: two overlapping rectangles swapped damage where
     return [=](ImDrawList& list) {
       const auto red_rect = [&] { list.AddRectFilled({100, 100}, {300, 300}, red); };
       const auto blue_rect = [&] { list.AddRectFilled({250, 250}, {400, 400}, blue); };
-      if (red_first) { red_rect(); blue_rect(); }
-      else { blue_rect(); red_rect(); }
+      if (red_first) {
+        red_rect();
+        blue_rect();
+      } else {
+        blue_rect();
+        red_rect();
+      }
     };
   };
   damage.changed(Frame(800, 600, in_order(true)).data, 800, 600);
@@ -165,14 +173,18 @@ TEST_CASE("a partial redraw gives a command the very pixels a full redraw gives 
   using neuralpath::web::command_pixels;
   for (const float scale : {1.0f, 2.0f, 1.5f}) {
     CAPTURE(scale);
-    const ImVec4 clips[] = {{10.25f, 100.5f, 300.75f, 320.25f}, {0.5f, 0.5f, 399.5f, 399.5f}, {33.7f, 31.9f, 64.1f, 96.6f}};
+    const ImVec4 clips[] = {
+        {10.25f, 100.5f, 300.75f, 320.25f}, {0.5f, 0.5f, 399.5f, 399.5f}, {33.7f, 31.9f, 64.1f, 96.6f}};
     for (const ImVec4& clip : clips) {
       CAPTURE(clip.w);
-      Frame frame(400, 400, [&](ImDrawList& list) {
-        list.PushClipRect({clip.x, clip.y}, {clip.z, clip.w});
-        list.AddRectFilled({0, 0}, {400, 400}, red);
-        list.PopClipRect();
-      }, scale);
+      Frame frame(
+          400, 400,
+          [&](ImDrawList& list) {
+            list.PushClipRect({clip.x, clip.y}, {clip.z, clip.w});
+            list.AddRectFilled({0, 0}, {400, 400}, red);
+            list.PopClipRect();
+          },
+          scale);
       const ImDrawCmd* cmd = nullptr;
       for (const ImDrawCmd& c : frame.list->CmdBuffer)
         if (c.ClipRect.w == clip.w && c.ElemCount > 0) cmd = &c;
@@ -184,11 +196,13 @@ TEST_CASE("a partial redraw gives a command the very pixels a full redraw gives 
         CAPTURE(rows);
         std::vector<int> drawn(static_cast<std::size_t>(size), 0);  // how often each row (or column) was drawn
         for (int at = 0; at < size; at += tile) {
-          const PixelRect band = rows ? PixelRect{0, at, size, std::min(size, at + tile)} : PixelRect{at, 0, std::min(size, at + tile), size};
+          const PixelRect band = rows ? PixelRect{0, at, size, std::min(size, at + tile)}
+                                      : PixelRect{at, 0, std::min(size, at + tile), size};
           const PixelRect part = command_pixels(*cmd, frame.data, band, size, size);
           if (part.empty()) continue;
           CHECK((rows ? part.x0 == whole.x0 && part.x1 == whole.x1 : part.y0 == whole.y0 && part.y1 == whole.y1));
-          for (int i = rows ? part.y0 : part.x0; i < (rows ? part.y1 : part.x1); ++i) ++drawn[static_cast<std::size_t>(i)];
+          for (int i = rows ? part.y0 : part.x0; i < (rows ? part.y1 : part.x1); ++i)
+            ++drawn[static_cast<std::size_t>(i)];
         }
         for (int i = 0; i < size; ++i) {
           const bool in_whole = rows ? i >= whole.y0 && i < whole.y1 : i >= whole.x0 && i < whole.x1;

@@ -69,9 +69,9 @@ ls::Lesson sample_lesson() {
   first.title = "Words look at words";
   first.anchor = "words";
   first.level = ls::Level::Beginner;
-  first.blocks.push_back(block(ls::Paragraph{
-      {text("Attention is "), text("a weighted ", true), text("average", true),
-       text(" of "), text("values", false, true), text(", ") , math("\\frac{QK^\\top}{\\sqrt{d_k}}")}}));
+  first.blocks.push_back(
+      block(ls::Paragraph{{text("Attention is "), text("a weighted ", true), text("average", true), text(" of "),
+                           text("values", false, true), text(", "), math("\\frac{QK^\\top}{\\sqrt{d_k}}")}}));
   first.blocks.push_back(block(ls::Heading{2, {text("In one line")}}));
   ls::EquationBlock eq;
   eq.latex = "\\operatorname{softmax}\\left(\\frac{QK^\\top}{\\sqrt{d_k}}\\right)V";
@@ -179,7 +179,7 @@ TEST_CASE("a knowledge check lists its question, options and hint but never whic
   CHECK(check["hint"] == "Who can be tired?");
   const std::string dumped = check.dump();
   CHECK(dumped.find("correct") == std::string::npos);
-  CHECK(dumped.find("tired.") == std::string::npos);   // per-option feedback stays in the engine
+  CHECK(dumped.find("tired.") == std::string::npos);  // per-option feedback stays in the engine
 }
 
 TEST_CASE("reveals, callouts, code and lists carry their nested blocks") {
@@ -256,8 +256,8 @@ TEST_CASE("the App hands the page the document of the lesson it loaded, or its e
   const json empty = json::parse(app.document_json());
   CHECK(empty["sections"].empty());
   app.load_lesson("mini",
-      "---\nid: mini\ntitle: Mini\nlevel: Beginner\nsummary: Small.\n---\n"
-      "## Beginner: Only section\n\nSome *text*.\n");
+                  "---\nid: mini\ntitle: Mini\nlevel: Beginner\nsummary: Small.\n---\n"
+                  "## Beginner: Only section\n\nSome *text*.\n");
   const json doc = json::parse(app.document_json());
   CHECK(doc["lesson"] == "mini");
   CHECK(doc["title"] == "Mini");

@@ -22,7 +22,7 @@ namespace {
 // shared by the contexts (ImGui allows one atlas for several contexts).
 struct SharedFonts {
   std::unique_ptr<ImFontAtlas> atlas;
-  Fonts                        fonts;
+  Fonts fonts;
 };
 
 SharedFonts& shared_fonts(float scale) {
@@ -213,7 +213,9 @@ std::string read_file(const std::string& path) {
   return text.str();
 }
 
-nlohmann::json widget_state(const Headless& page, const std::string& id) { return with_id(page.state()["widgets"], id); }
+nlohmann::json widget_state(const Headless& page, const std::string& id) {
+  return with_id(page.state()["widgets"], id);
+}
 
 ImVec2 centre(const nlohmann::json& rect) {
   return {rect[0].get<float>() + rect[2].get<float>() / 2, rect[1].get<float>() + rect[3].get<float>() / 2};

@@ -40,7 +40,7 @@ class Headless {
   float scale() const { return scale_; }
 
   void load(const std::string& id, const std::string& markdown);
-  void load_file(const std::string& path);    // id = the file's stem
+  void load_file(const std::string& path);  // id = the file's stem
   void resize(float css_width, float css_height);
 
   void frames(int count = 1, float dt = 1.0f / 60);
@@ -56,18 +56,18 @@ class Headless {
   void key(ImGuiKey key, bool shift = false);  // press for one frame, then release
 
   nlohmann::json state() const;
-  nlohmann::json command(const nlohmann::json& message);   // the reply
-  std::vector<nlohmann::json> events();                   // drained
+  nlohmann::json command(const nlohmann::json& message);           // the reply
+  std::vector<nlohmann::json> events();                            // drained
   std::vector<nlohmann::json> events_of(const std::string& type);  // drained, filtered
 
  private:
   void finger_frame(float x, float y, bool down);  // the finger's state, then one frame
 
   ImGuiContext* context_ = nullptr;
-  App           app_;
-  Fonts         fonts_;
-  float         css_width_, css_height_, scale_;
-  std::vector<nlohmann::json> pending_;   // events taken but not yet asked for
+  App app_;
+  Fonts fonts_;
+  float css_width_, css_height_, scale_;
+  std::vector<nlohmann::json> pending_;  // events taken but not yet asked for
 };
 
 // The launch lessons in lessons/ (FORMAT.md and README.md excluded), in name order.

@@ -88,7 +88,8 @@ TEST_CASE("a click on Next token writes one token, and the race runs over frames
 
   REQUIRE(page.command({{"type", "race"}, {"widget", "cache"}})["ok"] == true);
   int frames = 0;
-  for (; frames < 2000 && !with_id(page.state()["widgets"], "cache")["race"]["finished"].get<bool>(); ++frames) page.frames(1);
+  for (; frames < 2000 && !with_id(page.state()["widgets"], "cache")["race"]["finished"].get<bool>(); ++frames)
+    page.frames(1);
   const json race = with_id(page.state()["widgets"], "cache")["race"];
   CHECK(race["finished"] == true);
   CHECK(race["same_tokens"] == true);

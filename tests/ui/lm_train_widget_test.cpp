@@ -36,8 +36,10 @@ void pump(Headless& page, lw::TrainerWorker& worker, const std::string& data, in
     for (const json& e : page.events_of("lm-worker")) {
       REQUIRE(e["widget"] == "trainer");
       const lw::Request request = std::get<lw::Request>(lw::decode_request(e["message"]));
-      if (const auto* open = std::get_if<lw::Open>(&request)) deliver(worker.open(data, *open));
-      else deliver(worker.handle(request));
+      if (const auto* open = std::get_if<lw::Open>(&request))
+        deliver(worker.open(data, *open));
+      else
+        deliver(worker.handle(request));
     }
   };
   post();
@@ -142,7 +144,7 @@ TEST_CASE("a predict card shows nothing of the answer before the guess, then the
   CHECK(c["explanation"].get<std::string>().find("ln 320") != std::string::npos);
   CHECK(c["measured"]["text"].is_null());  // nothing trained yet: no number to show
   const json again = page.command({{"type", "answer"}, {"check", "untrained-loss"}, {"option", 0}});
-  CHECK(again["ok"] == false);                       // a guess is made once
+  CHECK(again["ok"] == false);  // a guess is made once
   CHECK(page.state()["progress"]["answers"]["untrained-loss"] == json::array({1}));
 
   // Once the trainer has measured step 0, the card prints that number, formatted by the engine.

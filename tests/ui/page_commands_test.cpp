@@ -102,7 +102,8 @@ TEST_CASE("malformed and unknown commands are refused with a reason and change n
     CHECK(reply["error"].is_string());
     CHECK(!reply["error"].get<std::string>().empty());
   }
-  CHECK(page.app().command("{broken") == json({{"ok", false}, {"error", "a command is a JSON object with a string \"type\""}}).dump());
+  CHECK(page.app().command("{broken") ==
+        json({{"ok", false}, {"error", "a command is a JSON object with a string \"type\""}}).dump());
   CHECK(page.app().state_json() == before);
   CHECK(page.events_of("answered").empty());
 }
@@ -150,7 +151,8 @@ TEST_CASE("reveal, hint and show-answer are reflected in state and kept in the p
   CHECK(check["answer"] == json::array({0}));
 }
 
-TEST_CASE("saved progress restores answers, reveals and the section, and a bad one is refused while the lesson still works") {
+TEST_CASE(
+    "saved progress restores answers, reveals and the section, and a bad one is refused while the lesson still works") {
   std::string saved;
   {
     Headless page(1280, 800);
@@ -206,7 +208,9 @@ TEST_CASE("answering every check correctly after visiting every section emits 'c
 
 TEST_CASE("a broken lesson lists every problem as file:line:col and refuses lesson commands") {
   Headless page(1280, 800);
-  page.load("broken", "---\nid: broken\ntitle: Broken\nlevel: Expert\nsummary: x\n---\n\n## Beginner: A\n\n```check\nid: c\nquestion: Q?\noptions:\n  - text: a\n    feedback: f\n```\n");
+  page.load("broken",
+            "---\nid: broken\ntitle: Broken\nlevel: Expert\nsummary: x\n---\n\n## Beginner: A\n\n```check\nid: "
+            "c\nquestion: Q?\noptions:\n  - text: a\n    feedback: f\n```\n");
   page.frames(3);
   const json state = page.state();
   REQUIRE(state["errors"].size() >= 2);

@@ -85,7 +85,8 @@ TEST_CASE("a multiple-answer check ticks options and grades them with the Check 
   CHECK(find_by_id(page.state()["checks"], "several")["correct"] == true);
 }
 
-TEST_CASE("dragging empty page space scrolls the page, and a drag that starts on an option scrolls and does not answer") {
+TEST_CASE(
+    "dragging empty page space scrolls the page, and a drag that starts on an option scrolls and does not answer") {
   Headless page(375, 740, 2);
   page.load_file(kSample);
   page.frames(3);
@@ -124,8 +125,10 @@ TEST_CASE("a released drag coasts on, unless reduced motion is asked for") {
     page.frames(30);
     const double later = page.state()["layout"]["scroll"].get<double>();
     CAPTURE(reduce);
-    if (reduce) CHECK(later == doctest::Approx(released));
-    else CHECK(later > released + 20);
+    if (reduce)
+      CHECK(later == doctest::Approx(released));
+    else
+      CHECK(later > released + 20);
   }
 }
 
@@ -234,7 +237,8 @@ TEST_CASE("clicking a link asks the host to open it") {
   const json column = page.state()["layout"]["column"];
   std::vector<json> opened;
   for (float y = 120; y < 400 && opened.empty(); y += 6)
-    for (float x = column[0].get<float>(); x < column[0].get<float>() + column[2].get<float>() && opened.empty(); x += 20) {
+    for (float x = column[0].get<float>(); x < column[0].get<float>() + column[2].get<float>() && opened.empty();
+         x += 20) {
       page.click(x, y);
       opened = page.events_of("openLink");
     }

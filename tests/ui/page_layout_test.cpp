@@ -45,7 +45,9 @@ void exercise(Headless& page) {
       continue;
     }
     for (int option = 0; option < n; ++option) {
-      REQUIRE(page.command({{"type", "answer"}, {"check", id}, {"option", check["multiple"] ? json::array({option}) : json(option)}})["ok"] == true);
+      REQUIRE(page.command({{"type", "answer"},
+                            {"check", id},
+                            {"option", check["multiple"] ? json::array({option}) : json(option)}})["ok"] == true);
       page.frames(2);
     }
     if (check["has_hint"] == true) REQUIRE(page.command({{"type", "hint"}, {"check", id}})["ok"] == true);
@@ -66,7 +68,9 @@ void exercise(Headless& page) {
 
 TEST_CASE("every lesson draws at 375, 768 and 1440 CSS px in both themes without an ImGui assertion") {
   REQUIRE(!all_lessons().empty());
-  struct Size { float width, height, scale; };
+  struct Size {
+    float width, height, scale;
+  };
   for (const std::string& file : all_lessons()) {
     for (const Size size : {Size{375, 740, 2}, Size{768, 1024, 1}, Size{1440, 900, 1}}) {
       for (const Theme theme : {Theme::light, Theme::dark}) {
@@ -123,8 +127,10 @@ std::string code_parts(const std::string& text) {
     std::size_t end = text.find('\n', pos);
     if (end == std::string::npos) end = text.size();
     const std::string line = text.substr(pos, end - pos);
-    if (line.rfind("```", 0) == 0) fenced = !fenced && line.size() > 3;
-    else if (fenced) out += line + "\n";
+    if (line.rfind("```", 0) == 0)
+      fenced = !fenced && line.size() > 3;
+    else if (fenced)
+      out += line + "\n";
     else
       for (std::size_t a = line.find('`'); a != std::string::npos; a = line.find('`', a + 1)) {
         const std::size_t b = line.find('`', a + 1);
@@ -178,5 +184,6 @@ TEST_CASE("the page keeps its layout in CSS pixels whatever the device pixel rat
     at2 = page.state();
   }
   CHECK(at2["layout"]["column"][2].get<double>() == doctest::Approx(at1["layout"]["column"][2].get<double>()));
-  CHECK(at2["sections"][1]["top"].get<double>() == doctest::Approx(at1["sections"][1]["top"].get<double>()).epsilon(0.03));
+  CHECK(at2["sections"][1]["top"].get<double>() ==
+        doctest::Approx(at1["sections"][1]["top"].get<double>()).epsilon(0.03));
 }

@@ -25,8 +25,9 @@ std::string repeat(std::string_view s, int n) {
   return out;
 }
 
-const std::string kHead = "---\nid: deep\ntitle: Deep\nlevel: Beginner\nsummary: Nested to the limit.\n---\n"
-                          "## Beginner: Deep\n\n";
+const std::string kHead =
+    "---\nid: deep\ntitle: Deep\nlevel: Beginner\nsummary: Nested to the limit.\n---\n"
+    "## Beginner: Deep\n\n";
 
 // Every kind of nesting at `extra` levels past its limit (0 = exactly at the limit).
 std::string deep_lesson(int extra) {
@@ -38,8 +39,8 @@ std::string deep_lesson(int extra) {
   text += "```equation\n---\n" + repeat("\\frac{", grouped) + "x" + repeat("}{y}", grouped) + "\n```\n\n";
   text += "Inline $" + repeat("\\sqrt{", grouped) + "x" + repeat("}", grouped) + "$ maths.\n\n";
   text += repeat("> ", neuralpath::lesson::kMaxBlockNesting + extra) + "A deep quote.\n\n";
-  text += repeat("- ", neuralpath::lesson::kMaxBlockNesting / 2) + repeat("> ", neuralpath::lesson::kMaxBlockNesting / 2) +
-          "A quote in a list.\n";
+  text += repeat("- ", neuralpath::lesson::kMaxBlockNesting / 2) +
+          repeat("> ", neuralpath::lesson::kMaxBlockNesting / 2) + "A quote in a list.\n";
   return text;
 }
 
@@ -65,11 +66,11 @@ TEST_CASE("the page shows exactly the diagnostics check prints for a lesson nest
   json expected = json::array();
   for (const auto& d : loaded.diagnostics) expected.push_back(d.to_string());
   CAPTURE(expected.dump());
-  CHECK(expected.size() == 4);   // two display equations, the inline one, the quote
+  CHECK(expected.size() == 4);  // two display equations, the inline one, the quote
 
   Headless page(375, 740, 2);
   page.load("deep", text);
-  page.frames(3);   // the error panel draws
+  page.frames(3);  // the error panel draws
   CHECK(page.state()["errors"] == expected);
   CHECK(page.state()["errors"][0].get<std::string>().find("lessons/deep.md:11:") == 0);
 }
@@ -100,7 +101,8 @@ TEST_CASE("no sentence path takes more than a sentence field holds: setSentence,
     const json set = page.command({{"type", "setSentence"}, {"text", kLongWord}, {"widget", id}});
     CHECK(set["ok"] == false);
     CHECK(set["error"].get<std::string>().find("3,004 bytes long") != std::string::npos);
-    const json shared = page.command({{"type", "restoreSnapshot"}, {"widgets", {{id, {{"s", kLongWord}, {"sentence", kLongWord}}}}}});
+    const json shared =
+        page.command({{"type", "restoreSnapshot"}, {"widgets", {{id, {{"s", kLongWord}, {"sentence", kLongWord}}}}}});
     CHECK(shared["ok"] == true);
     CHECK(sentence_of(page.state(), id) == before);
   }
@@ -125,14 +127,15 @@ TEST_CASE("a command nested deeper than the engine reads, or larger than it take
   Headless page(1280, 800);
   page.load_file("lessons/self-attention.md");
   // 5M nested arrays from one link froze the tab; a record's dump of a deep tree overflowed the stack.
-  const std::string deep = R"({"type":"restore","progress":)" + std::string(200000, '[') + std::string(200000, ']') + "}";
+  const std::string deep =
+      R"({"type":"restore","progress":)" + std::string(200000, '[') + std::string(200000, ']') + "}";
   const json reply = json::parse(page.app().command(deep));
   CHECK(reply["ok"] == false);
   CHECK(reply["error"].get<std::string>().find("nested more than 32 levels") != std::string::npos);
   const std::string large = R"({"type":"setSentence","text":")" + std::string(kMaxCommandBytes, 'a') + "\"}";
   CHECK(json::parse(page.app().command(large))["error"].get<std::string>().find("larger than the engine takes") !=
         std::string::npos);
-  CHECK(page.command({{"type", "goto"}, {"section", "qkv"}})["ok"] == true);   // and the page goes on
+  CHECK(page.command({{"type", "goto"}, {"section", "qkv"}})["ok"] == true);  // and the page goes on
 }
 
 TEST_CASE("the page refuses a lesson whose trained weights are not shipped, at its lesson-weights line") {
@@ -145,7 +148,9 @@ TEST_CASE("the page refuses a lesson whose trained weights are not shipped, at i
   const json errors = json::parse(app.state_json())["errors"];
   ImGui::DestroyContext(context);
   REQUIRE(errors.size() == 1);
-  const std::size_t line = 1 + static_cast<std::size_t>(std::count(text.begin(), text.begin() + static_cast<long>(text.find("lesson-weights: trained")), '\n'));
+  const std::size_t line =
+      1 + static_cast<std::size_t>(
+              std::count(text.begin(), text.begin() + static_cast<long>(text.find("lesson-weights: trained")), '\n'));
   CHECK(errors[0].get<std::string>().find("lessons/course-playback.md:" + std::to_string(line) + ":17: error:") == 0);
   CHECK(errors[0].get<std::string>().find("not trained while the lesson opens") != std::string::npos);
 }

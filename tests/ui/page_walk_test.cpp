@@ -43,14 +43,19 @@ void open_at(Headless& page, const std::string& lesson, const std::string& widge
 
 // [SECTION] Item 1: a number's derivation belongs to its figure -----------------------------------
 
-TEST_CASE("a derivation popup scrolls with its figure, a tap elsewhere still does its job, and it closes once its number is gone") {
+TEST_CASE(
+    "a derivation popup scrolls with its figure, a tap elsewhere still does its job, and it closes once its number is "
+    "gone") {
   for (const bool phone : {false, true}) {
     CAPTURE(phone);
     Headless page(phone ? 375.0f : 1440.0f, phone ? 740.0f : 900.0f, phone ? 2.0f : 1.0f);
     open_at(page, "self-attention", "it-spotlight", 150);
     json spot = widget_state(page, "it-spotlight");
     const auto [lx, ly] = centre(spot["layout"]["labels"][1]);  // "animal"'s percentage
-    if (phone) page.tap(lx, ly); else page.click(lx, ly);
+    if (phone)
+      page.tap(lx, ly);
+    else
+      page.click(lx, ly);
     page.frames(3);
     spot = widget_state(page, "it-spotlight");
     REQUIRE(spot["explained"]["open"] == true);
@@ -81,12 +86,16 @@ TEST_CASE("a derivation popup scrolls with its figure, a tap elsewhere still doe
       const auto [cx, cy] = centre(chips[k]);
       const bool under = cx >= popup[0].get<float>() && cx <= popup[0].get<float>() + popup[2].get<float>() &&
                          cy >= popup[1].get<float>() && cy <= popup[1].get<float>() + popup[3].get<float>();
-      if (!under && cy > 60 && cy < (phone ? 700 : 880) && spot["tokens"][k] != spot["query"] && spot["tokens"][k] != ".")
+      if (!under && cy > 60 && cy < (phone ? 700 : 880) && spot["tokens"][k] != spot["query"] &&
+          spot["tokens"][k] != ".")
         target = static_cast<int>(k);
     }
     REQUIRE(target >= 0);
     const auto [tx, ty] = centre(chips[static_cast<std::size_t>(target)]);
-    if (phone) page.tap(tx, ty); else page.click(tx, ty);
+    if (phone)
+      page.tap(tx, ty);
+    else
+      page.click(tx, ty);
     page.frames(3);
     spot = widget_state(page, "it-spotlight");
     CHECK(spot["query_index"] == target);
@@ -94,7 +103,10 @@ TEST_CASE("a derivation popup scrolls with its figure, a tap elsewhere still doe
 
     // Opened again, then the page scrolls the number out of sight: the popup closes by itself.
     const auto [lx2, ly2] = centre(spot["layout"]["labels"][0]);
-    if (phone) page.tap(lx2, ly2); else page.click(lx2, ly2);
+    if (phone)
+      page.tap(lx2, ly2);
+    else
+      page.click(lx2, ly2);
     page.frames(3);
     REQUIRE(widget_state(page, "it-spotlight")["explained"]["open"] == true);
     page.command({{"type", "scroll"}, {"by", 1500}});
@@ -127,7 +139,9 @@ TEST_CASE("on a phone a finger's swipe scrolls the contents drawer, not the page
 
 // [SECTION] Item 3: each learner's own order of a check's options -----------------------------------
 
-TEST_CASE("a check shows its options in the learner's own order, the same after a reload, and answers keep the lesson's numbering") {
+TEST_CASE(
+    "a check shows its options in the learner's own order, the same after a reload, and answers keep the lesson's "
+    "numbering") {
   Headless page(1440, 900);
   page.load_file("lessons/self-attention.md");
   page.frames(3);
@@ -139,7 +153,8 @@ TEST_CASE("a check shows its options in the learner's own order, the same after 
     page.frames(3);
     const json check = check_state(page, id);
     std::vector<std::pair<float, int>> tops;
-    for (std::size_t k = 0; k < check["option_rects"].size(); ++k) tops.push_back({y_of(check["option_rects"][k]), static_cast<int>(k)});
+    for (std::size_t k = 0; k < check["option_rects"].size(); ++k)
+      tops.push_back({y_of(check["option_rects"][k]), static_cast<int>(k)});
     std::sort(tops.begin(), tops.end());
     std::vector<int> order;
     for (const auto& [y, k] : tops) order.push_back(k);
@@ -165,7 +180,9 @@ TEST_CASE("a check shows its options in the learner's own order, the same after 
 
   // The learner answers with what is shown second; the record and the event keep the lesson's number.
   const std::vector<int> order = shown_order("first-product");
-  page.command({{"type", "scroll"}, {"by", y_of(check_state(page, "first-product")["option_rects"][static_cast<std::size_t>(order[1])]) - 400}});
+  page.command(
+      {{"type", "scroll"},
+       {"by", y_of(check_state(page, "first-product")["option_rects"][static_cast<std::size_t>(order[1])]) - 400}});
   page.frames(2);
   page.events();
   const json check = check_state(page, "first-product");
@@ -200,7 +217,8 @@ TEST_CASE("a record saved before the options were shuffled keeps its answers and
   Headless page(1440, 900);
   page.load_file("lessons/self-attention.md");
   page.frames(2);
-  const std::string old = R"({"v":1,"lesson":"self-attention","section":"qkv","visited":["qkv"],"answers":{"first-product":[0]},"reveals":[],"step":0})";
+  const std::string old =
+      R"({"v":1,"lesson":"self-attention","section":"qkv","visited":["qkv"],"answers":{"first-product":[0]},"reveals":[],"step":0})";
   REQUIRE(page.command({{"type", "restore"}, {"progress", old}})["ok"] == true);
   page.frames(2);
   const json progress = page.state()["progress"];
@@ -225,8 +243,12 @@ TEST_CASE("a link to a section keeps its heading at the top while a figure above
   };
   REQUIRE(std::fabs(off()) < 1);
   // A figure above grows (a longer sentence in the spotlight: more rows of words).
-  REQUIRE(page.command({{"type", "setSentence"}, {"widget", "it-spotlight"},
-                        {"text", "The old animal in the garden didn't cross the long and busy street because it was far too tired."}})["ok"] == true);
+  REQUIRE(page.command(
+              {{"type", "setSentence"},
+               {"widget", "it-spotlight"},
+               {"text",
+                "The old animal in the garden didn't cross the long and busy street because it was far too tired."}})
+              ["ok"] == true);
   page.frames(4);
   CHECK(std::fabs(off()) < 1);
   // Once the learner scrolls, the page is theirs: it no longer follows the heading.
@@ -237,11 +259,14 @@ TEST_CASE("a link to a section keeps its heading at the top while a figure above
 
 // [SECTION] Item 4: controls a learner taps again and again keep their place ----------------------
 
-TEST_CASE("the mask steps' and split-join's Next stay where they are, from the first tap and while the pointer crosses the grid") {
+TEST_CASE(
+    "the mask steps' and split-join's Next stay where they are, from the first tap and while the pointer crosses the "
+    "grid") {
   for (const bool phone : {true, false}) {
     CAPTURE(phone);
     Headless page(phone ? 375.0f : 1440.0f, 4000.0f, phone ? 2.0f : 1.0f);  // tall: every part of the card on screen
-    for (const auto& [lesson, id, stages] : {std::tuple{"self-attention", "mask-walkthrough", 4}, std::tuple{"multi-head", "split-join-walk", 8}}) {
+    for (const auto& [lesson, id, stages] :
+         {std::tuple{"self-attention", "mask-walkthrough", 4}, std::tuple{"multi-head", "split-join-walk", 8}}) {
       CAPTURE(id);
       open_at(page, lesson, id, 60);
       const json spot = widget_state(page, id)["layout"]["next"];
@@ -255,7 +280,8 @@ TEST_CASE("the mask steps' and split-join's Next stay where they are, from the f
         // The pointer over the grid's cells (their details show below): Next stays put.
         const json rect = w["rect"];
         for (float dy : {0.45f, 0.6f}) {
-          page.move(rect[0].get<float>() + rect[2].get<float>() * 0.7f, rect[1].get<float>() + rect[3].get<float>() * dy);
+          page.move(rect[0].get<float>() + rect[2].get<float>() * 0.7f,
+                    rect[1].get<float>() + rect[3].get<float>() * dy);
           page.frames(2);
           if (step + 1 < stages) CHECK(widget_state(page, id)["layout"]["next"] == spot);
         }
@@ -272,7 +298,8 @@ TEST_CASE("the train widget's seed field and its − and + keep their place what
     const json seed = widget_state(page, "train-pronoun")["layout"]["seed"];
     const json go = widget_state(page, "train-pronoun")["layout"]["go"];
     REQUIRE(seed.is_array());
-    for (const json& command : {json{{"type", "train"}}, json{{"type", "pause"}}, json{{"type", "trainSteps"}, {"n", 1000}}}) {
+    for (const json& command :
+         {json{{"type", "train"}}, json{{"type", "pause"}}, json{{"type", "trainSteps"}, {"n", 1000}}}) {
       json c = command;
       c["widget"] = "train-pronoun";
       page.command(c);
@@ -326,13 +353,16 @@ TEST_CASE("with the other weights chosen, the train widget's plots show what tho
 
 // [SECTION] Item 9: wide grids on a phone -----------------------------------------------------------
 
-TEST_CASE("on a phone an open head's grid shows the column it looks at most, and a sideways swipe scrolls the grid, not a cell") {
+TEST_CASE(
+    "on a phone an open head's grid shows the column it looks at most, and a sideways swipe scrolls the grid, not a "
+    "cell") {
   Headless page(375, 740, 2);
   open_at(page, "multi-head", "every-head", 60);
   const auto visible = [](const json& cells, int col) {
     const float x = cells["origin"][0].get<float>() + cells["size"][0].get<float>() * static_cast<float>(col);
     const json clip = cells["clip"];
-    return x >= clip[0].get<float>() - 0.5f && x + cells["size"][0].get<float>() <= clip[0].get<float>() + clip[2].get<float>() + 0.5f;
+    return x >= clip[0].get<float>() - 0.5f &&
+           x + cells["size"][0].get<float>() <= clip[0].get<float>() + clip[2].get<float>() + 0.5f;
   };
   for (int head = 0; head < 4; ++head) {
     CAPTURE(head);
@@ -348,7 +378,8 @@ TEST_CASE("on a phone an open head's grid shows the column it looks at most, and
       if (sum > best) best = sum, bright = static_cast<int>(k);
     }
     const json cells = w["layout"]["cells"];
-    REQUIRE(cells["clip"][2].get<float>() < cells["size"][0].get<float>() * static_cast<float>(weights.size()));  // it scrolls
+    REQUIRE(cells["clip"][2].get<float>() <
+            cells["size"][0].get<float>() * static_cast<float>(weights.size()));  // it scrolls
     CHECK(visible(cells, bright));
   }
   // A sideways swipe across the cells: the grid moves under the finger and nothing is picked.
@@ -361,7 +392,8 @@ TEST_CASE("on a phone an open head's grid shows the column it looks at most, and
   const float origin_x = cells["origin"][0].get<float>();
   const float y = cells["origin"][1].get<float>() + cells["size"][1].get<float>() * 1.5f;
   const float right = cells["clip"][0].get<float>() + cells["clip"][2].get<float>() - 10;
-  const float toward = origin_x > cells["clip"][0].get<float>() + 1 ? 1.0f : -1.0f;  // scrolled right already: swipe back
+  const float toward =
+      origin_x > cells["clip"][0].get<float>() + 1 ? 1.0f : -1.0f;  // scrolled right already: swipe back
   page.swipe(toward < 0 ? right : right - 200, y, toward < 0 ? right - 200 : right, y);
   page.frames(3);
   const json after = widget_state(page, "every-head");
@@ -432,11 +464,13 @@ TEST_CASE("a derivation writes a negative factor in parentheses, never '+ -0.65'
 
 // [SECTION] Item 12: the spotlight's summary in order ---------------------------------------------------
 
-TEST_CASE("the spotlight's summary lists the other words heaviest first and says when the query keeps more for itself") {
+TEST_CASE(
+    "the spotlight's summary lists the other words heaviest first and says when the query keeps more for itself") {
   Headless page(1440, 900);
   open_at(page, "self-attention", "it-spotlight", 60);
   int self_said = 0;
-  for (const char* text : {"The animal didn't cross the street because it was too tired.", "The bird sat in the tree because it was tired.",
+  for (const char* text : {"The animal didn't cross the street because it was too tired.",
+                           "The bird sat in the tree because it was tired.",
                            "it saw the bird and the tree and it was tired .", "The cat and it and the dog slept."}) {
     CAPTURE(text);
     page.command({{"type", "setSentence"}, {"widget", "it-spotlight"}, {"text", text}});
@@ -448,7 +482,8 @@ TEST_CASE("the spotlight's summary lists the other words heaviest first and says
     std::vector<float> said;
     for (std::size_t at = summary.find('%'); at != std::string::npos; at = summary.find('%', at + 1)) {
       std::size_t from = at;
-      while (from > 0 && (std::isdigit(static_cast<unsigned char>(summary[from - 1])) || summary[from - 1] == '.')) --from;
+      while (from > 0 && (std::isdigit(static_cast<unsigned char>(summary[from - 1])) || summary[from - 1] == '.'))
+        --from;
       said.push_back(std::stof(summary.substr(from, at - from)));
     }
     const bool self = summary.find("itself") != std::string::npos;
@@ -462,11 +497,15 @@ TEST_CASE("the spotlight's summary lists the other words heaviest first and says
 
 // [SECTION] What a learner expects: finishing says so, and offers the next lesson ---------------------
 
-TEST_CASE("the card after the last section says what finishing takes, then that it is done, and its button opens the next lesson") {
+TEST_CASE(
+    "the card after the last section says what finishing takes, then that it is done, and its button opens the next "
+    "lesson") {
   Headless page(1440, 900);
   page.load_file("lessons/multi-head.md");
   page.frames(2);
-  REQUIRE(page.command({{"type", "nextLesson"}, {"href", "lesson.html?lesson=course-playback"}, {"title", "One sentence through a block"}})["ok"] == true);
+  REQUIRE(page.command({{"type", "nextLesson"},
+                        {"href", "lesson.html?lesson=course-playback"},
+                        {"title", "One sentence through a block"}})["ok"] == true);
   CHECK(page.command({{"type", "nextLesson"}, {"title", "x"}})["ok"] == false);
   page.command({{"type", "goto"}, {"section", "mistakes"}});
   page.frames(3);
@@ -502,7 +541,8 @@ TEST_CASE("the cost run's time left follows its recent pace, not its slow first 
   CostExplorerSettings settings;
   settings.lengths = {1024};
   CostExplorerModel model(settings, {});
-  REQUIRE(model.apply(CostExplorerModel::Run{30000}).done());  // the naive kernel refuses T = 30,000: the tiled one runs
+  REQUIRE(
+      model.apply(CostExplorerModel::Run{30000}).done());  // the naive kernel refuses T = 30,000: the tiled one runs
   const CostExplorerModel::LiveRun& run = model.runs().back();
   const KernelRun& tiled = run.race.tiled();
   for (int i = 0; i < 400 && tiled.status != KernelStatus::running; ++i) model.update(0.05f);  // its inputs made
@@ -520,7 +560,9 @@ TEST_CASE("the cost run's time left follows its recent pace, not its slow first 
   CHECK(left < 0.75 * since_start);
 }
 
-TEST_CASE("option_order: a permutation, the same for the same seed and check, spread over the places, and saved in the record") {
+TEST_CASE(
+    "option_order: a permutation, the same for the same seed and check, spread over the places, and saved in the "
+    "record") {
   using neuralpath::lesson::option_order;
   CHECK(option_order(0, "any", 4) == std::vector<int>{0, 1, 2, 3});  // no seed yet: the lesson's order
   std::vector<int> first_place(4, 0);
@@ -568,8 +610,10 @@ TEST_CASE("every figure keeps its height while the page scrolls it up the screen
         if (w["rect"][1].get<float>() < 0) continue;
         CAPTURE(id);
         CAPTURE(k);
-        if (height.count(id)) CHECK(h == doctest::Approx(height[id]).epsilon(0.0001));
-        else height[id] = h;
+        if (height.count(id))
+          CHECK(h == doctest::Approx(height[id]).epsilon(0.0001));
+        else
+          height[id] = h;
       }
       page.command({{"type", "scroll"}, {"by", 301.25}});
       page.frames(2);

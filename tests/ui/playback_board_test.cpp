@@ -140,11 +140,12 @@ TEST_CASE("speechEnded moves a playing board on only when the voice is on") {
 TEST_CASE("malformed commands are refused with a message and change nothing") {
   auto board = playback_test::example_board();
   const json before = board->state();
-  for (const json& bad : {json{{"type", "seek"}, {"step", -1}}, json{{"type", "seek"}, {"step", 1000}},
-                          json{{"type", "seek"}, {"step", "3"}}, json{{"type", "seek"}}, json{{"type", "step"}, {"n", 1.5}},
-                          json{{"type", "speed"}, {"rate", 3}}, json{{"type", "speed"}, {"rate", "fast"}},
-                          json{{"type", "voice"}, {"on", "yes"}}, json{{"type", "setSentence"}, {"text", 5}},
-                          json{{"type", "head"}, {"head", 7}}, json{{"type", "dance"}}, json{{"type", "speechEnded"}, {"step", "x"}}}) {
+  for (const json& bad :
+       {json{{"type", "seek"}, {"step", -1}}, json{{"type", "seek"}, {"step", 1000}},
+        json{{"type", "seek"}, {"step", "3"}}, json{{"type", "seek"}}, json{{"type", "step"}, {"n", 1.5}},
+        json{{"type", "speed"}, {"rate", 3}}, json{{"type", "speed"}, {"rate", "fast"}},
+        json{{"type", "voice"}, {"on", "yes"}}, json{{"type", "setSentence"}, {"text", 5}},
+        json{{"type", "head"}, {"head", 7}}, json{{"type", "dance"}}, json{{"type", "speechEnded"}, {"step", "x"}}}) {
     CAPTURE(bad.dump());
     const ui::CommandResult result = board->command(bad);
     REQUIRE_FALSE(result.done());
@@ -196,7 +197,10 @@ TEST_CASE("the head selector shows the same calculation in the chosen head") {
   REQUIRE(board->model().trace()->heads == 2);
   int score_head_1 = -1;
   for (int k = 0; k < static_cast<int>(board->model().step_indices().size()); ++k)
-    if (board->model().trace()->steps[static_cast<std::size_t>(k)].kind == StepKind::score) { score_head_1 = k; break; }
+    if (board->model().trace()->steps[static_cast<std::size_t>(k)].kind == StepKind::score) {
+      score_head_1 = k;
+      break;
+    }
   REQUIRE(score_head_1 >= 0);
   REQUIRE(board->command({{"type", "seek"}, {"step", score_head_1}}).done());
   CHECK(board->state()["head"] == 0);

@@ -46,7 +46,8 @@ TEST_CASE("the board keeps one height at every step and its caption and transpor
       const float top = layout["frame"][1].get<float>();
       CHECK(layout["frame"][3].get<float>() <= height);
       CHECK(bottom(layout["caption"]) <= top + height);
-      for (const char* button : {"restart", "back", "play", "next"}) CHECK(bottom(layout["controls"][button]) <= top + height);
+      for (const char* button : {"restart", "back", "play", "next"})
+        CHECK(bottom(layout["controls"][button]) <= top + height);
       for (const json& segment : layout["segments"]) CHECK(bottom(segment) <= top + height);
     }
     CHECK(heights.size() == 1);
@@ -242,7 +243,8 @@ TEST_CASE("every stage's name is whole inside its room, beside the dots or under
 TEST_CASE("on a phone the longest sentence's row labels never overlap and none is smaller than 8 px") {
   Headless page(375, 740);
   page.ui.reduced_motion = true;
-  auto board = playback_test::example_board("The quick brown fox jumps over the lazy dog while the old cat sleeps on mats");
+  auto board =
+      playback_test::example_board("The quick brown fox jumps over the lazy dog while the old cat sleeps on mats");
   REQUIRE(board->model().trace()->labels.size() == 16);
   int crowded = 0;  // matrices whose rows are too short for a label each
   for (int k = 0; k < board->model().controller().count(); ++k) {
@@ -254,7 +256,8 @@ TEST_CASE("on a phone the longest sentence's row labels never overlap and none i
       CAPTURE(m["name"].get<std::string>());
       CHECK(m["label_size"].get<float>() >= 8.0f - 1e-3f);
       std::vector<std::pair<float, float>> spans;
-      for (const json& r : m["row_labels"]) spans.emplace_back(r[1].get<float>(), r[1].get<float>() + r[3].get<float>());
+      for (const json& r : m["row_labels"])
+        spans.emplace_back(r[1].get<float>(), r[1].get<float>() + r[3].get<float>());
       std::sort(spans.begin(), spans.end());
       for (std::size_t i = 1; i < spans.size(); ++i) CHECK(spans[i].first >= spans[i - 1].second - 0.5f);
       if (!spans.empty() && spans.size() < 16) ++crowded;

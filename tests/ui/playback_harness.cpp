@@ -71,9 +71,9 @@ bool Headless::frame(const std::function<void(const ui::UiContext&)>& body, floa
             vars = g.StyleVarStack.Size, fonts = g.FontStack.Size, channels = window->DrawList->_Splitter._Current;
   body(ui);
   const bool balanced = g.CurrentWindow == window && g.CurrentWindowStack.Size == windows &&
-                        window->IDStack.Size == ids && g.ColorStack.Size == colors &&
-                        g.StyleVarStack.Size == vars && g.FontStack.Size == fonts &&
-                        window->DrawList->_Splitter._Current == channels && window->DrawList->_Splitter._Count <= 1;
+                        window->IDStack.Size == ids && g.ColorStack.Size == colors && g.StyleVarStack.Size == vars &&
+                        g.FontStack.Size == fonts && window->DrawList->_Splitter._Current == channels &&
+                        window->DrawList->_Splitter._Count <= 1;
   ImGui::End();
   ImGui::Render();
   return balanced;
@@ -96,13 +96,10 @@ lesson::Lesson example_lesson() {
   lesson::CodeBlock code;
   code.language = "python";
   code.file = "attention.py";
-  for (const char* line : {"def scaled_dot_product_attention(Q, K, V, mask=None):",
-                           "    d_k = Q.size(-1)",
+  for (const char* line : {"def scaled_dot_product_attention(Q, K, V, mask=None):", "    d_k = Q.size(-1)",
                            "    scores = torch.matmul(Q, K.transpose(-2, -1)) / (d_k ** 0.5)",
-                           "    if mask is not None:",
-                           "        scores = scores.masked_fill(mask == 0, -1e9)",
-                           "    attn_weights = F.softmax(scores, dim=-1)",
-                           "    output = torch.matmul(attn_weights, V)",
+                           "    if mask is not None:", "        scores = scores.masked_fill(mask == 0, -1e9)",
+                           "    attn_weights = F.softmax(scores, dim=-1)", "    output = torch.matmul(attn_weights, V)",
                            "    return output, attn_weights"})
     code.lines.push_back({line, {}});
   code.steps = {{"scores", {3}}, {"scale", {2, 3}}, {"mask", {4, 5}}, {"softmax", {6}}, {"blend", {7}}};

@@ -24,9 +24,9 @@ class Headless {
   // IDs, colours, style vars, fonts) were left unbalanced by `body`.
   bool frame(const std::function<void(const neuralpath::ui::UiContext&)>& body, float dt = 1.0f / 60);
   void resize(float width, float height);
-  void press(ImGuiKey key);            // pressed during the next frame only
-  void click(ImVec2 at);               // mouse down on the next frame, up on the one after
-  neuralpath::ui::UiContext ui;        // fonts, theme, scale, reduced motion for the views
+  void press(ImGuiKey key);      // pressed during the next frame only
+  void click(ImVec2 at);         // mouse down on the next frame, up on the one after
+  neuralpath::ui::UiContext ui;  // fonts, theme, scale, reduced motion for the views
   std::string font_error;
 
  private:

@@ -63,10 +63,11 @@ TEST_CASE("the mask step narrates a row that has masked cells, even when the las
   auto board = playback_test::example_board();
   seek_kind(*board, "mask");
   const Step& s = *board->model().current_step();
-  CHECK(board->state()["focus"] == 3);                   // the captions follow 'Future'...
-  CHECK(s.focus.row == 2);                               // ...but the mask teaches on 'Build''s row
+  CHECK(board->state()["focus"] == 3);  // the captions follow 'Future'...
+  CHECK(s.focus.row == 2);              // ...but the mask teaches on 'Build''s row
   CHECK(s.focus.col == 3);
-  CHECK(board->state()["caption"] == "'Build' may not look ahead at 'Future': its score becomes -∞, so its weight will be exactly 0.");
+  CHECK(board->state()["caption"] ==
+        "'Build' may not look ahead at 'Future': its score becomes -∞, so its weight will be exactly 0.");
   bool row_masked = false;
   for (const Cell& c : s.masked_cells) row_masked = row_masked || c.row == s.focus.row;
   CHECK(row_masked);
@@ -89,11 +90,11 @@ TEST_CASE("the learner picks the word the captions follow; the step stays where 
   for (const json& e : board->take_events()) announced = announced || (e["type"] == "caption" && e["text"] == caption);
   CHECK(announced);  // the page's voice reads the new sentence
 
-  CHECK_FALSE(board->command({{"type", "focus"}, {"token", 4}}).done());   // no fifth word: refused, nothing changes
+  CHECK_FALSE(board->command({{"type", "focus"}, {"token", 4}}).done());  // no fifth word: refused, nothing changes
   CHECK_FALSE(board->command({{"type", "focus"}, {"token", "x"}}).done());
   CHECK(board->state()["focus"] == 1);
   REQUIRE(board->command({{"type", "setSentence"}, {"text", "AI Agents Build better tools"}}).done());
-  CHECK(board->state()["focus"] == 4);                   // a new sentence follows its last word again
+  CHECK(board->state()["focus"] == 4);  // a new sentence follows its last word again
 }
 
 TEST_CASE("the temperature slider re-computes the next-word probabilities and their caption") {
@@ -105,8 +106,8 @@ TEST_CASE("the temperature slider re-computes the next-word probabilities and th
   const Step& after = *board->model().current_step();
   CHECK(board->state()["temperature"] == doctest::Approx(0.5));
   const int top = before.focus.col;
-  REQUIRE(after.focus.col == top);                       // the ranking does not change...
-  CHECK(after.result.values(0, top) > before.result.values(0, top));  // ...the top word gets sharper
+  REQUIRE(after.focus.col == top);                                           // the ranking does not change...
+  CHECK(after.result.values(0, top) > before.result.values(0, top));         // ...the top word gets sharper
   CHECK(after.inputs[0].values(0, top) == before.inputs[0].values(0, top));  // same logits
   const std::string caption = board->state()["caption"];
   CHECK(caption.find("divided by the temperature " + format_number(0.5f)) != std::string::npos);
@@ -128,7 +129,8 @@ TEST_CASE("the focus picker and the temperature slider draw at phone and desktop
   }
 }
 
-TEST_CASE("step 17 names the joined vector's entry as the board does, concat[Future, 3], in both languages (#34 item 8)") {
+TEST_CASE(
+    "step 17 names the joined vector's entry as the board does, concat[Future, 3], in both languages (#34 item 8)") {
   const auto step17 = [](ui::PlaybackWidget& board) {
     const int k = seek_kind(board, "concat_heads");
     CHECK(k == 16);  // the 17th step of the lesson's playback
@@ -138,14 +140,17 @@ TEST_CASE("step 17 names the joined vector's entry as the board does, concat[Fut
   };
   LessonBoard en = course_board("lessons/course-playback.md");
   CHECK(step17(*en.board) ==
-        "The 2 heads' outputs sit side by side: entry 3 of the joined vector of 'Future' is entry 3 of head 1, which is 1.09.");
+        "The 2 heads' outputs sit side by side: entry 3 of the joined vector of 'Future' is entry 3 of head 1, which "
+        "is 1.09.");
   Spanish es;
   LessonBoard board = course_board("lessons/es/course-playback.md");
-  CHECK(step17(*board.board) == "Las salidas de las 2 cabezas se colocan una junto a otra: la componente 3 del vector unido "
-                                "de «Future» vale 1,09 y es la componente 3 de la cabeza 1.");
+  CHECK(step17(*board.board) ==
+        "Las salidas de las 2 cabezas se colocan una junto a otra: la componente 3 del vector unido "
+        "de «Future» vale 1,09 y es la componente 3 de la cabeza 1.");
 }
 
-TEST_CASE("the Spanish course playback speaks Spanish a native speaker would: its features, its numbers, its articles") {
+TEST_CASE(
+    "the Spanish course playback speaks Spanish a native speaker would: its features, its numbers, its articles") {
   Spanish es;
   LessonBoard b = course_board("lessons/es/course-playback.md");
   const std::vector<std::string> said = captions(*b.board);
@@ -165,7 +170,8 @@ TEST_CASE("the Spanish course playback speaks Spanish a native speaker would: it
   }
   CHECK(features >= 6);
   CHECK(said[1] == "«Future» sale del vocabulario: su rasgo de cosa vale 1,00.");
-  CHECK(said[18] == "«Future» conserva su propio vector y le suma lo que encontró la atención: su rasgo de acción vale "
-                    "0,15 + 1,09 = 1,24.");
+  CHECK(said[18] ==
+        "«Future» conserva su propio vector y le suma lo que encontró la atención: su rasgo de acción vale "
+        "0,15 + 1,09 = 1,24.");
   CHECK(said[23].find("el modelo da a «.» un 35,8\u00a0%: la softmax compara su logit") != std::string::npos);
 }

@@ -83,7 +83,8 @@ TEST_CASE("each caption is its step's narration from the trace") {
 }
 
 TEST_CASE("each caption's numbers are the step's own values printed as the board prints them") {
-  for (const char* sentence : {"AI Agents Build Future", "the animal didn't cross the street because it was too tired"}) {
+  for (const char* sentence :
+       {"AI Agents Build Future", "the animal didn't cross the street because it was too tired"}) {
     for (const Mask& mask : {Mask::causal_mask(), Mask::none()}) {
       TraceOptions options;
       options.mask = mask;
@@ -139,12 +140,13 @@ TEST_CASE("the code panel's lines follow the code block's step table") {
 
 TEST_CASE("the lit operands follow the cell being computed") {
   const Trace trace = run_block(default_model_spec(), "AI Agents Build Future");
-  const auto score = std::find_if(trace.steps.begin(), trace.steps.end(), [](const Step& s) { return s.kind == StepKind::score; });
+  const auto score =
+      std::find_if(trace.steps.begin(), trace.steps.end(), [](const Step& s) { return s.kind == StepKind::score; });
   REQUIRE(score != trace.steps.end());
   const InputFocus q = input_focus(*score, 0, {2, 1});
   const InputFocus k = input_focus(*score, 1, {2, 1});
-  CHECK(q.row == 2);  // the query of token 2...
-  CHECK(k.row == 1);  // ...times the key of token 1
+  CHECK(q.row == 2);                                // the query of token 2...
+  CHECK(k.row == 1);                                // ...times the key of token 1
   CHECK(input_focus(*score, 5, {2, 1}).row == -1);  // no such input: nothing lit
 }
 

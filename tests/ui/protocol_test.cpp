@@ -34,10 +34,13 @@ std::string section(const std::string& heading) {
   return text.substr(at, end == std::string::npos ? std::string::npos : end - at);
 }
 
-bool names(const std::string& text, const std::string& name) { return text.find("`" + name + "`") != std::string::npos; }
+bool names(const std::string& text, const std::string& name) {
+  return text.find("`" + name + "`") != std::string::npos;
+}
 
 // Every key of `object` must be named in `where`; `what` says whose keys they are.
-void documented_keys(const json& object, const std::string& where, const std::string& what, std::set<std::string>& missing) {
+void documented_keys(const json& object, const std::string& where, const std::string& what,
+                     std::set<std::string>& missing) {
   if (!object.is_object()) return;
   for (const auto& [key, value] : object.items())
     if (!names(where, key)) missing.insert(what + "." + key);
@@ -55,7 +58,8 @@ std::vector<std::string> every_lesson() {
 TEST_CASE("every page command of the name table is documented in docs/protocol.md") {
   const std::string commands = section("### Page commands");
   REQUIRE(!page::commands().empty());
-  for (const page::CommandName& c : page::commands()) CHECK_MESSAGE(names(commands, std::string(c.name)), std::string(c.name));
+  for (const page::CommandName& c : page::commands())
+    CHECK_MESSAGE(names(commands, std::string(c.name)), std::string(c.name));
   CHECK(page::find_command("setSentence") == nullptr);  // a widget's, not the page's
 }
 

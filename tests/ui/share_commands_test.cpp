@@ -24,7 +24,7 @@ TEST_CASE("a page snapshot reopens the section and the changed widgets in a fres
   Headless first(1280, 800);
   first.load_file(kLesson);
   first.frames(2);
-  REQUIRE(first.command({{"type", "snapshot"}})["widgets"].empty());   // nothing changed yet
+  REQUIRE(first.command({{"type", "snapshot"}})["widgets"].empty());  // nothing changed yet
   REQUIRE(first.command({{"type", "goto"}, {"section", "causal-mask"}})["ok"] == true);
   REQUIRE(first.command({{"type", "setMask"}, {"mask", "none"}, {"widget", "causal-grid"}})["ok"] == true);
   REQUIRE(first.command({{"type", "stage"}, {"stage", "masked"}, {"widget", "mask-walkthrough"}})["ok"] == true);
@@ -65,10 +65,9 @@ TEST_CASE("a snapshot naming an unknown widget or holding a bad state is reporte
   Headless page(1280, 800);
   page.load_file(kLesson);
   page.frames(1);
-  const json reply = page.command({{"type", "restoreSnapshot"},
-                                   {"widgets", {{"no-such-grid", {{"mask", "none"}}},
-                                                {"causal-grid", json::array({1, 2})},
-                                                {"cost", good}}}});
+  const json reply = page.command(
+      {{"type", "restoreSnapshot"},
+       {"widgets", {{"no-such-grid", {{"mask", "none"}}}, {"causal-grid", json::array({1, 2})}, {"cost", good}}}});
   REQUIRE(reply["ok"] == true);
   REQUIRE(reply["dropped"].size() == 2);
   CHECK(reply["dropped"][0]["widget"] == "causal-grid");
@@ -82,7 +81,7 @@ TEST_CASE("a snapshot naming an unknown widget or holding a bad state is reporte
 }
 
 TEST_CASE("the buttons under a widget ask for its picture, and the heatmap's for its numbers") {
-  Headless page(1280, 2400);   // tall enough that the grid and its buttons are on screen
+  Headless page(1280, 2400);  // tall enough that the grid and its buttons are on screen
   page.load_file(kLesson);
   REQUIRE(page.command({{"type", "goto"}, {"section", "causal-mask"}})["ok"] == true);
   page.frames(3);
@@ -91,7 +90,7 @@ TEST_CASE("the buttons under a widget ask for its picture, and the heatmap's for
   REQUIRE(grid["rect"].is_array());
   const float x = grid["rect"][0].get<float>() + grid["rect"][2].get<float>();
   const float below = grid["rect"][1].get<float>() + grid["rect"][3].get<float>();
-  page.click(x - 8, below + 20);   // the last button on the row: the CSV
+  page.click(x - 8, below + 20);  // the last button on the row: the CSV
   page.frames(1);
   auto asked = page.events_of("export");
   REQUIRE(asked.size() == 1);

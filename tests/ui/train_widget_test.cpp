@@ -31,7 +31,8 @@ TEST_CASE("the train widget draws every frame while it trains, at 375 and 1440 p
     const json s = train->state();
     CHECK(s["finished"] == true);
     CHECK(frames >= s["total_steps"].get<int>() / 2);  // two steps a frame at most: it can be watched
-    REQUIRE(send(*train, {{"type", "setSentence"}, {"text", "The fox sat by the river because it was too deep."}}) == "");
+    REQUIRE(send(*train, {{"type", "setSentence"}, {"text", "The fox sat by the river because it was too deep."}}) ==
+            "");
     REQUIRE(send(*train, {{"type", "explain"}, {"what", "loss"}}) == "");
     CHECK(widgets_test::draw_frames(page, *train, 2));
     CHECK(train->state()["explained"]["open"] == true);
@@ -139,7 +140,8 @@ TEST_CASE("a word wider than the card is cut with an ellipsis, so the train widg
     // page tall enough to show the sentence's rows: text below the screen is not drawn at all)
     widgets_test::Headless tall(width, 3000);
     auto heads = widgets_test::widget("train-heads", "multi-head");
-    REQUIRE(send(*heads, {{"type", "setSentence"}, {"text", "The " + link + " carried the bag because it was old."}}) == "");
+    REQUIRE(send(*heads, {{"type", "setSentence"}, {"text", "The " + link + " carried the bag because it was old."}}) ==
+            "");
     REQUIRE(widgets_test::draw_frames(tall, *heads, 2));
     CHECK(widgets_test::rightmost_vertex() <= width + 2);
     CHECK(widgets_test::drawn_glyphs(0x2026) >= 1);

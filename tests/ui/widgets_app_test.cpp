@@ -4,9 +4,9 @@
 
 #include <doctest/doctest.h>
 
-using nlohmann::json;
 using neuralpath::ui::test::Headless;
 using neuralpath::ui::test::with_id;
+using nlohmann::json;
 
 TEST_CASE("in the page, switching the spotlight to 'wide' moves its top token from animal to street") {
   Headless page(1440, 900);
@@ -14,7 +14,8 @@ TEST_CASE("in the page, switching the spotlight to 'wide' moves its top token fr
   page.command({{"type", "goto"}, {"section", "spotlight"}});
   page.frames(5);
   CHECK(with_id(page.state()["widgets"], "it-spotlight")["top"]["token"] == "animal");
-  const json reply = page.command({{"type", "setSentence"}, {"widget", "it-spotlight"},
+  const json reply = page.command({{"type", "setSentence"},
+                                   {"widget", "it-spotlight"},
                                    {"text", "The animal didn't cross the street because it was too wide."}});
   CHECK(reply["ok"] == true);
   page.frames(30);
@@ -54,7 +55,8 @@ TEST_CASE("in the page, a tap on a heatmap cell selects it and a tap on a spotli
   // cell is selected (the layout is the widget's own business).
   const json r = heatmap["rect"];
   const float x = r[0].get<float>() + r[2].get<float>() * 0.6f;
-  for (float y = r[1].get<float>(); y < r[1].get<float>() + r[3].get<float>() && heatmap["selected"].is_null(); y += 12) {
+  for (float y = r[1].get<float>(); y < r[1].get<float>() + r[3].get<float>() && heatmap["selected"].is_null();
+       y += 12) {
     if (y < 0 || y > 2400) continue;
     page.click(x, y);
     page.frames(2);

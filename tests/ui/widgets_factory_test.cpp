@@ -42,7 +42,10 @@ TEST_CASE("every folder of engine/widgets/ is one kind of the registry, named on
 }
 
 TEST_CASE("a widget's snapshot reopens its state in a fresh widget of the same block") {
-  struct Case { const char* block; json change; };
+  struct Case {
+    const char* block;
+    json change;
+  };
   for (const Case& c : {Case{"causal-grid", {{"type", "setMask"}, {"mask", "none"}}},
                         Case{"it-spotlight", {{"type", "setQuery"}, {"query", "street"}}},
                         Case{"mask-walkthrough", {{"type", "stage"}, {"stage", "masked"}}},

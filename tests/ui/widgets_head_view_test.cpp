@@ -119,7 +119,8 @@ TEST_CASE("on a phone a weight's derivation opens below the head chips, and a ch
   for (const json& chip : s["layout"]["heads"]) CHECK(bottom(chip) <= sheet[1].get<float>());
   // One tap on head 2's chip: the head goes off at once and the derivation stays open.
   const json chip = s["layout"]["heads"][1];
-  page.click(ImVec2(chip[0].get<float>() + chip[2].get<float>() * 0.5f, chip[1].get<float>() + chip[3].get<float>() * 0.5f));
+  page.click(
+      ImVec2(chip[0].get<float>() + chip[2].get<float>() * 0.5f, chip[1].get<float>() + chip[3].get<float>() * 0.5f));
   CHECK(widgets_test::draw_frames(page, *view, 2));
   s = view->state();
   CHECK(s["shown"] == json({true, false, true, true}));

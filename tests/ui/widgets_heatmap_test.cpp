@@ -97,7 +97,8 @@ TEST_CASE("the heatmap draws for many frames at 375, 768 and 1440 px, light and 
     CHECK(send(*heatmap, {{"type", "selectCell"}, {"row", 3}, {"col", 0}}) == "");
     CHECK(widgets_test::draw_frames(page, *heatmap, 10));
     // A longer sentence: the grid scrolls sideways on the phone.
-    CHECK(send(*heatmap, {{"type", "setSentence"}, {"text", "The animal didn't cross the street because it was too tired ."}}) == "");
+    CHECK(send(*heatmap, {{"type", "setSentence"},
+                          {"text", "The animal didn't cross the street because it was too tired ."}}) == "");
     CHECK(send(*heatmap, {{"type", "explain"}, {"row", 8}, {"col", 1}}) == "");
     CHECK(widgets_test::draw_frames(page, *heatmap, 10));
   });

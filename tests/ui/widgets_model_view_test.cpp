@@ -108,7 +108,8 @@ TEST_CASE("the model view shows any number of layers and heads, context layers f
 }
 
 TEST_CASE("a tap on a thumbnail opens that head and a tap on a cell explains its weight, at 375 and 1440 px") {
-  const Trace trace = trace_of(widgets_test::spec("multi-head"), "The farmer carefully carried the bag because it was old.");
+  const Trace trace =
+      trace_of(widgets_test::spec("multi-head"), "The farmer carefully carried the bag because it was old.");
   for (float width : {375.0f, 1440.0f}) {
     CAPTURE(width);
     Headless page(width, 1400.0f);
@@ -214,7 +215,8 @@ TEST_CASE("the model view refuses what it cannot do and its snapshot reopens the
   CHECK(s["summary"].get<std::string>().find("for the sentence The girl slowly lifted the box. ") != std::string::npos);
   CHECK(s["summary"].get<std::string>().find(".:") == std::string::npos);
   CHECK(send(*view, {{"type", "setSentence"}, {"text", "The girl lifted the box"}}) == "");
-  CHECK(view->state()["summary"].get<std::string>().find("for the sentence The girl lifted the box. ") != std::string::npos);
+  CHECK(view->state()["summary"].get<std::string>().find("for the sentence The girl lifted the box. ") !=
+        std::string::npos);
   CHECK(send(*view, {{"type", "setSentence"}, {"text", "The girl slowly lifted the box."}}) == "");
   CHECK(!fresh->restore(json("not a snapshot")).done());
   CHECK(send(*view, {{"type", "setSentence"}, {"text", ""}}) != "");

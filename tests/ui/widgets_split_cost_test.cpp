@@ -53,7 +53,8 @@ TEST_CASE("split-join draws every stage, head and role at 375 and 1440 px, insid
         // hide its last heads' columns): the last cell ends inside the grid's own rectangle.
         const json& cells = layout["cells"];
         const auto columns = static_cast<float>(walk->state()["columns"].size());
-        CHECK(cells["origin"][0].get<float>() + cells["size"][0].get<float>() * columns <= right(layout["grid"]) + 0.5f);
+        CHECK(cells["origin"][0].get<float>() + cells["size"][0].get<float>() * columns <=
+              right(layout["grid"]) + 0.5f);
       }
     CHECK(send(*walk, {{"type", "stage"}, {"stage", "cut"}}) == "");
     for (const char* role : {"q", "k", "v"}) {
@@ -112,7 +113,8 @@ TEST_CASE("split-join's Next never moves up as the learner steps on, and once ev
     for (int step = 1; step < 8; ++step) {  // the first pass: a tap on Next wherever it is
       page.click(centre(walk->state()["layout"]["next"]));
       CHECK(widgets_test::draw_frames(page, *walk, 3));
-      const float y = walk->state()["layout"]["next"].is_null() ? lowest : walk->state()["layout"]["next"][1].get<float>();
+      const float y =
+          walk->state()["layout"]["next"].is_null() ? lowest : walk->state()["layout"]["next"][1].get<float>();
       CHECK(y >= lowest - 0.5f);
       lowest = std::max(lowest, y);
     }
@@ -134,9 +136,9 @@ TEST_CASE("the cost readout draws at 375 and 1440 px with each value clear of it
     CAPTURE(width);
     Headless page(width, 1200.0f);
     auto cost = widgets_test::widget("heads-cost", "multi-head");
-    for (const json& change : {json{{"type", "setLength"}, {"T", 100000}}, json{{"type", "setWidth"}, {"d_model", 1600}},
-                               json{{"type", "setHeads"}, {"heads", 25}}, json{{"type", "setWidth"}, {"d_model", 8}},
-                               json{{"type", "setLength"}, {"T", 1}}}) {
+    for (const json& change : {json{{"type", "setLength"}, {"T", 100000}},
+                               json{{"type", "setWidth"}, {"d_model", 1600}}, json{{"type", "setHeads"}, {"heads", 25}},
+                               json{{"type", "setWidth"}, {"d_model", 8}}, json{{"type", "setLength"}, {"T", 1}}}) {
       CAPTURE(change.dump());
       CHECK(send(*cost, change) == "");
       CHECK(widgets_test::draw_frames(page, *cost, 2));
@@ -257,7 +259,8 @@ TEST_CASE("the cost chart's words over its flat line wrap whole at 375 px, in Sp
 TEST_CASE("split-join: the narration's numbers are printed as the grid prints them, short on a phone, full on a desk") {
   using neuralpath::ui::SplitJoinModel;
   for (float width : {375.0f, 1440.0f})
-    for (const char* sentence : {"The boy gently pushed the chair.", "The farmer carefully carried the bag because it was old."}) {
+    for (const char* sentence :
+         {"The boy gently pushed the chair.", "The farmer carefully carried the bag because it was old."}) {
       CAPTURE(width);
       CAPTURE(sentence);
       const bool phone = width < 400.0f;

@@ -95,7 +95,8 @@ TEST_CASE("picking another query word recomputes the spotlight from the same run
 
 TEST_CASE("the learner's own sentence recomputes, and unknown words are marked as seeded") {
   auto spotlight = widgets_test::widget("it-spotlight");
-  CHECK(send(*spotlight, {{"type", "setSentence"}, {"text", "The zebra crossed the road because it was sleepy"}}) == "");
+  CHECK(send(*spotlight, {{"type", "setSentence"}, {"text", "The zebra crossed the road because it was sleepy"}}) ==
+        "");
   const json s = spotlight->state();
   CHECK(s["custom"] == true);
   CHECK(s["query"] == "it");
@@ -122,7 +123,9 @@ TEST_CASE("bad sentences get a clear message and the spotlight keeps what it sho
   CHECK(after["sentence"] == before["sentence"]);
 }
 
-TEST_CASE("after a refusal the sentence box holds the refused sentence beside its message, and a chosen sentence clears both") {
+TEST_CASE(
+    "after a refusal the sentence box holds the refused sentence beside its message, and a chosen sentence clears "
+    "both") {
   Headless page(375, 900);
   auto spotlight = widgets_test::widget("it-spotlight");
   const auto box = [&] {
@@ -181,7 +184,7 @@ TEST_CASE("the spotlight draws for many frames at 375, 768 and 1440 px, light an
       CHECK(send(*spotlight, {{"type", "setSentence"}, {"text", kWide}}) == "");
       CHECK(widgets_test::draw_frames(page, *spotlight, 40));  // the swing
       CHECK(send(*spotlight, {{"type", "explain"}, {"token", "street"}}) == "");
-      CHECK(widgets_test::draw_frames(page, *spotlight, 5));   // with its popup open
+      CHECK(widgets_test::draw_frames(page, *spotlight, 5));  // with its popup open
       CHECK(send(*spotlight, {{"type", "setSentence"}, {"text", "Sam thinks the café is busy"}}) == "");
       CHECK(widgets_test::draw_frames(page, *spotlight, 10));
     }

@@ -93,8 +93,6 @@ int drawn_glyphs(unsigned int c) {
   return count;
 }
 
-std::string send(ui::Widget& widget, const nlohmann::json& message) {
-  return widget.command(message).reason();
-}
+std::string send(ui::Widget& widget, const nlohmann::json& message) { return widget.command(message).reason(); }
 
 }  // namespace widgets_test

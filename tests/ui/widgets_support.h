@@ -18,7 +18,7 @@ using playback_test::Headless;
 
 // lessons/<id>.md parsed and checked (REQUIREs a clean load), kept for the whole run.
 const neuralpath::lesson::Lesson& lesson(const std::string& id = "self-attention");
-const neuralpath::ModelSpec&      spec(const std::string& id = "self-attention");
+const neuralpath::ModelSpec& spec(const std::string& id = "self-attention");
 
 // make_widget() for the block with this id in the lesson; REQUIREs one.
 std::unique_ptr<neuralpath::ui::Widget> widget(const std::string& block_id,

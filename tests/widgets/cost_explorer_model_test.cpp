@@ -25,8 +25,8 @@ TEST_CASE("the cost explorer model counts T² and refuses the naive kernel past 
   CHECK(send(model, {{"type", "setLength"}, {"T", 5}}).reason() == "\"T\" must be from 10 to 100000");
   CHECK(model.summary() ==
         "For T = 4,097 words: 16,785,409 pairs of words. The full score matrix takes 32.02 MiB per head (384.19 MiB "
-        "for 12 heads); the tiled kernel keeps only " + format_bytes(static_cast<double>(model.figures().tiled_bytes)) +
-        " at a time.");
+        "for 12 heads); the tiled kernel keeps only " +
+            format_bytes(static_cast<double>(model.figures().tiled_bytes)) + " at a time.");
 }
 
 TEST_CASE("a cost explorer run goes on over updates, reports once, and refuses changes while running") {

@@ -57,9 +57,9 @@ TEST_CASE("generate: without its model it asks for it once, waits, and the asked
   REQUIRE(events.size() == 1);
   CHECK(events[0] == json{{"type", "lmModelWanted"}, {"name", "test-model"}});
   CHECK(model.state()["model"]["status"] == "loading");
-  CHECK(model.wants_another_frame());                   // the download's bar moves
+  CHECK(model.wants_another_frame());  // the download's bar moves
   REQUIRE(send(model, {{"type", "step"}}).done());
-  CHECK(model.take_events().empty());                   // asked once
+  CHECK(model.take_events().empty());  // asked once
   LanguageModels::shared().progress("test-model", 100, 400);
   model.update(0.016f);
   CHECK(model.state()["model"]["received"] == 100);
@@ -86,7 +86,7 @@ TEST_CASE("generate: Write writes what the engine's writer writes for the settin
   CHECK(state["finished"] == true);
   CHECK(written_ids(state) == reference_tokens(example(), example().tokens));
   CHECK(frames + 1 >= static_cast<int>(state["written"].size()));  // about one a frame, not all at once
-  CHECK_NOTHROW((void)state.dump());                              // whole UTF-8 even for a random model's bytes
+  CHECK_NOTHROW((void)state.dump());                               // whole UTF-8 even for a random model's bytes
   CHECK(send(model, {{"type", "step"}}).reason() == tr("generate.finished"));
   REQUIRE(send(model, {{"type", "restart"}}).done());
   CHECK(model.state()["written"].empty());
@@ -104,24 +104,26 @@ TEST_CASE("generate: each stage keeps no more tokens than the one before, and a 
   CHECK(stages[3]["kept"].get<int>() <= 30);
   REQUIRE(send(model, {{"type", "setTopK"}, {"k", 5}}).done());
   const json after = model.state();
-  CHECK(after["written"] == before["written"]);                       // nothing was drawn
-  CHECK(after["next"]["stages"][0] == before["next"]["stages"][0]);   // the model's answer is the same
+  CHECK(after["written"] == before["written"]);                      // nothing was drawn
+  CHECK(after["next"]["stages"][0] == before["next"]["stages"][0]);  // the model's answer is the same
   CHECK(after["next"]["stages"][2]["kept"] == 5);
   REQUIRE(send(model, {{"type", "setTemperature"}, {"value", 0.0}}).done());
-  CHECK(model.state()["next"]["stages"][3]["kept"] == 1);             // greedy: one token left
+  CHECK(model.state()["next"]["stages"][3]["kept"] == 1);  // greedy: one token left
   CHECK(send(model, {{"type", "setTemperature"}, {"value", 3.0}}).outcome() == CommandResult::Outcome::refused);
   CHECK(send(model, {{"type", "setTopP"}, {"p", 0.0}}).outcome() == CommandResult::Outcome::refused);
   CHECK(send(model, {{"type", "setTopK"}, {"k", -1}}).outcome() == CommandResult::Outcome::refused);
   CHECK(send(model, {{"type", "setSeed"}, {"seed", -3}}).outcome() == CommandResult::Outcome::refused);
-  CHECK(model.state()["temperature"] == 0.0);                          // the refusals changed nothing
+  CHECK(model.state()["temperature"] == 0.0);  // the refusals changed nothing
   CHECK(model.state()["top_k"] == 5);
 }
 
 TEST_CASE("generate: a prompt the page cannot draw or too long is refused and the prompt kept") {
   fresh_shelf(true);
   GenerateModel model(example(), {});
-  CHECK(send(model, {{"type", "setSentence"}, {"text", "hi \xF0\x9F\x99\x82"}}).outcome() == CommandResult::Outcome::refused);
-  CHECK(send(model, {{"type", "setSentence"}, {"text", std::string(500, 'a')}}).outcome() == CommandResult::Outcome::refused);
+  CHECK(send(model, {{"type", "setSentence"}, {"text", "hi \xF0\x9F\x99\x82"}}).outcome() ==
+        CommandResult::Outcome::refused);
+  CHECK(send(model, {{"type", "setSentence"}, {"text", std::string(500, 'a')}}).outcome() ==
+        CommandResult::Outcome::refused);
   CHECK(model.state()["prompt"] == "The ");
   CHECK(model.state().contains("input_error"));
   REQUIRE(send(model, {{"type", "setSentence"}, {"text", "A dog"}}).done());

@@ -50,7 +50,7 @@ TEST_CASE("head-cost: a head count that does not divide d_model is refused or mo
   const std::string why = send(m, {{"type", "setHeads"}, {"heads", 3}});
   CHECK(why.find("2") != std::string::npos);
   CHECK(why.find("4") != std::string::npos);
-  CHECK(m.state() == before);  // refused: nothing changed
+  CHECK(m.state() == before);                                     // refused: nothing changed
   CHECK(send(m, {{"type", "setWidth"}, {"d_model", 96}}) == "");  // 8 divides 96
   CHECK(m.state()["heads"] == 8);
   CHECK(m.state()["note"] == "");

@@ -78,7 +78,8 @@ TEST_CASE("kv-cache: the bytes are 2 · L · G · dh · b per token, and the eng
   CHECK(s["table"]["rows"].size() == s["shape"]["kv_head_choices"].size());
 }
 
-TEST_CASE("kv-cache: the race runs a few milliseconds a frame, times every position both ways and writes the same tokens") {
+TEST_CASE(
+    "kv-cache: the race runs a few milliseconds a frame, times every position both ways and writes the same tokens") {
   fresh_shelf(true);
   KvCacheModel model(example(), {});
   REQUIRE(send(model, {{"type", "race"}}).done());

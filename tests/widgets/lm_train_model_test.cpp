@@ -55,8 +55,10 @@ struct Wire {
       auto decoded = lw::decode_request(e["message"]);
       REQUIRE_MESSAGE(std::holds_alternative<lw::Request>(decoded), std::get<std::string>(decoded));
       const lw::Request& request = std::get<lw::Request>(decoded);
-      if (const auto* open = std::get_if<lw::Open>(&request)) deliver(model, worker.open(data, *open));
-      else deliver(model, worker.handle(request));
+      if (const auto* open = std::get_if<lw::Open>(&request))
+        deliver(model, worker.open(data, *open));
+      else
+        deliver(model, worker.handle(request));
     }
   }
   // Everything the model asks for, and training until the worker stops (or `max_work` slices).
@@ -121,12 +123,15 @@ TEST_CASE("lm-train: Train opens the worker, and the curves, heads and samples a
   CHECK(send(model, {{"type", "train"}}).reason() == tr("lm_train.already_finished"));
   // One lmTrained event for the run, with the worker's numbers; lmInduction only if a head formed.
   wire.post(model);
-  const auto trained = std::count_if(wire.reports.begin(), wire.reports.end(), [](const json& e) { return e["type"] == "lmTrained"; });
+  const auto trained =
+      std::count_if(wire.reports.begin(), wire.reports.end(), [](const json& e) { return e["type"] == "lmTrained"; });
   REQUIRE(trained == 1);
-  const json& done = *std::find_if(wire.reports.begin(), wire.reports.end(), [](const json& e) { return e["type"] == "lmTrained"; });
+  const json& done =
+      *std::find_if(wire.reports.begin(), wire.reports.end(), [](const json& e) { return e["type"] == "lmTrained"; });
   CHECK(done["step"] == 60);
   CHECK(done["val_loss"] == s["training"]["val_loss"]);
-  const auto formed = std::count_if(wire.reports.begin(), wire.reports.end(), [](const json& e) { return e["type"] == "lmInduction"; });
+  const auto formed =
+      std::count_if(wire.reports.begin(), wire.reports.end(), [](const json& e) { return e["type"] == "lmInduction"; });
   CHECK(formed == (s["phase"]["induction"].is_null() ? 0 : 1));
 }
 

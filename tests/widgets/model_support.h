@@ -49,7 +49,9 @@ using Outcome = CommandResult::Outcome;
 inline const lesson::Lesson& launch_lesson() { return lesson_named("self-attention"); }
 inline const ModelSpec& launch_spec() { return spec_of("self-attention"); }
 template <class T>
-const T& settings(const char* id) { return block_settings<T>("self-attention", id); }
+const T& settings(const char* id) {
+  return block_settings<T>("self-attention", id);
+}
 }  // namespace launch
 
 // The language-model kinds (generate, kv-cache): the page's shelf of models, emptied, with
@@ -67,9 +69,13 @@ using nlohmann::json;
 inline const lesson::Lesson& multi_head() { return lesson_named("multi-head"); }
 inline const ModelSpec& spec() { return spec_of("multi-head"); }
 template <class T>
-const T& settings(const char* id) { return block_settings<T>("multi-head", id); }
+const T& settings(const char* id) {
+  return block_settings<T>("multi-head", id);
+}
 template <class Model>
-std::string send(Model& model, const json& message) { return model_test::send(model, message).reason(); }
+std::string send(Model& model, const json& message) {
+  return model_test::send(model, message).reason();
+}
 }  // namespace multi_head
 
 }  // namespace model_test

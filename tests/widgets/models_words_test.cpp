@@ -12,7 +12,8 @@
 
 using namespace model_test::launch;
 
-TEST_CASE("a sentence with emoji is refused with a message and the widget keeps its own (#15: drawn as a replacement mark)") {
+TEST_CASE(
+    "a sentence with emoji is refused with a message and the widget keeps its own (#15: drawn as a replacement mark)") {
   CHECK(undrawable("the cat 🙂 sat 🙂 ü ∑") == "🙂");
   CHECK(undrawable("a \xEF\xBF\xBD b") == "\xEF\xBF\xBD");  // U+FFFD: a character the keyboard lost
   CHECK(undrawable("Él dijo «hola» — ¿sí?\tvale") == "");

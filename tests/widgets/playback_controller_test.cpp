@@ -107,7 +107,7 @@ TEST_CASE("speed scales the timed duration from half speed to double speed") {
   CHECK(timed_duration(caption, 2.0f) == doctest::Approx(timed_duration(caption, 1.0f) / 2));
   CHECK(timed_duration(caption, 0.5f) == doctest::Approx(timed_duration(caption, 1.0f) * 2));
   CHECK(timed_duration(caption, 9.0f) == doctest::Approx(timed_duration(caption, 2.0f)));  // clamped
-  CHECK(timed_duration(caption + caption, 1.0f) > timed_duration(caption, 1.0f));         // longer text, longer step
+  CHECK(timed_duration(caption + caption, 1.0f) > timed_duration(caption, 1.0f));          // longer text, longer step
 
   PlaybackController c(three_steps());
   c.set_speed(2.0f);

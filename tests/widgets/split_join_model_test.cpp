@@ -37,7 +37,8 @@ Matrix shown(const json& state) {
   const json& m = state["matrix"];
   Matrix out(static_cast<Index>(m.size()), static_cast<Index>(m[0].size()));
   for (Index i = 0; i < out.rows(); ++i)
-    for (Index j = 0; j < out.cols(); ++j) out(i, j) = m[static_cast<std::size_t>(i)][static_cast<std::size_t>(j)].get<float>();
+    for (Index j = 0; j < out.cols(); ++j)
+      out(i, j) = m[static_cast<std::size_t>(i)][static_cast<std::size_t>(j)].get<float>();
   return out;
 }
 
@@ -62,8 +63,10 @@ TEST_CASE("split-join: every stage shows the trace's own matrix for the head pic
     CHECK((slice.middleCols(0, dh) == step(StepKind::project_q).result.values.middleCols(h * dh, dh)));
     CHECK((slice.middleCols(dh, dh) == step(StepKind::project_k).result.values.middleCols(h * dh, dh)));
     CHECK((slice.middleCols(2 * dh, dh) == step(StepKind::project_v).result.values.middleCols(h * dh, dh)));
-    const std::pair<const char*, StepKind> per_head[] = {
-        {"scores", StepKind::score}, {"scale", StepKind::scale}, {"softmax", StepKind::softmax}, {"mix", StepKind::blend}};
+    const std::pair<const char*, StepKind> per_head[] = {{"scores", StepKind::score},
+                                                         {"scale", StepKind::scale},
+                                                         {"softmax", StepKind::softmax},
+                                                         {"mix", StepKind::blend}};
     for (const auto& item : per_head) {
       CAPTURE(item.first);
       CHECK(send(m, {{"type", "stage"}, {"stage", item.first}}) == "");
@@ -153,7 +156,8 @@ TEST_CASE("split-join: a tapped number explains itself from the trace's recorded
   const auto e = m.take_explanation();
   REQUIRE(e.has_value());
   REQUIRE_FALSE(e->inputs.empty());
-  CHECK(e->inputs.front().second.find(format_number(step(StepKind::score, 0).result.values(3, 1))) != std::string::npos);
+  CHECK(e->inputs.front().second.find(format_number(step(StepKind::score, 0).result.values(3, 1))) !=
+        std::string::npos);
   CHECK(m.state()["selected"] == json::array({3, 1}));
   CHECK(send(m, {{"type", "stage"}, {"stage", "slice"}}) == "");
   CHECK(m.state()["selected"].is_null());  // a new matrix: the old cell meant something else
@@ -210,7 +214,8 @@ TEST_CASE("split-join: one head and one word read in the singular, in English an
   SplitJoinModel four = walk();
   const std::string four_es = four.narration();
   use_language("en", "");
-  CHECK(cut_es.find("1 palabra × " + d + " columnas, sin cortar, una sola cabeza de " + d + " columnas") != std::string::npos);
+  CHECK(cut_es.find("1 palabra × " + d + " columnas, sin cortar, una sola cabeza de " + d + " columnas") !=
+        std::string::npos);
   CHECK(concat_es.find("con la única cabeza, 1 palabra") != std::string::npos);
   CHECK(four_es.find("cortadas en 4 cabezas de 2 columnas") != std::string::npos);
   for (const std::string& said : {cut, concat, cut_es, concat_es}) {

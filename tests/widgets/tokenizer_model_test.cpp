@@ -39,8 +39,8 @@ TEST_CASE("tokenizer: the tokens are the BPE tokenizer's own and join back into 
   CHECK(state["kind"] == "tokenizer");
   CHECK(joined(state["tokens"]) == s.text);
   // The same merges, learned here from the same lines, cut the text into the same ids.
-  const lm::BpeTokenizer reference =
-      lm::BpeTokenizer::train("believable breakable deniable able table\nunable undo untie unbelievable\n", lm::kFirstMerge + 30);
+  const lm::BpeTokenizer reference = lm::BpeTokenizer::train(
+      "believable breakable deniable able table\nunable undo untie unbelievable\n", lm::kFirstMerge + 30);
   const std::vector<int> ids = reference.encode(s.text);
   REQUIRE(state["tokens"].size() == ids.size());
   for (std::size_t i = 0; i < ids.size(); ++i) CHECK(state["tokens"][i]["id"] == ids[i]);
@@ -71,8 +71,9 @@ TEST_CASE("tokenizer: refusals change nothing and say why") {
   CHECK(send(model, {{"type", "setMerges"}, {"merges", model.learned() + 1}}).outcome() == Outcome::refused);
   CHECK(send(model, {{"type", "setMerges"}}).outcome() == Outcome::refused);
   CHECK(send(model, {{"type", "setSentence"}, {"text", ""}}).outcome() == Outcome::refused);
-  CHECK(send(model, {{"type", "setSentence"}, {"text", std::string(TokenizerModel::kMaxTextBytes + 1, 'a')}}).outcome() ==
-        Outcome::refused);
+  CHECK(
+      send(model, {{"type", "setSentence"}, {"text", std::string(TokenizerModel::kMaxTextBytes + 1, 'a')}}).outcome() ==
+      Outcome::refused);
   CHECK(send(model, {{"type", "explain"}, {"token", 999}}).outcome() == Outcome::refused);
   CHECK(send(model, {{"type", "fly"}}).outcome() == Outcome::not_taken);
   json after = model.state();

@@ -13,11 +13,11 @@
 #include <set>
 
 using namespace neuralpath;
+using model_test::send;
+using neuralpath::ui::CommandResult;
 using neuralpath::ui::TrainModel;
 using neuralpath::ui::TrainSession;
 using nlohmann::json;
-using neuralpath::ui::CommandResult;
-using model_test::send;
 
 namespace {
 
@@ -34,8 +34,8 @@ TrainModel lesson_model(std::function<double()> now_ms = {}, const lesson::Lesso
   const lesson::TaskData* task = lesson::find_task(l, settings->task);
   REQUIRE(task != nullptr);
   return TrainModel(*settings, {},
-                    TrainSession(lesson::model_spec_for(l), lesson::training_set(l, *task), lesson::train_options(*task),
-                                 settings->sentence, settings->query, std::move(now_ms)));
+                    TrainSession(lesson::model_spec_for(l), lesson::training_set(l, *task),
+                                 lesson::train_options(*task), settings->sentence, settings->query, std::move(now_ms)));
 }
 
 float weight_of(const json& spotlight, const std::string& word) {
@@ -50,7 +50,7 @@ float weight_of(const json& spotlight, const std::string& word) {
 
 TEST_CASE("Train runs a slice per update, at most two steps, and wants frames only while training") {
   TrainModel m = lesson_model([] { return 0.0; });  // a clock that stands still: the step cap decides
-  CHECK_FALSE(m.wants_another_frame());  // at rest: the page may sleep
+  CHECK_FALSE(m.wants_another_frame());             // at rest: the page may sleep
   m.update(1.0f / 60);
   CHECK(m.state()["step"] == 0);
   REQUIRE(send(m, {{"type", "train"}}).done());
@@ -123,7 +123,8 @@ TEST_CASE("trained on the output alone, held-out accuracy reaches 95% while the 
 TEST_CASE("the switch shows the hand-set weights, your own sentence follows it, and the seed restarts") {
   TrainModel m = lesson_model();
   REQUIRE(send(m, {{"type", "trainSteps"}, {"n", 300}}).done());
-  REQUIRE(send(m, {{"type", "setSentence"}, {"text", "The cat didn't cross the road because it was too busy."}}).done());
+  REQUIRE(
+      send(m, {{"type", "setSentence"}, {"text", "The cat didn't cross the road because it was too busy."}}).done());
   json s = m.state();
   REQUIRE(s["custom"].is_object());
   const json trained = s["spotlight"], trained_custom = s["custom"];
@@ -206,7 +207,8 @@ TEST_CASE("snapshot and restore: the same seed and steps give the same weights, 
   CHECK_FALSE(reopened.wants_another_frame());
 
   const json before = reopened.state();
-  for (const json& bad : {json(5), json{{"seed", 3}}, json{{"seed", -3}, {"steps", 2}}, json{{"seed", 3}, {"steps", 100000}}}) {
+  for (const json& bad :
+       {json(5), json{{"seed", 3}}, json{{"seed", -3}, {"steps", 2}}, json{{"seed", 3}, {"steps", 100000}}}) {
     CAPTURE(bad.dump());
     CHECK_FALSE(reopened.restore(bad).done());
     CHECK(reopened.state() == before);
@@ -253,7 +255,7 @@ TEST_CASE("the multi-head lesson's train widget shows each head's row for \"carr
   }
   MESSAGE("after 60 steps, each head's top for 'carried':" << line << "; held-out accuracy " << s["accuracy"]);
   CHECK(s["accuracy"].get<float>() >= 0.95f);  // the lesson: every held-out sentence right within ~30 steps
-  CHECK(tops.size() >= 2);  // the heads part ways, partly: not every head on the same word
+  CHECK(tops.size() >= 2);                     // the heads part ways, partly: not every head on the same word
   CHECK(s["summary"].get<std::string>().find("head 4") != std::string::npos);
   CHECK(m.explain("loss").formula.find("softmax") != std::string::npos);  // a loss on the output
   CHECK(take_missing_keys().empty());
@@ -268,7 +270,7 @@ TEST_CASE("a late frame halves the training slice's budget, frames on time let i
   CHECK(m.state()["slice_budget_ms"] == TrainModel::kFrameBudgetMs / 2);
   for (int i = 0; i < 10; ++i) m.update(0.050f);
   CHECK(m.state()["slice_budget_ms"] == TrainModel::kMinBudgetMs);  // never below a piece of work
-  m.update(1.0f / 30);  // 30 fps is on time
+  m.update(1.0f / 30);                                              // 30 fps is on time
   CHECK(m.state()["slice_budget_ms"] == TrainModel::kMinBudgetMs + 1.0);
   for (int i = 0; i < 20; ++i) m.update(1.0f / 60);
   CHECK(m.state()["slice_budget_ms"] == TrainModel::kFrameBudgetMs);

@@ -36,34 +36,34 @@ inline constexpr int kFirstMerge = 257;
 inline constexpr std::size_t kMaxTokenBytes = 256;
 
 class BpeTokenizer {
-public:
-    BpeTokenizer();  // bytes and the document token only (vocab_size 257)
+ public:
+  BpeTokenizer();  // bytes and the document token only (vocab_size 257)
 
-    // Learns vocab_size − 257 merges from `text` (fewer if the text runs out of pairs that occur
-    // at least twice). Throws InputError for vocab_size outside 257..65536.
-    static BpeTokenizer train(std::string_view text, int vocab_size);
-    // From a list of merges (a model file). Throws InputError if a merge names an id not made yet
-    // or makes a token longer than kMaxTokenBytes.
-    static BpeTokenizer from_merges(std::vector<std::pair<int, int>> merges);
+  // Learns vocab_size − 257 merges from `text` (fewer if the text runs out of pairs that occur
+  // at least twice). Throws InputError for vocab_size outside 257..65536.
+  static BpeTokenizer train(std::string_view text, int vocab_size);
+  // From a list of merges (a model file). Throws InputError if a merge names an id not made yet
+  // or makes a token longer than kMaxTokenBytes.
+  static BpeTokenizer from_merges(std::vector<std::pair<int, int>> merges);
 
-    std::vector<int> encode(std::string_view text) const;
-    std::string      decode(const std::vector<int>& ids) const;   // ids out of range: InputError
-    const std::string& token_bytes(int id) const;                  // the bytes one id stands for
+  std::vector<int> encode(std::string_view text) const;
+  std::string decode(const std::vector<int>& ids) const;  // ids out of range: InputError
+  const std::string& token_bytes(int id) const;           // the bytes one id stands for
 
-    int vocab_size() const { return kFirstMerge + static_cast<int>(merges_.size()); }
-    const std::vector<std::pair<int, int>>& merges() const { return merges_; }
+  int vocab_size() const { return kFirstMerge + static_cast<int>(merges_.size()); }
+  const std::vector<std::pair<int, int>>& merges() const { return merges_; }
 
-    // The chunks `text` is cut into before merging (see the top of the file), as views into it.
-    static std::vector<std::string_view> chunks(std::string_view text);
+  // The chunks `text` is cut into before merging (see the top of the file), as views into it.
+  static std::vector<std::string_view> chunks(std::string_view text);
 
-private:
-    void build_tables();
-    std::vector<int> encode_chunk(std::string_view chunk) const;
+ private:
+  void build_tables();
+  std::vector<int> encode_chunk(std::string_view chunk) const;
 
-    std::vector<std::pair<int, int>> merges_;
-    std::vector<std::string>         bytes_;     // per id
-    std::vector<std::uint64_t>       rank_keys_; // sorted (a << 32 | b) of every merge
-    std::vector<int>                 rank_ids_;  // the merge's id, same order as rank_keys_
+  std::vector<std::pair<int, int>> merges_;
+  std::vector<std::string> bytes_;        // per id
+  std::vector<std::uint64_t> rank_keys_;  // sorted (a << 32 | b) of every merge
+  std::vector<int> rank_ids_;             // the merge's id, same order as rank_keys_
 };
 
 }  // namespace neuralpath::lm

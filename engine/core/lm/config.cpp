@@ -24,93 +24,123 @@ namespace {
 //        English after 1.5 M tokens; batch 12: 4.361) in fewer, larger steps, which run faster
 //        per token and split better over threads; lr 1e-2 did worse than 6e-3.
 LmConfig make(std::string name) {
-    LmConfig c;
-    c.name = std::move(name);
-    if (c.name == "tiny") {
-        c.vocab_size = 320; c.context = 32; c.d_model = 32; c.heads = 2; c.layers = 2; c.mlp_hidden = 0;
-        c.batch = 32; c.steps = 1500; c.learning_rate = 3e-3f; c.warmup_steps = 50; c.repeat_fraction = 1.0f;
-        c.log_every = 100; c.val_batches = 4;
-    } else if (c.name == "page") {
-        c.vocab_size = 320; c.context = 32; c.d_model = 64; c.heads = 4; c.layers = 2; c.mlp_hidden = 128;
-        c.batch = 16; c.steps = 3000; c.learning_rate = 3e-3f; c.warmup_steps = 50; c.repeat_fraction = 0.5f;
-        c.log_every = 100; c.val_batches = 4;
-    } else if (c.name == "small") {
-        c.vocab_size = 2048; c.context = 64; c.d_model = 128; c.heads = 4; c.layers = 3; c.mlp_hidden = 512;
-        c.batch = 48; c.steps = 600; c.learning_rate = 6e-3f; c.warmup_steps = 50; c.repeat_fraction = 0.1f;
-        c.log_every = 100; c.val_batches = 8;
-    }
-    return c;
+  LmConfig c;
+  c.name = std::move(name);
+  if (c.name == "tiny") {
+    c.vocab_size = 320;
+    c.context = 32;
+    c.d_model = 32;
+    c.heads = 2;
+    c.layers = 2;
+    c.mlp_hidden = 0;
+    c.batch = 32;
+    c.steps = 1500;
+    c.learning_rate = 3e-3f;
+    c.warmup_steps = 50;
+    c.repeat_fraction = 1.0f;
+    c.log_every = 100;
+    c.val_batches = 4;
+  } else if (c.name == "page") {
+    c.vocab_size = 320;
+    c.context = 32;
+    c.d_model = 64;
+    c.heads = 4;
+    c.layers = 2;
+    c.mlp_hidden = 128;
+    c.batch = 16;
+    c.steps = 3000;
+    c.learning_rate = 3e-3f;
+    c.warmup_steps = 50;
+    c.repeat_fraction = 0.5f;
+    c.log_every = 100;
+    c.val_batches = 4;
+  } else if (c.name == "small") {
+    c.vocab_size = 2048;
+    c.context = 64;
+    c.d_model = 128;
+    c.heads = 4;
+    c.layers = 3;
+    c.mlp_hidden = 512;
+    c.batch = 48;
+    c.steps = 600;
+    c.learning_rate = 6e-3f;
+    c.warmup_steps = 50;
+    c.repeat_fraction = 0.1f;
+    c.log_every = 100;
+    c.val_batches = 8;
+  }
+  return c;
 }
 
 const std::array<LmConfig, 3>& all_configs() {
-    static const std::array<LmConfig, 3> configs{make("tiny"), make("page"), make("small")};
-    return configs;
+  static const std::array<LmConfig, 3> configs{make("tiny"), make("page"), make("small")};
+  return configs;
 }
 
 }  // namespace
 
 const LmConfig* find_config(std::string_view name) {
-    for (const LmConfig& c : all_configs())
-        if (c.name == name) return &c;
-    return nullptr;
+  for (const LmConfig& c : all_configs())
+    if (c.name == name) return &c;
+  return nullptr;
 }
 
 std::vector<std::string> config_names() {
-    std::vector<std::string> names;
-    for (const LmConfig& c : all_configs()) names.push_back(c.name);
-    return names;
+  std::vector<std::string> names;
+  for (const LmConfig& c : all_configs()) names.push_back(c.name);
+  return names;
 }
 
 void validate_config(const LmConfig& c) {
-    auto need = [](bool ok, const std::string& what) {
-        if (!ok) throw InputError("model config: " + what);
-    };
-    need(c.vocab_size >= 257 && c.vocab_size <= 65536, "vocab_size must be 257 to 65536");
-    need(c.context >= 4 && c.context <= 1024, "context must be 4 to 1024 tokens");
-    need(c.d_model >= 4 && c.d_model <= 1024, "d_model must be 4 to 1024");
-    need(c.heads >= 1 && c.heads <= 64 && c.d_model % c.heads == 0 && (c.d_model / c.heads) % 2 == 0,
-         "heads must divide d_model into an even number of features each (rotary pairs; at most 64 heads)");
-    need(c.layers >= 1 && c.layers <= 16, "layers must be 1 to 16");
-    need(c.mlp_hidden >= 0 && c.mlp_hidden <= 8192, "mlp_hidden must be 0 to 8192");
-    need(c.batch >= 1 && c.batch <= 1024, "batch must be 1 to 1024");
+  auto need = [](bool ok, const std::string& what) {
+    if (!ok) throw InputError("model config: " + what);
+  };
+  need(c.vocab_size >= 257 && c.vocab_size <= 65536, "vocab_size must be 257 to 65536");
+  need(c.context >= 4 && c.context <= 1024, "context must be 4 to 1024 tokens");
+  need(c.d_model >= 4 && c.d_model <= 1024, "d_model must be 4 to 1024");
+  need(c.heads >= 1 && c.heads <= 64 && c.d_model % c.heads == 0 && (c.d_model / c.heads) % 2 == 0,
+       "heads must divide d_model into an even number of features each (rotary pairs; at most 64 heads)");
+  need(c.layers >= 1 && c.layers <= 16, "layers must be 1 to 16");
+  need(c.mlp_hidden >= 0 && c.mlp_hidden <= 8192, "mlp_hidden must be 0 to 8192");
+  need(c.batch >= 1 && c.batch <= 1024, "batch must be 1 to 1024");
 }
 
 // [SECTION] Parameter layout ---------------------------------------------------------------------
 
 ParameterLayout parameter_layout(const LmConfig& c) {
-    ParameterLayout p;
-    auto add = [&](std::string name, int rows, int cols, bool decay) {
-        TensorInfo t{std::move(name), rows, cols, p.total, decay};
-        p.total += t.size();
-        p.tensors.push_back(std::move(t));
-        return p.tensors.back().offset;
-    };
-    const int d = c.d_model, h = c.mlp_hidden;
-    p.wte = add("wte", c.vocab_size, d, true);
-    for (int l = 0; l < c.layers; ++l) {
-        std::string n = "h";  // (built in steps: GCC 12 warns falsely on "h" + to_string(l) + ".")
-        n += std::to_string(l);
-        n += '.';
-        ParameterLayout::Layer L{};
-        L.ln1_g = add(n + "ln1_g", 1, d, false);
-        L.ln1_b = add(n + "ln1_b", 1, d, false);
-        L.w_qkv = add(n + "w_qkv", d, 3 * d, true);
-        L.b_qkv = add(n + "b_qkv", 1, 3 * d, false);
-        L.w_o = add(n + "w_o", d, d, true);
-        L.b_o = add(n + "b_o", 1, d, false);
-        if (h > 0) {
-            L.ln2_g = add(n + "ln2_g", 1, d, false);
-            L.ln2_b = add(n + "ln2_b", 1, d, false);
-            L.w_fc = add(n + "w_fc", d, h, true);
-            L.b_fc = add(n + "b_fc", 1, h, false);
-            L.w_proj = add(n + "w_proj", h, d, true);
-            L.b_proj = add(n + "b_proj", 1, d, false);
-        }
-        p.layers.push_back(L);
+  ParameterLayout p;
+  auto add = [&](std::string name, int rows, int cols, bool decay) {
+    TensorInfo t{std::move(name), rows, cols, p.total, decay};
+    p.total += t.size();
+    p.tensors.push_back(std::move(t));
+    return p.tensors.back().offset;
+  };
+  const int d = c.d_model, h = c.mlp_hidden;
+  p.wte = add("wte", c.vocab_size, d, true);
+  for (int l = 0; l < c.layers; ++l) {
+    std::string n = "h";  // (built in steps: GCC 12 warns falsely on "h" + to_string(l) + ".")
+    n += std::to_string(l);
+    n += '.';
+    ParameterLayout::Layer L{};
+    L.ln1_g = add(n + "ln1_g", 1, d, false);
+    L.ln1_b = add(n + "ln1_b", 1, d, false);
+    L.w_qkv = add(n + "w_qkv", d, 3 * d, true);
+    L.b_qkv = add(n + "b_qkv", 1, 3 * d, false);
+    L.w_o = add(n + "w_o", d, d, true);
+    L.b_o = add(n + "b_o", 1, d, false);
+    if (h > 0) {
+      L.ln2_g = add(n + "ln2_g", 1, d, false);
+      L.ln2_b = add(n + "ln2_b", 1, d, false);
+      L.w_fc = add(n + "w_fc", d, h, true);
+      L.b_fc = add(n + "b_fc", 1, h, false);
+      L.w_proj = add(n + "w_proj", h, d, true);
+      L.b_proj = add(n + "b_proj", 1, d, false);
     }
-    p.lnf_g = add("lnf_g", 1, d, false);
-    p.lnf_b = add("lnf_b", 1, d, false);
-    return p;
+    p.layers.push_back(L);
+  }
+  p.lnf_g = add("lnf_g", 1, d, false);
+  p.lnf_b = add("lnf_b", 1, d, false);
+  return p;
 }
 
 }  // namespace neuralpath::lm

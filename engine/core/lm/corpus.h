@@ -28,11 +28,11 @@ namespace neuralpath::lm {
 inline constexpr std::size_t kMaxCorpusBytes = 64u << 20;  // 64 MB
 
 struct Corpus {
-    std::vector<std::string> train, validation;  // documents
-    std::string              hash;               // FNV-1a 64 of the file's bytes, 16 hex digits
-    std::size_t              bytes = 0;
+  std::vector<std::string> train, validation;  // documents
+  std::string hash;                            // FNV-1a 64 of the file's bytes, 16 hex digits
+  std::size_t bytes = 0;
 
-    std::string training_text() const;           // the training documents joined by "\n"
+  std::string training_text() const;  // the training documents joined by "\n"
 };
 
 Corpus split_corpus(std::string_view text);
@@ -42,7 +42,7 @@ Corpus read_corpus(const std::string& path);
 std::string read_file_limited(const std::string& path, std::size_t limit, const char* what);
 
 struct TokenStreams {
-    std::vector<int> train, validation;
+  std::vector<int> train, validation;
 };
 TokenStreams tokenize_corpus(const Corpus& corpus, const BpeTokenizer& tokenizer);
 
@@ -50,9 +50,9 @@ std::string fnv1a64_hex(std::string_view bytes);
 
 // A seeded source of uniform integers (splitmix64), whose whole state is one number.
 struct SplitMix64 {
-    std::uint64_t state = 0;
-    std::uint64_t next();
-    std::uint64_t below(std::uint64_t n) { return next() % n; }  // [0, n)
+  std::uint64_t state = 0;
+  std::uint64_t next();
+  std::uint64_t below(std::uint64_t n) { return next() % n; }  // [0, n)
 };
 
 // Fills inputs and targets [B·T] with B training sequences (see the top of the file).

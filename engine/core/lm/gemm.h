@@ -23,14 +23,14 @@
 namespace neuralpath::lm {
 
 struct GemmKernels {
-    const char* name;  // "avx512", "avx2", "sse2", "wasm128", "generic"
-    void (*nn)(int m, int n, int k, const float* a, int lda, const float* b, int ldb, float* c, int ldc, bool accumulate);
-    void (*nt)(int m, int n, int k, const float* a, int lda, const float* b, int ldb, float* c, int ldc, bool accumulate);
-    void (*tn)(int m, int n, int k, const float* a, int lda, const float* b, int ldb, float* c, int ldc, bool accumulate);
-    void (*gelu)(float* out, const float* in, int n);
-    void (*gelu_grad)(float* din, const float* in, const float* dout, int n);
-    double (*exp_shifted)(float* x, int n, float shift);
-    double (*softmax)(float* x, int n);
+  const char* name;  // "avx512", "avx2", "sse2", "wasm128", "generic"
+  void (*nn)(int m, int n, int k, const float* a, int lda, const float* b, int ldb, float* c, int ldc, bool accumulate);
+  void (*nt)(int m, int n, int k, const float* a, int lda, const float* b, int ldb, float* c, int ldc, bool accumulate);
+  void (*tn)(int m, int n, int k, const float* a, int lda, const float* b, int ldb, float* c, int ldc, bool accumulate);
+  void (*gelu)(float* out, const float* in, int n);
+  void (*gelu_grad)(float* din, const float* in, const float* dout, int n);
+  double (*exp_shifted)(float* x, int n, float shift);
+  double (*softmax)(float* x, int n);
 };
 
 // The widest set this build and CPU have (chosen once).
@@ -44,22 +44,32 @@ float* gemm_scratch(int slot, std::size_t floats);  // slot 0 or 1: two buffers 
 
 inline void gemm_nn(int m, int n, int k, const float* a, int lda, const float* b, int ldb, float* c, int ldc,
                     bool accumulate) {
-    gemm_kernels().nn(m, n, k, a, lda, b, ldb, c, ldc, accumulate);
+  gemm_kernels().nn(m, n, k, a, lda, b, ldb, c, ldc, accumulate);
 }
 inline void gemm_nt(int m, int n, int k, const float* a, int lda, const float* b, int ldb, float* c, int ldc,
                     bool accumulate) {
-    gemm_kernels().nt(m, n, k, a, lda, b, ldb, c, ldc, accumulate);
+  gemm_kernels().nt(m, n, k, a, lda, b, ldb, c, ldc, accumulate);
 }
 inline void gemm_tn(int m, int n, int k, const float* a, int lda, const float* b, int ldb, float* c, int ldc,
                     bool accumulate) {
-    gemm_kernels().tn(m, n, k, a, lda, b, ldb, c, ldc, accumulate);
+  gemm_kernels().tn(m, n, k, a, lda, b, ldb, c, ldc, accumulate);
 }
 
 // Per-set entry points (gemm_isa.cpp, once per namespace).
-namespace avx512 { GemmKernels kernels(); }
-namespace avx2 { GemmKernels kernels(); }
-namespace sse2 { GemmKernels kernels(); }
-namespace wasm128 { GemmKernels kernels(); }
-namespace generic { GemmKernels kernels(); }
+namespace avx512 {
+GemmKernels kernels();
+}
+namespace avx2 {
+GemmKernels kernels();
+}
+namespace sse2 {
+GemmKernels kernels();
+}
+namespace wasm128 {
+GemmKernels kernels();
+}
+namespace generic {
+GemmKernels kernels();
+}
 
 }  // namespace neuralpath::lm

@@ -22,17 +22,17 @@ inline constexpr int kProbeSequences = 4;
 inline constexpr std::uint64_t kProbeSeed = 0x6e657572616c7061ull;  // fixed: every model is probed alike
 
 struct HeadScore {
-    int   layer = 0, head = 0;
-    float previous_token = 0.0f, induction = 0.0f, first_token = 0.0f;
+  int layer = 0, head = 0;
+  float previous_token = 0.0f, induction = 0.0f, first_token = 0.0f;
 };
 
 struct HeadReport {
-    std::vector<HeadScore> heads;       // layer by layer, head by head
-    float first_copy_loss = 0.0f;       // nats per token
-    float second_copy_loss = 0.0f;
-    int   repeat_length = 0;            // n
-    const HeadScore& best_induction() const;
-    const HeadScore& best_previous_token() const;
+  std::vector<HeadScore> heads;  // layer by layer, head by head
+  float first_copy_loss = 0.0f;  // nats per token
+  float second_copy_loss = 0.0f;
+  int repeat_length = 0;  // n
+  const HeadScore& best_induction() const;
+  const HeadScore& best_previous_token() const;
 };
 
 HeadReport score_heads(const LmModel& model);
@@ -42,16 +42,16 @@ std::vector<std::vector<int>> probe_sequences(const LmConfig& config);
 
 // An add-one (Laplace) smoothed bigram model on a token stream: P(b | a) = (c(a,b) + 1) / (c(a) + V).
 class BigramModel {
-public:
-    BigramModel(const std::vector<int>& train_stream, int vocab_size);
-    // Mean −log P(stream[i+1] | stream[i]) over every neighbouring pair of the stream.
-    double mean_loss(const std::vector<int>& stream) const;
-    double probability(int a, int b) const;
+ public:
+  BigramModel(const std::vector<int>& train_stream, int vocab_size);
+  // Mean −log P(stream[i+1] | stream[i]) over every neighbouring pair of the stream.
+  double mean_loss(const std::vector<int>& stream) const;
+  double probability(int a, int b) const;
 
-private:
-    int                        vocab_ = 0;
-    std::vector<std::uint32_t> pair_counts_;  // [V][V]
-    std::vector<std::uint32_t> counts_;       // c(a) as a first token
+ private:
+  int vocab_ = 0;
+  std::vector<std::uint32_t> pair_counts_;  // [V][V]
+  std::vector<std::uint32_t> counts_;       // c(a) as a first token
 };
 
 }  // namespace neuralpath::lm

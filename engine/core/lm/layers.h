@@ -56,8 +56,8 @@ void layernorm_backward(float* dx, float* dgamma, float* dbeta, const float* dou
 // out = in·W + b                                  in [N][C], W [C][OC], b [OC] (may be null)
 void matmul_forward(float* out, const float* in, const float* w, const float* b, int N, int C, int OC);
 // din += dout·Wᵀ (din may be null),  dW += inᵀ·dout,  db += Σ_n dout[n]
-void matmul_backward(float* din, float* dw, float* db, const float* dout, const float* in, const float* w, int N,
-                     int C, int OC);
+void matmul_backward(float* din, float* dw, float* db, const float* dout, const float* in, const float* w, int N, int C,
+                     int OC);
 
 // [SECTION] GELU -----------------------------------------------------------------------------
 

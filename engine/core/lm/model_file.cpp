@@ -17,18 +17,18 @@ namespace {
 constexpr const char* kMagic = "NPLM1\n";
 
 std::uint64_t fnv1a64(const char* data, std::size_t n) {
-    std::uint64_t h = 0xcbf29ce484222325ull;
-    for (std::size_t i = 0; i < n; ++i) h = (h ^ static_cast<unsigned char>(data[i])) * 0x100000001b3ull;
-    return h;
+  std::uint64_t h = 0xcbf29ce484222325ull;
+  for (std::size_t i = 0; i < n; ++i) h = (h ^ static_cast<unsigned char>(data[i])) * 0x100000001b3ull;
+  return h;
 }
 
 void put_u16(std::string& out, std::uint16_t v) {
-    out += static_cast<char>(v & 0xff);
-    out += static_cast<char>(v >> 8);
+  out += static_cast<char>(v & 0xff);
+  out += static_cast<char>(v >> 8);
 }
 
 std::uint16_t get_u16(const std::string& in, std::size_t at) {
-    return static_cast<std::uint16_t>(static_cast<unsigned char>(in[at]) | (static_cast<unsigned char>(in[at + 1]) << 8));
+  return static_cast<std::uint16_t>(static_cast<unsigned char>(in[at]) | (static_cast<unsigned char>(in[at + 1]) << 8));
 }
 
 [[noreturn]] void bad(const std::string& what) { throw InputError("not a valid model file: " + what); }
@@ -36,164 +36,167 @@ std::uint16_t get_u16(const std::string& in, std::size_t at) {
 }  // namespace
 
 std::uint16_t float_to_half(float value) {
-    std::uint32_t f;
-    std::memcpy(&f, &value, 4);
-    const std::uint32_t sign = (f >> 16) & 0x8000u;
-    const std::uint32_t abs = f & 0x7fffffffu;
-    if (abs >= 0x7f800000u) return static_cast<std::uint16_t>(sign | 0x7c00u | (abs > 0x7f800000u ? 0x200u : 0u));  // inf, nan
-    if (abs >= 0x477ff000u) return static_cast<std::uint16_t>(sign | 0x7c00u);  // rounds past 65504: inf
-    if (abs < 0x38800000u) {                                                    // fp16 subnormal or zero
-        if (abs < 0x33000000u) return static_cast<std::uint16_t>(sign);          // below half the smallest
-        const std::uint32_t mant = (abs & 0x7fffffu) | 0x800000u;
-        const int shift = 126 - static_cast<int>(abs >> 23);                    // mant·2^(e−150) in units of 2^-24
-        std::uint32_t h = mant >> shift;
-        const std::uint32_t rest = mant & ((1u << shift) - 1u), half = 1u << (shift - 1);
-        if (rest > half || (rest == half && (h & 1u))) ++h;                     // round to nearest even
-        return static_cast<std::uint16_t>(sign | h);
-    }
-    std::uint32_t h = ((abs - 0x38000000u) >> 13);                             // rebias 127 -> 15
-    const std::uint32_t rest = abs & 0x1fffu;
-    if (rest > 0x1000u || (rest == 0x1000u && (h & 1u))) ++h;
+  std::uint32_t f;
+  std::memcpy(&f, &value, 4);
+  const std::uint32_t sign = (f >> 16) & 0x8000u;
+  const std::uint32_t abs = f & 0x7fffffffu;
+  if (abs >= 0x7f800000u)
+    return static_cast<std::uint16_t>(sign | 0x7c00u | (abs > 0x7f800000u ? 0x200u : 0u));  // inf, nan
+  if (abs >= 0x477ff000u) return static_cast<std::uint16_t>(sign | 0x7c00u);                // rounds past 65504: inf
+  if (abs < 0x38800000u) {                                                                  // fp16 subnormal or zero
+    if (abs < 0x33000000u) return static_cast<std::uint16_t>(sign);                         // below half the smallest
+    const std::uint32_t mant = (abs & 0x7fffffu) | 0x800000u;
+    const int shift = 126 - static_cast<int>(abs >> 23);  // mant·2^(e−150) in units of 2^-24
+    std::uint32_t h = mant >> shift;
+    const std::uint32_t rest = mant & ((1u << shift) - 1u), half = 1u << (shift - 1);
+    if (rest > half || (rest == half && (h & 1u))) ++h;  // round to nearest even
     return static_cast<std::uint16_t>(sign | h);
+  }
+  std::uint32_t h = ((abs - 0x38000000u) >> 13);  // rebias 127 -> 15
+  const std::uint32_t rest = abs & 0x1fffu;
+  if (rest > 0x1000u || (rest == 0x1000u && (h & 1u))) ++h;
+  return static_cast<std::uint16_t>(sign | h);
 }
 
 float half_to_float(std::uint16_t half) {
-    const std::uint32_t sign = static_cast<std::uint32_t>(half & 0x8000u) << 16;
-    const std::uint32_t exp = (half >> 10) & 0x1fu, mant = half & 0x3ffu;
-    std::uint32_t f;
-    if (exp == 0) {
-        if (mant == 0) {
-            f = sign;
-        } else {                                                                // subnormal: value = mant·2^-24
-            float v = static_cast<float>(mant) * 0x1.0p-24f;
-            std::memcpy(&f, &v, 4);
-            f |= sign;
-        }
-    } else if (exp == 31) {
-        f = sign | 0x7f800000u | (mant << 13);
-    } else {
-        f = sign | ((exp + 112u) << 23) | (mant << 13);                         // rebias 15 -> 127
+  const std::uint32_t sign = static_cast<std::uint32_t>(half & 0x8000u) << 16;
+  const std::uint32_t exp = (half >> 10) & 0x1fu, mant = half & 0x3ffu;
+  std::uint32_t f;
+  if (exp == 0) {
+    if (mant == 0) {
+      f = sign;
+    } else {  // subnormal: value = mant·2^-24
+      float v = static_cast<float>(mant) * 0x1.0p-24f;
+      std::memcpy(&f, &v, 4);
+      f |= sign;
     }
-    float out;
-    std::memcpy(&out, &f, 4);
-    return out;
+  } else if (exp == 31) {
+    f = sign | 0x7f800000u | (mant << 13);
+  } else {
+    f = sign | ((exp + 112u) << 23) | (mant << 13);  // rebias 15 -> 127
+  }
+  float out;
+  std::memcpy(&out, &f, 4);
+  return out;
 }
 
 std::string model_file_bytes(const LmModel& m) {
-    const LmConfig& c = m.config;
-    std::ostringstream h;
-    h << kMagic << "name " << (c.name.empty() ? "custom" : c.name) << "\n"
-      << "lang " << (m.lang.empty() ? "-" : m.lang) << "\n"
-      << "vocab_size " << c.vocab_size << "\ncontext " << c.context << "\nd_model " << c.d_model << "\nheads " << c.heads
-      << "\nlayers " << c.layers << "\nmlp_hidden " << c.mlp_hidden << "\nseed " << m.seed << "\nsteps " << m.steps
-      << "\nthreads " << m.threads << "\ncorpus_hash " << (m.corpus_hash.empty() ? "-" : m.corpus_hash)
-      << "\nweights fp16\nend\n";
-    std::string out = h.str();
-    for (const auto& [a, b] : m.tokenizer.merges()) {
-        put_u16(out, static_cast<std::uint16_t>(a));
-        put_u16(out, static_cast<std::uint16_t>(b));
-    }
-    for (float w : m.weights) put_u16(out, float_to_half(w));
-    const std::uint64_t sum = fnv1a64(out.data(), out.size());
-    for (int i = 0; i < 8; ++i) out += static_cast<char>((sum >> (8 * i)) & 0xff);
-    return out;
+  const LmConfig& c = m.config;
+  std::ostringstream h;
+  h << kMagic << "name " << (c.name.empty() ? "custom" : c.name) << "\n"
+    << "lang " << (m.lang.empty() ? "-" : m.lang) << "\n"
+    << "vocab_size " << c.vocab_size << "\ncontext " << c.context << "\nd_model " << c.d_model << "\nheads " << c.heads
+    << "\nlayers " << c.layers << "\nmlp_hidden " << c.mlp_hidden << "\nseed " << m.seed << "\nsteps " << m.steps
+    << "\nthreads " << m.threads << "\ncorpus_hash " << (m.corpus_hash.empty() ? "-" : m.corpus_hash)
+    << "\nweights fp16\nend\n";
+  std::string out = h.str();
+  for (const auto& [a, b] : m.tokenizer.merges()) {
+    put_u16(out, static_cast<std::uint16_t>(a));
+    put_u16(out, static_cast<std::uint16_t>(b));
+  }
+  for (float w : m.weights) put_u16(out, float_to_half(w));
+  const std::uint64_t sum = fnv1a64(out.data(), out.size());
+  for (int i = 0; i < 8; ++i) out += static_cast<char>((sum >> (8 * i)) & 0xff);
+  return out;
 }
 
 LmModel model_from_bytes(const std::string& in) {
-    const std::size_t magic = std::strlen(kMagic);
-    if (in.size() < magic + 8 || in.compare(0, magic, kMagic) != 0) bad("it does not start with NPLM1");
-    std::uint64_t stored = 0;
-    for (int i = 0; i < 8; ++i) stored |= static_cast<std::uint64_t>(static_cast<unsigned char>(in[in.size() - 8 + static_cast<std::size_t>(i)])) << (8 * i);
-    if (stored != fnv1a64(in.data(), in.size() - 8)) bad("its checksum does not match (truncated or changed)");
-    // the header: "key value" lines up to "end"
-    std::map<std::string, std::string> keys;
-    std::size_t at = magic;
-    for (;;) {
-        const std::size_t nl = in.find('\n', at);
-        if (nl == std::string::npos || nl - at > 200 || keys.size() > 32) bad("its header does not end");
-        const std::string line = in.substr(at, nl - at);
-        at = nl + 1;
-        if (line == "end") break;
-        const std::size_t space = line.find(' ');
-        if (space == std::string::npos || space == 0) bad("header line '" + line + "'");
-        keys[line.substr(0, space)] = line.substr(space + 1);
-    }
-    static const char* known[] = {"name", "lang", "vocab_size", "context", "d_model", "heads", "layers",
-                                  "mlp_hidden", "seed", "steps", "threads", "corpus_hash", "weights"};
-    for (const auto& [k, v] : keys) {
-        bool ok = false;
-        for (const char* name : known) ok = ok || k == name;
-        if (!ok) bad("unknown header key '" + k + "'");
-    }
-    auto number = [&](const char* key, long long lo, long long hi) {
-        const auto it = keys.find(key);
-        if (it == keys.end()) bad(std::string("no ") + key);
-        std::size_t used = 0;
-        long long v = 0;
-        try {
-            v = std::stoll(it->second, &used);
-        } catch (const std::exception&) {
-            used = 0;
-        }
-        if (used == 0 || used != it->second.size() || v < lo || v > hi) bad(std::string(key) + " '" + it->second + "'");
-        return v;
-    };
-    if (keys["weights"] != "fp16") bad("weights '" + keys["weights"] + "' (expected fp16)");
-    LmModel m;
-    const LmConfig* named = find_config(keys["name"]);
-    m.config = named ? *named : LmConfig{};
-    m.config.name = keys["name"];
-    m.config.vocab_size = static_cast<int>(number("vocab_size", 257, 65536));
-    m.config.context = static_cast<int>(number("context", 4, 1024));
-    m.config.d_model = static_cast<int>(number("d_model", 4, 1024));
-    m.config.heads = static_cast<int>(number("heads", 1, 64));
-    m.config.layers = static_cast<int>(number("layers", 1, 16));
-    m.config.mlp_hidden = static_cast<int>(number("mlp_hidden", 0, 8192));
-    m.seed = static_cast<std::uint64_t>(number("seed", 0, 1LL << 53));
-    m.steps = static_cast<int>(number("steps", 0, 100000000));
-    m.threads = static_cast<int>(number("threads", 1, 64));
-    m.lang = keys["lang"] == "-" ? "" : keys["lang"];
-    m.corpus_hash = keys["corpus_hash"] == "-" ? "" : keys["corpus_hash"];
+  const std::size_t magic = std::strlen(kMagic);
+  if (in.size() < magic + 8 || in.compare(0, magic, kMagic) != 0) bad("it does not start with NPLM1");
+  std::uint64_t stored = 0;
+  for (int i = 0; i < 8; ++i)
+    stored |= static_cast<std::uint64_t>(static_cast<unsigned char>(in[in.size() - 8 + static_cast<std::size_t>(i)]))
+              << (8 * i);
+  if (stored != fnv1a64(in.data(), in.size() - 8)) bad("its checksum does not match (truncated or changed)");
+  // the header: "key value" lines up to "end"
+  std::map<std::string, std::string> keys;
+  std::size_t at = magic;
+  for (;;) {
+    const std::size_t nl = in.find('\n', at);
+    if (nl == std::string::npos || nl - at > 200 || keys.size() > 32) bad("its header does not end");
+    const std::string line = in.substr(at, nl - at);
+    at = nl + 1;
+    if (line == "end") break;
+    const std::size_t space = line.find(' ');
+    if (space == std::string::npos || space == 0) bad("header line '" + line + "'");
+    keys[line.substr(0, space)] = line.substr(space + 1);
+  }
+  static const char* known[] = {"name",       "lang", "vocab_size", "context", "d_model",     "heads",  "layers",
+                                "mlp_hidden", "seed", "steps",      "threads", "corpus_hash", "weights"};
+  for (const auto& [k, v] : keys) {
+    bool ok = false;
+    for (const char* name : known) ok = ok || k == name;
+    if (!ok) bad("unknown header key '" + k + "'");
+  }
+  auto number = [&](const char* key, long long lo, long long hi) {
+    const auto it = keys.find(key);
+    if (it == keys.end()) bad(std::string("no ") + key);
+    std::size_t used = 0;
+    long long v = 0;
     try {
-        validate_config(m.config);
-    } catch (const InputError& e) {
-        bad(e.what());
+      v = std::stoll(it->second, &used);
+    } catch (const std::exception&) {
+      used = 0;
     }
-    const std::size_t merges = static_cast<std::size_t>(m.config.vocab_size - kFirstMerge);
-    const std::size_t params = parameter_layout(m.config).total;
-    if (in.size() - 8 - at != 4 * merges + 2 * params)
-        bad("it holds " + std::to_string(in.size() - 8 - at) + " bytes of data; its header says " +
-            std::to_string(4 * merges + 2 * params));
-    std::vector<std::pair<int, int>> list;
-    for (std::size_t i = 0; i < merges; ++i, at += 4) list.emplace_back(get_u16(in, at), get_u16(in, at + 2));
-    try {
-        m.tokenizer = BpeTokenizer::from_merges(std::move(list));
-    } catch (const InputError& e) {
-        bad(e.what());
-    }
-    m.weights.resize(params);
-    for (std::size_t i = 0; i < params; ++i, at += 2) {
-        m.weights[i] = half_to_float(get_u16(in, at));
-        if (!std::isfinite(m.weights[i])) bad("weight " + std::to_string(i) + " is not finite");
-    }
-    return m;
+    if (used == 0 || used != it->second.size() || v < lo || v > hi) bad(std::string(key) + " '" + it->second + "'");
+    return v;
+  };
+  if (keys["weights"] != "fp16") bad("weights '" + keys["weights"] + "' (expected fp16)");
+  LmModel m;
+  const LmConfig* named = find_config(keys["name"]);
+  m.config = named ? *named : LmConfig{};
+  m.config.name = keys["name"];
+  m.config.vocab_size = static_cast<int>(number("vocab_size", 257, 65536));
+  m.config.context = static_cast<int>(number("context", 4, 1024));
+  m.config.d_model = static_cast<int>(number("d_model", 4, 1024));
+  m.config.heads = static_cast<int>(number("heads", 1, 64));
+  m.config.layers = static_cast<int>(number("layers", 1, 16));
+  m.config.mlp_hidden = static_cast<int>(number("mlp_hidden", 0, 8192));
+  m.seed = static_cast<std::uint64_t>(number("seed", 0, 1LL << 53));
+  m.steps = static_cast<int>(number("steps", 0, 100000000));
+  m.threads = static_cast<int>(number("threads", 1, 64));
+  m.lang = keys["lang"] == "-" ? "" : keys["lang"];
+  m.corpus_hash = keys["corpus_hash"] == "-" ? "" : keys["corpus_hash"];
+  try {
+    validate_config(m.config);
+  } catch (const InputError& e) {
+    bad(e.what());
+  }
+  const std::size_t merges = static_cast<std::size_t>(m.config.vocab_size - kFirstMerge);
+  const std::size_t params = parameter_layout(m.config).total;
+  if (in.size() - 8 - at != 4 * merges + 2 * params)
+    bad("it holds " + std::to_string(in.size() - 8 - at) + " bytes of data; its header says " +
+        std::to_string(4 * merges + 2 * params));
+  std::vector<std::pair<int, int>> list;
+  for (std::size_t i = 0; i < merges; ++i, at += 4) list.emplace_back(get_u16(in, at), get_u16(in, at + 2));
+  try {
+    m.tokenizer = BpeTokenizer::from_merges(std::move(list));
+  } catch (const InputError& e) {
+    bad(e.what());
+  }
+  m.weights.resize(params);
+  for (std::size_t i = 0; i < params; ++i, at += 2) {
+    m.weights[i] = half_to_float(get_u16(in, at));
+    if (!std::isfinite(m.weights[i])) bad("weight " + std::to_string(i) + " is not finite");
+  }
+  return m;
 }
 
 void save_model(const LmModel& m, const std::string& path) {
-    const std::string bytes = model_file_bytes(m);
-    std::ofstream out(path, std::ios::binary | std::ios::trunc);
-    out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-    if (!out.flush()) throw InputError("cannot write the model to '" + path + "'");
+  const std::string bytes = model_file_bytes(m);
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+  if (!out.flush()) throw InputError("cannot write the model to '" + path + "'");
 }
 
 LmModel load_model(const std::string& path) {
-    try {
-        return model_from_bytes(read_file_limited(path, kMaxModelFileBytes, "model"));
-    } catch (const InputError& e) {
-        const std::string what = e.what();
-        if (what.rfind("not a valid model file", 0) == 0) throw InputError(path + ": " + what);
-        throw;
-    }
+  try {
+    return model_from_bytes(read_file_limited(path, kMaxModelFileBytes, "model"));
+  } catch (const InputError& e) {
+    const std::string what = e.what();
+    if (what.rfind("not a valid model file", 0) == 0) throw InputError(path + ": " + what);
+    throw;
+  }
 }
 
 }  // namespace neuralpath::lm

@@ -19,16 +19,16 @@
 namespace neuralpath::lm {
 
 struct SampleOptions {
-    int           tokens = 60;
-    float         temperature = 0.8f;
-    int           top_k = 40;
-    std::uint64_t seed = 1;
+  int tokens = 60;
+  float temperature = 0.8f;
+  int top_k = 40;
+  std::uint64_t seed = 1;
 };
 
 struct Generation {
-    std::string      text;        // the prompt followed by what the model wrote
-    std::vector<int> tokens;      // the ids the model wrote
-    bool             ended = false;  // it wrote the document token
+  std::string text;         // the prompt followed by what the model wrote
+  std::vector<int> tokens;  // the ids the model wrote
+  bool ended = false;       // it wrote the document token
 };
 
 // Throws InputError for tokens outside 0..4096, a negative or non-finite temperature, top_k < 0.

@@ -23,55 +23,55 @@
 namespace neuralpath::lm {
 
 struct TrainerOptions {
-    std::uint64_t seed = 1;   // the initial weights and the order of batches
-    int           threads = 1;
-    int           steps = 0;  // the schedule's length (0 = config.steps)
+  std::uint64_t seed = 1;  // the initial weights and the order of batches
+  int threads = 1;
+  int steps = 0;  // the schedule's length (0 = config.steps)
 };
 
 class LmTrainer {
-public:
-    // data: the token streams (training and validation) under model.tokenizer. Throws InputError
-    // when the training stream is shorter than one sequence, or threads is outside 1..64.
-    LmTrainer(LmModel model, TokenStreams data, TrainerOptions options);
-    ~LmTrainer();
+ public:
+  // data: the token streams (training and validation) under model.tokenizer. Throws InputError
+  // when the training stream is shorter than one sequence, or threads is outside 1..64.
+  LmTrainer(LmModel model, TokenStreams data, TrainerOptions options);
+  ~LmTrainer();
 
-    float step();                                 // one update; returns the batch's mean loss
-    int   steps_done() const { return adamw_.steps(); }
-    int   total_steps() const { return total_steps_; }
-    float learning_rate_at(int step) const;       // the schedule (step counted from 0)
-    float last_gradient_norm() const { return last_norm_; }
+  float step();  // one update; returns the batch's mean loss
+  int steps_done() const { return adamw_.steps(); }
+  int total_steps() const { return total_steps_; }
+  float learning_rate_at(int step) const;  // the schedule (step counted from 0)
+  float last_gradient_norm() const { return last_norm_; }
 
-    // Mean loss on config.val_batches·batch windows of the validation stream, evenly spaced
-    // (the same windows every time), no repeats: comparable across steps.
-    float validation_loss() const;
-    HeadReport head_scores() const { return score_heads(model_); }
+  // Mean loss on config.val_batches·batch windows of the validation stream, evenly spaced
+  // (the same windows every time), no repeats: comparable across steps.
+  float validation_loss() const;
+  HeadReport head_scores() const { return score_heads(model_); }
 
-    const LmModel&      model() const { return model_; }
-    const TokenStreams& data() const { return data_; }
-    int                 tokens_per_step() const { return model_.config.batch * model_.config.context; }
+  const LmModel& model() const { return model_; }
+  const TokenStreams& data() const { return data_; }
+  int tokens_per_step() const { return model_.config.batch * model_.config.context; }
 
-    struct Snapshot {                             // everything that changes while training
-        std::vector<float> weights;
-        AdamW::State       adamw;
-        std::uint64_t      rng_state = 0;
-        float              last_norm = 0.0f;
-    };
-    Snapshot snapshot() const;
-    void     restore(const Snapshot& snapshot);
+  struct Snapshot {  // everything that changes while training
+    std::vector<float> weights;
+    AdamW::State adamw;
+    std::uint64_t rng_state = 0;
+    float last_norm = 0.0f;
+  };
+  Snapshot snapshot() const;
+  void restore(const Snapshot& snapshot);
 
-private:
-    struct Part;                                  // one thread's activations and gradients
-    LmModel                            model_;
-    TokenStreams                       data_;
-    TrainerOptions                     options_;
-    ParameterLayout                    layout_;
-    AdamW                              adamw_;
-    SplitMix64                         rng_;
-    int                                total_steps_ = 0;
-    float                              last_norm_ = 0.0f;
-    std::vector<int>                   inputs_, targets_;
-    std::vector<std::unique_ptr<Part>> parts_;
-    mutable std::unique_ptr<Activations> eval_acts_;
+ private:
+  struct Part;  // one thread's activations and gradients
+  LmModel model_;
+  TokenStreams data_;
+  TrainerOptions options_;
+  ParameterLayout layout_;
+  AdamW adamw_;
+  SplitMix64 rng_;
+  int total_steps_ = 0;
+  float last_norm_ = 0.0f;
+  std::vector<int> inputs_, targets_;
+  std::vector<std::unique_ptr<Part>> parts_;
+  mutable std::unique_ptr<Activations> eval_acts_;
 };
 
 }  // namespace neuralpath::lm

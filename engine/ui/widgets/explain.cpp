@@ -169,7 +169,8 @@ void Explainer::draw_floating(const UiContext& ui, float owner_top, float owner_
   // Beside the number: under it, or above it when only there it fits whole. Decided in the
   // first frames (the window learns its size from its content a frame late), then kept, so the
   // popup never jumps from one side to the other while the page scrolls.
-  const ImVec2 size = frames_shown_ > 0 ? ImVec2(popup_max_.x - popup_min_.x, popup_max_.y - popup_min_.y) : ImVec2(max_w, 0);
+  const ImVec2 size =
+      frames_shown_ > 0 ? ImVec2(popup_max_.x - popup_min_.x, popup_max_.y - popup_min_.y) : ImVec2(max_w, 0);
   if (frames_shown_ < 3 && !centred_)
     below_ = item_max.y + gap + size.y <= view_bottom - margin || item_min.y - gap - size.y < view_top + margin;
   ImVec2 pos, pivot;
@@ -177,8 +178,9 @@ void Explainer::draw_floating(const UiContext& ui, float owner_top, float owner_
     pos = ImVec2(item_min.x, item_min.y);
     pivot = ImVec2(0.5f, 0.5f);
   } else {
-    const float left = std::clamp(item_min.x, viewport->Pos.x + margin,
-                                  std::max(viewport->Pos.x + margin, viewport->Pos.x + viewport->Size.x - size.x - margin));
+    const float left =
+        std::clamp(item_min.x, viewport->Pos.x + margin,
+                   std::max(viewport->Pos.x + margin, viewport->Pos.x + viewport->Size.x - size.x - margin));
     pos = below_ ? ImVec2(left, item_max.y + gap) : ImVec2(left, item_min.y - gap);
     pivot = below_ ? ImVec2(0, 0) : ImVec2(0, 1);
   }
@@ -196,8 +198,9 @@ void Explainer::draw_floating(const UiContext& ui, float owner_top, float owner_
     current_.reset();
     return;
   }
-  popup_rect_ = nlohmann::json::array({popup_min_.x / ui.scale, popup_min_.y / ui.scale,
-                                       (popup_max_.x - popup_min_.x) / ui.scale, (popup_max_.y - popup_min_.y) / ui.scale});
+  popup_rect_ =
+      nlohmann::json::array({popup_min_.x / ui.scale, popup_min_.y / ui.scale, (popup_max_.x - popup_min_.x) / ui.scale,
+                             (popup_max_.y - popup_min_.y) / ui.scale});
 }
 
 void Explainer::draw_body(const UiContext& ui, float wrap) {
@@ -205,7 +208,8 @@ void Explainer::draw_body(const UiContext& ui, float wrap) {
   const Explanation& e = *current_;
   ImGui::PushTextWrapPos(wrap);
   kit::wrapped(ui, e.title, 0, kit::Face::bold);
-  if (!e.formula.empty()) kit::wrapped(ui, formula_lines(ui, e.formula, wrap - ImGui::GetCursorPosX()), c.accent, kit::Face::mono);
+  if (!e.formula.empty())
+    kit::wrapped(ui, formula_lines(ui, e.formula, wrap - ImGui::GetCursorPosX()), c.accent, kit::Face::mono);
   if (!e.inputs.empty()) {
     kit::gap(ui, 2);
     for (const auto& [name, value] : e.inputs) kit::wrapped(ui, name + ":  " + value, c.muted, kit::Face::small);

@@ -72,7 +72,7 @@ class Explainer {
   bool activated();  // clicked, or Enter while focused
   void draw_sheet(const UiContext& ui, float owner_top, float owner_bottom);
   void draw_floating(const UiContext& ui, float owner_top, float owner_bottom);
-  void opened_at_item();  // a click or Enter on the item just drawn: the popup goes beside it
+  void opened_at_item();                            // a click or Enter on the item just drawn: the popup goes beside it
   void draw_body(const UiContext& ui, float wrap);  // title, formula, inputs, text
 
   std::optional<Explanation> current_;
@@ -80,12 +80,12 @@ class Explainer {
   bool centred_ = false;  // opened by a command, not at the pointer
   // The floating popup. Its place is kept relative to its figure's top (`owner_top`), so the
   // page scrolling moves both together; without an owner, relative to the screen.
-  ImVec2 item_min_, item_max_;       // the number it explains, screen px when opened
-  float item_owner_top_ = 0;         // the owner's top at that moment
-  bool focus_on_open_ = false;       // opened with Enter: the popup takes the keyboard
-  int frames_shown_ = 0;             // frames drawn since this explanation opened
-  bool below_ = true;                // under the number (else above it), decided once it has a size
-  ImVec2 popup_min_, popup_max_;     // where it was drawn last frame, screen px
+  ImVec2 item_min_, item_max_;                // the number it explains, screen px when opened
+  float item_owner_top_ = 0;                  // the owner's top at that moment
+  bool focus_on_open_ = false;                // opened with Enter: the popup takes the keyboard
+  int frames_shown_ = 0;                      // frames drawn since this explanation opened
+  bool below_ = true;                         // under the number (else above it), decided once it has a size
+  ImVec2 popup_min_, popup_max_;              // where it was drawn last frame, screen px
   std::optional<nlohmann::json> popup_rect_;  // the same in CSS px, for state()
   bool sheet_ = false;
   std::optional<nlohmann::json> sheet_rect_;  // where the sheet was drawn, CSS px

@@ -51,7 +51,8 @@ void scroll_sideways(const UiContext& ui, const GridSpec& spec, int cols, float 
   bool& dragging = *storage->GetBoolRef(dragging_key, false);
   const ImVec2 min = ImGui::GetWindowPos(), max(min.x + ImGui::GetWindowWidth(), min.y + ImGui::GetWindowHeight());
   const ImVec2 from = io.MouseClickedPos[0];
-  const bool pressed_here = ImGui::IsMouseDown(0) && from.x >= min.x && from.x < max.x && from.y >= min.y && from.y < max.y;
+  const bool pressed_here =
+      ImGui::IsMouseDown(0) && from.x >= min.x && from.x < max.x && from.y >= min.y && from.y < max.y;
   if (!pressed_here) {
     dragging = false;
   } else if (!dragging) {
@@ -212,9 +213,10 @@ GridResult draw_grid(const UiContext& ui, const GridSpec& spec, float width, Exp
     const bool on = lit && lit->row == r;
     const std::string text = kit::fit_text(body, spec.rows[static_cast<std::size_t>(r)], label_w - 2 * pad);
     const ImVec2 size = kit::text_size(body, text);
-    draw->AddText(body, body->FontSize,
-                  ImVec2(label_right - pad - size.x, grid_y + cell_h * static_cast<float>(r) + (cell_h - size.y) * 0.5f),
-                  on ? c.accent : c.text, text.c_str());
+    draw->AddText(
+        body, body->FontSize,
+        ImVec2(label_right - pad - size.x, grid_y + cell_h * static_cast<float>(r) + (cell_h - size.y) * 0.5f),
+        on ? c.accent : c.text, text.c_str());
   }
   // The corner says which way the grid reads, when the label column has room for it.
   const auto corner = spec.corner.find("  ");
@@ -254,7 +256,8 @@ GridResult draw_grid(const UiContext& ui, const GridSpec& spec, float width, Exp
   result.cell_size = ImVec2(cell_w, cell_h);
   result.clip_min = ImGui::GetWindowDrawList()->GetClipRectMin();
   result.clip_max = ImGui::GetWindowDrawList()->GetClipRectMax();
-  if (scroll) result.clip_min.x = std::max(result.clip_min.x, labels_x + label_w);  // the cells show right of the labels
+  if (scroll)
+    result.clip_min.x = std::max(result.clip_min.x, labels_x + label_w);  // the cells show right of the labels
   result.size = ImVec2(total_w, total_h);
   result.labels_x = labels_x;
   result.scrolls = scroll;

@@ -61,7 +61,7 @@ class KeptHeight {
  public:
   void begin(float width);
   void at_least(float height) { tallest_ = std::max(tallest_, height); }  // screen px
-  void end();  // pads the cursor down to the tallest height
+  void end();                                                             // pads the cursor down to the tallest height
   float tallest() const { return tallest_; }
 
  private:
@@ -103,20 +103,23 @@ bool button(const UiContext& ui, const char* label, bool primary = false, ImVec2
 // drawn there), so Next never slides under the pointer when Back appears: a second click on
 // Next is Next again. Next is left out on the last step. Leaves the cursor on the same line.
 struct StepNav {
-  struct Drawn { bool shown = false; ImVec2 min, max; };  // a button's screen rectangle
-  int move = 0;              // -1 Back clicked, +1 Next clicked, 0 neither
-  Drawn back, next;          // where each was drawn, for layout reports
+  struct Drawn {
+    bool shown = false;
+    ImVec2 min, max;
+  };                 // a button's screen rectangle
+  int move = 0;      // -1 Back clicked, +1 Next clicked, 0 neither
+  Drawn back, next;  // where each was drawn, for layout reports
 };
 StepNav step_nav(const UiContext& ui, const char* back_label, const char* next_label, bool can_back, bool can_next);
 // A text field for the learner's own text with its button beside it (under it on a card narrower
 // than 420 CSS px), the field at most `max_width` CSS px wide, in the card's field style.
 struct TextEntry {
-  const char* field_id;         // the field's ImGui id, "##text"
-  std::string button;           // the button's words
-  const char* button_id = "";   // added to the button's ImGui label ("##show") where its words recur
-  const char* hint = nullptr;   // grey words in the empty field
-  float max_width = 620;        // CSS px
-  bool primary = true;          // the accent-filled button
+  const char* field_id;        // the field's ImGui id, "##text"
+  std::string button;          // the button's words
+  const char* button_id = "";  // added to the button's ImGui label ("##show") where its words recur
+  const char* hint = nullptr;  // grey words in the empty field
+  float max_width = 620;       // CSS px
+  bool primary = true;         // the accent-filled button
 };
 // True when the learner pressed Enter in the field or clicked the button.
 bool text_entry(const UiContext& ui, const TextEntry& entry, char* buffer, std::size_t size, float width);

@@ -17,7 +17,8 @@ bool draw_model_panel(const UiContext& ui, const ModelHandle& model, bool waitin
   if (s.state == ModelState::ready) return true;
   const std::string language = tr("lm-model.name." + model.name());
   if (s.state == ModelState::loading) {
-    const float done = s.total > 0 ? std::clamp(static_cast<float>(s.received) / static_cast<float>(s.total), 0.0f, 1.0f) : 0.0f;
+    const float done =
+        s.total > 0 ? std::clamp(static_cast<float>(s.received) / static_cast<float>(s.total), 0.0f, 1.0f) : 0.0f;
     kit::wrapped(ui, tr("lm-model.loading", {{"model", language}}));
     const std::string overlay =
         s.total > 0 ? tr("lm-model.progress", {{"received", format_bytes(static_cast<double>(s.received))},
@@ -43,10 +44,14 @@ bool draw_model_panel(const UiContext& ui, const ModelHandle& model, bool waitin
 std::string chip_label(const std::string& label) {
   std::string out;
   for (std::size_t i = 0; i < label.size(); ++i) {
-    if (label[i] == '\n') out += "\xC2\xB6";                 // ¶
-    else if (label[i] == '\t') out += "\xE2\x86\x92";        // →
-    else if (label[i] == ' ' && i == 0) out += "\xC2\xB7";   // ·
-    else out += label[i];
+    if (label[i] == '\n')
+      out += "\xC2\xB6";  // ¶
+    else if (label[i] == '\t')
+      out += "\xE2\x86\x92";  // →
+    else if (label[i] == ' ' && i == 0)
+      out += "\xC2\xB7";  // ·
+    else
+      out += label[i];
   }
   return out;
 }

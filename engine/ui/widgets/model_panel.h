@@ -20,8 +20,8 @@ bool draw_model_panel(const UiContext& ui, const ModelHandle& model, bool waitin
 // the model is ready; until then a press asks LoadModel, and layout["load"] says where the
 // panel's last item was drawn (its Load or Retry button, or the download's bar).
 template <class Model>
-bool model_panel_ready(const UiContext& ui, const Model& model, float width, std::vector<typename Model::Command>& asked,
-                       nlohmann::json& layout) {
+bool model_panel_ready(const UiContext& ui, const Model& model, float width,
+                       std::vector<typename Model::Command>& asked, nlohmann::json& layout) {
   bool load = false;
   if (draw_model_panel(ui, model.model_handle(), model.waiting(), width, load)) {
     layout.erase("load");

@@ -27,7 +27,7 @@ class ModelViewWidget final : public Widget {
   explicit ModelViewWidget(Model model) : model_(std::move(model)) {}
 
   const Model& model() const { return model_; }
-  const View&  view() const { return view_; }
+  const View& view() const { return view_; }
 
   const char* kind() const override { return Model::kKind; }
 

@@ -25,7 +25,8 @@ struct ViewKind {
 template <WidgetModel Model, class View>
 const ViewKind& view_kind() {
   static const ViewKind kind = {
-      Model::kKind, [](const lesson::Block& block, const lesson::Lesson& lesson, const ModelSpec& spec) -> std::unique_ptr<Widget> {
+      Model::kKind,
+      [](const lesson::Block& block, const lesson::Lesson& lesson, const ModelSpec& spec) -> std::unique_ptr<Widget> {
         std::optional<Model> model = model_for<Model>(block, lesson, spec);
         if (!model) return nullptr;
         return std::make_unique<ModelViewWidget<Model, View>>(std::move(*model));

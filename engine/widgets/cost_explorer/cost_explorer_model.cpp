@@ -130,7 +130,12 @@ CommandResult CostExplorerModel::apply(const Command& command) {
     if (c->t) set_t(*c->t);
     if (runs_.size() >= kKeptRuns) runs_.erase(runs_.begin());
     runs_.push_back({KernelRace(t_, kRunD, std::max(settings_.tile, 1), kRunSeed, figures_.naive_fits),
-                     figures_.naive_bytes, figures_.tiled_bytes, false, 0.0, true, {}});
+                     figures_.naive_bytes,
+                     figures_.tiled_bytes,
+                     false,
+                     0.0,
+                     true,
+                     {}});
     running_ = true;
     return {};
   }

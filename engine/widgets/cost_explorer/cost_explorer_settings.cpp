@@ -16,8 +16,7 @@ void CostExplorerSettings::read(lesson::detail::WidgetFields& w) {
         w.ctx.error(item.origin, "a length is a whole number of tokens from 1 to 100000000");
         continue;
       }
-      if (!lengths.empty() && *v <= lengths.back())
-        w.ctx.error(item.origin, "lengths must grow from left to right");
+      if (!lengths.empty() && *v <= lengths.back()) w.ctx.error(item.origin, "lengths must grow from left to right");
       lengths.push_back(*v);
     }
   }

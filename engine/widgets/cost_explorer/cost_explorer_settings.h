@@ -20,7 +20,7 @@ namespace neuralpath::ui {
 
 struct CostExplorerSettings : lesson::WidgetSettings {
   void read(lesson::detail::WidgetFields& fields);  // the block's keys (cost_explorer_settings.cpp)
-  std::vector<std::int64_t> lengths;  // ascending
+  std::vector<std::int64_t> lengths;                // ascending
   int heads = 1;
   int bytes_per_score = 2;  // 2 = fp16, 4 = fp32
   int tile = 64;

@@ -28,9 +28,7 @@ std::optional<float> number_field(const json& message, const char* name) {
   return message[name].get<float>();
 }
 
-json candidate_json(const GenerateModel::Candidate& c) {
-  return {{"text", c.label}, {"id", c.id}, {"p", c.p}};
-}
+json candidate_json(const GenerateModel::Candidate& c) { return {{"text", c.label}, {"id", c.id}, {"p", c.p}}; }
 
 }  // namespace
 
@@ -72,8 +70,12 @@ std::variant<GenerateModel::Command, CommandResult> GenerateModel::parse(const j
 }
 
 GenerateModel::GenerateModel(const GenerateSettings& settings, const lesson::Inline& caption)
-    : settings_(settings), caption_(caption), handle_(settings.model), prompt_(settings.prompt),
-      sampling_{settings.temperature, settings.top_k, settings.top_p}, seed_(settings.seed) {
+    : settings_(settings),
+      caption_(caption),
+      handle_(settings.model),
+      prompt_(settings.prompt),
+      sampling_{settings.temperature, settings.top_k, settings.top_p},
+      seed_(settings.seed) {
   if (handle_.here_already()) {  // another widget of the page has loaded it
     model_ = handle_.shared();
     start();
@@ -112,10 +114,12 @@ void GenerateModel::read_stages() {
   stages_.clear();
   if (!writer_ || writer_->finished()) return;
   const lm::WriterStep& next = writer_->upcoming();
-  const std::vector<float>* ps[] = {&next.stages.model, &next.stages.temperature, &next.stages.top_k, &next.stages.top_p};
+  const std::vector<float>* ps[] = {&next.stages.model, &next.stages.temperature, &next.stages.top_k,
+                                    &next.stages.top_p};
   for (int s = 0; s < 4; ++s) {
     const std::vector<float>& p = *ps[s];
-    Stage stage{kStageNames[s], static_cast<int>(std::count_if(p.begin(), p.end(), [](float x) { return x > 0.0f; })), {}};
+    Stage stage{
+        kStageNames[s], static_cast<int>(std::count_if(p.begin(), p.end(), [](float x) { return x > 0.0f; })), {}};
     std::vector<int> order(p.size());
     std::iota(order.begin(), order.end(), 0);
     const std::size_t n = std::min(order.size(), static_cast<std::size_t>(settings_.candidates));
@@ -144,8 +148,10 @@ CommandResult GenerateModel::apply(const Command& command) {
   if (std::holds_alternative<LoadModel>(command)) return ready() ? CommandResult{} : need_model(Pending::start);
   if (const auto* c = std::get_if<SetSentence>(&command)) {
     std::optional<std::string> why;
-    if (c->text.size() > kMaxPromptBytes) why = tr("generate.too_long", {{"n", format_count(kMaxPromptBytes)}});
-    else why = refuse_undrawable(c->text);
+    if (c->text.size() > kMaxPromptBytes)
+      why = tr("generate.too_long", {{"n", format_count(kMaxPromptBytes)}});
+    else
+      why = refuse_undrawable(c->text);
     if (why) {
       input_error_ = *why;  // the widget keeps its prompt; the message says why
       return *why;
@@ -282,15 +288,17 @@ json GenerateModel::state() const {
   } else {
     s["next"] = nullptr;
   }
-  if (has_last_) s["last"] = {{"text", last_.label}, {"id", last_.id}, {"p", last_.p}, {"u", last_u_}};
-  else s["last"] = nullptr;
+  if (has_last_)
+    s["last"] = {{"text", last_.label}, {"id", last_.id}, {"p", last_.p}, {"u", last_u_}};
+  else
+    s["last"] = nullptr;
   if (!input_error_.empty()) s["input_error"] = input_error_;
   return s;
 }
 
 json GenerateModel::snapshot() const {
   return {{"p", prompt_}, {"t", sampling_.temperature}, {"k", sampling_.top_k}, {"q", sampling_.top_p},
-          {"s", seed_}, {"n", written_.size()}};
+          {"s", seed_},   {"n", written_.size()}};
 }
 
 CommandResult GenerateModel::restore(const json& snapshot) {
@@ -299,7 +307,8 @@ CommandResult GenerateModel::restore(const json& snapshot) {
   for (const char* key : {"t", "q"})
     if (!snapshot.contains(key) || !snapshot[key].is_number()) return bad();
   for (const char* key : {"k", "s", "n"})
-    if (!snapshot.contains(key) || !snapshot[key].is_number_integer() || snapshot[key].get<long long>() < 0) return bad();
+    if (!snapshot.contains(key) || !snapshot[key].is_number_integer() || snapshot[key].get<long long>() < 0)
+      return bad();
   const float t = snapshot["t"].get<float>(), q = snapshot["q"].get<float>();
   const int k = snapshot["k"].get<int>();
   const long long seed = snapshot["s"].get<long long>(), n = snapshot["n"].get<long long>();

@@ -55,7 +55,8 @@ class GenerateModel : public WidgetModelBase {
   struct SetSeed {
     std::uint64_t seed = 1;
   };
-  using Command = std::variant<LoadModel, SetSentence, Step, Write, Stop, Restart, SetTemperature, SetTopK, SetTopP, SetSeed>;
+  using Command =
+      std::variant<LoadModel, SetSentence, Step, Write, Stop, Restart, SetTemperature, SetTopK, SetTopP, SetSeed>;
   static std::variant<Command, CommandResult> parse(const nlohmann::json& message);
 
   GenerateModel(const GenerateSettings& settings, const lesson::Inline& caption);
@@ -88,7 +89,7 @@ class GenerateModel : public WidgetModelBase {
   const ModelHandle& model_handle() const { return handle_; }
   bool ready() const { return writer_ != nullptr; }
   const std::string& prompt() const { return prompt_; }
-  std::string text() const;                      // the prompt and what was written, whole UTF-8
+  std::string text() const;  // the prompt and what was written, whole UTF-8
   const std::vector<Candidate>& written() const { return written_; }
   const std::vector<Stage>& stages() const { return stages_; }  // the next token's; empty when finished
   const Candidate* last() const { return has_last_ ? &last_ : nullptr; }

@@ -20,11 +20,16 @@ void GenerateSettings::read(lesson::detail::WidgetFields& w) {
   if (const SettingsNode* list = w.fields.list("controls", false)) {
     for (const auto& item : list->items) {
       const std::string name = item.kind == SettingsNode::Kind::Text ? item.text.text() : "";
-      if (name == "temperature") temperature_control = true;
-      else if (name == "top-k") top_k_control = true;
-      else if (name == "top-p") top_p_control = true;
-      else if (name == "seed") seed_control = true;
-      else w.ctx.error(item.origin, "a control is one of temperature, top-k, top-p, seed");
+      if (name == "temperature")
+        temperature_control = true;
+      else if (name == "top-k")
+        top_k_control = true;
+      else if (name == "top-p")
+        top_p_control = true;
+      else if (name == "seed")
+        seed_control = true;
+      else
+        w.ctx.error(item.origin, "a control is one of temperature, top-k, top-p, seed");
     }
   }
 }

@@ -19,10 +19,10 @@ namespace {
 std::string count(std::uint64_t n) { return format_count(n); }
 std::string count(std::int64_t n) { return format_count(static_cast<std::uint64_t>(n)); }
 
-constexpr HeadCostModel::Figure kFigures[] = {
-    HeadCostModel::Figure::d_head, HeadCostModel::Figure::parameters, HeadCostModel::Figure::projections,
-    HeadCostModel::Figure::scores, HeadCostModel::Figure::total,      HeadCostModel::Figure::flops,
-    HeadCostModel::Figure::grids};
+constexpr HeadCostModel::Figure kFigures[] = {HeadCostModel::Figure::d_head,      HeadCostModel::Figure::parameters,
+                                              HeadCostModel::Figure::projections, HeadCostModel::Figure::scores,
+                                              HeadCostModel::Figure::total,       HeadCostModel::Figure::flops,
+                                              HeadCostModel::Figure::grids};
 
 }  // namespace
 
@@ -42,7 +42,7 @@ const char* HeadCostModel::figure_name(Figure figure) {
 const std::vector<std::int64_t>& HeadCostModel::widths() const {
   // Widths of real layers (the lesson's 8 and 512, BERT's 768, GPT-2's 768 to 1,600, ...): the
   // slider walks these; a command may set any width.
-  static const std::vector<std::int64_t> stops = {8,   16,  32,   64,   96,   128,  192,  256,  384,  512,
+  static const std::vector<std::int64_t> stops = {8,   16,   32,   64,   96,   128,  192,  256,  384,  512,
                                                   768, 1024, 1280, 1536, 1600, 2048, 4096, 8192, 12288};
   return stops;
 }
@@ -175,7 +175,8 @@ Explanation HeadCostModel::explain(Figure figure) const {
     case Figure::parameters:
       e.title = tr("head-cost.parameters_title", {{"value", count(c.parameters)}});
       e.formula = "4·d_model² + 4·d_model";
-      e.inputs = {d, {tr("head-cost.input_weights"), count(c.weights)}, {tr("head-cost.input_biases"), count(c.biases)}};
+      e.inputs = {
+          d, {tr("head-cost.input_weights"), count(c.weights)}, {tr("head-cost.input_biases"), count(c.biases)}};
       e.text = tr("head-cost.parameters_text");
       break;
     case Figure::projections:
@@ -187,8 +188,11 @@ Explanation HeadCostModel::explain(Figure figure) const {
     case Figure::scores:
       e.title = tr("head-cost.scores_title", {{"value", count(c.score_mults + c.mix_mults)}});
       e.formula = "H · 2·T²·d_head = 2·T²·d_model";
-      e.inputs = {h, t, dh,
-                  {tr("head-cost.input_per_head"), count((c.score_mults + c.mix_mults) / static_cast<std::uint64_t>(c.heads))}};
+      e.inputs = {
+          h,
+          t,
+          dh,
+          {tr("head-cost.input_per_head"), count((c.score_mults + c.mix_mults) / static_cast<std::uint64_t>(c.heads))}};
       e.text = tr("head-cost.scores_text");
       break;
     case Figure::total:
@@ -272,13 +276,14 @@ CommandResult HeadCostModel::restore(const json& snapshot) {
 std::string HeadCostModel::summary() const {
   const MultiHeadCost& c = cost_;
   // One head (d_head = d_model) is a stop on the slider: "1 head", not "1 heads".
-  return tr_n("head-cost.summary", static_cast<long long>(c.heads), {{"d", count(c.d_model)},
-                                  {"heads", count(c.heads)},
-                                  {"d_head", count(c.d_head)},
-                                  {"T", count(c.t)},
-                                  {"parameters", count(c.parameters)},
-                                  {"total", count(c.total_mults)},
-                                  {"grids", count(c.grid_cells)}});
+  return tr_n("head-cost.summary", static_cast<long long>(c.heads),
+              {{"d", count(c.d_model)},
+               {"heads", count(c.heads)},
+               {"d_head", count(c.d_head)},
+               {"T", count(c.t)},
+               {"parameters", count(c.parameters)},
+               {"total", count(c.total_mults)},
+               {"grids", count(c.grid_cells)}});
 }
 
 TextTable HeadCostModel::table() const {
@@ -288,7 +293,8 @@ TextTable HeadCostModel::table() const {
   table.columns = {tr("head-cost.column_heads"), tr("head-cost.column_d_head"), tr("head-cost.column_parameters"),
                    tr("head-cost.column_mults"), tr("head-cost.column_grids")};
   for (const MultiHeadCost& b : by_heads_)
-    table.rows.push_back({count(b.heads), {count(b.d_head), count(b.parameters), count(b.total_mults), count(b.grid_cells)}});
+    table.rows.push_back(
+        {count(b.heads), {count(b.d_head), count(b.parameters), count(b.total_mults), count(b.grid_cells)}});
   return table;
 }
 

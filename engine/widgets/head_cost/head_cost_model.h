@@ -62,8 +62,8 @@ class HeadCostModel : public WidgetModelBase {
   const MultiHeadCost& cost() const { return cost_; }
   const std::vector<MultiHeadCost>& by_heads() const { return by_heads_; }  // one per divisor of d_model
   int heads_index() const;                                                  // into by_heads()
-  const std::vector<std::int64_t>& widths() const;  // the d_model slider's stops (real models' widths)
-  int width_index() const;                          // the stop nearest d_model
+  const std::vector<std::int64_t>& widths() const;   // the d_model slider's stops (real models' widths)
+  int width_index() const;                           // the stop nearest d_model
   const std::string& note() const { return note_; }  // why H moved, or ""
   Explanation explain(Figure figure) const;
 

@@ -16,8 +16,7 @@ void HeadCostSettings::read(lesson::detail::WidgetFields& w) {
   heads = w.fields.integer("heads", 8, 1, kMaxCostDModel).value_or(8);
   tokens = w.fields.integer("tokens", 1000, 1, kMaxCostTokens).value_or(1000);
   if (!heads_divide(d_model, heads)) {
-    if (heads_given)
-      w.ctx.error(heads_at, "heads must divide d-model (" + std::to_string(d_model) + ")");
+    if (heads_given) w.ctx.error(heads_at, "heads must divide d-model (" + std::to_string(d_model) + ")");
     heads = nearest_head_count(d_model, heads);
   }
 }

@@ -50,7 +50,8 @@ int HeadViewModel::token_of(const std::variant<int, std::string>& token) const {
   const int t = static_cast<int>(trace_->tokens.size());
   if (const int* i = std::get_if<int>(&token)) return *i >= -1 && *i < t ? *i : -2;
   std::string key = std::get<std::string>(token);
-  std::transform(key.begin(), key.end(), key.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  std::transform(key.begin(), key.end(), key.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
   for (int j = 0; j < t; ++j)
     if (trace_->tokens[static_cast<std::size_t>(j)].key == key) return j;
   return -2;
@@ -92,7 +93,8 @@ std::variant<HeadViewModel::Command, CommandResult> HeadViewModel::parse(const j
     return Command(show);
   }
   if (type == "focus") {
-    if (message.contains("token") && message["token"].is_string()) return Command(Focus{message["token"].get<std::string>()});
+    if (message.contains("token") && message["token"].is_string())
+      return Command(Focus{message["token"].get<std::string>()});
     if (auto i = int_field(message, "token")) return Command(Focus{*i});
     return CommandResult(tr("multihead.needs_token"));
   }
@@ -116,8 +118,7 @@ CommandResult HeadViewModel::apply(const Command& command) {
     return {};
   }
   if (const auto* c = std::get_if<ShowHeads>(&command)) {
-    if (!c->shown.empty() && static_cast<int>(c->shown.size()) != heads())
-      return tr("multihead.needs_heads");
+    if (!c->shown.empty() && static_cast<int>(c->shown.size()) != heads()) return tr("multihead.needs_heads");
     shown_ = c->shown.empty() ? std::vector<bool>(static_cast<std::size_t>(heads()), true) : c->shown;
     return {};
   }
@@ -150,16 +151,18 @@ json HeadViewModel::state() const {
   json weights = json::array();
   for (const Matrix& w : weights_) {
     json rows = json::array();
-    for (Index r = 0; r < w.rows(); ++r) rows.push_back(std::vector<float>(w.row(r).data(), w.row(r).data() + w.cols()));
+    for (Index r = 0; r < w.rows(); ++r)
+      rows.push_back(std::vector<float>(w.row(r).data(), w.row(r).data() + w.cols()));
     weights.push_back(rows);
   }
   s["weights"] = weights;
   json tops = json::array();
   for (const Top& top : this->top())
-    tops.push_back({{"head", top.head},
-                    {"index", top.index},
-                    {"token", top.index >= 0 ? json(trace_->labels[static_cast<std::size_t>(top.index)]) : json(nullptr)},
-                    {"weight", top.weight}});
+    tops.push_back(
+        {{"head", top.head},
+         {"index", top.index},
+         {"token", top.index >= 0 ? json(trace_->labels[static_cast<std::size_t>(top.index)]) : json(nullptr)},
+         {"weight", top.weight}});
   s["top"] = tops;
   s["summary"] = summary();
   s["table"] = table().to_json();
@@ -184,9 +187,9 @@ CommandResult HeadViewModel::restore(const json& snapshot) {
 std::string HeadViewModel::summary() const {
   if (!trace_) return error_;
   const int shown_count = static_cast<int>(std::count(shown_.begin(), shown_.end(), true));
-  std::string out = tr_n("multihead.head_view_summary", heads(), {{"sentence", sentence_},
-                                                        {"n", std::to_string(heads())},
-                                                        {"shown", std::to_string(shown_count)}});
+  std::string out =
+      tr_n("multihead.head_view_summary", heads(),
+           {{"sentence", sentence_}, {"n", std::to_string(heads())}, {"shown", std::to_string(shown_count)}});
   if (focus_ < 0) return out + " " + tr("multihead.head_view_every_word");
   std::string looks;
   for (const Top& top : this->top()) {
@@ -196,8 +199,9 @@ std::string HeadViewModel::summary() const {
                                          {"key", quoted(trace_->labels[static_cast<std::size_t>(top.index)])},
                                          {"weight", format_percent(top.weight)}});
   }
-  return out + " " + tr("multihead.head_view_focus", {{"query", quoted(trace_->labels[static_cast<std::size_t>(focus_)])},
-                                                      {"looks", looks}});
+  return out + " " +
+         tr("multihead.head_view_focus",
+            {{"query", quoted(trace_->labels[static_cast<std::size_t>(focus_)])}, {"looks", looks}});
 }
 
 TextTable HeadViewModel::table() const {

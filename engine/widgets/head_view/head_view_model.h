@@ -21,7 +21,8 @@ class HeadViewModel : public TraceModel<HeadViewSettings> {
  public:
   static constexpr const char* kKind = "head-view";
   static void describe(const Settings& settings, nlohmann::json& out);
-  static constexpr int kMaxTokens = 24;  // a 24×24 grid of weights still reads; the checker's figure too (read() hands it over)
+  static constexpr int kMaxTokens =
+      24;  // a 24×24 grid of weights still reads; the checker's figure too (read() hands it over)
 
   struct Top {
     int head = 0;
@@ -60,7 +61,9 @@ class HeadViewModel : public TraceModel<HeadViewSettings> {
   // For the view (valid when has_trace()).
   const std::string& sentence() const { return sentence_; }
   int heads() const { return has_trace() ? trace_->heads : 0; }
-  bool shown(int head) const { return head >= 0 && head < static_cast<int>(shown_.size()) && shown_[static_cast<std::size_t>(head)]; }
+  bool shown(int head) const {
+    return head >= 0 && head < static_cast<int>(shown_.size()) && shown_[static_cast<std::size_t>(head)];
+  }
   int focus() const { return focus_; }
   const Matrix& weights(int head) const { return weights_[static_cast<std::size_t>(head)]; }
   std::vector<Top> top() const;  // for the focus word, per shown head (empty when focus is -1)

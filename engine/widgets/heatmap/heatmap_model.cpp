@@ -200,10 +200,11 @@ std::string HeatmapModel::summary() const {
                    : tr("heatmap.summary_link", {{"from", quoted(t.labels[static_cast<std::size_t>(best_row)])},
                                                  {"weight", format_percent(weights_(best_row, best_col))},
                                                  {"to", quoted(t.labels[static_cast<std::size_t>(best_col)])}});
-  return tr_n("heatmap.summary", static_cast<long long>(t.tokens.size()), {{"sentence", quoted(sentence_)},
-                                {"n", std::to_string(t.tokens.size())},
-                                {"mask", tr(causal_ ? "heatmap.summary_causal" : "heatmap.summary_none")},
-                                {"link", link}});
+  return tr_n("heatmap.summary", static_cast<long long>(t.tokens.size()),
+              {{"sentence", quoted(sentence_)},
+               {"n", std::to_string(t.tokens.size())},
+               {"mask", tr(causal_ ? "heatmap.summary_causal" : "heatmap.summary_none")},
+               {"link", link}});
 }
 
 TextTable HeatmapModel::table() const {

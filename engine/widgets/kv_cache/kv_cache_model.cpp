@@ -45,7 +45,10 @@ std::variant<KvCacheModel::Command, CommandResult> KvCacheModel::parse(const jso
 }
 
 KvCacheModel::KvCacheModel(const KvCacheSettings& settings, const lesson::Inline& caption)
-    : settings_(settings), caption_(caption), handle_(settings.model), prompt_(settings.prompt),
+    : settings_(settings),
+      caption_(caption),
+      handle_(settings.model),
+      prompt_(settings.prompt),
       tokens_(settings.tokens) {
   if (handle_.here_already()) arrived();  // another widget of the page has loaded it
 }
@@ -92,8 +95,10 @@ CommandResult KvCacheModel::apply(const Command& command) {
   if (std::holds_alternative<LoadModel>(command)) return ready() ? CommandResult{} : need_model(false);
   if (const auto* c = std::get_if<SetSentence>(&command)) {
     std::optional<std::string> why;
-    if (c->text.size() > kMaxPromptBytes) why = tr("kv-cache.too_long", {{"n", format_count(kMaxPromptBytes)}});
-    else why = refuse_undrawable(c->text);
+    if (c->text.size() > kMaxPromptBytes)
+      why = tr("kv-cache.too_long", {{"n", format_count(kMaxPromptBytes)}});
+    else
+      why = refuse_undrawable(c->text);
     if (!why && ready()) {
       const std::string before = std::exchange(prompt_, c->text);
       const CommandResult r = read_prompt_cache();
@@ -112,8 +117,7 @@ CommandResult KvCacheModel::apply(const Command& command) {
     return ready() ? CommandResult{} : need_model(false);
   }
   if (const auto* c = std::get_if<SetTokens>(&command)) {
-    if (c->tokens < 1 || c->tokens > kMaxTokens)
-      return tr("kv-cache.tokens_range");
+    if (c->tokens < 1 || c->tokens > kMaxTokens) return tr("kv-cache.tokens_range");
     tokens_ = c->tokens;
     return {};
   }
@@ -169,9 +173,7 @@ void KvCacheModel::update(float /*dt*/) {
   }
 }
 
-bool KvCacheModel::wants_another_frame() const {
-  return racing_ || handle_.wants_frame(pending_, model_ != nullptr);
-}
+bool KvCacheModel::wants_another_frame() const { return racing_ || handle_.wants_frame(pending_, model_ != nullptr); }
 
 // [SECTION] Numbers ------------------------------------------------------------------------------
 
@@ -191,25 +193,27 @@ std::optional<lm::KvMemory> KvCacheModel::memory_with(int kv_heads) const {
 std::optional<lm::KvMemory> KvCacheModel::memory() const { return memory_with(kv_heads_); }
 
 json KvCacheModel::state() const {
-  json s = {{"kind", kKind},
-            {"model", handle_.state()},
-            {"prompt", whole_utf8(prompt_)},
-            {"tokens", tokens_},
-            {"kv_heads", kv_heads_},
-            {"bytes_per_number", bytes_},
-            {"summary", summary()},
-            {"table", table().to_json()}};
+  json s = {{"kind", kKind},        {"model", handle_.state()},  {"prompt", whole_utf8(prompt_)},
+            {"tokens", tokens_},    {"kv_heads", kv_heads_},     {"bytes_per_number", bytes_},
+            {"summary", summary()}, {"table", table().to_json()}};
   s["shape"] = nullptr;
   s["memory"] = nullptr;
   s["cache"] = nullptr;
   if (model_) {
     const lm::LmConfig& c = model_->config;
-    s["shape"] = {{"layers", c.layers}, {"heads", c.heads}, {"head_dim", c.head_dim()},
-                  {"context", c.context}, {"kv_head_choices", kv_head_choices()}};
+    s["shape"] = {{"layers", c.layers},
+                  {"heads", c.heads},
+                  {"head_dim", c.head_dim()},
+                  {"context", c.context},
+                  {"kv_head_choices", kv_head_choices()}};
     const lm::KvMemory m = *memory();
-    s["memory"] = {{"per_head_per_token", m.per_head_per_token}, {"per_layer_per_token", m.per_layer_per_token},
-                   {"per_token", m.per_token}, {"total", m.total}, {"multi_head_total", memory_with(c.heads)->total}};
-    s["cache"] = {{"tokens", cached_tokens_}, {"bytes", cached_bytes_},
+    s["memory"] = {{"per_head_per_token", m.per_head_per_token},
+                   {"per_layer_per_token", m.per_layer_per_token},
+                   {"per_token", m.per_token},
+                   {"total", m.total},
+                   {"multi_head_total", memory_with(c.heads)->total}};
+    s["cache"] = {{"tokens", cached_tokens_},
+                  {"bytes", cached_bytes_},
                   {"formula_bytes", lm::kv_memory(c, cached_tokens_, c.heads, 4).total}};
   }
   s["race"] = nullptr;
@@ -221,12 +225,18 @@ json KvCacheModel::state() const {
       full.push_back(r.full_seconds(i));
     }
     const bool timed = r.rounds_done() > 0;
-    s["race"] = {{"running", racing_}, {"finished", r.finished()}, {"done", r.units_done()}, {"total", r.units_total()},
-                 {"prompt_tokens", r.prompt_length()}, {"positions", r.positions()},
+    s["race"] = {{"running", racing_},
+                 {"finished", r.finished()},
+                 {"done", r.units_done()},
+                 {"total", r.units_total()},
+                 {"prompt_tokens", r.prompt_length()},
+                 {"positions", r.positions()},
                  {"cached_s", timed ? json(r.cached_total()) : json(nullptr)},
                  {"full_s", timed ? json(r.full_total()) : json(nullptr)},
                  {"speedup", timed ? json(r.full_total() / r.cached_total()) : json(nullptr)},
-                 {"same_tokens", r.same_tokens()}, {"cached", cached}, {"full", full}};
+                 {"same_tokens", r.same_tokens()},
+                 {"cached", cached},
+                 {"full", full}};
   }
   if (!input_error_.empty()) s["input_error"] = input_error_;
   return s;
@@ -262,16 +272,15 @@ CommandResult KvCacheModel::restore(const json& snapshot) {
 std::string KvCacheModel::summary() const {
   const auto m = memory();
   if (!m) return tr("kv-cache.summary_waiting");
-  std::string s = tr("kv-cache.summary",
-                     {{"T", format_count(static_cast<std::uint64_t>(tokens_))},
-                      {"g", format_count(static_cast<std::uint64_t>(kv_heads_))},
-                      {"per_token", format_bytes(static_cast<double>(m->per_token))},
-                      {"total", format_bytes(static_cast<double>(m->total))}});
+  std::string s = tr("kv-cache.summary", {{"T", format_count(static_cast<std::uint64_t>(tokens_))},
+                                          {"g", format_count(static_cast<std::uint64_t>(kv_heads_))},
+                                          {"per_token", format_bytes(static_cast<double>(m->per_token))},
+                                          {"total", format_bytes(static_cast<double>(m->total))}});
   if (race_ && race_->rounds_done() > 0) {
     s.push_back(' ');
     s.append(tr("kv-cache.summary_race", {{"cached", format_seconds(race_->cached_total())},
-                                            {"full", format_seconds(race_->full_total())},
-                                            {"ratio", format_setting(race_->full_total() / race_->cached_total())}}));
+                                          {"full", format_seconds(race_->full_total())},
+                                          {"ratio", format_setting(race_->full_total() / race_->cached_total())}}));
   }
   return s;
 }
@@ -283,8 +292,9 @@ TextTable KvCacheModel::table() const {
   table.columns = {tr("kv-cache.column_heads"), tr("kv-cache.column_per_token"), tr("kv-cache.column_total")};
   for (int g : kv_head_choices()) {
     const lm::KvMemory m = *memory_with(g);
-    table.rows.push_back({format_count(static_cast<std::uint64_t>(g)),
-                          {format_bytes(static_cast<double>(m.per_token)), format_bytes(static_cast<double>(m.total))}});
+    table.rows.push_back(
+        {format_count(static_cast<std::uint64_t>(g)),
+         {format_bytes(static_cast<double>(m.per_token)), format_bytes(static_cast<double>(m.total))}});
   }
   return table;
 }

@@ -83,10 +83,10 @@ class KvCacheModel : public WidgetModelBase {
   int kv_heads() const { return kv_heads_; }  // 0 until the model is here (then H by default)
   int bytes_per_number() const { return bytes_; }
   const lm::LmConfig* config() const { return model_ ? &model_->config : nullptr; }
-  std::vector<int> kv_head_choices() const;   // the divisors of H, largest first
+  std::vector<int> kv_head_choices() const;    // the divisors of H, largest first
   std::optional<lm::KvMemory> memory() const;  // the formula now; nullopt until the model is here
   std::optional<lm::KvMemory> memory_with(int kv_heads) const;
-  int cached_tokens() const { return cached_tokens_; }    // the prompt's tokens in the engine's cache
+  int cached_tokens() const { return cached_tokens_; }  // the prompt's tokens in the engine's cache
   std::int64_t cached_bytes() const { return cached_bytes_; }
   const lm::CacheRace* race() const { return race_.get(); }
   bool racing() const { return racing_; }
@@ -94,7 +94,7 @@ class KvCacheModel : public WidgetModelBase {
 
  private:
   CommandResult need_model(bool race_then);
-  void arrived();             // the model is here: shapes, the engine's cache on the prompt
+  void arrived();                     // the model is here: shapes, the engine's cache on the prompt
   CommandResult read_prompt_cache();  // KvDecoder on the prompt: its bytes; refuses a prompt too long
   std::vector<int> prompt_ids(const std::string& prompt) const;
 

@@ -12,9 +12,12 @@ void KvCacheSettings::read(lesson::detail::WidgetFields& w) {
   tokens = w.fields.integer("tokens", 64, 1, 1000000).value_or(64);
   rounds = static_cast<int>(w.fields.integer("rounds", 3, 1, 20).value_or(3));
   if (const auto part = w.fields.text("part", false)) {
-    if (*part == "memory") show_race = false;
-    else if (*part == "race") show_memory = false;
-    else if (*part != "all") w.ctx.error(w.fields.key_origin("part"), "part is memory, race or all");
+    if (*part == "memory")
+      show_race = false;
+    else if (*part == "race")
+      show_memory = false;
+    else if (*part != "all")
+      w.ctx.error(w.fields.key_origin("part"), "part is memory, race or all");
   }
 }
 

@@ -173,9 +173,12 @@ CommandResult LmTrainModel::apply(const Command& command) {
   }
   if (const auto* c = std::get_if<SetSentence>(&command)) {
     std::optional<std::string> why;
-    if (c->text.empty()) why = tr("lm_train.empty_text");
-    else if (c->text.size() > lw::kMaxTextBytes) why = tr("lm_train.text_too_long", {{"n", format_count(lw::kMaxTextBytes)}});
-    else why = refuse_undrawable(c->text);
+    if (c->text.empty())
+      why = tr("lm_train.empty_text");
+    else if (c->text.size() > lw::kMaxTextBytes)
+      why = tr("lm_train.text_too_long", {{"n", format_count(lw::kMaxTextBytes)}});
+    else
+      why = refuse_undrawable(c->text);
     if (why) {
       input_error_ = *why;
       return *why;
@@ -270,7 +273,8 @@ void LmTrainModel::report(bool replaying) {
   if (latest_.induction && !induction_reported_) {
     induction_reported_ = true;
     const lw::Milestone& m = *latest_.induction;
-    events_.push_back({{"type", "lmInduction"}, {"step", m.step}, {"layer", m.layer}, {"head", m.head}, {"score", m.score}});
+    events_.push_back(
+        {{"type", "lmInduction"}, {"step", m.step}, {"layer", m.layer}, {"head", m.head}, {"score", m.score}});
   }
   if (finished && !finish_reported_) {
     finish_reported_ = true;
@@ -325,7 +329,9 @@ json LmTrainModel::state() const {
                    {"bigram_loss", ready_ ? number_or_null(ready_->bigram_loss) : json(nullptr)}};
   json heads = json::array();
   for (const lw::HeadNow& h : latest_.heads)
-    heads.push_back({{"layer", h.layer}, {"head", h.head}, {"previous_token", number_or_null(h.previous_token)},
+    heads.push_back({{"layer", h.layer},
+                     {"head", h.head},
+                     {"previous_token", number_or_null(h.previous_token)},
                      {"induction", number_or_null(h.induction)}});
   json curve = json::array();
   for (const lw::CurvePoint& p : curve_)
@@ -334,38 +340,50 @@ json LmTrainModel::state() const {
   for (const lw::SampleText& s : samples_) samples.push_back({{"step", s.step}, {"text", s.text}});
   const int heads_per_layer = ready_ ? ready_->heads : 0;
   const int index = layer_ * heads_per_layer + head_;
-  json s = {{"kind", kKind},
-            {"status", status_name(status_)},
-            {"data", data_url()},
-            {"run", run_},
-            {"seed", seed_},
-            {"download", download_ ? json{{"what", download_->what}, {"loaded", download_->loaded}, {"total", download_->total}}
-                                   : json(nullptr)},
-            {"training", training},
-            {"heads", heads},
-            {"phase", {{"previous_token", milestone_json(latest_.previous_token)}, {"induction", milestone_json(latest_.induction)}}},
-            {"curve", curve},
-            {"samples", samples},
-            {"sample", samples_.empty() ? json(nullptr) : json(samples_.back().text)},
-            {"text", text_},
-            {"head", {{"layer", layer_}, {"head", head_}}},
-            {"attention", {{"text", head_attention(text_attention_, index)}, {"probe", head_attention(probe_attention_, index)}}},
-            {"copy_loss", {{"first", number_or_null(latest_.first_copy_loss)}, {"second", number_or_null(latest_.second_copy_loss)}}},
-            {"catching_up", replay_until_ ? json(*replay_until_) : json(nullptr)},
-            {"error", error_.empty() ? json(nullptr) : json(error_)},
-            {"summary", summary()},
-            {"table", table().to_json()}};
+  json s = {
+      {"kind", kKind},
+      {"status", status_name(status_)},
+      {"data", data_url()},
+      {"run", run_},
+      {"seed", seed_},
+      {"download", download_
+                       ? json{{"what", download_->what}, {"loaded", download_->loaded}, {"total", download_->total}}
+                       : json(nullptr)},
+      {"training", training},
+      {"heads", heads},
+      {"phase",
+       {{"previous_token", milestone_json(latest_.previous_token)}, {"induction", milestone_json(latest_.induction)}}},
+      {"curve", curve},
+      {"samples", samples},
+      {"sample", samples_.empty() ? json(nullptr) : json(samples_.back().text)},
+      {"text", text_},
+      {"head", {{"layer", layer_}, {"head", head_}}},
+      {"attention",
+       {{"text", head_attention(text_attention_, index)}, {"probe", head_attention(probe_attention_, index)}}},
+      {"copy_loss",
+       {{"first", number_or_null(latest_.first_copy_loss)}, {"second", number_or_null(latest_.second_copy_loss)}}},
+      {"catching_up", replay_until_ ? json(*replay_until_) : json(nullptr)},
+      {"error", error_.empty() ? json(nullptr) : json(error_)},
+      {"summary", summary()},
+      {"table", table().to_json()}};
   if (ready_)
-    s["model"] = {{"lang", ready_->lang}, {"config", ready_->config}, {"layers", ready_->layers}, {"heads", ready_->heads},
-                  {"vocab_size", ready_->vocab_size}, {"context", ready_->context}, {"train_tokens", ready_->train_tokens}};
+    s["model"] = {{"lang", ready_->lang},
+                  {"config", ready_->config},
+                  {"layers", ready_->layers},
+                  {"heads", ready_->heads},
+                  {"vocab_size", ready_->vocab_size},
+                  {"context", ready_->context},
+                  {"train_tokens", ready_->train_tokens}};
   if (!input_error_.empty()) s["input_error"] = input_error_;
   return s;
 }
 
 json LmTrainModel::snapshot() const {
-  return {{"seed", seed_}, {"step", replay_until_.value_or(latest_.step)},
+  return {{"seed", seed_},
+          {"step", replay_until_.value_or(latest_.step)},
           {"running", status_ == Status::training || (replay_until_ && resume_after_replay_)},
-          {"text", text_}, {"head", head_chosen_ ? json::array({layer_, head_}) : json(nullptr)}};
+          {"text", text_},
+          {"head", head_chosen_ ? json::array({layer_, head_}) : json(nullptr)}};
 }
 
 CommandResult LmTrainModel::restore(const json& snap) {
@@ -376,8 +394,8 @@ CommandResult LmTrainModel::restore(const json& snap) {
   const long long seed = snap["seed"].get<long long>(), step = snap["step"].get<long long>();
   if (seed < 0 || seed > lw::kMaxSeed || step < 0 || step > std::max(steps(), 0)) return bad();
   if (CommandResult r = apply(SetSentence{snap["text"].get<std::string>()}); !r.done()) return r;
-  if (snap.contains("head") && snap["head"].is_array() && snap["head"].size() == 2 && snap["head"][0].is_number_integer() &&
-      snap["head"][1].is_number_integer())
+  if (snap.contains("head") && snap["head"].is_array() && snap["head"].size() == 2 &&
+      snap["head"][0].is_number_integer() && snap["head"][1].is_number_integer())
     (void)apply(SetHead{snap["head"][0].get<int>(), snap["head"][1].get<int>()});
   seed_ = seed;
   resume_after_replay_ = snap.value("running", false);
@@ -401,18 +419,20 @@ std::string LmTrainModel::summary() const {
   std::string out = tr("lm_train.summary_step", {{"step", format_count(static_cast<std::uint64_t>(latest_.step))},
                                                  {"steps", format_count(static_cast<std::uint64_t>(steps()))}});
   if (std::isfinite(latest_.val_loss) && ready_ && std::isfinite(ready_->bigram_loss))
-    out += " " + tr("lm_train.summary_losses", {{"val", format_number(latest_.val_loss)},
-                                                 {"bigram", format_number(ready_->bigram_loss)}});
+    out += " " + tr("lm_train.summary_losses",
+                    {{"val", format_number(latest_.val_loss)}, {"bigram", format_number(ready_->bigram_loss)}});
   const auto said = [&](const std::optional<lw::Milestone>& m, const char* formed, const char* not_yet) {
-    return m ? tr(formed, {{"layer", std::to_string(m->layer)}, {"head", std::to_string(m->head)},
+    return m ? tr(formed, {{"layer", std::to_string(m->layer)},
+                           {"head", std::to_string(m->head)},
                            {"step", format_count(static_cast<std::uint64_t>(m->step))}})
              : tr(not_yet);
   };
   out += " " + said(latest_.previous_token, "lm_train.summary_previous", "lm_train.summary_no_previous");
   out += " " + said(latest_.induction, "lm_train.summary_induction", "lm_train.summary_no_induction");
   if (!samples_.empty())
-    out += " " + tr("lm_train.summary_sample", {{"step", format_count(static_cast<std::uint64_t>(samples_.back().step))},
-                                                {"text", samples_.back().text}});
+    out +=
+        " " + tr("lm_train.summary_sample", {{"step", format_count(static_cast<std::uint64_t>(samples_.back().step))},
+                                             {"text", samples_.back().text}});
   return out;
 }
 
@@ -421,8 +441,9 @@ TextTable LmTrainModel::table() const {
   table.caption = tr("lm_train.table_caption");
   table.columns = {tr("lm_train.column_head"), tr("lm_train.column_previous"), tr("lm_train.column_induction")};
   for (const lw::HeadNow& h : latest_.heads)
-    table.rows.push_back({tr("lm_train.head_name", {{"layer", std::to_string(h.layer)}, {"head", std::to_string(h.head)}}),
-                          {format_number(h.previous_token), format_number(h.induction)}});
+    table.rows.push_back(
+        {tr("lm_train.head_name", {{"layer", std::to_string(h.layer)}, {"head", std::to_string(h.head)}}),
+         {format_number(h.previous_token), format_number(h.induction)}});
   return table;
 }
 

@@ -41,7 +41,7 @@ class LmTrainModel : public WidgetModelBase {
   struct SetHead {
     int layer = 0, head = 0;
   };
-  struct Worker {                // a reply from the trainer worker
+  struct Worker {  // a reply from the trainer worker
     lmworker::Reply reply;
   };
   using Command = std::variant<Train, Pause, ResetTraining, SetSentence, SetHead, Worker>;
@@ -73,25 +73,25 @@ class LmTrainModel : public WidgetModelBase {
   const std::string& error() const { return error_; }
   const std::string& input_error() const { return input_error_; }
   std::int64_t seed() const { return seed_; }
-  int steps() const;                      // the schedule's length (the worker's once ready)
-  int layer() const { return layer_; }    // the head whose attention is shown
+  int steps() const;                    // the schedule's length (the worker's once ready)
+  int layer() const { return layer_; }  // the head whose attention is shown
   int head() const { return head_; }
   int catching_up() const { return replay_until_.value_or(0); }  // the saved step being replayed to
-  std::string data_url() const;           // models/train-<lang>.nptok
+  std::string data_url() const;                                  // models/train-<lang>.nptok
 
  private:
   void send(const lmworker::Request& request);
-  void open_run();                        // open (first time) or start (a new run), with seed_
+  void open_run();  // open (first time) or start (a new run), with seed_
   CommandResult on_reply(const lmworker::Reply& reply);
-  void follow_milestone();                // shows the induction head once one has formed
-  void report(bool replaying);            // the lmInduction and lmTrained events, once per run
+  void follow_milestone();      // shows the induction head once one has formed
+  void report(bool replaying);  // the lmInduction and lmTrained events, once per run
 
   LmTrainSettings settings_;
   lesson::Inline caption_;
   std::vector<nlohmann::json> events_;
   Status status_ = Status::idle;
-  bool opened_ = false;                   // the worker has been sent an open
-  int run_ = 0;                           // the current run's number (replies of others are stale)
+  bool opened_ = false;  // the worker has been sent an open
+  int run_ = 0;          // the current run's number (replies of others are stale)
   std::int64_t seed_ = 1;
   std::string text_, prompt_;
   std::string error_, input_error_;
@@ -103,10 +103,10 @@ class LmTrainModel : public WidgetModelBase {
   std::vector<lmworker::SampleText> samples_;
   std::optional<lmworker::Attention> text_attention_, probe_attention_;
   int layer_ = 1, head_ = 0;
-  bool head_chosen_ = false;              // the learner picked a head: milestones do not move it
-  std::optional<int> replay_until_;       // a restored run retraining to its saved step
-  bool resume_after_replay_ = false;      // ... and then training on, as it was when saved
-  bool train_asked_ = false;              // a Train is on its way to the worker
+  bool head_chosen_ = false;                                   // the learner picked a head: milestones do not move it
+  std::optional<int> replay_until_;                            // a restored run retraining to its saved step
+  bool resume_after_replay_ = false;                           // ... and then training on, as it was when saved
+  bool train_asked_ = false;                                   // a Train is on its way to the worker
   bool induction_reported_ = false, finish_reported_ = false;  // this run's events are sent
 };
 

@@ -53,7 +53,8 @@ MaskStepsModel::MaskStepsModel(const MaskStepsSettings& settings, const lesson::
 }
 
 std::optional<std::string> MaskStepsModel::run(const std::string& sentence) {
-  if (auto why = run_trace(sentence, settings_.causal ? Mask::causal_mask() : Mask::none(), kMaxTokens, kKind)) return why;
+  if (auto why = run_trace(sentence, settings_.causal ? Mask::causal_mask() : Mask::none(), kMaxTokens, kKind))
+    return why;
   sentence_ = sentence;
   head_ = std::clamp(head_, 0, trace_->heads - 1);
   selected_.reset();

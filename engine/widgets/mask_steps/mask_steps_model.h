@@ -25,7 +25,8 @@ class MaskStepsModel : public TraceModel<MaskStepsSettings> {
  public:
   static constexpr const char* kKind = "mask-steps";
   static void describe(const Settings& settings, nlohmann::json& out);
-  static constexpr int kMaxTokens = 16;  // four stages of a T×T grid side by side; the checker's figure too (read() hands it over)
+  static constexpr int kMaxTokens =
+      16;  // four stages of a T×T grid side by side; the checker's figure too (read() hands it over)
   static constexpr int kMinLogD = 1, kMaxLogD = 10;  // the "no √d_k" slider: d_k = 2 .. 1024
 
   struct SetSentence {

@@ -33,8 +33,9 @@ Explanation explain_weight(const Trace& trace, int layer, int head, Cell cell) {
   const int d_head = static_cast<int>(p.products.terms.size());
   const std::string scale = "1/" + format_sqrt(d_head);
   Explanation e;
-  e.title = tr("multihead.cell_title",
-               {{"head", head_label(trace, layer, head)}, {"query", query}, {"key", key}, {"weight", format_percent(p.weight)}});
+  e.title = tr(
+      "multihead.cell_title",
+      {{"head", head_label(trace, layer, head)}, {"query", query}, {"key", key}, {"weight", format_percent(p.weight)}});
   e.formula = "w = exp(q_h·k_h/√d_head − max) / Σ exp(q_h·k_h/√d_head − max)";
   e.inputs.push_back({"q_h·k_h", products_text(p.products) + " = " + format_number(p.products.value)});
   e.inputs.push_back({"× " + scale, format_number(p.scaled)});

@@ -22,7 +22,8 @@ ModelViewModel::ModelViewModel(const ModelViewSettings& settings, const lesson::
 }
 
 std::optional<std::string> ModelViewModel::run(const std::string& sentence) {
-  if (auto why = run_trace(sentence, settings_.causal ? Mask::causal_mask() : Mask::none(), kMaxTokens, kKind)) return why;
+  if (auto why = run_trace(sentence, settings_.causal ? Mask::causal_mask() : Mask::none(), kMaxTokens, kKind))
+    return why;
   sentence_ = sentence;
   error_.clear();
   weights_.clear();
@@ -43,7 +44,8 @@ std::string ModelViewModel::label(Head h) const { return head_label(*trace_, h.l
 CommandResult ModelViewModel::check_head(Head h) const {
   if (h.layer < 0 || h.layer >= layers()) return tr("model-view.layer_range", {{"last", std::to_string(layers() - 1)}});
   if (h.head < 0 || h.head >= heads(h.layer))
-    return tr("model-view.head_range", {{"last", std::to_string(heads(h.layer) - 1)}, {"layer", std::to_string(h.layer)}});
+    return tr("model-view.head_range",
+              {{"last", std::to_string(heads(h.layer) - 1)}, {"layer", std::to_string(h.layer)}});
   return {};
 }
 
@@ -62,8 +64,12 @@ Explanation ModelViewModel::explain_cell(Head head, Cell cell) const {
 
 std::variant<ModelViewModel::Command, CommandResult> ModelViewModel::parse(const json& message) {
   const std::string type = message.value("type", std::string());
-  const auto head = [&] { return Head{int_field(message, "layer").value_or(0), int_field(message, "head").value_or(-1)}; };
-  const auto cell = [&] { return Cell{int_field(message, "row").value_or(-1), int_field(message, "col").value_or(-1)}; };
+  const auto head = [&] {
+    return Head{int_field(message, "layer").value_or(0), int_field(message, "head").value_or(-1)};
+  };
+  const auto cell = [&] {
+    return Cell{int_field(message, "row").value_or(-1), int_field(message, "col").value_or(-1)};
+  };
   if (type == "setSentence") {
     if (!message.contains("text") || !message["text"].is_string()) return CommandResult(tr("widgets.needs_text"));
     return Command(SetSentence{message["text"].get<std::string>()});
@@ -189,9 +195,10 @@ std::string ModelViewModel::summary() const {
   for (int l = 0; l < layers(); ++l) all += heads(l);
   // The sentence ends the summary's first sentence: its own full stop, or one added.
   const bool stops = !sentence_.empty() && std::string_view(".!?").find(sentence_.back()) != std::string_view::npos;
-  std::string out = tr("model-view.summary", {{"sentence", stops ? sentence_ : sentence_ + "."},
-                                              {"layers", tr_n("model-view.layers", layers(), {{"n", std::to_string(layers())}})},
-                                              {"heads", tr_n("model-view.heads", all, {{"n", std::to_string(all)}})}});
+  std::string out =
+      tr("model-view.summary", {{"sentence", stops ? sentence_ : sentence_ + "."},
+                                {"layers", tr_n("model-view.layers", layers(), {{"n", std::to_string(layers())}})},
+                                {"heads", tr_n("model-view.heads", all, {{"n", std::to_string(all)}})}});
   if (!open_) return out + " " + tr("model-view.summary_grid");
   // The open head's strongest link between two different words says what the head does.
   const Matrix& w = weights(*open_);
@@ -202,8 +209,8 @@ std::string ModelViewModel::summary() const {
   out += " " + tr("model-view.summary_open", {{"head", label(*open_)}});
   if (best_r >= 0)
     out += " " + tr("model-view.summary_link", {{"from", quoted(trace_->labels[static_cast<std::size_t>(best_r)])},
-                                             {"to", quoted(trace_->labels[static_cast<std::size_t>(best_c)])},
-                                             {"weight", format_percent(w(best_r, best_c))}});
+                                                {"to", quoted(trace_->labels[static_cast<std::size_t>(best_c)])},
+                                                {"weight", format_percent(w(best_r, best_c))}});
   if (selected_) {
     const Explanation e = explain_cell(*open_, *selected_);
     out += " " + tr("model-view.summary_selected", {{"title", e.title}, {"text", e.text}});
@@ -247,7 +254,8 @@ void ModelViewModel::describe(const ModelViewSettings& s, json& out) {
   json items = json::array();
   items.push_back({{"label", tr("model-view.previous")}, {"command", {{"type", "step"}, {"by", -1}}}});
   items.push_back({{"label", tr("model-view.next")}, {"command", {{"type", "step"}, {"by", 1}}}});
-  items.push_back({{"label", tr("model-view.all_heads")}, {"command", {{"type", "close"}}}, {"when", {{"open", nullptr}}}});
+  items.push_back(
+      {{"label", tr("model-view.all_heads")}, {"command", {{"type", "close"}}}, {"when", {{"open", nullptr}}}});
   out["choices"] = {{"label", tr("model-view.choices")}, {"items", items}};
 }
 

@@ -21,7 +21,8 @@ class ModelViewModel : public TraceModel<ModelViewSettings> {
  public:
   static constexpr const char* kKind = "model-view";
   static void describe(const Settings& settings, nlohmann::json& out);
-  static constexpr int kMaxTokens = 24;  // a 24×24 grid of weights still reads; the checker's figure too (read() hands it over)
+  static constexpr int kMaxTokens =
+      24;  // a 24×24 grid of weights still reads; the checker's figure too (read() hands it over)
 
   struct Head {
     int layer = 0, head = 0;

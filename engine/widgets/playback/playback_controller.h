@@ -79,7 +79,7 @@ class PlaybackController {
   void enter(int index);  // make `index` current, restart its clocks, emit its caption
   void emit_caption();
   void emit_state();
-  void advance();  // the automatic move to the next step (or the end)
+  void advance();           // the automatic move to the next step (or the end)
   float fill_time() const;  // seconds the current step's cells take to fill
 
   std::vector<CaptionStep> steps_;

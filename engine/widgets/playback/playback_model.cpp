@@ -217,8 +217,10 @@ CommandResult PlaybackModel::apply(const Command& command) {
             draft_.reset();
           }
         } else if constexpr (std::is_same_v<C, Draft>) {
-          if (c.text == sentence_) draft_.reset();
-          else draft_ = field_text(c.text);
+          if (c.text == sentence_)
+            draft_.reset();
+          else
+            draft_ = field_text(c.text);
         } else if constexpr (std::is_same_v<C, Focus>) {
           if (c.token < 0 || c.token >= tokens)
             result = refused("focus_range", {{"last", std::to_string(std::max(tokens - 1, 0))}});
@@ -349,12 +351,8 @@ CommandResult PlaybackModel::restore(const json& snapshot) {
   // Each key as the command that sets it, all parsed before anything changes: a snapshot with a
   // field of the wrong kind changes nothing.
   static const std::pair<const char*, std::pair<const char*, const char*>> fields[] = {
-      {"sentence", {"setSentence", "text"}},
-      {"draft", {"draft", "text"}},
-      {"temperature", {"temperature", "value"}},
-      {"focus", {"focus", "token"}},
-      {"step", {"seek", "step"}},
-      {"head", {"head", "head"}}};
+      {"sentence", {"setSentence", "text"}}, {"draft", {"draft", "text"}}, {"temperature", {"temperature", "value"}},
+      {"focus", {"focus", "token"}},         {"step", {"seek", "step"}},   {"head", {"head", "head"}}};
   std::vector<Command> plan;
   for (const auto& [key, command] : fields) {
     if (!snapshot.contains(key)) continue;

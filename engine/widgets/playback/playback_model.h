@@ -129,7 +129,7 @@ class PlaybackModel : public WidgetModelBase {
   playback::PlaybackController controller_;
   std::string sentence_;
   std::optional<std::string> draft_;  // typed in the field, not run yet, or refused; a sentence that runs clears it
-  std::string error_;  // why the board is empty, or the last rejected sentence
+  std::string error_;                 // why the board is empty, or the last rejected sentence
   int head_ = 0;
   int focus_token_ = -1;      // -1 = the last word
   float temperature_ = 0.0f;  // 0 = the model's own

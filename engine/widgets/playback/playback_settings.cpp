@@ -44,8 +44,8 @@ void PlaybackSettings::check(const lesson::Lesson& lesson, const ModelSpec& reso
 namespace neuralpath::ui {
 
 using namespace lesson::detail;  // Fields, WidgetFields, parse_integer, ...
-using lesson::SettingsNode;
 using lesson::is_playback_step;
+using lesson::SettingsNode;
 
 void PlaybackSettings::read(lesson::detail::WidgetFields& w) {
   sentence = w.sentence(kPlaybackMaxTokens);

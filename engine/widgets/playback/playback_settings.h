@@ -23,7 +23,7 @@ namespace neuralpath::ui {
 struct PlaybackSettings : lesson::WidgetSettings {
   void read(lesson::detail::WidgetFields& fields);  // the block's keys (playback_settings.cpp)
   std::string sentence;
-  int heads = 0;                   // 0 = as the lesson's weights say
+  int heads = 0;  // 0 = as the lesson's weights say
   bool causal = true;
   std::vector<std::string> steps;  // playback step names (lesson::playback_steps()), in order;
                                    // empty = every step the engine's trace has

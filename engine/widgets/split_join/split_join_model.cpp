@@ -44,7 +44,8 @@ SplitJoinModel::SplitJoinModel(const SplitJoinSettings& settings, const lesson::
 }
 
 std::optional<std::string> SplitJoinModel::run(const std::string& sentence) {
-  if (auto why = run_trace(sentence, settings_.causal ? Mask::causal_mask() : Mask::none(), kMaxTokens, kKind)) return why;
+  if (auto why = run_trace(sentence, settings_.causal ? Mask::causal_mask() : Mask::none(), kMaxTokens, kKind))
+    return why;
   sentence_ = sentence;
   head_ = std::clamp(head_, 0, trace_->heads - 1);
   selected_.reset();
@@ -61,7 +62,9 @@ bool SplitJoinModel::per_head() const {
 }
 
 const Step* SplitJoinModel::projection(Role role) const {
-  const StepKind kind = role == Role::q ? StepKind::project_q : role == Role::k ? StepKind::project_k : StepKind::project_v;
+  const StepKind kind = role == Role::q   ? StepKind::project_q
+                        : role == Role::k ? StepKind::project_k
+                                          : StepKind::project_v;
   for (const Step& s : trace_->steps)
     if (s.kind == kind && s.layer == -1) return &s;
   return nullptr;
@@ -144,7 +147,8 @@ void SplitJoinModel::reshow() {
       const Step* step = step_for(stage());
       s.values = step->result.values;
       for (int c = 0; c < d; ++c) {
-        s.columns.push_back(stage() == SplitStage::concat ? n(c + 1) : step->result.col_labels[static_cast<std::size_t>(c)]);
+        s.columns.push_back(stage() == SplitStage::concat ? n(c + 1)
+                                                          : step->result.col_labels[static_cast<std::size_t>(c)]);
         s.column_head.push_back(stage() == SplitStage::concat ? owner(c) : -1);
         s.lit.push_back(stage() == SplitStage::output || owner(c) == head_);
       }
@@ -191,7 +195,8 @@ std::variant<SplitJoinModel::Command, CommandResult> SplitJoinModel::parse(const
     return CommandResult(tr("split-join.needs_role"));
   }
   if (type == "numbers") {
-    if (!message.contains("short") || !message["short"].is_boolean()) return CommandResult(tr("split-join.needs_short"));
+    if (!message.contains("short") || !message["short"].is_boolean())
+      return CommandResult(tr("split-join.needs_short"));
     return Command(SetShortNumbers{message["short"].get<bool>()});
   }
   if (type == "mistake") {
@@ -283,12 +288,14 @@ std::string SplitJoinModel::narration() const {
                 {{"role", tr(std::string("split-join.role_") + role_name(role_))},
                  {"words", words},
                  {"columns", counted("split-join.columns", t.d_model)},
-                 {"cut", tr_n("split-join.cut_into", t.heads, {{"n", n(t.heads)}, {"columns", counted("split-join.columns", t.d_head)}})},
+                 {"cut", tr_n("split-join.cut_into", t.heads,
+                              {{"n", n(t.heads)}, {"columns", counted("split-join.columns", t.d_head)}})},
                  {"ranges", ranges}});
     }
     case SplitStage::slice:
-      return tr("split-join.say_slice",
-                {{"head", head}, {"span", span}, {"words", words}, {"numbers", counted("split-join.numbers", t.d_head)}});
+      return tr(
+          "split-join.say_slice",
+          {{"head", head}, {"span", span}, {"words", words}, {"numbers", counted("split-join.numbers", t.d_head)}});
     case SplitStage::scores:
       return tr("split-join.say_scores", {{"head", head},
                                           {"numbers", counted("split-join.numbers", t.d_head)},
@@ -408,7 +415,8 @@ Explanation SplitJoinModel::explain_cell(Cell cell) const {
       case StepKind::score:
       case StepKind::blend:
       case StepKind::output_projection:
-        e.inputs.push_back({step->term_a + "×" + step->term_b, products_text(*terms, 8) + " = " + format_number(terms->value)});
+        e.inputs.push_back(
+            {step->term_a + "×" + step->term_b, products_text(*terms, 8) + " = " + format_number(terms->value)});
         break;
       case StepKind::scale:
         e.inputs.push_back({tr("split-join.input_score"), format_number(terms->terms.front().a)});
@@ -421,8 +429,7 @@ Explanation SplitJoinModel::explain_cell(Cell cell) const {
       default: break;
     }
   }
-  if (stage() == SplitStage::concat)
-    e.inputs.push_back({tr("split-join.input_from_head"), n(cell.col / t.d_head + 1)});
+  if (stage() == SplitStage::concat) e.inputs.push_back({tr("split-join.input_from_head"), n(cell.col / t.d_head + 1)});
   return e;
 }
 
@@ -441,7 +448,7 @@ Explanation SplitJoinModel::explain_row_sum(int row) const {
 json SplitJoinModel::state() const {
   json stages = json::array();
   for (SplitStage s : all_split_stages()) stages.push_back(split_stage_name(s));
-  json s = {{"kind", kKind}, {"stages", stages}, {"stage_index", stage_}, {"stage", split_stage_name(stage())},
+  json s = {{"kind", kKind}, {"stages", stages},        {"stage_index", stage_}, {"stage", split_stage_name(stage())},
             {"head", head_}, {"role", role_name(role_)}};
   if (!error_.empty()) s["error"] = error_;
   if (!trace_) return s;
@@ -456,7 +463,9 @@ json SplitJoinModel::state() const {
   s["heads"] = t.heads;
   s["d_model"] = t.d_model;
   s["d_head"] = t.d_head;
-  s["scale"] = {{"d_head", t.d_head}, {"d_model", t.d_model}, {"factor", scale ? scale->scalar : 0.0f},
+  s["scale"] = {{"d_head", t.d_head},
+                {"d_model", t.d_model},
+                {"factor", scale ? scale->scalar : 0.0f},
                 {"root", format_sqrt(t.d_head)}};
   s["matrix"] = step_through::matrix_rows(m);
   s["columns"] = shown_.columns;
@@ -496,7 +505,8 @@ CommandResult SplitJoinModel::restore(const json& snapshot) {
     return tr("widgets.bad_snapshot", {{"kind", kKind}});
   if (auto problem = run(snapshot["s"].get<std::string>())) return problem;
   if (snapshot.contains("h") && snapshot["h"].is_number_integer()) (void)apply(SetHead{snapshot["h"].get<int>()});
-  if (snapshot.contains("st") && snapshot["st"].is_number_integer()) (void)apply(SetStage{snapshot["st"].get<int>(), {}});
+  if (snapshot.contains("st") && snapshot["st"].is_number_integer())
+    (void)apply(SetStage{snapshot["st"].get<int>(), {}});
   auto role = parse({{"type", "setRole"}, {"role", snapshot.value("r", std::string("q"))}});
   if (auto* c = std::get_if<Command>(&role)) (void)apply(*c);
   if (snapshot.contains("m") && snapshot["m"].is_boolean()) (void)apply(SetMistake{snapshot["m"].get<bool>()});
@@ -515,9 +525,9 @@ TextTable SplitJoinModel::table() const {
   TextTable table;
   if (!trace_) return table;
   const Trace& t = *trace_;
-  table.caption = tr("split-join.table_caption", {{"stage", tr(std::string("split-join.stage.") + split_stage_name(stage()))},
-                                                  {"rows", tr(shown_.column_head.front() < 0 ? "widgets.table_rows"
-                                                                                             : "split-join.table_rows")}});
+  table.caption = tr("split-join.table_caption",
+                     {{"stage", tr(std::string("split-join.stage.") + split_stage_name(stage()))},
+                      {"rows", tr(shown_.column_head.front() < 0 ? "widgets.table_rows" : "split-join.table_rows")}});
   table.columns.push_back("");
   for (const std::string& c : shown_.columns) table.columns.push_back(c);
   const Matrix& m = shown_.values;

@@ -28,7 +28,8 @@ class SplitJoinModel : public TraceModel<SplitJoinSettings> {
  public:
   static constexpr const char* kKind = "split-join";
   static void describe(const Settings& settings, nlohmann::json& out);
-  static constexpr int kMaxTokens = 12;  // a T × d_model grid of numbers, on a phone; the checker's figure too (read() hands it over)
+  static constexpr int kMaxTokens =
+      12;  // a T × d_model grid of numbers, on a phone; the checker's figure too (read() hands it over)
 
   enum class Role { q, k, v };
   static const char* role_name(Role role);  // "q", "k", "v"
@@ -85,7 +86,7 @@ class SplitJoinModel : public TraceModel<SplitJoinSettings> {
   // For the view (valid when has_trace()).
   int stage_index() const { return stage_; }
   SplitStage stage() const { return all_split_stages()[static_cast<std::size_t>(stage_)]; }
-  bool per_head() const;  // the stages that show one head (slice .. mix)
+  bool per_head() const;       // the stages that show one head (slice .. mix)
   bool mistake_stage() const;  // scale and softmax: where the mistake can be switched on
   bool mistake() const { return mistake_ && mistake_stage(); }  // showing the mistake now
   int head() const { return head_; }
@@ -99,7 +100,7 @@ class SplitJoinModel : public TraceModel<SplitJoinSettings> {
   static std::string number(float value, bool short_numbers);
   static std::string weight(float fraction, bool short_numbers);
   bool short_numbers() const { return short_numbers_; }
-  std::string formula() const;                  // the stage's rule, with √d_head written out
+  std::string formula() const;  // the stage's rule, with √d_head written out
   Explanation explain_cell(Cell cell) const;
   Explanation explain_row_sum(int row) const;  // softmax stage
 
@@ -108,8 +109,8 @@ class SplitJoinModel : public TraceModel<SplitJoinSettings> {
   void reshow();  // rebuilds shown_ for the stage, head and role
   const Step* step_for(SplitStage which) const;
   const Step* projection(Role role) const;
-  int query_row() const;                // the row the narration follows
-  int heaviest_key(int head) const;     // the key that row weighs most in `head`
+  int query_row() const;                   // the row the narration follows
+  int heaviest_key(int head) const;        // the key that row weighs most in `head`
   std::string columns_of(int head) const;  // "3–4"
 
   std::string sentence_;

@@ -28,9 +28,9 @@ std::optional<SplitStage> parse_split_stage(std::string_view name) {
 }
 
 const std::vector<SplitStage>& all_split_stages() {
-  static const std::vector<SplitStage> all = {SplitStage::cut,     SplitStage::slice, SplitStage::scores,
-                                              SplitStage::scale,   SplitStage::softmax, SplitStage::mix,
-                                              SplitStage::concat,  SplitStage::output};
+  static const std::vector<SplitStage> all = {SplitStage::cut,    SplitStage::slice,   SplitStage::scores,
+                                              SplitStage::scale,  SplitStage::softmax, SplitStage::mix,
+                                              SplitStage::concat, SplitStage::output};
   return all;
 }
 

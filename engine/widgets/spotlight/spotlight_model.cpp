@@ -353,7 +353,8 @@ std::string SpotlightModel::summary() const {
   std::string rest;
   if (order.size() == 1) rest = tr("spotlight.summary_then_one", {{"a", term(order[0])}});
   if (order.size() >= 2) rest = tr("spotlight.summary_then_two", {{"a", term(order[0])}, {"b", term(order[1])}});
-  if (weights_[query_] > weights_[top_]) rest += tr("spotlight.summary_self", {{"weight", format_percent(weights_[query_])}});
+  if (weights_[query_] > weights_[top_])
+    rest += tr("spotlight.summary_self", {{"weight", format_percent(weights_[query_])}});
   return tr("spotlight.summary", {{"query", query},
                                   {"weight", format_percent(weights_[top_])},
                                   {"top", quoted(t.labels[static_cast<std::size_t>(top_)])},

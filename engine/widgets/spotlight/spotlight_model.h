@@ -92,8 +92,8 @@ class SpotlightModel : public TraceModel<SpotlightSettings> {
   std::vector<std::string> labels_;
   bool has_custom_ = false;
   int sentence_ = 0;
-  std::string query_key_;       // the block's query as a token key ("it")
-  std::string refused_;         // that sentence (meaningful while input_error_ is set)
+  std::string query_key_;  // the block's query as a token key ("it")
+  std::string refused_;    // that sentence (meaningful while input_error_ is set)
   int query_ = 0;
   int head_ = -1;   // -1: the mean over heads (model_spec.h), else one head
   Vector weights_;  // trace_->spotlight(query_, head_)

@@ -61,9 +61,12 @@ std::variant<TokenizerModel::Command, CommandResult> TokenizerModel::parse(const
 CommandResult TokenizerModel::apply(const Command& command) {
   if (const auto* c = std::get_if<SetSentence>(&command)) {
     std::optional<std::string> why;
-    if (c->text.empty()) why = tr("tokenizer.empty");
-    else if (c->text.size() > kMaxTextBytes) why = tr("tokenizer.too_long", {{"n", format_count(kMaxTextBytes)}});
-    else why = refuse_undrawable(c->text);
+    if (c->text.empty())
+      why = tr("tokenizer.empty");
+    else if (c->text.size() > kMaxTextBytes)
+      why = tr("tokenizer.too_long", {{"n", format_count(kMaxTextBytes)}});
+    else
+      why = refuse_undrawable(c->text);
     if (why) {
       input_error_ = *why;  // the widget keeps its own text; the message says why
       return *why;
@@ -92,15 +95,9 @@ CommandResult TokenizerModel::apply(const Command& command) {
 json TokenizerModel::state() const {
   json tokens = json::array();
   for (const Token& t : tokens_) tokens.push_back({{"text", t.text}, {"id", t.id}});
-  json s = {{"kind", kKind},
-            {"text", text_},
-            {"tokens", tokens},
-            {"merges", shown_},
-            {"learned", learned()},
-            {"vocab_size", shown_tokenizer_.vocab_size()},
-            {"bytes", text_.size()},
-            {"summary", summary()},
-            {"table", table().to_json()}};
+  json s = {{"kind", kKind},         {"text", text_},        {"tokens", tokens},
+            {"merges", shown_},      {"learned", learned()}, {"vocab_size", shown_tokenizer_.vocab_size()},
+            {"bytes", text_.size()}, {"summary", summary()}, {"table", table().to_json()}};
   if (!input_error_.empty()) s["input_error"] = input_error_;
   return s;
 }

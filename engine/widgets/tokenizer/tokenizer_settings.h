@@ -21,9 +21,9 @@ namespace neuralpath::ui {
 
 struct TokenizerSettings : lesson::WidgetSettings {
   void read(lesson::detail::WidgetFields& fields);  // the block's keys (tokenizer_settings.cpp)
-  std::string text;                // what the widget shows cut into tokens
-  std::vector<std::string> learn;  // the lines its merges are learned from
-  int merges = 40;                 // how many merges it learns (fewer when the lines run out of pairs)
+  std::string text;                                 // what the widget shows cut into tokens
+  std::vector<std::string> learn;                   // the lines its merges are learned from
+  int merges = 40;                                  // how many merges it learns (fewer when the lines run out of pairs)
 };
 
 }  // namespace neuralpath::ui

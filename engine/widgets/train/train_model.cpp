@@ -15,8 +15,8 @@ namespace neuralpath::ui {
 
 // The block's task as a session, or why there is none (a lesson the checker passed always has
 // the task; a lesson loaded without checks may not).
-TrainModel TrainModel::from_lesson(const TrainSettings& settings, const lesson::Inline& caption, const lesson::Lesson& lesson,
-                                   const ModelSpec& spec) {
+TrainModel TrainModel::from_lesson(const TrainSettings& settings, const lesson::Inline& caption,
+                                   const lesson::Lesson& lesson, const ModelSpec& spec) {
   const lesson::TaskData* task = lesson::find_task(lesson, settings.task);
   if (!task) return TrainModel(settings, caption, std::nullopt, tr("train.no_task", {{"task", settings.task}}));
   try {
@@ -50,8 +50,8 @@ std::string head_tops_text(const SpotlightNow& s) {
     if (top < 0) continue;
     const auto i = static_cast<std::size_t>(top);
     out += (out.empty() ? "" : ", ") + tr("train.head_top", {{"head", std::to_string(h + 1)},
-                                                              {"token", ui::quoted(s.tokens[i])},
-                                                              {"weight", format_percent(s.heads[h][i])}});
+                                                             {"token", ui::quoted(s.tokens[i])},
+                                                             {"weight", format_percent(s.heads[h][i])}});
   }
   return out;
 }
@@ -263,13 +263,14 @@ json TrainModel::state() const {
   out["trained"] = s.showing_trained();
   out["steps_per_second"] = s.steps_per_second();
   out["longest_slice_ms"] = s.longest_slice_ms();  // the most one frame spent training
-  out["held_out"] = s.held_out_count();             // the sentences the curve is measured on
+  out["held_out"] = s.held_out_count();            // the sentences the curve is measured on
   out["slice_budget_ms"] = budget_ms_;
   out["loss"] = s.curve().back().held_out_loss;
   out["accuracy"] = s.curve().back().held_out_accuracy;
   out["spotlight_step"] = s.spotlight_step();  // the step whose weights the spotlight shows
-  if (!s.showing_trained())  // what the plots show for the switch's other side
-    out["other_weights"] = {{"loss", s.hand_set_point().held_out_loss}, {"accuracy", s.hand_set_point().held_out_accuracy}};
+  if (!s.showing_trained())                    // what the plots show for the switch's other side
+    out["other_weights"] = {{"loss", s.hand_set_point().held_out_loss},
+                            {"accuracy", s.hand_set_point().held_out_accuracy}};
   json curve = json::array();
   for (const CurvePoint& p : s.curve())
     curve.push_back({{"step", p.step}, {"loss", p.held_out_loss}, {"accuracy", p.held_out_accuracy}});
@@ -324,16 +325,15 @@ std::string TrainModel::summary() const {
   const std::string top = shown_.heads.empty() ? top_text(shown_) : head_tops_text(shown_);
   const char* key = shown_.heads.empty() ? (s.step() == 0 ? "train.summary_untrained" : "train.summary")
                                          : (s.step() == 0 ? "train.summary_untrained_heads" : "train.summary_heads");
-  return tr(key,
-            {{"step", format_count(static_cast<std::uint64_t>(s.step()))},
-             {"total", format_count(static_cast<std::uint64_t>(s.total_steps()))},
-             {"accuracy", format_percent(s.curve().back().held_out_accuracy)},
-             {"loss", format_number(s.curve().back().held_out_loss)},
-             {"weights", tr(!s.showing_trained() ? other_weights("train.weights_hand_set_lower")
-                            : s.step() == 0        ? "train.weights_untrained_lower"
-                                                   : "train.weights_trained_lower")},
-             {"query", ui::quoted(settings_.query)},
-             {"top", top.empty() ? tr("train.top_none") : top}});
+  return tr(key, {{"step", format_count(static_cast<std::uint64_t>(s.step()))},
+                  {"total", format_count(static_cast<std::uint64_t>(s.total_steps()))},
+                  {"accuracy", format_percent(s.curve().back().held_out_accuracy)},
+                  {"loss", format_number(s.curve().back().held_out_loss)},
+                  {"weights", tr(!s.showing_trained() ? other_weights("train.weights_hand_set_lower")
+                                 : s.step() == 0      ? "train.weights_untrained_lower"
+                                                      : "train.weights_trained_lower")},
+                  {"query", ui::quoted(settings_.query)},
+                  {"top", top.empty() ? tr("train.top_none") : top}});
 }
 
 TextTable TrainModel::table() const {
@@ -362,15 +362,14 @@ void TrainModel::describe(const TrainSettings& t, json& out) {
   const auto item = [](const char* label, json command, json when) {
     return json{{"label", tr(label)}, {"command", std::move(command)}, {"when", std::move(when)}};
   };
-  out["choices"] = {
-      {"label", tr("train.choices")},
-      {"items",
-       {item("train.train", {{"type", "train"}}, {{"running", true}}),
-        item("train.pause", {{"type", "pause"}}, json::object()),
-        item("train.reset", {{"type", "resetTraining"}}, json::object()),
-        item("train.weights_run", {{"type", "useTrained"}, {"trained", true}}, {{"trained", true}}),
-        item(t.lesson_weights_trained ? "train.weights_hand_set_built" : "train.weights_hand_set",
-             {{"type", "useTrained"}, {"trained", false}}, {{"trained", false}})}}};
+  out["choices"] = {{"label", tr("train.choices")},
+                    {"items",
+                     {item("train.train", {{"type", "train"}}, {{"running", true}}),
+                      item("train.pause", {{"type", "pause"}}, json::object()),
+                      item("train.reset", {{"type", "resetTraining"}}, json::object()),
+                      item("train.weights_run", {{"type", "useTrained"}, {"trained", true}}, {{"trained", true}}),
+                      item(t.lesson_weights_trained ? "train.weights_hand_set_built" : "train.weights_hand_set",
+                           {{"type", "useTrained"}, {"trained", false}}, {{"trained", false}})}}};
 }
 
 const WidgetKind& train_widget_kind() { return folder_widget_kind<TrainModel>(); }

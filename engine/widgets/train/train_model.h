@@ -35,7 +35,8 @@ class TrainModel : public WidgetModelBase {
   static constexpr const char* kKind = "train";
   using Settings = TrainSettings;
   static void describe(const Settings& settings, nlohmann::json& out);
-  static constexpr int kMaxTokens = 48;  // a row of weights with each cell's terms; the checker's figure too (read() hands it over)
+  static constexpr int kMaxTokens =
+      48;  // a row of weights with each cell's terms; the checker's figure too (read() hands it over)
   // Per frame: at most kStepsPerFrame steps (slow enough to watch the curves and the spotlight
   // move: the default 300 steps take about 2.5 s at 60 frames a second), and never more than
   // kFrameBudgetMs of work (a slow phone takes fewer steps, never a longer frame).
@@ -77,8 +78,8 @@ class TrainModel : public WidgetModelBase {
   TrainModel(const TrainSettings& settings, const lesson::Inline& caption, std::optional<TrainSession> session,
              std::string error = {}, bool built = false);
   // The model for a ```train block of `lesson`: a session on the task the block names.
-  static TrainModel from_lesson(const TrainSettings& settings, const lesson::Inline& caption, const lesson::Lesson& lesson,
-                                const ModelSpec& spec);
+  static TrainModel from_lesson(const TrainSettings& settings, const lesson::Inline& caption,
+                                const lesson::Lesson& lesson, const ModelSpec& spec);
 
   CommandResult apply(const Command& command);
   void update(float dt);  // a running session trains one slice
@@ -115,7 +116,7 @@ class TrainModel : public WidgetModelBase {
   std::string other_weights(const std::string& hand_set) const { return built_ ? hand_set + "_built" : hand_set; }
 
  private:
-  void follow();  // recomputes the spotlights after the weights or the switch changed
+  void follow();           // recomputes the spotlights after the weights or the switch changed
   void report_finished();  // the "trained" event, once per run that reaches its last step
 
   TrainSettings settings_;

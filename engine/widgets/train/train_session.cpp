@@ -91,8 +91,8 @@ int TrainSession::advance(double budget_ms, int max_steps) {
   double before = start;
   int steps = 0;
   for (;;) {
-    const bool next_records = (trainer_.steps_done() + 1) % kRecordEvery == 0 ||
-                              trainer_.steps_done() + 1 == trainer_.options().steps;
+    const bool next_records =
+        (trainer_.steps_done() + 1) % kRecordEvery == 0 || trainer_.steps_done() + 1 == trainer_.options().steps;
     double now = 0.0;
     if (steps < max_steps && !trainer_.finished() && !(pending_ && next_records)) {
       const bool stepped = trainer_.step_piece();

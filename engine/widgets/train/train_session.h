@@ -61,7 +61,7 @@ class TrainSession {
                std::function<double()> now_ms = {});
 
   void start() { running_ = !finished(); }
-  void pause();  // stops, and the spotlight catches up with the weights of this step
+  void pause();                       // stops, and the spotlight catches up with the weights of this step
   void reset();                       // back to step 0 with the current seed
   void set_seed(std::uint64_t seed);  // takes effect now (a reset)
   void use_trained(bool trained) { use_trained_ = trained; }
@@ -91,7 +91,7 @@ class TrainSession {
   const CurvePoint& hand_set_point() const;
   const ModelSpec& model() const;  // trained or hand-set, per the switch
   double steps_per_second() const { return steps_per_second_; }
-  double longest_slice_ms() const { return longest_slice_ms_; }  // of advance(), since the last reset
+  double longest_slice_ms() const { return longest_slice_ms_; }    // of advance(), since the last reset
   std::size_t held_out_count() const { return measured_.size(); }  // the examples accuracy is measured on
 
   // The query word's spotlight in any sentence, with the weights the switch selects.
@@ -124,12 +124,12 @@ class TrainSession {
     int right = 0, counted = 0;
   };
   const std::vector<Example>& measured() const { return measured_; }
-  void after_step();                    // at a record step: a pending point (or a point measured now)
-  bool measure_one();                   // one held-out example of the pending point; true when it is done
-  void finish_point();                  // the pending point into the curve, with its spotlight
-  void flush();                         // measures the pending point whole, if there is one
-  void record(float batch_loss);        // a point measured now, whole
-  bool spread_ = false;                 // inside advance(): points are measured over later slices
+  void after_step();              // at a record step: a pending point (or a point measured now)
+  bool measure_one();             // one held-out example of the pending point; true when it is done
+  void finish_point();            // the pending point into the curve, with its spotlight
+  void flush();                   // measures the pending point whole, if there is one
+  void record(float batch_loss);  // a point measured now, whole
+  bool spread_ = false;           // inside advance(): points are measured over later slices
   SpotlightNow spotlight_of(const ModelSpec& model, const std::string& sentence) const;
 
   ModelSpec hand_set_;
@@ -146,7 +146,7 @@ class TrainSession {
   int spotlight_step_ = 0;
   mutable std::optional<CurvePoint> hand_set_point_;  // measured once: those weights never change
   std::optional<PendingPoint> pending_;
-  double steps_per_second_ = 0.0;       // timed_steps_ over training_ms_, since the last reset
+  double steps_per_second_ = 0.0;  // timed_steps_ over training_ms_, since the last reset
   double training_ms_ = 0.0;
   int timed_steps_ = 0;
   double longest_slice_ms_ = 0.0;

@@ -23,9 +23,9 @@ namespace neuralpath::ui {
 
 struct TrainSettings : lesson::WidgetSettings {
   void read(lesson::detail::WidgetFields& fields);  // the block's keys (train_settings.cpp)
-  std::string task;      // a ```task block's id
-  std::string sentence;  // the probe sentence whose spotlight the widget shows
-  std::string query;     // lower case, as the tokenizer keys words
+  std::string task;                                 // a ```task block's id
+  std::string sentence;                             // the probe sentence whose spotlight the widget shows
+  std::string query;                                // lower case, as the tokenizer keys words
   bool lesson_weights_trained = false;
 
   // The task, looked up once the whole lesson is read (no task block of that id: an error).

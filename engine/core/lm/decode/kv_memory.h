@@ -21,12 +21,12 @@
 namespace neuralpath::lm {
 
 struct KvMemory {
-    int layers = 0, heads = 0, kv_heads = 0, head_dim = 0, bytes_per_number = 4;
-    std::int64_t tokens = 0;
-    std::int64_t per_head_per_token = 0;   // 2 · dh · b
-    std::int64_t per_layer_per_token = 0;  // 2 · G · dh · b
-    std::int64_t per_token = 0;            // 2 · L · G · dh · b
-    std::int64_t total = 0;                // per_token · T
+  int layers = 0, heads = 0, kv_heads = 0, head_dim = 0, bytes_per_number = 4;
+  std::int64_t tokens = 0;
+  std::int64_t per_head_per_token = 0;   // 2 · dh · b
+  std::int64_t per_layer_per_token = 0;  // 2 · G · dh · b
+  std::int64_t per_token = 0;            // 2 · L · G · dh · b
+  std::int64_t total = 0;                // per_token · T
 };
 
 // Throws InputError unless kv_heads divides the config's heads (G = 0 means G = H), tokens >= 0

@@ -18,17 +18,17 @@
 namespace neuralpath::lm {
 
 struct SamplingSettings {
-    float temperature = 0.8f;  // 0 .. 100
-    int   top_k = 40;          // 0 = off
-    float top_p = 1.0f;        // (0, 1]; 1 = off
+  float temperature = 0.8f;  // 0 .. 100
+  int top_k = 40;            // 0 = off
+  float top_p = 1.0f;        // (0, 1]; 1 = off
 };
 
 // Throws InputError for a temperature outside 0..100 (or not finite), top_k < 0, top_p outside (0, 1].
 void validate_sampling(const SamplingSettings& settings);
 
 struct SamplingStages {
-    std::vector<float> model, temperature, top_k, top_p;  // [V] each; top_p is what is drawn from
-    int kept_top_k = 0, kept_top_p = 0;                    // tokens with p > 0 after each filter
+  std::vector<float> model, temperature, top_k, top_p;  // [V] each; top_p is what is drawn from
+  int kept_top_k = 0, kept_top_p = 0;                   // tokens with p > 0 after each filter
 };
 
 SamplingStages sampling_stages(const std::vector<float>& probabilities, const SamplingSettings& settings);

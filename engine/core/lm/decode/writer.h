@@ -29,63 +29,63 @@
 namespace neuralpath::lm {
 
 struct WriterOptions {
-    SamplingSettings sampling;
-    int              tokens = 60;   // at most this many tokens are written (0..4096)
-    std::uint64_t    seed = 1;
-    bool             use_cache = true;
+  SamplingSettings sampling;
+  int tokens = 60;  // at most this many tokens are written (0..4096)
+  std::uint64_t seed = 1;
+  bool use_cache = true;
 };
 
 // One step of the loop: what the model said, each filter's result, the draw.
 struct WriterStep {
-    int            position = 0;    // the new token's position in the text (tokens so far)
-    SamplingStages stages;
-    double         u = 0.0;         // the uniform number the draw used
-    int            token = 0;       // the id drawn (kDocumentToken: the model ended the text)
-    bool           healed = false;  // the first step of a healed prompt: only tokens starting with a space
-    bool           prefilled = false;  // the model read the whole window (first step, or beyond the context)
+  int position = 0;  // the new token's position in the text (tokens so far)
+  SamplingStages stages;
+  double u = 0.0;          // the uniform number the draw used
+  int token = 0;           // the id drawn (kDocumentToken: the model ended the text)
+  bool healed = false;     // the first step of a healed prompt: only tokens starting with a space
+  bool prefilled = false;  // the model read the whole window (first step, or beyond the context)
 };
 
 class TextWriter {
-public:
-    // Throws InputError for options out of range (as generate()) or a prompt longer than 65,536 bytes.
-    TextWriter(const LmModel& model, std::string_view prompt, const WriterOptions& options);
+ public:
+  // Throws InputError for options out of range (as generate()) or a prompt longer than 65,536 bytes.
+  TextWriter(const LmModel& model, std::string_view prompt, const WriterOptions& options);
 
-    // The next step as it stands: the model's probabilities for the next token (computed once
-    // per position) and each filter's result, before anything is drawn. Call only while !finished().
-    const WriterStep& upcoming();
-    // Sampling settings from now on: the upcoming step's stages are recomputed from the same
-    // probabilities (no model run, nothing drawn). Throws InputError for settings out of range.
-    void set_sampling(const SamplingSettings& settings);
-    // Writes one token (draws u and picks from upcoming()); returns false (and does nothing) once finished().
-    bool step();
-    bool finished() const { return ended_ || written_ >= options_.tokens; }
+  // The next step as it stands: the model's probabilities for the next token (computed once
+  // per position) and each filter's result, before anything is drawn. Call only while !finished().
+  const WriterStep& upcoming();
+  // Sampling settings from now on: the upcoming step's stages are recomputed from the same
+  // probabilities (no model run, nothing drawn). Throws InputError for settings out of range.
+  void set_sampling(const SamplingSettings& settings);
+  // Writes one token (draws u and picks from upcoming()); returns false (and does nothing) once finished().
+  bool step();
+  bool finished() const { return ended_ || written_ >= options_.tokens; }
 
-    const std::string&      text() const { return text_; }      // the prompt followed by what was written
-    const std::vector<int>& written() const { return written_ids_; }
-    const std::vector<int>& ids() const { return ids_; }         // document token, prompt, written
-    int  prompt_tokens() const { return prompt_tokens_; }        // the prompt's ids (after the document token)
-    bool ended() const { return ended_; }                        // the model wrote the document token
-    const WriterStep* last_step() const { return has_step_ ? &last_ : nullptr; }
-    const WriterOptions& options() const { return options_; }
-    const LmModel& model() const { return model_; }
-    const KvDecoder* decoder() const { return decoder_.get(); }
+  const std::string& text() const { return text_; }  // the prompt followed by what was written
+  const std::vector<int>& written() const { return written_ids_; }
+  const std::vector<int>& ids() const { return ids_; }  // document token, prompt, written
+  int prompt_tokens() const { return prompt_tokens_; }  // the prompt's ids (after the document token)
+  bool ended() const { return ended_; }                 // the model wrote the document token
+  const WriterStep* last_step() const { return has_step_ ? &last_ : nullptr; }
+  const WriterOptions& options() const { return options_; }
+  const LmModel& model() const { return model_; }
+  const KvDecoder* decoder() const { return decoder_.get(); }
 
-private:
-    std::vector<float> next_probabilities(bool& prefilled);
-    void restage();  // pending_'s stages from probabilities_ and options_.sampling
+ private:
+  std::vector<float> next_probabilities(bool& prefilled);
+  void restage();  // pending_'s stages from probabilities_ and options_.sampling
 
-    const LmModel&             model_;
-    WriterOptions              options_;
-    std::unique_ptr<KvDecoder> decoder_;
-    std::vector<int>           ids_;
-    std::vector<int>           written_ids_;
-    std::string                text_;
-    SplitMix64                 rng_;
-    int                        prompt_tokens_ = 0;
-    int                        written_ = 0;
-    bool                       heal_ = false, ended_ = false, has_step_ = false, has_pending_ = false;
-    WriterStep                 last_, pending_;   // pending_: upcoming(), valid while has_pending_
-    std::vector<float>         probabilities_;    // the model's, for pending_'s position (healed)
+  const LmModel& model_;
+  WriterOptions options_;
+  std::unique_ptr<KvDecoder> decoder_;
+  std::vector<int> ids_;
+  std::vector<int> written_ids_;
+  std::string text_;
+  SplitMix64 rng_;
+  int prompt_tokens_ = 0;
+  int written_ = 0;
+  bool heal_ = false, ended_ = false, has_step_ = false, has_pending_ = false;
+  WriterStep last_, pending_;         // pending_: upcoming(), valid while has_pending_
+  std::vector<float> probabilities_;  // the model's, for pending_'s position (healed)
 };
 
 }  // namespace neuralpath::lm

@@ -15,27 +15,27 @@ namespace {
 constexpr const char* kMagic = "NPTOK1\n";
 
 std::uint64_t fnv1a64(const char* data, std::size_t n) {
-    std::uint64_t h = 0xcbf29ce484222325ull;
-    for (std::size_t i = 0; i < n; ++i) h = (h ^ static_cast<unsigned char>(data[i])) * 0x100000001b3ull;
-    return h;
+  std::uint64_t h = 0xcbf29ce484222325ull;
+  for (std::size_t i = 0; i < n; ++i) h = (h ^ static_cast<unsigned char>(data[i])) * 0x100000001b3ull;
+  return h;
 }
 
 void put_u16(std::string& out, int v) {
-    out += static_cast<char>(v & 0xff);
-    out += static_cast<char>((v >> 8) & 0xff);
+  out += static_cast<char>(v & 0xff);
+  out += static_cast<char>((v >> 8) & 0xff);
 }
 
 int get_u16(std::string_view in, std::size_t at) {
-    return static_cast<unsigned char>(in[at]) | (static_cast<unsigned char>(in[at + 1]) << 8);
+  return static_cast<unsigned char>(in[at]) | (static_cast<unsigned char>(in[at + 1]) << 8);
 }
 
 [[noreturn]] void bad(const std::string& what) { throw InputError("not a valid page data file: " + what); }
 
 // A header value on one line of printable text (the source names a package and a licence).
 std::string one_line(std::string text) {
-    for (char& c : text)
-        if (c == '\n' || c == '\r') c = ' ';
-    return text.empty() ? "-" : text;
+  for (char& c : text)
+    if (c == '\n' || c == '\r') c = ' ';
+  return text.empty() ? "-" : text;
 }
 
 }  // namespace
@@ -47,26 +47,26 @@ namespace {
 // many were kept and adds their bytes to `bytes`.
 int keep_spread(const BpeTokenizer& tokenizer, const std::vector<std::string>& documents, std::size_t cap,
                 std::vector<int>& stream, std::size_t& bytes) {
-    std::vector<std::vector<int>> docs;
-    std::size_t total = 0;
-    for (const std::string& text : documents) {
-        std::vector<int> ids{kDocumentToken};
-        const std::vector<int> encoded = tokenizer.encode(text);
-        ids.insert(ids.end(), encoded.begin(), encoded.end());
-        total += ids.size();
-        docs.push_back(std::move(ids));
-    }
-    const double keep = (cap == 0 || total <= cap) ? 1.0 : static_cast<double>(cap) / static_cast<double>(total);
-    int kept = 0;
-    for (std::size_t i = 0; i < docs.size(); ++i) {
-        const bool chosen = static_cast<std::size_t>(static_cast<double>(i + 1) * keep) >
-                            static_cast<std::size_t>(static_cast<double>(i) * keep);
-        if (!chosen || (cap > 0 && stream.size() + docs[i].size() > cap)) continue;
-        stream.insert(stream.end(), docs[i].begin(), docs[i].end());
-        bytes += documents[i].size();
-        ++kept;
-    }
-    return kept;
+  std::vector<std::vector<int>> docs;
+  std::size_t total = 0;
+  for (const std::string& text : documents) {
+    std::vector<int> ids{kDocumentToken};
+    const std::vector<int> encoded = tokenizer.encode(text);
+    ids.insert(ids.end(), encoded.begin(), encoded.end());
+    total += ids.size();
+    docs.push_back(std::move(ids));
+  }
+  const double keep = (cap == 0 || total <= cap) ? 1.0 : static_cast<double>(cap) / static_cast<double>(total);
+  int kept = 0;
+  for (std::size_t i = 0; i < docs.size(); ++i) {
+    const bool chosen = static_cast<std::size_t>(static_cast<double>(i + 1) * keep) >
+                        static_cast<std::size_t>(static_cast<double>(i) * keep);
+    if (!chosen || (cap > 0 && stream.size() + docs[i].size() > cap)) continue;
+    stream.insert(stream.end(), docs[i].begin(), docs[i].end());
+    bytes += documents[i].size();
+    ++kept;
+  }
+  return kept;
 }
 
 }  // namespace
@@ -74,118 +74,121 @@ int keep_spread(const BpeTokenizer& tokenizer, const std::vector<std::string>& d
 PageData pack_page_data(const Corpus& corpus, int vocab_size, std::size_t max_train_tokens,
                         std::size_t max_validation_tokens, std::string lang, std::string source,
                         float repeat_fraction) {
-    if (!std::isnan(repeat_fraction) && !(repeat_fraction >= 0.0f && repeat_fraction <= kMaxRepeatFraction))
-        throw InputError("lm pack: the repeat fraction must be from 0 to 0.9");
-    PageData d;
-    d.repeat_fraction = repeat_fraction;
-    d.lang = std::move(lang);
-    d.source = std::move(source);
-    d.corpus_hash = corpus.hash;
-    d.tokenizer = BpeTokenizer::train(corpus.training_text(), vocab_size);  // as `lm train` learns it
-    d.train_documents = keep_spread(d.tokenizer, corpus.train, max_train_tokens, d.streams.train, d.train_bytes);
-    std::size_t validation_bytes = 0;
-    d.validation_documents =
-        keep_spread(d.tokenizer, corpus.validation, max_validation_tokens, d.streams.validation, validation_bytes);
-    if (d.streams.train.empty()) throw InputError("lm pack: no training document fits in the token cap");
-    return d;
+  if (!std::isnan(repeat_fraction) && !(repeat_fraction >= 0.0f && repeat_fraction <= kMaxRepeatFraction))
+    throw InputError("lm pack: the repeat fraction must be from 0 to 0.9");
+  PageData d;
+  d.repeat_fraction = repeat_fraction;
+  d.lang = std::move(lang);
+  d.source = std::move(source);
+  d.corpus_hash = corpus.hash;
+  d.tokenizer = BpeTokenizer::train(corpus.training_text(), vocab_size);  // as `lm train` learns it
+  d.train_documents = keep_spread(d.tokenizer, corpus.train, max_train_tokens, d.streams.train, d.train_bytes);
+  std::size_t validation_bytes = 0;
+  d.validation_documents =
+      keep_spread(d.tokenizer, corpus.validation, max_validation_tokens, d.streams.validation, validation_bytes);
+  if (d.streams.train.empty()) throw InputError("lm pack: no training document fits in the token cap");
+  return d;
 }
 
 std::string page_data_bytes(const PageData& d) {
-    std::ostringstream h;
-    h << kMagic << "lang " << (d.lang.empty() ? "-" : one_line(d.lang)) << "\n"
-      << "corpus_hash " << (d.corpus_hash.empty() ? "-" : d.corpus_hash) << "\n"
-      << "source " << one_line(d.source) << "\n"
-      << "vocab_size " << d.tokenizer.vocab_size() << "\ntrain_tokens " << d.streams.train.size()
-      << "\nvalidation_tokens " << d.streams.validation.size() << "\ntrain_documents " << d.train_documents
-      << "\nvalidation_documents " << d.validation_documents << "\ntrain_bytes " << d.train_bytes << "\n";
-    // Per mille, a whole number: the file reads the same on every platform (no float printing).
-    if (!std::isnan(d.repeat_fraction)) h << "repeat_per_mille " << std::lround(d.repeat_fraction * 1000.0f) << "\n";
-    h << "end\n";
-    std::string out = h.str();
-    for (const auto& [a, b] : d.tokenizer.merges()) {
-        put_u16(out, a);
-        put_u16(out, b);
-    }
-    for (int id : d.streams.train) put_u16(out, id);
-    for (int id : d.streams.validation) put_u16(out, id);
-    const std::uint64_t sum = fnv1a64(out.data(), out.size());
-    for (int i = 0; i < 8; ++i) out += static_cast<char>((sum >> (8 * i)) & 0xff);
-    return out;
+  std::ostringstream h;
+  h << kMagic << "lang " << (d.lang.empty() ? "-" : one_line(d.lang)) << "\n"
+    << "corpus_hash " << (d.corpus_hash.empty() ? "-" : d.corpus_hash) << "\n"
+    << "source " << one_line(d.source) << "\n"
+    << "vocab_size " << d.tokenizer.vocab_size() << "\ntrain_tokens " << d.streams.train.size()
+    << "\nvalidation_tokens " << d.streams.validation.size() << "\ntrain_documents " << d.train_documents
+    << "\nvalidation_documents " << d.validation_documents << "\ntrain_bytes " << d.train_bytes << "\n";
+  // Per mille, a whole number: the file reads the same on every platform (no float printing).
+  if (!std::isnan(d.repeat_fraction)) h << "repeat_per_mille " << std::lround(d.repeat_fraction * 1000.0f) << "\n";
+  h << "end\n";
+  std::string out = h.str();
+  for (const auto& [a, b] : d.tokenizer.merges()) {
+    put_u16(out, a);
+    put_u16(out, b);
+  }
+  for (int id : d.streams.train) put_u16(out, id);
+  for (int id : d.streams.validation) put_u16(out, id);
+  const std::uint64_t sum = fnv1a64(out.data(), out.size());
+  for (int i = 0; i < 8; ++i) out += static_cast<char>((sum >> (8 * i)) & 0xff);
+  return out;
 }
 
 PageData page_data_from_bytes(std::string_view in) {
-    const std::size_t magic = std::strlen(kMagic);
-    if (in.size() > kMaxPageDataBytes) bad("it is larger than 64 MB");
-    if (in.size() < magic + 8 || in.compare(0, magic, kMagic) != 0) bad("it does not start with NPTOK1");
-    std::uint64_t stored = 0;
-    for (int i = 0; i < 8; ++i)
-        stored |= static_cast<std::uint64_t>(static_cast<unsigned char>(in[in.size() - 8 + static_cast<std::size_t>(i)])) << (8 * i);
-    if (stored != fnv1a64(in.data(), in.size() - 8)) bad("its checksum does not match (truncated or changed)");
-    std::map<std::string, std::string> keys;
-    std::size_t at = magic;
-    for (;;) {
-        const std::size_t nl = in.find('\n', at);
-        if (nl == std::string_view::npos || nl - at > 400 || keys.size() > 32) bad("its header does not end");
-        const std::string line(in.substr(at, nl - at));
-        at = nl + 1;
-        if (line == "end") break;
-        const std::size_t space = line.find(' ');
-        if (space == std::string::npos || space == 0) bad("header line '" + line + "'");
-        keys[line.substr(0, space)] = line.substr(space + 1);
-    }
-    static const char* known[] = {"lang", "corpus_hash", "source", "vocab_size", "train_tokens", "validation_tokens",
-                                  "train_documents", "validation_documents", "train_bytes", "repeat_per_mille"};
-    for (const auto& [k, v] : keys) {
-        bool ok = false;
-        for (const char* name : known) ok = ok || k == name;
-        if (!ok) bad("unknown header key '" + k + "'");
-    }
-    auto number = [&](const char* key, long long lo, long long hi) {
-        const auto it = keys.find(key);
-        if (it == keys.end()) bad(std::string("no ") + key);
-        std::size_t used = 0;
-        long long v = 0;
-        try {
-            v = std::stoll(it->second, &used);
-        } catch (const std::exception&) {
-            used = 0;
-        }
-        if (used == 0 || used != it->second.size() || v < lo || v > hi) bad(std::string(key) + " '" + it->second + "'");
-        return v;
-    };
-    PageData d;
-    const int vocab = static_cast<int>(number("vocab_size", kFirstMerge, 65536));
-    const auto train = static_cast<std::size_t>(number("train_tokens", 1, 1LL << 30));
-    const auto validation = static_cast<std::size_t>(number("validation_tokens", 0, 1LL << 30));
-    d.train_documents = static_cast<int>(number("train_documents", 1, 1LL << 30));
-    d.validation_documents = static_cast<int>(number("validation_documents", 0, 1LL << 30));
-    d.train_bytes = static_cast<std::size_t>(number("train_bytes", 0, 1LL << 40));
-    d.lang = keys["lang"] == "-" ? "" : keys["lang"];
-    d.corpus_hash = keys["corpus_hash"] == "-" ? "" : keys["corpus_hash"];
-    d.source = keys["source"] == "-" ? "" : keys["source"];
-    if (keys.count("repeat_per_mille"))
-        d.repeat_fraction = static_cast<float>(number("repeat_per_mille", 0, std::lround(kMaxRepeatFraction * 1000.0f))) / 1000.0f;
-    const std::size_t merges = static_cast<std::size_t>(vocab - kFirstMerge);
-    if (in.size() - 8 - at != 4 * merges + 2 * (train + validation))
-        bad("it holds " + std::to_string(in.size() - 8 - at) + " bytes of data; its header says " +
-            std::to_string(4 * merges + 2 * (train + validation)));
-    std::vector<std::pair<int, int>> list;
-    for (std::size_t i = 0; i < merges; ++i, at += 4) list.emplace_back(get_u16(in, at), get_u16(in, at + 2));
+  const std::size_t magic = std::strlen(kMagic);
+  if (in.size() > kMaxPageDataBytes) bad("it is larger than 64 MB");
+  if (in.size() < magic + 8 || in.compare(0, magic, kMagic) != 0) bad("it does not start with NPTOK1");
+  std::uint64_t stored = 0;
+  for (int i = 0; i < 8; ++i)
+    stored |= static_cast<std::uint64_t>(static_cast<unsigned char>(in[in.size() - 8 + static_cast<std::size_t>(i)]))
+              << (8 * i);
+  if (stored != fnv1a64(in.data(), in.size() - 8)) bad("its checksum does not match (truncated or changed)");
+  std::map<std::string, std::string> keys;
+  std::size_t at = magic;
+  for (;;) {
+    const std::size_t nl = in.find('\n', at);
+    if (nl == std::string_view::npos || nl - at > 400 || keys.size() > 32) bad("its header does not end");
+    const std::string line(in.substr(at, nl - at));
+    at = nl + 1;
+    if (line == "end") break;
+    const std::size_t space = line.find(' ');
+    if (space == std::string::npos || space == 0) bad("header line '" + line + "'");
+    keys[line.substr(0, space)] = line.substr(space + 1);
+  }
+  static const char* known[] = {"lang",         "corpus_hash",       "source",          "vocab_size",
+                                "train_tokens", "validation_tokens", "train_documents", "validation_documents",
+                                "train_bytes",  "repeat_per_mille"};
+  for (const auto& [k, v] : keys) {
+    bool ok = false;
+    for (const char* name : known) ok = ok || k == name;
+    if (!ok) bad("unknown header key '" + k + "'");
+  }
+  auto number = [&](const char* key, long long lo, long long hi) {
+    const auto it = keys.find(key);
+    if (it == keys.end()) bad(std::string("no ") + key);
+    std::size_t used = 0;
+    long long v = 0;
     try {
-        d.tokenizer = BpeTokenizer::from_merges(std::move(list));
-    } catch (const InputError& e) {
-        bad(e.what());
+      v = std::stoll(it->second, &used);
+    } catch (const std::exception&) {
+      used = 0;
     }
-    auto read_stream = [&](std::vector<int>& stream, std::size_t n) {
-        stream.resize(n);
-        for (std::size_t i = 0; i < n; ++i, at += 2) {
-            stream[i] = get_u16(in, at);
-            if (stream[i] >= vocab) bad("token " + std::to_string(stream[i]) + " is outside the vocabulary");
-        }
-    };
-    read_stream(d.streams.train, train);
-    read_stream(d.streams.validation, validation);
-    return d;
+    if (used == 0 || used != it->second.size() || v < lo || v > hi) bad(std::string(key) + " '" + it->second + "'");
+    return v;
+  };
+  PageData d;
+  const int vocab = static_cast<int>(number("vocab_size", kFirstMerge, 65536));
+  const auto train = static_cast<std::size_t>(number("train_tokens", 1, 1LL << 30));
+  const auto validation = static_cast<std::size_t>(number("validation_tokens", 0, 1LL << 30));
+  d.train_documents = static_cast<int>(number("train_documents", 1, 1LL << 30));
+  d.validation_documents = static_cast<int>(number("validation_documents", 0, 1LL << 30));
+  d.train_bytes = static_cast<std::size_t>(number("train_bytes", 0, 1LL << 40));
+  d.lang = keys["lang"] == "-" ? "" : keys["lang"];
+  d.corpus_hash = keys["corpus_hash"] == "-" ? "" : keys["corpus_hash"];
+  d.source = keys["source"] == "-" ? "" : keys["source"];
+  if (keys.count("repeat_per_mille"))
+    d.repeat_fraction =
+        static_cast<float>(number("repeat_per_mille", 0, std::lround(kMaxRepeatFraction * 1000.0f))) / 1000.0f;
+  const std::size_t merges = static_cast<std::size_t>(vocab - kFirstMerge);
+  if (in.size() - 8 - at != 4 * merges + 2 * (train + validation))
+    bad("it holds " + std::to_string(in.size() - 8 - at) + " bytes of data; its header says " +
+        std::to_string(4 * merges + 2 * (train + validation)));
+  std::vector<std::pair<int, int>> list;
+  for (std::size_t i = 0; i < merges; ++i, at += 4) list.emplace_back(get_u16(in, at), get_u16(in, at + 2));
+  try {
+    d.tokenizer = BpeTokenizer::from_merges(std::move(list));
+  } catch (const InputError& e) {
+    bad(e.what());
+  }
+  auto read_stream = [&](std::vector<int>& stream, std::size_t n) {
+    stream.resize(n);
+    for (std::size_t i = 0; i < n; ++i, at += 2) {
+      stream[i] = get_u16(in, at);
+      if (stream[i] >= vocab) bad("token " + std::to_string(stream[i]) + " is outside the vocabulary");
+    }
+  };
+  read_stream(d.streams.train, train);
+  read_stream(d.streams.validation, validation);
+  return d;
 }
 
 }  // namespace neuralpath::lm

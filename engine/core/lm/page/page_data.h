@@ -38,19 +38,19 @@ namespace neuralpath::lm {
 inline constexpr std::size_t kMaxPageDataBytes = 64u << 20;
 
 struct PageData {
-    std::string  lang;             // "en", "es" ("" when unknown)
-    std::string  corpus_hash;      // FNV-1a 64 of the corpus file (corpus.h), 16 hex digits
-    std::string  source;           // what the text is, for the lesson to name (one line)
-    BpeTokenizer tokenizer;
-    TokenStreams streams;
-    int          train_documents = 0, validation_documents = 0;
-    std::size_t  train_bytes = 0;  // bytes of the training documents kept
-    // The share of training windows that repeat a stretch of their own text (corpus.h's
-    // sample_batch), when this text needs another than the config's: with Spanish sayings at the
-    // config's 0.5, seed 1 grew no induction head in 3,000 steps (seeds 2-4: late or none); at
-    // 0.75 seeds 1-4 grew one by step 1,125-1,300. Packed with the text because it is a fact of
-    // what the model is given, which the lesson in that language states. NaN: the config's.
-    float        repeat_fraction = NAN;
+  std::string lang;         // "en", "es" ("" when unknown)
+  std::string corpus_hash;  // FNV-1a 64 of the corpus file (corpus.h), 16 hex digits
+  std::string source;       // what the text is, for the lesson to name (one line)
+  BpeTokenizer tokenizer;
+  TokenStreams streams;
+  int train_documents = 0, validation_documents = 0;
+  std::size_t train_bytes = 0;  // bytes of the training documents kept
+  // The share of training windows that repeat a stretch of their own text (corpus.h's
+  // sample_batch), when this text needs another than the config's: with Spanish sayings at the
+  // config's 0.5, seed 1 grew no induction head in 3,000 steps (seeds 2-4: late or none); at
+  // 0.75 seeds 1-4 grew one by step 1,125-1,300. Packed with the text because it is a fact of
+  // what the model is given, which the lesson in that language states. NaN: the config's.
+  float repeat_fraction = NAN;
 };
 
 inline constexpr float kMaxRepeatFraction = 0.9f;  // some windows must stay plain text
@@ -63,6 +63,6 @@ PageData pack_page_data(const Corpus& corpus, int vocab_size, std::size_t max_tr
                         float repeat_fraction = NAN);
 
 std::string page_data_bytes(const PageData& data);
-PageData    page_data_from_bytes(std::string_view bytes);  // InputError on anything malformed
+PageData page_data_from_bytes(std::string_view bytes);  // InputError on anything malformed
 
 }  // namespace neuralpath::lm

@@ -149,8 +149,9 @@ void CostExplorerView::draw_plot(const UiContext& ui, const Model& model, float 
       tr("cost-explorer.plot_budget", {{"bytes", format_bytes(static_cast<double>(Model::kTabBudget))}});
   const ImVec2 budget_at(p0.x + ui.px(4), budget.y - small->FontSize - ui.px(1));
   const ImVec2 budget_size = kit::text_size(small, budget_text);
-  draw->AddRectFilled(ImVec2(budget_at.x - ui.px(2), budget_at.y), ImVec2(budget_at.x + budget_size.x + ui.px(2), budget.y - ui.px(1)),
-                      kit::fade(c.page, 0.9f), ui.px(2));
+  draw->AddRectFilled(ImVec2(budget_at.x - ui.px(2), budget_at.y),
+                      ImVec2(budget_at.x + budget_size.x + ui.px(2), budget.y - ui.px(1)), kit::fade(c.page, 0.9f),
+                      ui.px(2));
   draw->AddText(small, small->FontSize, budget_at, c.bad, budget_text.c_str());
   ImGui::SetCursorScreenPos(ImVec2(origin.x, origin.y + height));
   ImGui::Dummy(ImVec2(width, 0));
@@ -200,9 +201,9 @@ void CostExplorerView::draw_kernel_line(const UiContext& ui, const Model& model,
     const float bar = std::min(width, ui.px(200));
     const std::string overlay =
         k.status == KernelStatus::waiting ? tr("cost-explorer.preparing")
-        : k.rows_done == 0
-            ? format_percent(done)
-            : tr("cost-explorer.progress", {{"done", format_percent(done)}, {"left", format_seconds(model.time_left(run, naive))}});
+        : k.rows_done == 0                ? format_percent(done)
+                                          : tr("cost-explorer.progress", {{"done", format_percent(done)},
+                                                                          {"left", format_seconds(model.time_left(run, naive))}});
     const float bar_w = std::min(width, std::max(bar, kit::text_size(body, overlay).x + ui.px(16)));
     flow.place(ImVec2(bar_w, body->FontSize + ui.px(4)));
     kit::push_field_style(ui);

@@ -20,7 +20,6 @@ class CostExplorerView : public WidgetView<CostExplorerModel> {
   void draw_run(const UiContext& ui, const CostExplorerModel& model, float width, Asked& asked);
   void draw_kernel_line(const UiContext& ui, const CostExplorerModel& model, const CostExplorerModel::LiveRun& run,
                         bool naive, float width);
-
 };
 
 }  // namespace neuralpath::ui

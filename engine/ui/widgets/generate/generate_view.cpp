@@ -64,8 +64,8 @@ void GenerateView::draw_text(const UiContext& ui, const Model& model, float widt
   const float chip_h = face->FontSize + 2 * pad.y;
   kit::Flow flow(width, ui.px(2), ui.px(4));
   // the prompt as the learner typed it, then each written token on its own chip
-  const std::string prompt = kit::fit_text(face, model.prompt().empty() ? tr("generate.no_prompt") : model.prompt(),
-                                           width - 2 * pad.x);
+  const std::string prompt =
+      kit::fit_text(face, model.prompt().empty() ? tr("generate.no_prompt") : model.prompt(), width - 2 * pad.x);
   const float prompt_w = kit::text_size(face, prompt).x + 2 * pad.x;
   const ImVec2 at = flow.place(ImVec2(prompt_w, chip_h));
   ImGui::Dummy(ImVec2(prompt_w, chip_h));
@@ -82,8 +82,10 @@ void GenerateView::draw_text(const UiContext& ui, const Model& model, float widt
     draw->AddText(face, face->FontSize, ImVec2(p.x + pad.x, p.y + pad.y), c.text, text.c_str());
   }
   flow.end();
-  if (model.ended()) kit::wrapped(ui, tr("generate.ended"), c.muted, kit::Face::small);
-  else if (model.finished()) kit::wrapped(ui, tr("generate.all_written", {{"n", format_count(written.size())}}), c.muted, kit::Face::small);
+  if (model.ended())
+    kit::wrapped(ui, tr("generate.ended"), c.muted, kit::Face::small);
+  else if (model.finished())
+    kit::wrapped(ui, tr("generate.all_written", {{"n", format_count(written.size())}}), c.muted, kit::Face::small);
 }
 
 void GenerateView::draw_buttons(const UiContext& ui, const Model& model, Asked& asked) {
@@ -120,8 +122,9 @@ void GenerateView::draw_controls(const UiContext& ui, const Model& model, float 
     kit::pop_field_style();
   }
   if (s.top_k_control) {
-    slider_label(now.top_k == 0 ? tr("generate.top_k_off")
-                                : tr("generate.top_k_label", {{"k", format_count(static_cast<std::uint64_t>(now.top_k))}}));
+    slider_label(now.top_k == 0
+                     ? tr("generate.top_k_off")
+                     : tr("generate.top_k_label", {{"k", format_count(static_cast<std::uint64_t>(now.top_k))}}));
     int k = now.top_k;
     if (ImGui::SliderInt("##topk", &k, 0, 100, "", ImGuiSliderFlags_AlwaysClamp)) asked.push_back(Model::SetTopK{k});
     kit::pop_field_style();
@@ -176,9 +179,11 @@ void GenerateView::draw_stages(const UiContext& ui, const Model& model, float wi
       const Model::Stage& stage = stages[static_cast<std::size_t>(shown[n])];
       const float x = origin.x + static_cast<float>(col) * (col_w + gap);
       float cy = y;
-      draw->AddText(bold, bold->FontSize, ImVec2(x, cy), c.text, tr(std::string("generate.stage.") + stage.name).c_str());
+      draw->AddText(bold, bold->FontSize, ImVec2(x, cy), c.text,
+                    tr(std::string("generate.stage.") + stage.name).c_str());
       cy += bold->FontSize + ui.px(2);
-      const std::string kept = tr_n("generate.kept", stage.kept, {{"n", format_count(static_cast<std::uint64_t>(stage.kept))}});
+      const std::string kept =
+          tr_n("generate.kept", stage.kept, {{"n", format_count(static_cast<std::uint64_t>(stage.kept))}});
       draw->AddText(small, small->FontSize, ImVec2(x, cy), c.muted, kept.c_str());
       cy += small->FontSize + ui.px(4);
       const float label_w = col_w * 0.42f;
@@ -189,9 +194,11 @@ void GenerateView::draw_stages(const UiContext& ui, const Model& model, float wi
         const float pct_w = kit::text_size(small, percent).x;
         const float bar_room = std::max(ui.px(8), col_w - label_w - pct_w - ui.px(6));
         const float bar = max_p > 0 ? bar_room * cand.p / max_p : 0;
-        draw->AddRectFilled(ImVec2(x + label_w, cy + ui.px(3)), ImVec2(x + label_w + std::max(bar, ui.px(1)), cy + row_h - ui.px(3)),
+        draw->AddRectFilled(ImVec2(x + label_w, cy + ui.px(3)),
+                            ImVec2(x + label_w + std::max(bar, ui.px(1)), cy + row_h - ui.px(3)),
                             kit::fade(c.accent, 0.75f), ui.px(2));
-        draw->AddText(small, small->FontSize, ImVec2(x + label_w + bar + ui.px(4), cy + ui.px(4)), c.muted, percent.c_str());
+        draw->AddText(small, small->FontSize, ImVec2(x + label_w + bar + ui.px(4), cy + ui.px(4)), c.muted,
+                      percent.c_str());
         cy += row_h;
       }
       rects.push_back(kit::css_rect(ui, ImVec2(x, y), ImVec2(x + col_w, cy)));

@@ -47,10 +47,10 @@ void HeadCostView::draw(const UiContext& ui, const Model& model, Asked& asked) {
                           static_cast<int>(model.widths().size()) - 1, width);
     if (w >= 0) asked.push_back(Model::SetWidth{model.widths()[static_cast<std::size_t>(w)]});
     // H: only the counts that divide d_model, so every stop is a valid layer.
-    const int h = stepper(ui, "heads",
-                          tr_n("head-cost.slider_heads", static_cast<int>(c.heads),
-                               {{"n", count(c.heads)}, {"d_head", count(c.d_head)}}),
-                          model.heads_index(), static_cast<int>(model.by_heads().size()) - 1, width);
+    const int h = stepper(
+        ui, "heads",
+        tr_n("head-cost.slider_heads", static_cast<int>(c.heads), {{"n", count(c.heads)}, {"d_head", count(c.d_head)}}),
+        model.heads_index(), static_cast<int>(model.by_heads().size()) - 1, width);
     if (h >= 0) asked.push_back(Model::SetHeads{model.by_heads()[static_cast<std::size_t>(h)].heads});
     // T: logarithmic stops.
     const int t = stepper(ui, "length", tr("head-cost.slider_length", {{"T", count(c.t)}}), length_stop(c.t),
@@ -79,8 +79,9 @@ int HeadCostView::stepper(const UiContext& ui, const char* id, const std::string
   const ImVec2 label_at = ImGui::GetCursorScreenPos();
   kit::wrapped(ui, label, 0, kit::Face::bold);
   nlohmann::json& where = layout_[id];
-  where["label"] = kit::css_rect(ui, label_at, ImVec2(label_at.x + kit::text_size(kit::font(ui, kit::Face::bold), label).x,
-                                                 ImGui::GetCursorScreenPos().y));
+  where["label"] = kit::css_rect(
+      ui, label_at,
+      ImVec2(label_at.x + kit::text_size(kit::font(ui, kit::Face::bold), label).x, ImGui::GetCursorScreenPos().y));
   const float button_w = ui.px(40);
   const float slider_w = std::max(ui.px(80), std::min(width, ui.px(560)) - 2 * (button_w + ui.px(6)));
   kit::push_field_style(ui);
@@ -143,7 +144,8 @@ void HeadCostView::draw_figures(const UiContext& ui, const Model& model, float w
     NumberStyle style;
     style.bold = true;
     const std::string id = std::string("##") + Model::figure_name(item.figure);
-    explain_.number(ui, id.c_str(), item.value, [&model, f = item.figure] { return model.explain(f); }, style);
+    explain_.number(
+        ui, id.c_str(), item.value, [&model, f = item.figure] { return model.explain(f); }, style);
     ImGui::EndGroup();
   }
   flow.end();
@@ -220,30 +222,35 @@ void HeadCostView::draw_by_heads(const UiContext& ui, const Model& model, float 
     if (ImGui::InvisibleButton("##bar", ImVec2(bar_w, chart_h + label_h)) && !current)
       asked.push_back(Model::SetHeads{b.heads});
     if (ImGui::IsItemHovered() || ImGui::IsItemFocused())
-      draw->AddRect(ImVec2(x - ui.px(1), origin.y + top_pad), ImVec2(x + bar_w + ui.px(1), base), p.accent, ui.px(2),
-                    0, ui.px(1.5f));
+      draw->AddRect(ImVec2(x - ui.px(1), origin.y + top_pad), ImVec2(x + bar_w + ui.px(1), base), p.accent, ui.px(2), 0,
+                    ui.px(1.5f));
     ImGui::PopID();
-    const float y = origin.y + top_pad + chart_h * (1.0f - static_cast<float>(static_cast<double>(b.total_mults) / most)) * 0.9f;
+    const float y =
+        origin.y + top_pad + chart_h * (1.0f - static_cast<float>(static_cast<double>(b.total_mults) / most)) * 0.9f;
     line.push_back(ImVec2(x + bar_w * 0.5f, y));
     // Head counts under the bars, where they fit; the current one always.
     const std::string label = count(b.heads);
     const float lw = kit::text_size(small, label).x;
     if (lw <= bar_w + gap || current)
-      draw->AddText(small, small->FontSize, ImVec2(x + (bar_w - lw) * 0.5f, base + ui.px(2)), current ? p.text : p.muted,
-                    label.c_str());
+      draw->AddText(small, small->FontSize, ImVec2(x + (bar_w - lw) * 0.5f, base + ui.px(2)),
+                    current ? p.text : p.muted, label.c_str());
   }
   ImGui::PopID();
   draw->AddPolyline(line.data(), static_cast<int>(line.size()), p.bad, 0, ui.px(2.5f));
   for (std::size_t i = 0; i < flat.size(); ++i)
     draw->AddText(small, small->FontSize, ImVec2(origin.x, origin.y + small->FontSize * static_cast<float>(i)), p.bad,
                   flat[i].c_str());
-  layout_["flat"] = {{"lines", flat},
-                     {"rect", kit::css_rect(ui, origin, ImVec2(origin.x + width, origin.y + small->FontSize * static_cast<float>(flat.size())))}};
+  layout_["flat"] = {
+      {"lines", flat},
+      {"rect", kit::css_rect(ui, origin,
+                             ImVec2(origin.x + width, origin.y + small->FontSize * static_cast<float>(flat.size())))}};
   layout_["bars"] = kit::css_rect(ui, ImVec2(origin.x, origin.y + top_pad), ImVec2(origin.x + width, base));
   ImGui::SetCursorScreenPos(ImVec2(origin.x, base + label_h + ui.px(2)));
   ImGui::Dummy(ImVec2(width, 0));
-  kit::wrapped(ui, tr_n("head-cost.chart_note", static_cast<long long>(now.heads), {{"d_head", count(now.d_head)}, {"heads", count(now.heads)}}), p.muted,
-               kit::Face::small);
+  kit::wrapped(ui,
+               tr_n("head-cost.chart_note", static_cast<long long>(now.heads),
+                    {{"d_head", count(now.d_head)}, {"heads", count(now.heads)}}),
+               p.muted, kit::Face::small);
 }
 
 const ViewKind& head_cost_view_kind() { return view_kind<HeadCostModel, HeadCostView>(); }

@@ -22,9 +22,8 @@ constexpr float kFaintest = 0.02f;  // weights below this draw no line (they wou
 ImU32 HeadViewView::head_color(int head) {
   // Okabe and Ito's colour-blind-safe set: distinct under the common colour-vision deficiencies
   // and readable on both the light and the dark page.
-  static const ImU32 colors[] = {IM_COL32(0, 114, 178, 255),  IM_COL32(230, 159, 0, 255),
-                                 IM_COL32(0, 158, 115, 255),  IM_COL32(204, 121, 167, 255),
-                                 IM_COL32(213, 94, 0, 255),   IM_COL32(86, 180, 233, 255),
+  static const ImU32 colors[] = {IM_COL32(0, 114, 178, 255),   IM_COL32(230, 159, 0, 255), IM_COL32(0, 158, 115, 255),
+                                 IM_COL32(204, 121, 167, 255), IM_COL32(213, 94, 0, 255),  IM_COL32(86, 180, 233, 255),
                                  IM_COL32(150, 150, 150, 255), IM_COL32(240, 228, 66, 255)};
   return colors[static_cast<std::size_t>(head) % (sizeof colors / sizeof colors[0])];
 }
@@ -65,8 +64,10 @@ void HeadViewView::draw_head_chips(const UiContext& ui, const HeadViewModel& mod
       draw->AddRect(ImVec2(min.x - ui.px(2), min.y - ui.px(2)), ImVec2(max.x + ui.px(2), max.y + ui.px(2)), c.accent,
                     ui.px(16), 0, ui.px(2));
     const ImVec2 dot(min.x + pad.x + ui.px(4), min.y + size.y * 0.5f);
-    if (on) draw->AddCircleFilled(dot, ui.px(5), color);
-    else draw->AddCircle(dot, ui.px(5), color, 0, ui.px(1.5f));
+    if (on)
+      draw->AddCircleFilled(dot, ui.px(5), color);
+    else
+      draw->AddCircle(dot, ui.px(5), color, 0, ui.px(1.5f));
     draw->AddText(face, face->FontSize, ImVec2(min.x + pad.x + ui.px(14), min.y + pad.y), on ? c.text : c.muted,
                   label.c_str());
     ImGui::PopID();
@@ -89,7 +90,9 @@ void HeadViewView::draw_lines(const UiContext& ui, const HeadViewModel& model, f
   column = std::min(column, width / 3.0f);
   const ImVec2 origin = ImGui::GetCursorScreenPos();
   const float right_x = origin.x + width - column;
-  const auto left_anchor = [&](int i) { return ImVec2(origin.x + column + ui.px(4), origin.y + i * pitch + row_h * 0.5f); };
+  const auto left_anchor = [&](int i) {
+    return ImVec2(origin.x + column + ui.px(4), origin.y + i * pitch + row_h * 0.5f);
+  };
   const auto right_anchor = [&](int j) { return ImVec2(right_x - ui.px(4), origin.y + j * pitch + row_h * 0.5f); };
 
   // Lines first, under the words, each head's slightly offset so that two heads on the same pair
@@ -146,15 +149,18 @@ void HeadViewView::draw_lines(const UiContext& ui, const HeadViewModel& model, f
         for (int h = 0; h < heads && focus >= 0; ++h)
           if (model.shown(h) && (best < 0 || model.weights(h)(focus, j) > model.weights(best)(focus, j))) best = h;
         if (best >= 0) {
-          hovered = explain_.area(ui, "##key", min, max, [&model, best, focus, j] {
-            return model.explain_cell(best, focus, j);
-          });
+          hovered = explain_.area(ui, "##key", min, max,
+                                  [&model, best, focus, j] { return model.explain_cell(best, focus, j); });
         } else {
           ImGui::Dummy(ImVec2(column, row_h));
         }
       }
       const bool selected = side == 0 && j == focus;
-      draw->AddRectFilled(min, max, selected ? c.accent : hovered ? kit::mix(c.page, c.accent, 0.12f) : c.page, ui.px(5));
+      draw->AddRectFilled(min, max,
+                          selected  ? c.accent
+                          : hovered ? kit::mix(c.page, c.accent, 0.12f)
+                                    : c.page,
+                          ui.px(5));
       draw->AddRect(min, max, selected || hovered ? c.accent : c.border, ui.px(5), 0, ui.px(1));
       const std::string label = kit::fit_text(face, t.labels[uj], column - 2 * pad.x);
       const float text_x = side == 0 ? max.x - pad.x - kit::text_size(face, label).x : min.x + pad.x;
@@ -183,9 +189,10 @@ void HeadViewView::draw_tops(const UiContext& ui, const HeadViewModel& model, fl
     const ImVec2 at = ImGui::GetCursorScreenPos();
     draw->AddCircleFilled(ImVec2(at.x + ui.px(5), at.y + small->FontSize * 0.6f), ui.px(5), head_color(top.head));
     ImGui::SetCursorScreenPos(ImVec2(at.x + ui.px(16), at.y));
-    const std::string text = tr("multihead.head_looks_line", {{"head", tr("widgets.head", {{"n", std::to_string(top.head + 1)}})},
-                                                             {"query", query},
-                                                             {"key", quoted(t.labels[static_cast<std::size_t>(top.index)])}});
+    const std::string text =
+        tr("multihead.head_looks_line", {{"head", tr("widgets.head", {{"n", std::to_string(top.head + 1)}})},
+                                         {"query", query},
+                                         {"key", quoted(t.labels[static_cast<std::size_t>(top.index)])}});
     ImGui::PushFont(small);
     ImGui::PushStyleColor(ImGuiCol_Text, c.text);
     ImGui::TextUnformatted(kit::fit_text(small, text, width * 0.7f).c_str());
@@ -196,9 +203,9 @@ void HeadViewView::draw_tops(const UiContext& ui, const HeadViewModel& model, fl
     style.small = true;
     style.color = head_color(top.head);
     const int head = top.head, focus = model.focus(), key = top.index;
-    explain_.number(ui, "##top", format_percent(top.weight), [&model, head, focus, key] {
-      return model.explain_cell(head, focus, key);
-    }, style);
+    explain_.number(
+        ui, "##top", format_percent(top.weight),
+        [&model, head, focus, key] { return model.explain_cell(head, focus, key); }, style);
     ImGui::PopID();
   }
 }

@@ -63,8 +63,11 @@ void KvCacheView::draw_memory(const UiContext& ui, const Model& model, float wid
   const Palette& c = ui.colors();
   const lm::LmConfig& cfg = *model.config();
   const lm::KvMemory m = *model.memory();
-  kit::wrapped(ui, tr("kv-cache.shape", {{"L", count(cfg.layers)}, {"H", count(cfg.heads)},
-                                         {"dh", count(cfg.head_dim())}, {"context", count(cfg.context)}}),
+  kit::wrapped(ui,
+               tr("kv-cache.shape", {{"L", count(cfg.layers)},
+                                     {"H", count(cfg.heads)},
+                                     {"dh", count(cfg.head_dim())},
+                                     {"context", count(cfg.context)}}),
                c.muted, kit::Face::small);
   kit::gap(ui, 4);
   // The controls: T (logarithmic, a phone's thumb reaches a million), G, and b.
@@ -95,19 +98,25 @@ void KvCacheView::draw_memory(const UiContext& ui, const Model& model, float wid
   kit::gap(ui, 6);
   // The formula, each line with the model's numbers put in.
   const std::string G = count(m.kv_heads), L = count(m.layers), dh = count(m.head_dim), B = count(m.bytes_per_number);
-  kit::wrapped(ui, tr("kv-cache.formula_head", {{"dh", dh}, {"b", B}, {"bytes", bytes(m.per_head_per_token)}}), 0, kit::Face::mono);
-  kit::wrapped(ui, tr("kv-cache.formula_layer", {{"G", G}, {"dh", dh}, {"b", B}, {"bytes", bytes(m.per_layer_per_token)}}), 0,
+  kit::wrapped(ui, tr("kv-cache.formula_head", {{"dh", dh}, {"b", B}, {"bytes", bytes(m.per_head_per_token)}}), 0,
                kit::Face::mono);
-  kit::wrapped(ui, tr("kv-cache.formula_token", {{"L", L}, {"G", G}, {"dh", dh}, {"b", B}, {"bytes", bytes(m.per_token)}}), 0,
-               kit::Face::mono);
-  kit::wrapped(ui, tr("kv-cache.formula_total", {{"T", count(m.tokens)}, {"bytes", bytes(m.total)}}), 0, kit::Face::bold);
+  kit::wrapped(ui,
+               tr("kv-cache.formula_layer", {{"G", G}, {"dh", dh}, {"b", B}, {"bytes", bytes(m.per_layer_per_token)}}),
+               0, kit::Face::mono);
+  kit::wrapped(ui,
+               tr("kv-cache.formula_token", {{"L", L}, {"G", G}, {"dh", dh}, {"b", B}, {"bytes", bytes(m.per_token)}}),
+               0, kit::Face::mono);
+  kit::wrapped(ui, tr("kv-cache.formula_total", {{"T", count(m.tokens)}, {"bytes", bytes(m.total)}}), 0,
+               kit::Face::bold);
   kit::gap(ui, 4);
   draw_heads(ui, model, width);
   kit::gap(ui, 4);
-  kit::wrapped(ui, tr("kv-cache.engine_cache", {{"n", count(model.cached_tokens())},
-                                                {"bytes", bytes(model.cached_bytes())},
-                                                {"formula", bytes(lm::kv_memory(cfg, model.cached_tokens(), cfg.heads, 4).total)}}),
-               c.muted, kit::Face::small);
+  kit::wrapped(
+      ui,
+      tr("kv-cache.engine_cache", {{"n", count(model.cached_tokens())},
+                                   {"bytes", bytes(model.cached_bytes())},
+                                   {"formula", bytes(lm::kv_memory(cfg, model.cached_tokens(), cfg.heads, 4).total)}}),
+      c.muted, kit::Face::small);
 }
 
 // One bar per choice of G, for the learner's T and b: what sharing keys and values saves.
@@ -131,10 +140,11 @@ void KvCacheView::draw_heads(const UiContext& ui, const Model& model, float widt
     const float room = std::max(ui.px(8), width - label_w - value_w - ui.px(8));
     const float bar = most > 0 ? room * static_cast<float>(static_cast<double>(m.total) / most) : 0.0f;
     const bool chosen = g == model.kv_heads();
-    draw->AddRectFilled(ImVec2(at.x + label_w, at.y + ui.px(3)), ImVec2(at.x + label_w + std::max(bar, ui.px(2)), at.y + row_h - ui.px(3)),
+    draw->AddRectFilled(ImVec2(at.x + label_w, at.y + ui.px(3)),
+                        ImVec2(at.x + label_w + std::max(bar, ui.px(2)), at.y + row_h - ui.px(3)),
                         kit::fade(c.accent, chosen ? 0.85f : 0.35f), ui.px(2));
-    draw->AddText(small, small->FontSize, ImVec2(at.x + label_w + bar + ui.px(4), at.y + ui.px(5)), chosen ? c.text : c.muted,
-                  value.c_str());
+    draw->AddText(small, small->FontSize, ImVec2(at.x + label_w + bar + ui.px(4), at.y + ui.px(5)),
+                  chosen ? c.text : c.muted, value.c_str());
     rects.push_back(kit::css_rect(ui, at, ImVec2(at.x + width, at.y + row_h)));
     ImGui::Dummy(ImVec2(width, row_h));
   }
@@ -157,8 +167,9 @@ void KvCacheView::draw_race(const UiContext& ui, const Model& model, float width
   }
   if (!race->finished()) {
     const float done = static_cast<float>(race->units_done()) / static_cast<float>(std::max(1, race->units_total()));
-    const std::string overlay = tr("kv-cache.race_progress", {{"round", count(std::min(race->rounds_done() + 1, race->rounds()))},
-                                                              {"rounds", count(race->rounds())}});
+    const std::string overlay =
+        tr("kv-cache.race_progress",
+           {{"round", count(std::min(race->rounds_done() + 1, race->rounds()))}, {"rounds", count(race->rounds())}});
     kit::push_field_style(ui);
     ImGui::PushStyleColor(ImGuiCol_PlotHistogram, c.accent);
     ImGui::ProgressBar(done, ImVec2(std::min(width, ui.px(480)), ui.px(20)), overlay.c_str());
@@ -167,14 +178,16 @@ void KvCacheView::draw_race(const UiContext& ui, const Model& model, float width
   }
   draw_chart(ui, *race, width);
   if (race->rounds_done() > 0) {
-    kit::wrapped(ui, tr("kv-cache.race_result", {{"positions", count(race->positions())},
-                                                 {"cached", format_seconds(race->cached_total())},
-                                                 {"full", format_seconds(race->full_total())},
-                                                 {"ratio", format_setting(race->full_total() / race->cached_total())}}),
+    kit::wrapped(ui,
+                 tr("kv-cache.race_result", {{"positions", count(race->positions())},
+                                             {"cached", format_seconds(race->cached_total())},
+                                             {"full", format_seconds(race->full_total())},
+                                             {"ratio", format_setting(race->full_total() / race->cached_total())}}),
                  0, kit::Face::bold);
-    kit::wrapped(ui, tr(race->same_tokens() ? "kv-cache.same_tokens" : "kv-cache.other_tokens",
-                        {{"n", count(race->mismatches())}}),
-                 race->same_tokens() ? c.muted : c.bad, kit::Face::small);
+    kit::wrapped(
+        ui,
+        tr(race->same_tokens() ? "kv-cache.same_tokens" : "kv-cache.other_tokens", {{"n", count(race->mismatches())}}),
+        race->same_tokens() ? c.muted : c.bad, kit::Face::small);
   }
 }
 
@@ -198,8 +211,8 @@ void KvCacheView::draw_chart(const UiContext& ui, const lm::CacheRace& race, flo
   draw->AddLine(lo, ImVec2(hi.x, lo.y), c.border);
   draw->AddText(small, small->FontSize, ImVec2(at.x, hi.y - half), c.muted, format_seconds(top).c_str());
   draw->AddText(small, small->FontSize, ImVec2(at.x, lo.y - half), c.muted, "0");
-  const std::string axis = tr("kv-cache.chart_axis", {{"first", count(race.prompt_length())},
-                                                      {"last", count(race.prompt_length() + n - 1)}});
+  const std::string axis = tr("kv-cache.chart_axis",
+                              {{"first", count(race.prompt_length())}, {"last", count(race.prompt_length() + n - 1)}});
   draw->AddText(small, small->FontSize, ImVec2(lo.x, lo.y + ui.px(2)), c.muted, axis.c_str());
   const auto point = [&](int i, double s) {
     const float x = lo.x + (hi.x - lo.x) * (n > 1 ? static_cast<float>(i) / static_cast<float>(n - 1) : 0.5f);

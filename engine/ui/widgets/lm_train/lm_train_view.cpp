@@ -65,7 +65,7 @@ void LmTrainView::draw(const UiContext& ui, const Model& model, Asked& asked) {
 void LmTrainView::draw_controls(const UiContext& ui, const Model& model, float width, Asked& asked) {
   const Palette& c = ui.colors();
   const Status status = model.status();
-  const char* go = status == Status::training ? "lm_train.pause"
+  const char* go = status == Status::training   ? "lm_train.pause"
                    : status == Status::finished ? "lm_train.trained"
                    : model.latest().step > 0    ? "lm_train.resume"
                                                 : "lm_train.train";
@@ -74,8 +74,10 @@ void LmTrainView::draw_controls(const UiContext& ui, const Model& model, float w
   const float go_w = kit::text_size(kit::font(ui, kit::Face::body), tr(go)).x + ui.px(36);
   ImGui::BeginDisabled(status == Status::finished);
   if (kit::button(ui, go_label.c_str(), true, ImVec2(std::max(go_w, ui.px(96)), ui.px(44)))) {
-    if (status == Status::training) asked.push_back(Model::Pause{});
-    else asked.push_back(Model::Train{});
+    if (status == Status::training)
+      asked.push_back(Model::Pause{});
+    else
+      asked.push_back(Model::Train{});
   }
   ImGui::EndDisabled();
   layout_["train"] = kit::css_rect(ui, ImGui::GetItemRectMin(), ImGui::GetItemRectMax());
@@ -93,9 +95,10 @@ void LmTrainView::draw_controls(const UiContext& ui, const Model& model, float w
   }
   if (const auto& d = model.download()) {
     const std::string what = tr(d->what == "code" ? "lm_train.what_code" : "lm_train.what_data");
-    const std::string line = d->total > 0 ? tr("lm_train.downloading", {{"what", what}, {"loaded", bytes_text(d->loaded)},
-                                                                        {"total", bytes_text(d->total)}})
-                                          : tr("lm_train.downloading_unknown", {{"what", what}, {"loaded", bytes_text(d->loaded)}});
+    const std::string line =
+        d->total > 0 ? tr("lm_train.downloading",
+                          {{"what", what}, {"loaded", bytes_text(d->loaded)}, {"total", bytes_text(d->total)}})
+                     : tr("lm_train.downloading_unknown", {{"what", what}, {"loaded", bytes_text(d->loaded)}});
     ImGui::TextUnformatted(line.c_str());
     const ImVec2 at = ImGui::GetCursorScreenPos();
     const ImVec2 end(at.x + width, at.y + ui.px(8));
@@ -110,8 +113,9 @@ void LmTrainView::draw_controls(const UiContext& ui, const Model& model, float w
   }
   if (model.catching_up() > 0)
     kit::wrapped(ui, tr("lm_train.catching_up", {{"step", count(model.catching_up())}}), c.muted, kit::Face::small);
-  const std::string step = tr("lm_train.step_of", {{"step", count(model.latest().step)}, {"total", count(model.steps())}}) +
-                           " " + tr("lm_train.seed", {{"seed", count(model.seed())}});
+  const std::string step =
+      tr("lm_train.step_of", {{"step", count(model.latest().step)}, {"total", count(model.steps())}}) + " " +
+      tr("lm_train.seed", {{"seed", count(model.seed())}});
   ImGui::TextUnformatted(step.c_str());
   ImGui::PopFont();
 }
@@ -141,12 +145,17 @@ void LmTrainView::draw_curves(const UiContext& ui, const Model& model, float wid
   }
   top = std::ceil(top);
   const float steps = static_cast<float>(std::max(1, model.steps()));
-  const auto x_of = [&](float step) { return box_min.x + (box_max.x - box_min.x) * std::clamp(step / steps, 0.0f, 1.0f); };
-  const auto y_of = [&](float loss) { return box_max.y - (box_max.y - box_min.y) * std::clamp(loss / top, 0.0f, 1.0f); };
+  const auto x_of = [&](float step) {
+    return box_min.x + (box_max.x - box_min.x) * std::clamp(step / steps, 0.0f, 1.0f);
+  };
+  const auto y_of = [&](float loss) {
+    return box_max.y - (box_max.y - box_min.y) * std::clamp(loss / top, 0.0f, 1.0f);
+  };
   for (float v : {0.0f, top / 2, top}) {
     const std::string label = format_number(v);
     const ImVec2 size = kit::text_size(small, label);
-    draw->AddText(small, small->FontSize, ImVec2(box_min.x - size.x - ui.px(4), y_of(v) - size.y / 2), c.muted, label.c_str());
+    draw->AddText(small, small->FontSize, ImVec2(box_min.x - size.x - ui.px(4), y_of(v) - size.y / 2), c.muted,
+                  label.c_str());
   }
 
   // The phase change: vertical marks where each head first reached 0.5, labelled at the top.
@@ -157,8 +166,9 @@ void LmTrainView::draw_curves(const UiContext& ui, const Model& model, float wid
     const std::string label = tr(key) + " · " + count(m->step);
     const ImVec2 size = kit::text_size(small, label);
     const float lx = std::min(x + ui.px(3), box_max.x - size.x - ui.px(2));
-    draw->AddText(small, small->FontSize, ImVec2(std::max(box_min.x + ui.px(2), lx), box_min.y + ui.px(2) + row * (size.y + ui.px(1))),
-                  color, label.c_str());
+    draw->AddText(small, small->FontSize,
+                  ImVec2(std::max(box_min.x + ui.px(2), lx), box_min.y + ui.px(2) + row * (size.y + ui.px(1))), color,
+                  label.c_str());
   };
   mark(model.latest().previous_token, "lm_train.mark_previous", c.tip, 0);
   mark(model.latest().induction, "lm_train.mark_induction", c.bad, 1);
@@ -175,8 +185,10 @@ void LmTrainView::draw_curves(const UiContext& ui, const Model& model, float wid
       const float v = validation ? p.val_loss : p.loss;
       if (!std::isfinite(v)) continue;
       const ImVec2 now(x_of(static_cast<float>(p.step)), y_of(v));
-      if (have) draw->AddLine(last, now, color, ui.px(validation ? 2.0f : 1.5f));
-      else if (validation) draw->AddCircleFilled(now, ui.px(2), color);
+      if (have)
+        draw->AddLine(last, now, color, ui.px(validation ? 2.0f : 1.5f));
+      else if (validation)
+        draw->AddCircleFilled(now, ui.px(2), color);
       last = now;
       have = true;
     }
@@ -198,7 +210,8 @@ void LmTrainView::draw_curves(const UiContext& ui, const Model& model, float wid
   const auto& last = model.latest();
   const auto value = [](float v) { return std::isfinite(v) ? " " + format_number(v) : std::string(); };
   kit::Flow flow(width, ui.px(14), ui.px(2));
-  const std::string parts[3] = {tr("lm_train.legend_train") + value(last.loss), tr("lm_train.legend_val") + value(last.val_loss),
+  const std::string parts[3] = {tr("lm_train.legend_train") + value(last.loss),
+                                tr("lm_train.legend_val") + value(last.val_loss),
                                 tr("lm_train.legend_bigram") + value(bigram)};
   const ImU32 colors[3] = {kit::fade(c.accent, 0.7f), c.good, c.muted};
   for (int k = 0; k < 3; ++k) {
@@ -242,12 +255,14 @@ void LmTrainView::draw_heads(const UiContext& ui, const Model& model, float widt
     const bool picked = h.layer == model.layer() && h.head == model.head();
     draw->AddRectFilled(at, end, kit::fade(c.muted, hovered ? 0.2f : 0.1f), ui.px(4));
     if (picked) draw->AddRect(at, end, c.accent, ui.px(4), 0, ui.px(2));
-    draw->AddText(small, small->FontSize, ImVec2(at.x + ui.px(5), at.y + ui.px(3)), c.text, head_name(h.layer, h.head).c_str());
+    draw->AddText(small, small->FontSize, ImVec2(at.x + ui.px(5), at.y + ui.px(3)), c.text,
+                  head_name(h.layer, h.head).c_str());
     const auto bar = [&](float y, float score, ImU32 color) {
       const float inner = cell_w - ui.px(10);
-      draw->AddRectFilled(ImVec2(at.x + ui.px(5), y), ImVec2(at.x + ui.px(5) + inner, y + bar_h), kit::fade(color, 0.2f), ui.px(2));
-      draw->AddRectFilled(ImVec2(at.x + ui.px(5), y), ImVec2(at.x + ui.px(5) + inner * std::clamp(score, 0.0f, 1.0f), y + bar_h),
-                          color, ui.px(2));
+      draw->AddRectFilled(ImVec2(at.x + ui.px(5), y), ImVec2(at.x + ui.px(5) + inner, y + bar_h),
+                          kit::fade(color, 0.2f), ui.px(2));
+      draw->AddRectFilled(ImVec2(at.x + ui.px(5), y),
+                          ImVec2(at.x + ui.px(5) + inner * std::clamp(score, 0.0f, 1.0f), y + bar_h), color, ui.px(2));
     };
     const float y0 = at.y + ui.px(5) + small->FontSize;
     bar(y0, h.previous_token, c.tip);
@@ -260,10 +275,12 @@ void LmTrainView::draw_heads(const UiContext& ui, const Model& model, float widt
   ImGui::PushFont(small);
   const std::string legend = tr("lm_train.heads_pick");
   kit::Flow flow(width, ui.px(14), ui.px(2));
-  for (const auto& [key, color] : {std::pair{"lm_train.heads_previous", c.tip}, std::pair{"lm_train.heads_induction", c.bad}}) {
+  for (const auto& [key, color] :
+       {std::pair{"lm_train.heads_previous", c.tip}, std::pair{"lm_train.heads_induction", c.bad}}) {
     const std::string text = tr(key);
     const ImVec2 p = flow.place(ImVec2(ui.px(18) + kit::text_size(small, text).x, small->FontSize));
-    draw->AddRectFilled(ImVec2(p.x, p.y + small->FontSize * 0.3f), ImVec2(p.x + ui.px(14), p.y + small->FontSize * 0.7f), color);
+    draw->AddRectFilled(ImVec2(p.x, p.y + small->FontSize * 0.3f),
+                        ImVec2(p.x + ui.px(14), p.y + small->FontSize * 0.7f), color);
     draw->AddText(small, small->FontSize, ImVec2(p.x + ui.px(18), p.y), c.muted, text.c_str());
   }
   flow.end();
@@ -286,11 +303,13 @@ void LmTrainView::draw_attention(const UiContext& ui, const Model& model, float 
   int k = 0;
   for (const auto* which : {&model.text_attention(), &model.probe_attention()}) {
     const bool probe = k == 1;
-    const ImVec2 at = side_by_side ? ImVec2(origin.x + k * (side + ui.px(16)), origin.y) : ImVec2(origin.x, bottom + (k ? ui.px(10) : 0));
+    const ImVec2 at = side_by_side ? ImVec2(origin.x + k * (side + ui.px(16)), origin.y)
+                                   : ImVec2(origin.x, bottom + (k ? ui.px(10) : 0));
     ImGui::SetCursorScreenPos(at);
     ImGui::PushTextWrapPos(at.x + (side_by_side ? side : width));
     ImGui::PushFont(kit::font(ui, kit::Face::bold));
-    ImGui::TextWrapped("%s", tr(probe ? "lm_train.attention_probe" : "lm_train.attention_text", {{"head", name}}).c_str());
+    ImGui::TextWrapped("%s",
+                       tr(probe ? "lm_train.attention_probe" : "lm_train.attention_text", {{"head", name}}).c_str());
     ImGui::PopFont();
     ImGui::PopTextWrapPos();
     const auto& a = *which;
@@ -309,8 +328,8 @@ void LmTrainView::draw_attention(const UiContext& ui, const Model& model, float 
       for (int j = 0; j <= i && static_cast<std::size_t>(i * T + j) < w.size(); ++j) {
         const float v = w[static_cast<std::size_t>(i * T + j)];
         if (!std::isfinite(v)) continue;
-        draw->AddRectFilled(ImVec2(m0.x + j * cell, m0.y + i * cell), ImVec2(m0.x + (j + 1) * cell, m0.y + (i + 1) * cell),
-                            heat_color(ui.theme, v));
+        draw->AddRectFilled(ImVec2(m0.x + j * cell, m0.y + i * cell),
+                            ImVec2(m0.x + (j + 1) * cell, m0.y + (i + 1) * cell), heat_color(ui.theme, v));
       }
     const ImVec2 m1(m0.x + side, m0.y + side);
     draw->AddRect(m0, m1, c.border);

@@ -58,9 +58,11 @@ void MaskStepsView::draw_stages(const UiContext& ui, const MaskStepsModel& model
       kit::step_nav(ui, tr("mask-steps.back").c_str(), tr("mask-steps.next").c_str(), model.stage_index() > 0,
                     model.stage_index() + 1 < static_cast<int>(model.stages().size()));
   if (nav.move != 0) asked.push_back(MaskStepsModel::SetStage{model.stage_index() + nav.move, std::nullopt});
-  if (nav.next.shown) nav_next_ = {nav.next.min.x / ui.scale, nav.next.min.y / ui.scale,
-                                   (nav.next.max.x - nav.next.min.x) / ui.scale, (nav.next.max.y - nav.next.min.y) / ui.scale};
-  else nav_next_ = nullptr;
+  if (nav.next.shown)
+    nav_next_ = {nav.next.min.x / ui.scale, nav.next.min.y / ui.scale, (nav.next.max.x - nav.next.min.x) / ui.scale,
+                 (nav.next.max.y - nav.next.min.y) / ui.scale};
+  else
+    nav_next_ = nullptr;
   ImGui::NewLine();
   ImGui::PopID();
   kit::gap(ui, 2);

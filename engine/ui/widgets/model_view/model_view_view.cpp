@@ -29,8 +29,10 @@ void ModelViewView::draw(const UiContext& ui, const ModelViewModel& model, Asked
   draw_widget_card(ui, this, model, explain_, [&](float width) {
     draw_thumbnails(ui, model, width, asked);
     kit::gap(ui, 6);
-    if (model.open()) draw_open(ui, model, width, asked);
-    else kit::wrapped(ui, tr("model-view.hint_grid"), ui.colors().muted, kit::Face::small);
+    if (model.open())
+      draw_open(ui, model, width, asked);
+    else
+      kit::wrapped(ui, tr("model-view.hint_grid"), ui.colors().muted, kit::Face::small);
     if (!model.input_error().empty()) kit::wrapped(ui, model.input_error(), ui.colors().bad, kit::Face::small);
     // Everything above ends here; the card's caption follows, never under a thumbnail (#15).
     layout_["body_end"] = ImGui::GetCursorScreenPos().y / ui.scale;
@@ -48,12 +50,14 @@ void ModelViewView::draw_thumbnails(const UiContext& ui, const ModelViewModel& m
   const float gap = ui.px(10), label_h = small->FontSize + ui.px(4);
   json thumbs = json::array();
   for (int l = 0; l < model.layers(); ++l) {
-    if (model.layers() > 1) kit::wrapped(ui, tr("model-view.layer", {{"n", std::to_string(l + 1)}}), c.muted, kit::Face::small);
+    if (model.layers() > 1)
+      kit::wrapped(ui, tr("model-view.layer", {{"n", std::to_string(l + 1)}}), c.muted, kit::Face::small);
     // One row of a layer's heads when they fit at 56 px or more; else they wrap. A thumbnail
     // never grows past 132 px (it is a glance; the open grid is for reading) nor past the card.
     const int heads = model.heads(l);
     const float fit = (width - gap * static_cast<float>(heads - 1)) / static_cast<float>(heads);
-    const float cell = std::max(1.0f, std::floor(std::min(std::clamp(fit, ui.px(56), ui.px(132)), width) / static_cast<float>(n)));
+    const float cell =
+        std::max(1.0f, std::floor(std::min(std::clamp(fit, ui.px(56), ui.px(132)), width) / static_cast<float>(n)));
     const float box = cell * static_cast<float>(n);
     kit::Flow flow(width, gap, gap);
     for (int h = 0; h < heads; ++h) {
@@ -64,14 +68,17 @@ void ModelViewView::draw_thumbnails(const UiContext& ui, const ModelViewModel& m
       ImGui::PushID(l * 1000 + h);
       if (ImGui::InvisibleButton("##thumb", item) ||
           (ImGui::IsItemFocused() && ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Enter), false))) {
-        if (model.open() == std::optional(head)) asked.push_back(ModelViewModel::Close{});
-        else asked.push_back(ModelViewModel::Open{head});
+        if (model.open() == std::optional(head))
+          asked.push_back(ModelViewModel::Close{});
+        else
+          asked.push_back(ModelViewModel::Open{head});
       }
       const bool hovered = ImGui::IsItemHovered(), focused = ImGui::IsItemFocused();
       // What a click does: open it, or close the one that is open (#34: "Open Head 4" on Head 4).
       const bool is_open = model.open() == std::optional(head);
       if (hovered)
-        ImGui::SetTooltip("%s", tr(is_open ? "model-view.close_tip" : "model-view.open_tip", {{"head", model.label(head)}}).c_str());
+        ImGui::SetTooltip(
+            "%s", tr(is_open ? "model-view.close_tip" : "model-view.open_tip", {{"head", model.label(head)}}).c_str());
       ImGui::PopID();
       // The weights, one square per (asking word, looked-at word); masked cells in grey.
       const ImVec2 at(min.x + ui.px(2), min.y + ui.px(2));
@@ -85,8 +92,8 @@ void ModelViewView::draw_thumbnails(const UiContext& ui, const ModelViewModel& m
       const bool open = model.open() == std::optional(head);
       draw->AddRect(ImVec2(at.x - ui.px(2), at.y - ui.px(2)), ImVec2(at.x + box + ui.px(2), at.y + box + ui.px(2)),
                     open || hovered || focused ? c.accent : c.border, ui.px(3), 0, open ? ui.px(2.5f) : ui.px(1));
-      draw->AddText(open ? kit::font(ui, kit::Face::bold) : small, small->FontSize,
-                    ImVec2(at.x, at.y + box + ui.px(4)), open ? c.accent : c.text, name.c_str());
+      draw->AddText(open ? kit::font(ui, kit::Face::bold) : small, small->FontSize, ImVec2(at.x, at.y + box + ui.px(4)),
+                    open ? c.accent : c.text, name.c_str());
       thumbs.push_back({{"layer", l}, {"head", h}, {"rect", kit::css_rect(ui, min, max)}});
     }
     flow.end();

@@ -131,7 +131,7 @@ namespace {
 Heat heat_of(const Step& s, int input) {  // input -1 = the result
   const bool result = input < 0;
   switch (s.kind) {
-    case StepKind::score: return result ? Heat::range : Heat::signed_values;       // Q·Kᵀ = scores
+    case StepKind::score: return result ? Heat::range : Heat::signed_values;  // Q·Kᵀ = scores
     case StepKind::scale:
     case StepKind::mask: return Heat::range;                                        // scores in, scores out
     case StepKind::softmax: return result ? Heat::weights : Heat::range;            // scores → weights
@@ -390,8 +390,8 @@ namespace {
 // text, tappable over at least 44 × 28 px; `on` marks the block shown.
 struct ZoomButton {
   bool clicked = false;
-  ImVec2 min, max;    // where it is drawn
-  float height = 0;   // of the tappable area
+  ImVec2 min, max;   // where it is drawn
+  float height = 0;  // of the tappable area
 };
 ZoomButton zoom_button(const Painter& p, const char* id, ImVec2 at, const std::string& text, bool on) {
   const Palette& c = p.colors();
@@ -404,7 +404,10 @@ ZoomButton zoom_button(const Painter& p, const char* id, ImVec2 at, const std::s
   b.min = at;
   b.max = at + size;
   b.height = hit.y;
-  p.draw->AddRectFilled(b.min, b.max, on ? mix(c.panel, c.accent, 0.25f) : hovered ? mix(c.panel, c.accent, 0.18f) : c.panel,
+  p.draw->AddRectFilled(b.min, b.max,
+                        on        ? mix(c.panel, c.accent, 0.25f)
+                        : hovered ? mix(c.panel, c.accent, 0.18f)
+                                  : c.panel,
                         p.px(5));
   p.draw->AddRect(b.min, b.max, on ? c.accent : c.border, p.px(5));
   p.text(ImVec2(at.x + p.px(8), at.y + p.px(5)), text, c.text, p.small(), 0, 0, false);
@@ -430,7 +433,8 @@ void PlaybackView::draw_zoom(const Painter& p, const PlaybackModel& m, const Mat
   const int blocks = (cols + per_block - 1) / std::max(per_block, 1);
   const bool is_result = &whole == &s.result;
   const auto column_label = [&](int j) {
-    return j < static_cast<int>(whole.col_labels.size()) ? whole.col_labels[static_cast<std::size_t>(j)] : std::to_string(j);
+    return j < static_cast<int>(whole.col_labels.size()) ? whole.col_labels[static_cast<std::size_t>(j)]
+                                                         : std::to_string(j);
   };
   // Stacked, the column blocks may not fit the board's fixed frame (#15 walk: at 375 px the
   // second block of W_V showed one row of eight): then one block shows at a time, picked by a
@@ -452,8 +456,9 @@ void PlaybackView::draw_zoom(const Painter& p, const PlaybackModel& m, const Mat
       const int first = b * per_block, last = std::min(cols, first + per_block) - 1;
       ImGui::PushID(b);
       // A block of one column is named by that column alone (#34: "k8–k8").
-      const std::string name = first == last ? tr("playback-ui.zoom_block_one", {{"column", column_label(first)}})
-                                             : tr("playback-ui.zoom_block", {{"first", column_label(first)}, {"last", column_label(last)}});
+      const std::string name =
+          first == last ? tr("playback-ui.zoom_block_one", {{"column", column_label(first)}})
+                        : tr("playback-ui.zoom_block", {{"first", column_label(first)}, {"last", column_label(last)}});
       const ZoomButton chip = zoom_button(p, "zoom_block", ImVec2(x, y), name, b == shown);
       ImGui::PopID();
       if (chip.clicked) zoom_block_ = b;

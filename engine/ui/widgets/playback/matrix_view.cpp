@@ -61,7 +61,8 @@ std::vector<std::string> readout_lines(const Painter& p, const MatrixStyle& styl
   const NamedMatrix& m = *style.matrix;
   std::vector<std::string> lines;
   for (const Cell& s : style.spoken)
-    for (std::string& line : p.wrap(p.small(), 0, cell_name(m, s) + " = " + format_number(m.values(s.row, s.col)), width))
+    for (std::string& line :
+         p.wrap(p.small(), 0, cell_name(m, s) + " = " + format_number(m.values(s.row, s.col)), width))
       lines.push_back(std::move(line));
   return lines;
 }
@@ -147,7 +148,8 @@ MatrixLayout layout_matrix(const Painter& p, const MatrixStyle& style, float max
   l.size.x = std::max(l.label_w + l.cell_w * static_cast<float>(cols), title_w);
   if (!l.numbers) {
     std::size_t lines = readout_lines(p, style, l.size.x).size();
-    if (has_minus_infinity(m.values)) lines += p.wrap(p.small(), 0, masked_legend(), legend_text_width(p, l.size.x)).size();
+    if (has_minus_infinity(m.values))
+      lines += p.wrap(p.small(), 0, masked_legend(), legend_text_width(p, l.size.x)).size();
     l.readout_h = static_cast<float>(lines) * (p.small_size() + p.px(2));
   }
   l.size.y = l.title_h + l.header_h + l.cell_h * static_cast<float>(rows) + l.readout_h;
@@ -180,7 +182,8 @@ Cell draw_matrix(const Painter& p, ImVec2 pos, const MatrixStyle& style, const M
   for (const Cell& s : style.spoken) kept.push_back(s.row);
   for (int i = 0; i < rows && i < static_cast<int>(m.row_labels.size()); ++i) {
     const bool must = std::find(kept.begin(), kept.end(), i) != kept.end();
-    const bool crowds = std::any_of(kept.begin(), kept.end(), [&](int k) { return k != i && std::abs(k - i) < l.label_every; });
+    const bool crowds =
+        std::any_of(kept.begin(), kept.end(), [&](int k) { return k != i && std::abs(k - i) < l.label_every; });
     if (!must && (i % l.label_every != 0 || crowds)) continue;
     const float y = grid.y + l.cell_h * i + (l.cell_h - l.label_size) * 0.5f;
     const ImVec2 size = p.text(ImVec2(pos.x, y), short_label(m.row_labels[static_cast<std::size_t>(i)], 8),

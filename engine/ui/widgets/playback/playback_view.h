@@ -62,13 +62,13 @@ class PlaybackView : public LaidOutView<PlaybackModel> {
 
   bool reduced_motion_ = false;
   float scale_ = 1;
-  bool focused_ = false;   // clicked on last: space and arrows are the board's
-  std::string zoom_;       // the matrix shown alone with its numbers (kept while
-                           // the steps that follow show it too)
-  int zoom_block_ = -1;    // which block of its columns shows, when the blocks do not all fit
+  bool focused_ = false;        // clicked on last: space and arrows are the board's
+  std::string zoom_;            // the matrix shown alone with its numbers (kept while
+                                // the steps that follow show it too)
+  int zoom_block_ = -1;         // which block of its columns shows, when the blocks do not all fit
   std::string zoom_block_for_;  // the matrix and step zoom_block_ was chosen for
-  char input_[512] = {};   // the sentence field
-  std::string input_for_;  // the model sentence input_ was last filled from
+  char input_[512] = {};        // the sentence field
+  std::string input_for_;       // the model sentence input_ was last filled from
   std::vector<std::string> drawn_;
 };
 

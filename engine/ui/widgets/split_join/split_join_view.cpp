@@ -35,7 +35,8 @@ void SplitJoinView::draw(const UiContext& ui, const Model& model, Asked& asked) 
     kit::gap(ui, 2);
     const ImVec2 grid_at = ImGui::GetCursorScreenPos();
     draw_matrix(ui, model, width, asked);
-    layout_["grid"] = kit::css_rect(ui, grid_at, ImVec2(grid_at.x + width, ImGui::GetItemRectMax().y));  // the grid's last item ends it
+    layout_["grid"] = kit::css_rect(
+        ui, grid_at, ImVec2(grid_at.x + width, ImGui::GetItemRectMax().y));  // the grid's last item ends it
     kit::gap(ui, 4);
     said_.begin(width);  // the card keeps its height as the pointer moves on and off cells
     const ImVec2 said_at = ImGui::GetCursorScreenPos();
@@ -54,9 +55,9 @@ void SplitJoinView::draw(const UiContext& ui, const Model& model, Asked& asked) 
 void SplitJoinView::draw_choices(const UiContext& ui, const Model& model, float width, Asked& asked) {
   std::vector<std::string> labels;
   for (std::size_t i = 0; i < all_split_stages().size(); ++i)
-    labels.push_back(tr("split-join.stage_button",
-                        {{"n", std::to_string(i + 1)},
-                         {"name", tr(std::string("split-join.stage_short.") + split_stage_name(all_split_stages()[i]))}}));
+    labels.push_back(tr("split-join.stage_button", {{"n", std::to_string(i + 1)},
+                                                    {"name", tr(std::string("split-join.stage_short.") +
+                                                                split_stage_name(all_split_stages()[i]))}}));
   const int picked = kit::segmented(ui, "stage", labels, model.stage_index(), width);
   if (picked >= 0 && picked != model.stage_index()) asked.push_back(Model::SetStage{picked, std::nullopt});
   kit::gap(ui, 2);
@@ -92,11 +93,10 @@ void SplitJoinView::draw_choices(const UiContext& ui, const Model& model, float 
     // The lesson's common mistake, switched on and off where it happens.
     const Trace& t = model.trace();
     kit::gap(ui, 2);
-    const int wrong = kit::segmented(
-        ui, "mistake",
-        {tr("split-join.mistake_off", {{"root", format_sqrt(t.d_head)}}),
-         tr("split-join.mistake_on", {{"wrong", format_sqrt(t.d_model)}})},
-        model.mistake() ? 1 : 0, width);
+    const int wrong = kit::segmented(ui, "mistake",
+                                     {tr("split-join.mistake_off", {{"root", format_sqrt(t.d_head)}}),
+                                      tr("split-join.mistake_on", {{"wrong", format_sqrt(t.d_model)}})},
+                                     model.mistake() ? 1 : 0, width);
     if (wrong >= 0 && (wrong == 1) != model.mistake()) asked.push_back(Model::SetMistake{wrong == 1});
   }
   kit::gap(ui, 2);
@@ -170,7 +170,8 @@ void SplitJoinView::draw_matrix(const UiContext& ui, const Model& model, float w
     if (owner >= 0) {
       // A column a head owns: that head's colour, stronger for larger numbers.
       const float level = reach > 0 ? std::abs(v) / reach : 0.0f;
-      cell.fill = kit::mix(c.page, HeadViewView::head_color(owner), column_tint(shown.lit[static_cast<std::size_t>(k)], level));
+      cell.fill =
+          kit::mix(c.page, HeadViewView::head_color(owner), column_tint(shown.lit[static_cast<std::size_t>(k)], level));
     } else {
       const float level = shown.weights ? v : high > low ? (v - low) / (high - low) : 0.5f;
       cell.fill = heat_color(ui.theme, level);

@@ -97,7 +97,8 @@ void SpotlightView::draw_beams(const UiContext& ui, const SpotlightModel& model,
   float x = 0, y = 0;
   int row = 0;
   for (int j = 0; j < n; ++j) {
-    chip_text[static_cast<std::size_t>(j)] = kit::fit_text(face, t.labels[static_cast<std::size_t>(j)], width - 2 * pad.x);
+    chip_text[static_cast<std::size_t>(j)] =
+        kit::fit_text(face, t.labels[static_cast<std::size_t>(j)], width - 2 * pad.x);
     const ImVec2 text = kit::text_size(face, chip_text[static_cast<std::size_t>(j)]);
     const ImVec2 size(std::min(text.x + 2 * pad.x, width), chip_h);
     const float slot = std::max(size.x, label_min);
@@ -163,7 +164,10 @@ void SpotlightView::draw_beams(const UiContext& ui, const SpotlightModel& model,
       const ImVec2 p = bezier_at(from, c0, c1, to, static_cast<float>(k) / kBeamSamples);
       points.push_back({p.x / ui.scale, p.y / ui.scale});
     }
-    beams.push_back({{"from", query}, {"to", j}, {"width", thickness / ui.scale}, {"points", std::move(points)},
+    beams.push_back({{"from", query},
+                     {"to", j},
+                     {"width", thickness / ui.scale},
+                     {"points", std::move(points)},
                      {"dot", {to.x / ui.scale, to.y / ui.scale, dot / ui.scale}}});
   }
 
@@ -196,8 +200,8 @@ void SpotlightView::draw_beams(const UiContext& ui, const SpotlightModel& model,
     const float pw = kit::text_size(small, pct).x;
     const ImVec2 label_at(min.x + (chip_size[uj].x - pw) * 0.5f, max.y + ui.px(3));
     // The card's colour behind the percentage: a beam crossing between lines passes under it.
-    draw->AddRectFilled(ImVec2(label_at.x - ui.px(2), label_at.y), ImVec2(label_at.x + pw + ui.px(2), label_at.y + label_h),
-                        c.panel, ui.px(2));
+    draw->AddRectFilled(ImVec2(label_at.x - ui.px(2), label_at.y),
+                        ImVec2(label_at.x + pw + ui.px(2), label_at.y + label_h), c.panel, ui.px(2));
     chips.push_back(kit::css_rect(ui, min, max));
     labels.push_back(kit::css_rect(ui, label_at, ImVec2(label_at.x + pw, label_at.y + label_h)));
     ImGui::SetCursorScreenPos(label_at);
@@ -239,7 +243,8 @@ void SpotlightView::draw_blend(const UiContext& ui, const SpotlightModel& model,
   };
   // One head's new vector is exactly this weighted sum of value vectors; with several heads
   // each blends its own values, so the mean is shown as "attention of", not as a new vector.
-  const std::string query = quote_token(kit::fit_text(bold, t.labels[static_cast<std::size_t>(query_index)], width / 2));
+  const std::string query =
+      quote_token(kit::fit_text(bold, t.labels[static_cast<std::size_t>(query_index)], width / 2));
   text(tr(model.head() < 0 ? "spotlight.blend_mean" : "spotlight.blend_new", {{"query", query}}), bold, c.text);
   const auto& blend_terms = model.blend();
   for (std::size_t b = 0; b < blend_terms.size(); ++b) {
@@ -303,8 +308,10 @@ void SpotlightView::draw_input(const UiContext& ui, const SpotlightModel& model,
   } else if (model.custom()) {
     const Trace& t = model.trace();
     if (!model.has_query_word())  // "Your sentence has no 'it': the spotlight asks about 'mat'."
-      kit::wrapped(ui, tr("playback-ui.spotlight_no_query_word", {{"word", quote_token(model.query_word())},
-                                                     {"query", quote_token(t.labels[static_cast<std::size_t>(model.query())])}}),
+      kit::wrapped(ui,
+                   tr("playback-ui.spotlight_no_query_word",
+                      {{"word", quote_token(model.query_word())},
+                       {"query", quote_token(t.labels[static_cast<std::size_t>(model.query())])}}),
                    c.text, kit::Face::small);
     std::string seeded;
     for (std::size_t i = 0; i < t.tokens.size(); ++i)

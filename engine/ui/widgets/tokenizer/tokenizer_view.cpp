@@ -46,9 +46,10 @@ void TokenizerView::draw_merges(const UiContext& ui, const Model& model, Asked& 
   ImGui::EndDisabled();
   ImGui::SameLine(0, ui.px(10));
   ImGui::AlignTextToFramePadding();
-  ImGui::TextUnformatted(tr("tokenizer.merges_label", {{"n", format_count(static_cast<std::uint64_t>(shown))},
-                                                       {"learned", format_count(static_cast<std::uint64_t>(model.learned()))}})
-                             .c_str());
+  ImGui::TextUnformatted(
+      tr("tokenizer.merges_label", {{"n", format_count(static_cast<std::uint64_t>(shown))},
+                                    {"learned", format_count(static_cast<std::uint64_t>(model.learned()))}})
+          .c_str());
 }
 
 void TokenizerView::draw_chips(const UiContext& ui, const Model& model, float width, Asked& asked) {

@@ -29,8 +29,9 @@ void TrainView::draw(const UiContext& ui, const Model& model, Asked& asked) {
     kit::gap(ui, 8);
     const TrainSession& s = model.session();
     const bool heads = !model.shown().heads.empty();
-    const std::string looks = heads ? (s.showing_trained() ? "train.heads_looks" : model.other_weights("train.heads_looks_hand_set"))
-                                    : (s.showing_trained() ? "train.looks_trained" : model.other_weights("train.looks_hand_set"));
+    const std::string looks =
+        heads ? (s.showing_trained() ? "train.heads_looks" : model.other_weights("train.heads_looks_hand_set"))
+              : (s.showing_trained() ? "train.looks_trained" : model.other_weights("train.looks_hand_set"));
     kit::wrapped(ui,
                  tr(looks, {{"query", ui::quoted(model.settings().query)},
                             {"step", format_count(static_cast<std::uint64_t>(s.spotlight_step()))}}),
@@ -117,8 +118,9 @@ void TrainView::draw_controls(const UiContext& ui, const Model& model, float wid
 
   // "This run's weights", not "Trained weights": before any training they are the run's
   // starting weights, and beside "The lesson's trained weights" the two read alike (#34).
-  const int picked = kit::segmented(ui, "weights", {tr("train.weights_run"), tr(model.other_weights("train.weights_hand_set"))},
-                                    s.showing_trained() ? 0 : 1, width);
+  const int picked =
+      kit::segmented(ui, "weights", {tr("train.weights_run"), tr(model.other_weights("train.weights_hand_set"))},
+                     s.showing_trained() ? 0 : 1, width);
   if (picked >= 0) asked.push_back(Model::UseTrained{picked == 0});
 }
 
@@ -157,7 +159,8 @@ void TrainView::draw_curves(const UiContext& ui, const Model& model, float width
     const ImVec4 title_clip(at.x, at.y, corner.x - ui.px(8), at.y + label_h);
     const std::string plot = tr(loss ? "train.plot_loss" : "train.plot_accuracy");
     const std::string title =
-        other ? tr("train.plot_with", {{"plot", plot}, {"weights", tr(model.other_weights("train.weights_hand_set_lower"))}})
+        other ? tr("train.plot_with",
+                   {{"plot", plot}, {"weights", tr(model.other_weights("train.weights_hand_set_lower"))}})
               : plot;
     draw->AddText(small, small->FontSize, at, c.muted, title.c_str(), nullptr, 0.0f, &title_clip);
     draw->AddText(small, small->FontSize, corner, c.text, value.c_str());
@@ -171,7 +174,8 @@ void TrainView::draw_curves(const UiContext& ui, const Model& model, float width
     const ImVec2 lo(min.x + inset, min.y + inset), hi(max.x - inset, max.y - inset);
     std::vector<ImVec2> points;
     for (const CurvePoint& p : curve) {
-      const float x = lo.x + (hi.x - lo.x) * static_cast<float>(p.step) / static_cast<float>(std::max(1, s.total_steps()));
+      const float x =
+          lo.x + (hi.x - lo.x) * static_cast<float>(p.step) / static_cast<float>(std::max(1, s.total_steps()));
       const float v = loss ? p.held_out_loss / max_loss : p.held_out_accuracy;
       points.emplace_back(x, hi.y - (hi.y - lo.y) * std::clamp(v, 0.0f, 1.0f));
     }

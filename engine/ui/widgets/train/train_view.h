@@ -1,8 +1,8 @@
 // train_view.h: draws a const TrainModel with Dear ImGui — Train/Pause, Start again and the seed;
 // the step, learning rate and the trained/hand-set switch; the held-out loss and accuracy
 // curves; where the query word looks now, as word chips shaded by weight (with several heads, a
-// grid of words by heads); and "try your own sentence". Clicks come back as the model's commands; the text fields' buffers and the open
-// explanation are the view's own.
+// grid of words by heads); and "try your own sentence". Clicks come back as the model's commands; the text fields'
+// buffers and the open explanation are the view's own.
 #pragma once
 #include "engine/ui/widgets/widget_view.h"
 #include "engine/widgets/train/train_model.h"
