@@ -76,7 +76,7 @@ export async function startServer({ root, port = 8080, host = '127.0.0.1', allow
   const pageSecurity = policy ? securityHeaders(origins, { html: true }) : { 'X-Content-Type-Options': 'nosniff' };
   const otherSecurity = policy ? securityHeaders(origins) : pageSecurity;
   const workerSecurity = policy ? securityHeaders(origins, { worker: true }) : pageSecurity;
-  const cache = new Map();  // real path -> { mtimeMs, size, raw, tag, br, gzip }: read and compress once
+  const cache = new Map();  // real path -> { mtimeMs, size, raw, tag, br, gzip, compress }: read and compress once
 
   const inside = real => real === realBase || real.startsWith(realBase + sep);
 
@@ -103,14 +103,18 @@ export async function startServer({ root, port = 8080, host = '127.0.0.1', allow
     if (hit && hit.mtimeMs === info.mtimeMs && hit.size === info.size && hit.brMtimeMs === ready?.mtimeMs) return hit;
     const raw = await readFile(real);
     const tag = createHash('sha256').update(raw).digest('base64url').slice(0, 22);
-    const entry = { mtimeMs: info.mtimeMs, size: info.size, raw, tag, br: null, gzip: null, brMtimeMs: ready?.mtimeMs };
-    if (compress) {
-      // quality 5 when the build left no fresh .br: fast enough to do on a first request
-      entry.br = ready ? await readFile(ready.path) : brotliCompressSync(raw, { params: { [zlib.BROTLI_PARAM_QUALITY]: 5 } });
-      entry.gzip = gzipSync(raw, { level: 6 });
-    }
+    const entry = { mtimeMs: info.mtimeMs, size: info.size, raw, tag, br: null, gzip: null, compress, brMtimeMs: ready?.mtimeMs };
+    // quality 5 when the build left no fresh .br: fast enough to do on a first request. The gzip
+    // copy waits for a client that cannot read brotli: made with every file, it held the server
+    // 110-160 ms on the engine's 2.3 MB wasm while the page's other files queued behind it.
+    if (compress) entry.br = ready ? await readFile(ready.path) : brotliCompressSync(raw, { params: { [zlib.BROTLI_PARAM_QUALITY]: 5 } });
     cache.set(real, entry);
     return entry;
+  }
+
+  function gzipOf(entry) {
+    if (entry.compress && !entry.gzip) entry.gzip = gzipSync(entry.raw, { level: 6 });
+    return entry.gzip;
   }
 
   // Links as long as the page reads and longer (a shared view's ?s=, engine/ui/page_limits.h)
@@ -152,7 +156,7 @@ export async function startServer({ root, port = 8080, host = '127.0.0.1', allow
       let body = entry.raw, encoding = null;
       let tagged = null;  // what the ETag adds for this representation
       if (entry.br && /\bbr\b/.test(accepts)) { body = entry.br; encoding = 'br'; tagged = entry.brMtimeMs ? 'br11' : 'br'; }
-      else if (entry.gzip && /\bgzip\b/.test(accepts)) { body = entry.gzip; encoding = tagged = 'gzip'; }
+      else if (entry.compress && /\bgzip\b/.test(accepts)) { body = gzipOf(entry); encoding = tagged = 'gzip'; }
       // One tag per representation: a cache must not answer a gzip request with brotli bytes (nor
       // mix the build's brotli bytes with this server's).
       const etag = `"${entry.tag}${tagged ? `-${tagged}` : ''}"`;
