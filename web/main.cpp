@@ -63,10 +63,13 @@ const char* font_dir = "/fonts";  // preloaded into Emscripten's virtual file sy
 // The last copied text is also kept here, so a paste inside the canvas works without asking
 // the browser (whose clipboard read is asynchronous and needs a permission).
 std::string clipboard;
+// JavaScript, which clang-format would break (it split => and !== in two):
+// clang-format off
 EM_JS(void, write_browser_clipboard, (const char* text), {
   if (navigator.clipboard && navigator.clipboard.writeText)
-    navigator.clipboard.writeText(UTF8ToString(text)).catch(() = > {});
+    navigator.clipboard.writeText(UTF8ToString(text)).catch(() => {});
 });
+// clang-format on
 void set_clipboard(void*, const char* text) {
   clipboard = text ? text : "";
   write_browser_clipboard(clipboard.c_str());
@@ -284,11 +287,9 @@ void frame() {
   const bool wants_text = ImGui::GetIO().WantTextInput;
   if (wants_text != platform.wanted_text_input) {
     platform.wanted_text_input = wants_text;
-    EM_ASM(
-        {
-          if (Module.onTextInput) Module.onTextInput($0 != = 0);
-        },
-        wants_text);
+    // clang-format off
+    EM_ASM({ if (Module.onTextInput) Module.onTextInput($0 !== 0); }, wants_text);
+    // clang-format on
   }
 }
 
@@ -521,10 +522,12 @@ EMSCRIPTEN_KEEPALIVE void np_gl_context_restored() {
 // attributes the page gets, including the one the port has no hint for. preserveDrawingBuffer:
 // the canvas keeps what a frame does not draw again (canvas_damage.h). No alpha, depth or
 // stencil: the page is opaque and flat, and the browser composites it as opaque.
+// clang-format off
 EM_JS(void, ask_for_context, (), {
-  Module.canvas.getContext(
-      'webgl2', {alpha : false, depth : false, stencil : false, antialias : false, preserveDrawingBuffer : true});
+  Module.canvas.getContext('webgl2', {alpha: false, depth: false, stencil: false, antialias: false,
+                                      preserveDrawingBuffer: true});
 });
+// clang-format on
 // Whether the context the page got keeps its drawing buffer between frames (a browser may refuse).
 EM_JS(int, context_keeps_drawing, (), {
   const gl = Module.canvas.getContext('webgl2');
