@@ -144,6 +144,13 @@ endforeach()
 # the engine's start waits for the page's words, so it was one more round trip after the page's
 # scripts ran before the glue could start (#33).
 string(APPEND preloads "<link rel=\"preload\" href=\"lessons/strings/en.strings\" as=\"fetch\" crossorigin>\n  ")
+# The SHA-256 of each lesson text the build checked with the engine's checks and found sound
+# (ship_trained_weights.cmake): the page skips those checks for such a text (np-app.js).
+if(CHECKED_DIGESTS AND EXISTS ${CHECKED_DIGESTS})
+  file(STRINGS ${CHECKED_DIGESTS} digests REGEX "^[0-9a-f]+$")
+  list(JOIN digests " " digests)
+  string(APPEND preloads "<meta name=\"np-checked-lessons\" content=\"${digests}\">\n  ")
+endif()
 file(READ ${SITE}/lesson.html lesson_page)
 string(REPLACE "<!-- np:engine-preloads -->\n  " "${preloads}" lesson_page "${lesson_page}")
 file(WRITE ${SITE}/lesson.html "${lesson_page}")

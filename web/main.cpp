@@ -346,11 +346,14 @@ EMSCRIPTEN_KEEPALIVE const char* np_limits() {
 }
 
 // 0: loaded (or its problems are shown in the error panel); 1: too large, nothing loaded.
-EMSCRIPTEN_KEEPALIVE int np_load_lesson(const char* id, const char* markdown, std::size_t length) {
+// `checked_by_build`: np-app.js found the text's SHA-256 among those the site's build checked.
+EMSCRIPTEN_KEEPALIVE int np_load_lesson(const char* id, const char* markdown, std::size_t length,
+                                        int checked_by_build) {
   if (length > kMaxLessonBytes) return 1;
   // Never trains while it opens (a frame cannot wait): the site's build ships the weights.
   // Its widgets are built by np_build_widgets, a few per task (np-app.js), or by the first frame.
-  platform.app->load_lesson(id, std::string_view(markdown, length), /*train_weights=*/false, /*widgets_later=*/true);
+  platform.app->load_lesson(id, std::string_view(markdown, length),
+                            {.train_weights = false, .widgets_later = true, .checked_by_build = checked_by_build != 0});
   platform.lesson_given = true;
   platform.frames_waited_for_widgets = 0;
   idle.wake();

@@ -5,6 +5,11 @@
 # block; the page then loads them instead of training when the lesson opens. The other lessons
 # are copied as they are. Written to OUT/<name>.md, and a translation lessons/<lang>/<name>.md to
 # OUT/<lang>/<name>.md, which assemble_site.cmake puts in the site.
+#
+# Then each served text is checked as `neuralpath-cli check` checks a lesson (the engine's checks
+# included), and the SHA-256 of every one that passes goes to OUT/checked-digests.txt: the page
+# skips the engine's checks for a text with a listed digest (np-app.js). One that fails is left
+# out (its page shows the problems; the tests fail on it), and the build goes on.
 string(REPLACE "|" ";" LESSONS "${LESSONS}")
 foreach(path IN LISTS LESSONS)
   get_filename_component(name ${path} NAME)
@@ -29,4 +34,16 @@ foreach(path IN LISTS LESSONS)
   endif()
   file(WRITE ${out}/${name}.tmp "${text}")
   file(RENAME ${out}/${name}.tmp ${out}/${name})  # whole or not at all
+  list(APPEND served ${out}/${name})
 endforeach()
+
+# After the loop: a translation's check reads its English lesson beside it.
+set(digests "")
+foreach(path IN LISTS served)
+  execute_process(COMMAND ${CLI} check ${path} RESULT_VARIABLE failed OUTPUT_QUIET ERROR_QUIET)
+  if(NOT failed)
+    file(SHA256 ${path} digest)
+    string(APPEND digests "${digest}\n")
+  endif()
+endforeach()
+file(WRITE ${OUT}/checked-digests.txt "${digests}")

@@ -94,7 +94,7 @@ LoadResult load_lesson_text(std::string_view text, std::string file, LoadOptions
     ParseResult parsed = parse_lesson(text, file, options.widgets);
     result.diagnostics = std::move(parsed.diagnostics);
     // Engine checks need a well-formed model; on format errors they would mostly repeat them.
-    if (result.diagnostics.empty()) {
+    if (result.diagnostics.empty() && options.engine_checks) {
       result.diagnostics = check_with_engine(parsed.lesson, parsed.sentences);
       if (result.diagnostics.size() > kMaxDiagnostics) {
         result.diagnostics.resize(kMaxDiagnostics);
@@ -103,7 +103,8 @@ LoadResult load_lesson_text(std::string_view text, std::string file, LoadOptions
              "more than " + std::to_string(kMaxDiagnostics) + " problems; the rest are not listed (fix these first)"});
       }
     }
-    if (result.diagnostics.empty()) result.diagnostics = check_tasks(parsed.lesson);  // task_set.h
+    if (result.diagnostics.empty() && options.engine_checks)
+      result.diagnostics = check_tasks(parsed.lesson);  // task_set.h
     // A task marked `lesson-weights: trained`: its shipped weights, or it trains here when
     // that is allowed (check_tasks has bounded the work), else the lesson is refused.
     const TaskData* trained = lesson_weights_task(parsed.lesson);

@@ -37,6 +37,11 @@ struct LoadOptions {
   // kMaxTrainingFlops), or refuse the lesson with a `file:line:col` error at its
   // `lesson-weights:` (the page, whose frame cannot wait for a training run).
   bool train_lesson_weights = true;
+  // The engine's checks (every widget sentence run through the model, every task's words and
+  // work; 82% of loading a lesson). Off only for a text the site's build has already checked
+  // with these very checks (`neuralpath-cli check` in web/ship_trained_weights.cmake; the page
+  // compares the text's SHA-256 with the build's list): its format is still parsed and checked.
+  bool engine_checks = true;
 };
 
 LoadResult load_lesson_text(std::string_view text, std::string file, LoadOptions options = {});

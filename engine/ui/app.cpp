@@ -129,7 +129,7 @@ float App::scale() const { return viewport_.pixel_scale > 0 ? viewport_.pixel_sc
 
 // [SECTION] Loading -------------------------------------------------------------------------------
 
-void App::load_lesson(std::string_view id, std::string_view markdown, bool train_weights, bool widgets_later) {
+void App::load_lesson(std::string_view id, std::string_view markdown, LessonOpening how) {
   impl_ = std::make_unique<Impl>();
   Impl& m = *impl_;
   m.lesson_id = std::string(id);
@@ -138,7 +138,8 @@ void App::load_lesson(std::string_view id, std::string_view markdown, bool train
   lesson::LoadResult result;
   try {
     lesson::LoadOptions options = with_widgets();
-    options.train_lesson_weights = train_weights;
+    options.train_lesson_weights = how.train_weights;
+    options.engine_checks = !how.checked_by_build;
     result = lesson::load_lesson_text(markdown, file, options);
   } catch (const std::exception& e) {  // the loader reports problems as diagnostics; this is a last guard
     result.lesson.reset();
@@ -178,7 +179,7 @@ void App::load_lesson(std::string_view id, std::string_view markdown, bool train
   lesson::for_each_block(*m.lesson, [&](const lesson::Block& block) {
     if (widget_kind(block.content)) m.widget_blocks.push_back(&block);
   });
-  if (!widgets_later) m.build_all();
+  if (!how.widgets_later) m.build_all();
   events_.push_back(json{{"type", "ready"}, {"lesson", m.lesson_id}, {"title", m.title}}.dump());
 }
 

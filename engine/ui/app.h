@@ -34,6 +34,22 @@ struct ViewportInfo {
   float pixel_scale = 1;  // device pixels per CSS pixel; ImGui works in device pixels
 };
 
+// How App::load_lesson opens a lesson.
+struct LessonOpening {
+  // A `lesson-weights: trained` lesson without its shipped weights trains while it loads
+  // (native tests), or is refused with a file:line:col error (the page: web/main.cpp).
+  bool train_weights = true;
+  // Its widgets (each computes its first numbers) are not built yet: the page builds them with
+  // build_widgets, a few per task, so opening a lesson never holds the main thread for all of
+  // them at once. Anything that reads or draws widgets (frame, state_json, command,
+  // take_events, wants_another_frame) builds those left first, in the same order, so nothing
+  // ever sees a lesson with part of its widgets.
+  bool widgets_later = false;
+  // The site's build has checked this very text (the page compares its SHA-256 with the
+  // build's list): the engine's checks are skipped (lesson::LoadOptions::engine_checks).
+  bool checked_by_build = false;
+};
+
 class App {
  public:
   App();
@@ -49,15 +65,7 @@ class App {
   void set_reduced_motion(bool reduce) { reduced_motion_ = reduce; }
 
   // Parses and shows a lesson; a broken one shows its errors instead (never a crash).
-  // `train_weights`: a `lesson-weights: trained` lesson without its shipped weights trains while
-  // it loads (native tests), or is refused with a file:line:col error (the page: web/main.cpp).
-  // `widgets_later`: its widgets (each computes its first numbers) are not built yet: the page
-  // builds them with build_widgets, a few per task, so opening a lesson never holds the main
-  // thread for all of them at once. Anything that reads or draws widgets (frame, state_json,
-  // command, take_events, wants_another_frame) builds those left first, in the same order, so
-  // nothing ever sees a lesson with part of its widgets.
-  void load_lesson(std::string_view id, std::string_view markdown, bool train_weights = true,
-                   bool widgets_later = false);
+  void load_lesson(std::string_view id, std::string_view markdown, LessonOpening how = {});
   std::size_t build_widgets(std::size_t count);  // builds up to `count` more; returns how many are left
   std::size_t widgets_pending() const;           // widgets not built yet
 

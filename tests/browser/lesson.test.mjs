@@ -6,6 +6,7 @@
 // re-themed rather than reopened).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { launch, openPage, lessonReady, screenshotPath, settled, expectGolden } from './harness.mjs';
 
 let env, desk, phone;
@@ -182,6 +183,61 @@ test('a broken lesson shows its problems as file:line:col on the page, not a cra
   assert.ok(s.errors.length >= 2, 'every problem is listed');
   for (const e of s.errors) assert.match(e, /^lessons\/broken-sample\.md:\d+:\d+: error: /);
   await page.screenshot({ path: screenshotPath('lesson-broken-1024') });
+  await page.close();
+});
+
+// The engine's checks of a lesson (every sentence run through the model) are most of opening it,
+// and the site's build has already run them on its own lessons: lesson.html lists the SHA-256 of
+// each text that passed, and the page skips them for such a text (np-app.js, #33).
+const UNCHECKED_LESSON = `---
+id: listed-sample
+title: Listed
+level: Beginner
+summary: A lesson whose sentence uses a word its vocabulary lacks.
+---
+
+## Beginner: One {#one}
+
+\`\`\`vocabulary
+features: [animate]
+words:
+  the: [0]
+  cat: [1]
+  sat: [0]
+\`\`\`
+
+\`\`\`heatmap
+sentence: The cat sat on the mat
+\`\`\`
+`;
+
+test('the page skips the engine\'s checks only for a text the site\'s build listed as checked', async () => {
+  const served = await (await fetch(`${env.origin}/lessons/self-attention.md`)).arrayBuffer();
+  const html = await (await fetch(`${env.origin}/lesson.html`)).text();
+  const listed = /<meta name="np-checked-lessons" content="([^"]*)">/.exec(html)?.[1].split(' ') ?? [];
+  assert.ok(listed.includes(createHash('sha256').update(Buffer.from(served)).digest('hex')),
+    `the build listed the self-attention lesson it serves (${listed.length} digests)`);
+
+  const page = await desk.context.newPage();  // beside the desktop page: the engine is cached
+  await page.route('**/lessons/listed-sample.md', route => route.fulfill({ contentType: 'text/markdown', body: UNCHECKED_LESSON }));
+  await page.goto(`${env.origin}/lesson.html?lesson=listed-sample`);
+  await lessonReady(page);
+  const unlisted = (await state(page)).errors;
+  assert.ok(unlisted.some(e => /'on' is not in the lesson's vocabulary/.test(e)),
+    `a text the build did not list is checked in full: ${JSON.stringify(unlisted)}`);
+
+  // The same text listed (as a build that had checked it would list it): the page trusts the
+  // list, so the engine's checks do not run, and the lesson opens.
+  const digest = createHash('sha256').update(UNCHECKED_LESSON).digest('hex');
+  await page.route('**/lesson.html*', async route => {
+    const response = await route.fetch();
+    const body = (await response.text()).replace('<meta name="np-checked-lessons" content="',
+      `<meta name="np-checked-lessons" content="${digest} `);
+    await route.fulfill({ response, body });
+  });
+  await page.goto(`${env.origin}/lesson.html?lesson=listed-sample`);
+  await lessonReady(page);
+  assert.deepEqual((await state(page)).errors, [], 'a listed text skips the engine\'s checks');
   await page.close();
 });
 

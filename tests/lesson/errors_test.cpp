@@ -136,6 +136,22 @@ TEST_CASE("an unknown word in a widget's sentence is reported at the word") {
   CHECK(d.message.find("'on' is not in the lesson's vocabulary") == 0);
 }
 
+TEST_CASE("a text the site's build already checked skips the engine's checks, never the format's") {
+  // The page passes engine_checks = false only for a text whose SHA-256 the build listed after
+  // running these very checks on it (np-app.js); what the engine's checks find is then not
+  // looked for again, while a format error is still found.
+  const std::string sentence = doc(std::string(kVocabulary) + "```heatmap\nsentence: The cat sat on it\n```\n");
+  LoadOptions checked_by_build = neuralpath::ui::with_widgets();
+  checked_by_build.engine_checks = false;
+  CHECK_FALSE(load_lesson_text(sentence, "test.md", neuralpath::ui::with_widgets()).ok());
+  CHECK(load_lesson_text(sentence, "test.md", checked_by_build).ok());
+
+  const std::string format = doc(std::string(kVocabulary) + "```heatmap\nsentence: The cat sat\ncolour: blue\n```\n");
+  const LoadResult broken = load_lesson_text(format, "test.md", checked_by_build);
+  REQUIRE_FALSE(broken.ok());
+  CHECK(broken.diagnostics[0].pos.line > 0);
+}
+
 TEST_CASE("an unknown word in a quoted alternative sentence keeps its exact column") {
   const std::string text = doc(std::string(kVocabulary) +
                                "```spotlight\nsentence: The cat sat\nquery: sat\nalternatives:\n"

@@ -335,8 +335,8 @@ TEST_CASE("widgets built later, one at a time or on first read, are the widgets 
   const std::string markdown = read_file("lessons/course-playback.md");
   Headless whole(1280, 800), sliced(1280, 800), on_read(1280, 800);
   whole.app().load_lesson("course-playback", markdown);
-  sliced.app().load_lesson("course-playback", markdown, true, /*widgets_later=*/true);
-  on_read.app().load_lesson("course-playback", markdown, true, /*widgets_later=*/true);
+  sliced.app().load_lesson("course-playback", markdown, {.widgets_later = true});
+  on_read.app().load_lesson("course-playback", markdown, {.widgets_later = true});
   CHECK(whole.app().widgets_pending() == 0);
   const std::size_t pending = sliced.app().widgets_pending();
   REQUIRE(pending > 0);

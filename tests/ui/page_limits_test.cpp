@@ -144,7 +144,7 @@ TEST_CASE("the page refuses a lesson whose trained weights are not shipped, at i
   const std::string text = read_file("lessons/course-playback.md");
   App app;
   ImGuiContext* context = ImGui::CreateContext();
-  app.load_lesson("course-playback", text, /*train_weights=*/false);
+  app.load_lesson("course-playback", text, {.train_weights = false});
   const json errors = json::parse(app.state_json())["errors"];
   ImGui::DestroyContext(context);
   REQUIRE(errors.size() == 1);

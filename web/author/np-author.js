@@ -31,7 +31,7 @@ function engineLoad(text) {
   try {
     M.HEAPU8.set(bytes, pointer);
     M.HEAPU8[pointer + bytes.length] = 0;
-    return M.ccall('np_load_lesson', 'number', ['string', 'number', 'number'], [np.params.lesson, pointer, bytes.length]);
+    return M.ccall('np_load_lesson', 'number', ['string', 'number', 'number', 'number'], [np.params.lesson, pointer, bytes.length, 0]);
   } finally { M._np_free(pointer); }
 }
 
