@@ -152,6 +152,9 @@ class SettingsParser {
       n.text = quoted(b, e, end);
       if (end < e) error(end, "unexpected text after the closing quote");
     } else {
+      // 'text' is YAML's other quote, not ours: the page would show both marks.
+      if (e - b >= 2 && s_[b] == '\'' && s_[e - 1] == '\'')
+        error(b, "single quotes would be shown as written: leave them out, or use double quotes");
       n.text = body_.slice(b, e);
     }
     return n;

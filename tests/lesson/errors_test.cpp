@@ -267,6 +267,14 @@ TEST_CASE("settings syntax errors point at the line and column") {
     CHECK(r.diagnostics[0].pos == pos_of(text, "\"The"));
     CHECK(r.diagnostics[0].message == "this quote is never closed");
   }
+  SUBCASE("a value in single quotes, which the page would show") {
+    const std::string text = doc("```heatmap\nsentence: 'The cat sat.'\n```\n");
+    const auto r = parse(text);
+    REQUIRE_FALSE(r.diagnostics.empty());
+    CHECK(r.diagnostics[0].pos == pos_of(text, "'The"));
+    CHECK(r.diagnostics[0].message == "single quotes would be shown as written: leave them out, or use double quotes");
+    CHECK(parse(doc("```heatmap\nsentence: The cat's toy.\n```\n")).diagnostics.empty());
+  }
   SUBCASE("a tab used for indentation") {
     // (Inside fenced blocks md4c already expands tabs; front matter is read as written.)
     const std::string text = "---\nid: x\n\ttitle: T\nlevel: Beginner\nsummary: s\n---\n## A\n\nt\n";
