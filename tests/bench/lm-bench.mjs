@@ -6,7 +6,7 @@
 //   lmTable(report)  the table's lines and the targets
 // Run alone (the language-model part only, the same table):
 //   node tests/bench/lm-bench.mjs [--native PATH] [--wasm PATH|--no-wasm] [--openblas DIR]
-//                                 [--configs page,small] [--steps N] [--json]
+//                                 [--configs page,small,small-8k] [--steps N] [--json]
 // Tokens per second are wall-clock; "CPU" columns divide by the process's CPU time instead,
 // which a loaded machine disturbs less (the load average is printed with them).
 import { execFileSync } from 'node:child_process';
@@ -16,7 +16,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const defaultConfigs = ['page', 'small'];
+const defaultConfigs = ['page', 'small', 'small-8k'];  // the page's model and the two shipped ones (es, en)
 // the page's induction head crosses 0.5 near this step (docs/language-model.md): its wasm time
 const pageCrossingStep = 1500;
 

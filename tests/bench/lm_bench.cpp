@@ -2,7 +2,7 @@
 // language-model part; issue #28). The same source builds natively and, in the web preset, as
 // lm-bench.cjs for Node: the page's training code with the page's flags.
 //
-//   lm-bench [--json] [--configs page,small] [--steps N] [--threads 1,2]
+//   lm-bench [--json] [--configs page,small,small-8k] [--steps N] [--threads 1,2]
 //
 // For each config and thread count: one warm-up step, then N steps of LmTrainer on a synthetic
 // token stream (token i = (7919·i + 13) mod V, never the document token; torch_lm.py builds the
@@ -55,7 +55,7 @@ std::string load_average() {
 
 int main(int argc, char** argv) {
   bool json = false;
-  std::string configs = "page,small", threads_list = "1,2";
+  std::string configs = "page,small,small-8k", threads_list = "1,2";
   int steps = 20;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
@@ -68,7 +68,7 @@ int main(int argc, char** argv) {
     else if (a == "--steps" && i + 1 < argc)
       steps = std::atoi(argv[++i]);
     else {
-      std::fprintf(stderr, "usage: lm-bench [--json] [--configs page,small] [--steps N] [--threads 1,2]\n");
+      std::fprintf(stderr, "usage: lm-bench [--json] [--configs page,small,small-8k] [--steps N] [--threads 1,2]\n");
       return 2;
     }
   }
