@@ -2,6 +2,7 @@
 #include "lm_args.h"
 
 #include "engine/core/error.h"
+#include "engine/core/lm/file_header.h"
 #include "engine/core/lm/model_file.h"
 
 #include <cmath>
@@ -40,17 +41,11 @@ long long whole_number(const std::map<std::string, std::string>& flags, const st
                        long long lo, long long hi) {
   const auto it = flags.find(flag);
   if (it == flags.end()) return fallback;
-  std::size_t used = 0;
-  long long v = 0;
-  try {
-    v = std::stoll(it->second, &used);
-  } catch (const std::exception&) {
-    used = 0;
-  }
-  if (used == 0 || used != it->second.size() || v < lo || v > hi)
+  const std::optional<long long> v = lm::whole_number(it->second, lo, hi);  // the files' rule (file_header.h)
+  if (!v)
     throw InputError(flag + " must be a whole number from " + std::to_string(lo) + " to " + std::to_string(hi) +
                      " (got '" + it->second + "')");
-  return v;
+  return *v;
 }
 
 float real_number(const std::map<std::string, std::string>& flags, const std::string& flag, float fallback, float lo,

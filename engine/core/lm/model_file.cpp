@@ -3,11 +3,11 @@
 
 #include "engine/core/error.h"
 #include "engine/core/lm/corpus.h"
+#include "engine/core/lm/file_header.h"
 
 #include <cmath>
 #include <cstring>
 #include <fstream>
-#include <map>
 #include <sstream>
 
 namespace neuralpath::lm {
@@ -15,21 +15,6 @@ namespace neuralpath::lm {
 namespace {
 
 constexpr const char* kMagic = "NPLM1\n";
-
-std::uint64_t fnv1a64(const char* data, std::size_t n) {
-  std::uint64_t h = 0xcbf29ce484222325ull;
-  for (std::size_t i = 0; i < n; ++i) h = (h ^ static_cast<unsigned char>(data[i])) * 0x100000001b3ull;
-  return h;
-}
-
-void put_u16(std::string& out, std::uint16_t v) {
-  out += static_cast<char>(v & 0xff);
-  out += static_cast<char>(v >> 8);
-}
-
-std::uint16_t get_u16(const std::string& in, std::size_t at) {
-  return static_cast<std::uint16_t>(static_cast<unsigned char>(in[at]) | (static_cast<unsigned char>(in[at + 1]) << 8));
-}
 
 [[noreturn]] void bad(const std::string& what) { throw InputError("not a valid model file: " + what); }
 
@@ -91,77 +76,41 @@ std::string model_file_bytes(const LmModel& m) {
     << "\nweights fp16\nend\n";
   std::string out = h.str();
   for (const auto& [a, b] : m.tokenizer.merges()) {
-    put_u16(out, static_cast<std::uint16_t>(a));
-    put_u16(out, static_cast<std::uint16_t>(b));
+    put_u16(out, a);
+    put_u16(out, b);
   }
   for (float w : m.weights) put_u16(out, float_to_half(w));
-  const std::uint64_t sum = fnv1a64(out.data(), out.size());
-  for (int i = 0; i < 8; ++i) out += static_cast<char>((sum >> (8 * i)) & 0xff);
+  append_checksum(out);
   return out;
 }
 
 LmModel model_from_bytes(const std::string& in) {
-  const std::size_t magic = std::strlen(kMagic);
-  if (in.size() < magic + 8 || in.compare(0, magic, kMagic) != 0) bad("it does not start with NPLM1");
-  std::uint64_t stored = 0;
-  for (int i = 0; i < 8; ++i)
-    stored |= static_cast<std::uint64_t>(static_cast<unsigned char>(in[in.size() - 8 + static_cast<std::size_t>(i)]))
-              << (8 * i);
-  if (stored != fnv1a64(in.data(), in.size() - 8)) bad("its checksum does not match (truncated or changed)");
-  // the header: "key value" lines up to "end"
-  std::map<std::string, std::string> keys;
-  std::size_t at = magic;
-  for (;;) {
-    const std::size_t nl = in.find('\n', at);
-    if (nl == std::string::npos || nl - at > 200 || keys.size() > 32) bad("its header does not end");
-    const std::string line = in.substr(at, nl - at);
-    at = nl + 1;
-    if (line == "end") break;
-    const std::size_t space = line.find(' ');
-    if (space == std::string::npos || space == 0) bad("header line '" + line + "'");
-    keys[line.substr(0, space)] = line.substr(space + 1);
-  }
-  static const char* known[] = {"name",       "lang", "vocab_size", "context", "d_model",     "heads",  "layers",
-                                "mlp_hidden", "seed", "steps",      "threads", "corpus_hash", "weights"};
-  for (const auto& [k, v] : keys) {
-    bool ok = false;
-    for (const char* name : known) ok = ok || k == name;
-    if (!ok) bad("unknown header key '" + k + "'");
-  }
-  auto number = [&](const char* key, long long lo, long long hi) {
-    const auto it = keys.find(key);
-    if (it == keys.end()) bad(std::string("no ") + key);
-    std::size_t used = 0;
-    long long v = 0;
-    try {
-      v = std::stoll(it->second, &used);
-    } catch (const std::exception&) {
-      used = 0;
-    }
-    if (used == 0 || used != it->second.size() || v < lo || v > hi) bad(std::string(key) + " '" + it->second + "'");
-    return v;
-  };
-  if (keys["weights"] != "fp16") bad("weights '" + keys["weights"] + "' (expected fp16)");
+  const FileHeader header(in, kMagic,
+                          {"name", "lang", "vocab_size", "context", "d_model", "heads", "layers", "mlp_hidden", "seed",
+                           "steps", "threads", "corpus_hash", "weights"},
+                          200, "model file");
+  if (header.text("weights") != "fp16") bad("weights '" + header.text("weights") + "' (expected fp16)");
   LmModel m;
-  const LmConfig* named = find_config(keys["name"]);
+  const LmConfig* named = find_config(header.text("name"));
   m.config = named ? *named : LmConfig{};
-  m.config.name = keys["name"];
-  m.config.vocab_size = static_cast<int>(number("vocab_size", 257, 65536));
-  m.config.context = static_cast<int>(number("context", 4, 1024));
-  m.config.d_model = static_cast<int>(number("d_model", 4, 1024));
-  m.config.heads = static_cast<int>(number("heads", 1, 64));
-  m.config.layers = static_cast<int>(number("layers", 1, 16));
-  m.config.mlp_hidden = static_cast<int>(number("mlp_hidden", 0, 8192));
-  m.seed = static_cast<std::uint64_t>(number("seed", 0, 1LL << 53));
-  m.steps = static_cast<int>(number("steps", 0, 100000000));
-  m.threads = static_cast<int>(number("threads", 1, 64));
-  m.lang = keys["lang"] == "-" ? "" : keys["lang"];
-  m.corpus_hash = keys["corpus_hash"] == "-" ? "" : keys["corpus_hash"];
+  m.config.name = header.text("name");
+  m.config.vocab_size = static_cast<int>(header.number("vocab_size", 257, 65536));
+  m.config.context = static_cast<int>(header.number("context", 4, 1024));
+  m.config.d_model = static_cast<int>(header.number("d_model", 4, 1024));
+  m.config.heads = static_cast<int>(header.number("heads", 1, 64));
+  m.config.layers = static_cast<int>(header.number("layers", 1, 16));
+  m.config.mlp_hidden = static_cast<int>(header.number("mlp_hidden", 0, 8192));
+  m.seed = static_cast<std::uint64_t>(header.number("seed", 0, 1LL << 53));
+  m.steps = static_cast<int>(header.number("steps", 0, 100000000));
+  m.threads = static_cast<int>(header.number("threads", 1, 64));
+  m.lang = header.named("lang");
+  m.corpus_hash = header.named("corpus_hash");
   try {
     validate_config(m.config);
   } catch (const InputError& e) {
     bad(e.what());
   }
+  std::size_t at = header.data_at();
   const std::size_t merges = static_cast<std::size_t>(m.config.vocab_size - kFirstMerge);
   const std::size_t params = parameter_layout(m.config).total;
   if (in.size() - 8 - at != 4 * merges + 2 * params)
@@ -176,7 +125,7 @@ LmModel model_from_bytes(const std::string& in) {
   }
   m.weights.resize(params);
   for (std::size_t i = 0; i < params; ++i, at += 2) {
-    m.weights[i] = half_to_float(get_u16(in, at));
+    m.weights[i] = half_to_float(static_cast<std::uint16_t>(get_u16(in, at)));
     if (!std::isfinite(m.weights[i])) bad("weight " + std::to_string(i) + " is not finite");
   }
   return m;

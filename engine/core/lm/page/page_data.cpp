@@ -2,10 +2,10 @@
 #include "engine/core/lm/page/page_data.h"
 
 #include "engine/core/error.h"
+#include "engine/core/lm/file_header.h"
 
 #include <cmath>
 #include <cstring>
-#include <map>
 #include <sstream>
 
 namespace neuralpath::lm {
@@ -13,21 +13,6 @@ namespace neuralpath::lm {
 namespace {
 
 constexpr const char* kMagic = "NPTOK1\n";
-
-std::uint64_t fnv1a64(const char* data, std::size_t n) {
-  std::uint64_t h = 0xcbf29ce484222325ull;
-  for (std::size_t i = 0; i < n; ++i) h = (h ^ static_cast<unsigned char>(data[i])) * 0x100000001b3ull;
-  return h;
-}
-
-void put_u16(std::string& out, int v) {
-  out += static_cast<char>(v & 0xff);
-  out += static_cast<char>((v >> 8) & 0xff);
-}
-
-int get_u16(std::string_view in, std::size_t at) {
-  return static_cast<unsigned char>(in[at]) | (static_cast<unsigned char>(in[at + 1]) << 8);
-}
 
 [[noreturn]] void bad(const std::string& what) { throw InputError("not a valid page data file: " + what); }
 
@@ -108,66 +93,30 @@ std::string page_data_bytes(const PageData& d) {
   }
   for (int id : d.streams.train) put_u16(out, id);
   for (int id : d.streams.validation) put_u16(out, id);
-  const std::uint64_t sum = fnv1a64(out.data(), out.size());
-  for (int i = 0; i < 8; ++i) out += static_cast<char>((sum >> (8 * i)) & 0xff);
+  append_checksum(out);
   return out;
 }
 
 PageData page_data_from_bytes(std::string_view in) {
-  const std::size_t magic = std::strlen(kMagic);
   if (in.size() > kMaxPageDataBytes) bad("it is larger than 64 MB");
-  if (in.size() < magic + 8 || in.compare(0, magic, kMagic) != 0) bad("it does not start with NPTOK1");
-  std::uint64_t stored = 0;
-  for (int i = 0; i < 8; ++i)
-    stored |= static_cast<std::uint64_t>(static_cast<unsigned char>(in[in.size() - 8 + static_cast<std::size_t>(i)]))
-              << (8 * i);
-  if (stored != fnv1a64(in.data(), in.size() - 8)) bad("its checksum does not match (truncated or changed)");
-  std::map<std::string, std::string> keys;
-  std::size_t at = magic;
-  for (;;) {
-    const std::size_t nl = in.find('\n', at);
-    if (nl == std::string_view::npos || nl - at > 400 || keys.size() > 32) bad("its header does not end");
-    const std::string line(in.substr(at, nl - at));
-    at = nl + 1;
-    if (line == "end") break;
-    const std::size_t space = line.find(' ');
-    if (space == std::string::npos || space == 0) bad("header line '" + line + "'");
-    keys[line.substr(0, space)] = line.substr(space + 1);
-  }
-  static const char* known[] = {"lang",         "corpus_hash",       "source",          "vocab_size",
-                                "train_tokens", "validation_tokens", "train_documents", "validation_documents",
-                                "train_bytes",  "repeat_per_mille"};
-  for (const auto& [k, v] : keys) {
-    bool ok = false;
-    for (const char* name : known) ok = ok || k == name;
-    if (!ok) bad("unknown header key '" + k + "'");
-  }
-  auto number = [&](const char* key, long long lo, long long hi) {
-    const auto it = keys.find(key);
-    if (it == keys.end()) bad(std::string("no ") + key);
-    std::size_t used = 0;
-    long long v = 0;
-    try {
-      v = std::stoll(it->second, &used);
-    } catch (const std::exception&) {
-      used = 0;
-    }
-    if (used == 0 || used != it->second.size() || v < lo || v > hi) bad(std::string(key) + " '" + it->second + "'");
-    return v;
-  };
+  const FileHeader header(in, kMagic,
+                          {"lang", "corpus_hash", "source", "vocab_size", "train_tokens", "validation_tokens",
+                           "train_documents", "validation_documents", "train_bytes", "repeat_per_mille"},
+                          400, "page data file");
   PageData d;
-  const int vocab = static_cast<int>(number("vocab_size", kFirstMerge, 65536));
-  const auto train = static_cast<std::size_t>(number("train_tokens", 1, 1LL << 30));
-  const auto validation = static_cast<std::size_t>(number("validation_tokens", 0, 1LL << 30));
-  d.train_documents = static_cast<int>(number("train_documents", 1, 1LL << 30));
-  d.validation_documents = static_cast<int>(number("validation_documents", 0, 1LL << 30));
-  d.train_bytes = static_cast<std::size_t>(number("train_bytes", 0, 1LL << 40));
-  d.lang = keys["lang"] == "-" ? "" : keys["lang"];
-  d.corpus_hash = keys["corpus_hash"] == "-" ? "" : keys["corpus_hash"];
-  d.source = keys["source"] == "-" ? "" : keys["source"];
-  if (keys.count("repeat_per_mille"))
+  const int vocab = static_cast<int>(header.number("vocab_size", kFirstMerge, 65536));
+  const auto train = static_cast<std::size_t>(header.number("train_tokens", 1, 1LL << 30));
+  const auto validation = static_cast<std::size_t>(header.number("validation_tokens", 0, 1LL << 30));
+  d.train_documents = static_cast<int>(header.number("train_documents", 1, 1LL << 30));
+  d.validation_documents = static_cast<int>(header.number("validation_documents", 0, 1LL << 30));
+  d.train_bytes = static_cast<std::size_t>(header.number("train_bytes", 0, 1LL << 40));
+  d.lang = header.named("lang");
+  d.corpus_hash = header.named("corpus_hash");
+  d.source = header.named("source");
+  if (header.has("repeat_per_mille"))
     d.repeat_fraction =
-        static_cast<float>(number("repeat_per_mille", 0, std::lround(kMaxRepeatFraction * 1000.0f))) / 1000.0f;
+        static_cast<float>(header.number("repeat_per_mille", 0, std::lround(kMaxRepeatFraction * 1000.0f))) / 1000.0f;
+  std::size_t at = header.data_at();
   const std::size_t merges = static_cast<std::size_t>(vocab - kFirstMerge);
   if (in.size() - 8 - at != 4 * merges + 2 * (train + validation))
     bad("it holds " + std::to_string(in.size() - 8 - at) + " bytes of data; its header says " +
