@@ -8,7 +8,7 @@
 #                              native neuralpath-cli CLI only when .cache/lm-models has no model of
 #                              the same fingerprint (corpus, config, seed, threads and the code
 #                              that trains), so a rebuild, or another build tree, trains nothing.
-set(NEURALPATH_LM_SHIPPED "en:en:small,es:es:small")
+set(NEURALPATH_LM_SHIPPED "en:en:small-8k,es:es:small")
 set(NEURALPATH_LM_MODELS_DIR ${CMAKE_BINARY_DIR}/lm-models)
 set(NEURALPATH_LM_SEED 1)
 set(NEURALPATH_LM_THREADS 2)   # fixed: the same weights on any machine (the trainer is exact per thread count)

@@ -5,7 +5,8 @@
 //       one JSON line per logged step {"step", "loss", "val_loss", "tokens_per_s"} (and the best
 //       head's "previous_token" and "induction" scores); the line where a head's induction score
 //       first reaches 0.5 also carries "induction_crossed": {"layer", "head"}
-//   lm eval --model FILE --corpus FILE        {"val_loss", "perplexity", "bigram_val_loss"}
+//   lm eval --model FILE --corpus FILE        {"val_loss", "perplexity", "bigram_val_loss",
+//                                             "val_bits_per_byte", "val_tokens"}
 //   lm generate --model FILE --prompt TEXT [--tokens N] [--temperature T] [--top-k K] [--top-p P] [--seed S]
 //       [--no-cache]                          {"text", "tokens"}
 //   lm next --model FILE --prompt TEXT [...]  the next token's distribution after each filter
@@ -140,10 +141,21 @@ int lm_eval(const std::vector<std::string>& args, std::string& out) {
     rows += static_cast<std::size_t>(T);
   }
   const double val_loss = sum / static_cast<double>(rows);
+  // Bits per byte: the same loss in a unit that does not depend on the tokenizer (a larger
+  // vocabulary makes each token carry more bytes), so models with different vocabularies
+  // compare. The predicted tokens are val[1..rows]; a document token stands for the one byte
+  // that separates two documents in the file.
+  double predicted_bytes = 0.0;
+  for (std::size_t i = 1; i <= rows; ++i) {
+    const std::size_t n = model.tokenizer.token_bytes(val[i]).size();
+    predicted_bytes += static_cast<double>(n == 0 ? 1 : n);
+  }
+  const double bits_per_byte = sum / std::log(2.0) / predicted_bytes;
   const BigramModel bigram(streams.train, c.vocab_size);
   out = Json{{"val_loss", number_json(static_cast<float>(val_loss))},
              {"perplexity", number_json(static_cast<float>(std::exp(val_loss)))},
              {"bigram_val_loss", number_json(static_cast<float>(bigram.mean_loss(val)))},
+             {"val_bits_per_byte", number_json(static_cast<float>(bits_per_byte))},
              {"val_tokens", rows}}
             .dump() +
         "\n";

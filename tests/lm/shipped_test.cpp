@@ -1,10 +1,8 @@
 // shipped_test.cpp: the models the site ships, as the build trained them (cmake/LanguageModels.cmake):
-// the English model beats the add-one bigram on validation text and writes mostly real words;
-// both load, tokenize their language, and generate. The issue asks for 25% below the bigram;
-// within the build's 4-minute training budget the English model reaches 17% (the Spanish one
-// 32%), so this checks 15%, a guard against regressions, and docs/language-model.md says what
-// the 25% would take. Skipped when the build has not
-// trained them (no corpus could be fetched). Labelled `slow` (the evaluation reads 90,000 tokens).
+// the English model's validation loss is at least 25% below the add-one bigram's (the issue's
+// target) and it writes mostly real words; both load, tokenize their language, and generate.
+// Skipped when the build has not trained them (no corpus could be fetched). Labelled `slow` (the
+// evaluation reads 73,000 tokens).
 #include "engine/core/lm/corpus.h"
 #include "engine/core/lm/heads.h"
 #include "engine/core/lm/model_file.h"
@@ -47,7 +45,7 @@ double validation_loss(const LmModel& m, const std::vector<int>& val) {
 }  // namespace
 
 TEST_SUITE("slow") {
-  TEST_CASE("the shipped English model's validation loss is at least 15% below the add-one bigram's" *
+  TEST_CASE("the shipped English model's validation loss is at least 25% below the add-one bigram's" *
             doctest::skip(!built("en") || std::string(NEURALPATH_CORPUS_EN).empty())) {
     const LmModel m = load_model(kModels + "/lm-en.nplm");
     const TokenStreams s = tokenize_corpus(read_corpus(NEURALPATH_CORPUS_EN), m.tokenizer);
@@ -55,7 +53,7 @@ TEST_SUITE("slow") {
     const double bigram = BigramModel(s.train, m.config.vocab_size).mean_loss(s.validation);
     MESSAGE("validation loss " << model << " nats/token, bigram " << bigram << ": " << 100.0 * (1.0 - model / bigram)
                                << "% lower");
-    CHECK(model <= 0.85 * bigram);
+    CHECK(model <= 0.75 * bigram);
   }
 
   TEST_CASE("the shipped English model prompted with The writes mostly words of its own corpus" *

@@ -10,7 +10,7 @@
 // A model is fetched once per page; asking again after a failure fetches it again.
 const np = window.neuralpath;
 const NAME = /^[a-z0-9-]{1,32}$/;
-const MAX_BYTES = 64 << 20;  // far above a shipped model (1.7 MB); a larger answer is not ours
+const MAX_BYTES = 64 << 20;  // far above a shipped model (3.3 MB at most); a larger answer is not ours
 // A failure's reason in the learner's words (shown inside lm-model.download_failed's {error}).
 const words = (key, args) => window.neuralpath.text(`lm-model.${key}`, args);
 const HEADER_LENGTH = 'content-length';  // a header name, not words
