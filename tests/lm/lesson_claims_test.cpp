@@ -148,7 +148,7 @@ TEST_CASE("the writing-text lesson quotes what the shipped English model gives" 
                    "\"{favourite}\" comes out about {in_100} times in 100, and something else the other {not_in_100} "
                    "times.",
                    "the less likely tokens together win about {not_in_100} times in 100.",
-                   "With {vocab} tokens to share the probability, a favourite with {p_model}% is already a clear one.",
+                   "With {vocab} tokens sharing the probability, even the favourite gets only {p_model}%.",
                    "After \"The cat\", the model gives \"{favourite}\" {p_model}%. At $\\tau = 0.8$ it gets "
                    "{p_cooled}%, and at $\\tau = 1.5$ only {p_warm}%.",
                    "top-k with $k = 40$ keeps 40 of the {vocab} tokens and \"{favourite}\" rises to {p_top_k}%; top-p "

@@ -18,15 +18,14 @@ namespace {
 //        on text where half the sequences repeat a span. A previous-token head forms first,
 //        then an induction head crosses 0.5 near step 1,500 (docs/language-model.md has the
 //        curves and the wasm timings).
-// small  the shipped Spanish model: trained at site build time on text as written (no repeated
-//        spans: the shipped models' heads are measured, not taught). Batch 48 x 600 steps
-//        (1.84 M tokens): at the same tokens, batch 48 reached the validation loss of batch 24
-//        (4.267 against 4.258 nats per token on English after 1.5 M tokens; batch 12: 4.361) in
-//        fewer, larger steps, which run faster per token and split better over threads; lr 1e-2
-//        did worse than 6e-3. A 4,096-token vocabulary. Spanish stops at 400 steps: 600 gave 36%
-//        below the bigram, 400 about 34%, and the saved minute keeps both models in the build's
-//        4-minute budget.
-// small-8k  the shipped English model: small with an 8,192-token vocabulary. On the English
+// small  the shipped Spanish model, trained at site build time on text as written (no repeated
+//        spans: the shipped models' heads are measured, not taught). A 4,096-token vocabulary,
+//        batch 48 x 400 steps: 600 steps gave 36% below the bigram, 400 give 33.5%, and the
+//        saved minute keeps both models in the build's 4-minute budget. Batch 48 reached the
+//        validation loss of batch 24 at the same tokens (4.267 against 4.258 nats per token on
+//        English after 1.5 M tokens; batch 12: 4.361) in fewer, larger steps, which run faster per
+//        token and split better over threads; lr 1e-2 did worse than 6e-3.
+// small-8k  the shipped English model: small with an 8,192-token vocabulary and 600 steps. On the English
 //        corpus, 600 steps each (one thread, seed 1), bits per byte of validation text went
 //        2.330 (V 2,048) -> 2.243 (4,096) -> 2.187 (8,192): longer tokens carry more text per
 //        step and per position of the context, for 1.5x the time of V 2,048. Repeated spans cost
@@ -47,10 +46,11 @@ LmConfig make(std::string name) {
     c.batch = 16; c.steps = 3000; c.learning_rate = 3e-3f; c.warmup_steps = 50; c.repeat_fraction = 0.5f;
     c.log_every = 100; c.val_batches = 4;
   } else if (c.name == "small" || c.name == "small-8k") {
-    c.vocab_size = c.name == "small" ? 4096 : 8192;
+    const bool wide = c.name == "small-8k";
+    c.vocab_size = wide ? 8192 : 4096; c.steps = wide ? 600 : 400;
     c.context = 64; c.d_model = 128; c.heads = 4; c.layers = 3; c.mlp_hidden = 512;
-    c.batch = 48; c.steps = c.name == "small" ? 400 : 600; c.learning_rate = 6e-3f; c.warmup_steps = 50;
-    c.repeat_fraction = 0.0f; c.log_every = 100; c.val_batches = 8;
+    c.batch = 48; c.learning_rate = 6e-3f; c.warmup_steps = 50; c.repeat_fraction = 0.0f;
+    c.log_every = 100; c.val_batches = 8;
   }
   return c;
 }

@@ -5,7 +5,6 @@
 #include "engine/core/lm/file_header.h"
 
 #include <cmath>
-#include <cstring>
 #include <sstream>
 
 namespace neuralpath::lm {
