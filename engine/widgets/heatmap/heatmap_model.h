@@ -19,20 +19,10 @@ class HeatmapModel : public TraceModel<HeatmapSettings> {
  public:
   static constexpr const char* kKind = "heatmap";
   static void describe(const Settings& settings, nlohmann::json& out);
-  static constexpr int kMaxTokens =
-      24;  // a 24×24 grid of weights still reads; the checker's figure too (read() hands it over)
+  static constexpr int kMaxTokens = kGridMaxTokens;
 
-  struct SetSentence {
-    std::string text;
-  };
   struct SetMask {
     bool causal = true;
-  };
-  struct SetHead {
-    int head = 0;
-  };
-  struct SelectCell {
-    Cell cell;
   };
   struct Explain {
     Cell cell;

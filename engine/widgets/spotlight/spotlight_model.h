@@ -27,18 +27,12 @@ class SpotlightModel : public TraceModel<SpotlightSettings> {
     int count = 1;
   };
 
-  struct SetSentence {
-    std::string text;
-  };
   struct ChooseSentence {
     int index = 0;
   };
   struct SetQuery {
     std::variant<int, std::string> token;
   };  // an index or a word of the sentence
-  struct SetHead {
-    int head = -1;
-  };
   struct Explain {
     std::variant<int, std::string> token;
   };

@@ -82,10 +82,7 @@ std::variant<TrainModel::Command, CommandResult> TrainModel::parse(const json& m
       return CommandResult(tr("train.needs_trained"));
     return Command(UseTrained{message["trained"].get<bool>()});
   }
-  if (type == "setSentence") {
-    if (!message.contains("text") || !message["text"].is_string()) return CommandResult(tr("widgets.needs_text"));
-    return Command(SetSentence{message["text"].get<std::string>()});
-  }
+  if (type == "setSentence") return parse_set_sentence<Command>(message);
   if (type == "trainSteps") return Command(TrainSteps{int_field(message, "n").value_or(0)});
   if (type == "explain") {
     const std::string what = message.value("what", std::string());
@@ -97,7 +94,7 @@ std::variant<TrainModel::Command, CommandResult> TrainModel::parse(const json& m
 
 TrainModel::TrainModel(const TrainSettings& settings, const lesson::Inline& caption,
                        std::optional<TrainSession> session, std::string error, bool built)
-    : settings_(settings), caption_(caption), session_(std::move(session)), error_(std::move(error)), built_(built) {
+    : WidgetModelBase(settings, caption), session_(std::move(session)), error_(std::move(error)), built_(built) {
   if (!session_) return;
   // The hand-set weights never change: their spotlight is computed once.
   hand_set_ = session_->spotlight_in(settings_.sentence, false).value_or(SpotlightNow{});

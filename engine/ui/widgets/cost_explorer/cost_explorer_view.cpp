@@ -252,7 +252,7 @@ void CostExplorerView::draw_run(const UiContext& ui, const Model& model, float w
   if (!model.running()) {
     if (kit::button(ui, tr("cost-explorer.run", {{"T", t}}).c_str(), true)) asked.push_back(Model::Run{});
   } else if (kit::button(ui, tr("cost-explorer.stop").c_str())) {
-    asked.push_back(Model::Stop{});
+    asked.push_back(Stop{});
   }
   ImGui::PopID();
   const auto& runs = model.runs();

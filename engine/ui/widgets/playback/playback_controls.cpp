@@ -116,7 +116,7 @@ float PlaybackView::draw_transport(const Painter& p, const PlaybackModel& m, ImV
     layout_["controls"][id] = css_rect(at, at + size);
     x += w + gap;
   };
-  place("restart", "playback.restart", Icon::restart, button.x, false, PlaybackModel::Restart{});
+  place("restart", "playback.restart", Icon::restart, button.x, false, Restart{});
   place("back", "playback.back", Icon::back, button.x, false, PlaybackModel::StepBy{-1});
   const bool playing = m.controller().playing();
   place("play", playing ? "playback.pause" : "playback.play", playing ? Icon::pause : Icon::play, button.x * 1.3f, true,
@@ -367,7 +367,7 @@ float PlaybackView::draw_sentence_input(const Painter& p, const PlaybackModel& m
   layout_["field"] = input_;  // what the field holds (a test compares it with the message under it)
   ImGui::SetCursorScreenPos(ImVec2(field_x + field_w + p.px(6), y));
   run |= ImGui::Button((run_label + "##run").c_str(), ImVec2(run_w, field_h));
-  if (run) asked.push_back(PlaybackModel::SetSentence{input_});
+  if (run) asked.push_back(SetSentence{input_});
   y += field_h;
   if (!m.error().empty() && m.trace()) {
     y += p.px(4);

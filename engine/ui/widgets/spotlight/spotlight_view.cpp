@@ -65,7 +65,7 @@ void SpotlightView::draw_choices(const UiContext& ui, const SpotlightModel& mode
     std::vector<std::string> heads = {tr("widgets.all_heads")};
     for (int h = 0; h < count; ++h) heads.push_back(tr("widgets.head", {{"n", std::to_string(h + 1)}}));
     const int picked = kit::segmented(ui, "head", heads, model.head() + 1, width);
-    if (picked >= 0 && picked - 1 != model.head()) asked.push_back(SpotlightModel::SetHead{picked - 1});
+    if (picked >= 0 && picked - 1 != model.head()) asked.push_back(SetHead{picked - 1});
   }
   kit::gap(ui, 2);
 }
@@ -301,7 +301,7 @@ void SpotlightView::draw_input(const UiContext& ui, const SpotlightModel& model,
   kit::follow_field(input_, sizeof input_, input_for_, model.field());
   kit::title(ui, tr("spotlight.your_sentence"));
   if (kit::text_entry(ui, {"##sentence", tr("spotlight.show")}, input_, sizeof input_, width))
-    asked.push_back(SpotlightModel::SetSentence{input_});
+    asked.push_back(SetSentence{input_});
   layout_["field"] = input_;  // what the box holds (a test compares it with the message)
   if (!model.input_error().empty()) {
     kit::wrapped(ui, model.input_error(), c.bad, kit::Face::small);

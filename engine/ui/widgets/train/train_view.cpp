@@ -59,9 +59,9 @@ void TrainView::draw_controls(const UiContext& ui, const Model& model, float wid
   ImGui::BeginDisabled(s.finished());
   if (kit::button(ui, (tr(go) + "###go").c_str(), true, ImVec2(go_w, 0))) {
     if (s.running())
-      asked.push_back(Model::Pause{});
+      asked.push_back(Pause{});
     else
-      asked.push_back(Model::Train{});
+      asked.push_back(Train{});
   }
   layout_["go"] = kit::css_rect(ui, ImGui::GetItemRectMin(), ImGui::GetItemRectMax());
   ImGui::EndDisabled();
@@ -298,7 +298,7 @@ void TrainView::draw_try(const UiContext& ui, const Model& model, float width, A
   }
   const std::string hint = tr("train.try_hint", {{"query", ui::quoted(model.settings().query)}});
   if (kit::text_entry(ui, {"##try", tr("train.show"), "", hint.c_str()}, sentence_, sizeof sentence_, width))
-    asked.push_back(Model::SetSentence{sentence_});
+    asked.push_back(SetSentence{sentence_});
   if (!model.input_error().empty()) {
     kit::wrapped(ui, model.input_error(), ui.colors().bad, kit::Face::small);
   } else if (model.custom()) {
