@@ -6,9 +6,6 @@
 
 namespace neuralpath::ui {
 
-using namespace lesson::detail;  // Fields, WidgetFields, parse_integer, ...
-using lesson::SettingsNode;
-
 void HeadCostSettings::read(lesson::detail::WidgetFields& w) {
   d_model = w.fields.integer("d-model", 512, 1, kMaxCostDModel).value_or(512);
   const bool heads_given = w.fields.has("heads");

@@ -8,9 +8,6 @@
 
 namespace neuralpath::ui {
 
-using namespace lesson::detail;  // Fields, WidgetFields, parse_integer, ...
-using lesson::SettingsNode;
-
 void HeadViewSettings::read(lesson::detail::WidgetFields& w) {
   query = w.fields.text("query", false).value_or("");
   for (char& c : query) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));

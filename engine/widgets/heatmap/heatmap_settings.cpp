@@ -6,9 +6,6 @@
 
 namespace neuralpath::ui {
 
-using namespace lesson::detail;  // Fields, WidgetFields, parse_integer, ...
-using lesson::SettingsNode;
-
 void HeatmapSettings::read(lesson::detail::WidgetFields& w) {
   sentence = w.sentence(HeatmapModel::kMaxTokens);
   causal = w.causal_mask();

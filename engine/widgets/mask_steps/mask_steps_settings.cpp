@@ -28,11 +28,6 @@ const std::vector<MaskStage>& all_mask_stages() {
   return all;
 }
 
-}  // namespace neuralpath::ui
-
-namespace neuralpath::ui {
-
-using namespace lesson::detail;  // Fields, WidgetFields, parse_integer, ...
 using lesson::SettingsNode;
 
 void MaskStepsSettings::read(lesson::detail::WidgetFields& w) {

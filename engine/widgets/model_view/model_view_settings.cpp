@@ -6,9 +6,6 @@
 
 namespace neuralpath::ui {
 
-using namespace lesson::detail;  // Fields, WidgetFields, parse_integer, ...
-using lesson::SettingsNode;
-
 void ModelViewSettings::read(lesson::detail::WidgetFields& w) {
   sentence = w.sentence(ModelViewModel::kMaxTokens);  // the checker runs it through the lesson's model
   causal = w.causal_mask(/*otherwise=*/false);

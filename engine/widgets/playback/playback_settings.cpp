@@ -39,11 +39,6 @@ void PlaybackSettings::check(const lesson::Lesson& lesson, const ModelSpec& reso
   }
 }
 
-}  // namespace neuralpath::ui
-
-namespace neuralpath::ui {
-
-using namespace lesson::detail;  // Fields, WidgetFields, parse_integer, ...
 using lesson::is_playback_step;
 using lesson::SettingsNode;
 

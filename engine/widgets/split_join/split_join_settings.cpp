@@ -34,13 +34,6 @@ const std::vector<SplitStage>& all_split_stages() {
   return all;
 }
 
-}  // namespace neuralpath::ui
-
-namespace neuralpath::ui {
-
-using namespace lesson::detail;  // Fields, WidgetFields, parse_integer, ...
-using lesson::SettingsNode;
-
 void SplitJoinSettings::read(lesson::detail::WidgetFields& w) {
   query = w.fields.text("query", false).value_or("");
   sentence = w.sentence(SplitJoinModel::kMaxTokens, query);

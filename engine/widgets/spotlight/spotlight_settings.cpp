@@ -6,7 +6,6 @@
 
 namespace neuralpath::ui {
 
-using namespace lesson::detail;  // Fields, WidgetFields, parse_integer, ...
 using lesson::SettingsNode;
 
 void SpotlightSettings::read(lesson::detail::WidgetFields& w) {

@@ -6,7 +6,6 @@
 
 namespace neuralpath::ui {
 
-using namespace lesson::detail;  // Fields, WidgetFields
 using lesson::SettingsNode;
 
 void TokenizerSettings::read(lesson::detail::WidgetFields& w) {

@@ -9,9 +9,6 @@
 
 namespace neuralpath::ui {
 
-using namespace lesson::detail;  // Fields, WidgetFields, parse_integer, ...
-using lesson::SettingsNode;
-
 void TrainSettings::read(lesson::detail::WidgetFields& w) {
   task = w.fields.text("task", true).value_or("");
   query = w.fields.text("query", true).value_or("");

@@ -49,10 +49,9 @@ void GenerateView::draw(const UiContext& ui, const Model& model, Asked& asked) {
 }
 
 void GenerateView::draw_prompt(const UiContext& ui, const Model& model, float width, Asked& asked) {
-  kit::follow_field(prompt_, sizeof prompt_, prompt_for_, model.prompt());
   kit::title(ui, tr("generate.prompt"));
-  if (kit::text_entry(ui, {"##prompt", tr("generate.use_prompt")}, prompt_, sizeof prompt_, width))
-    asked.push_back(SetSentence{prompt_});
+  if (prompt_.draw(ui, {"##prompt", tr("generate.use_prompt")}, model.prompt(), width))
+    asked.push_back(SetSentence{prompt_.text()});
   if (!model.input_error().empty()) kit::wrapped(ui, model.input_error(), ui.colors().bad, kit::Face::small);
 }
 

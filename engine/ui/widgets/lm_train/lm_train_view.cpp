@@ -358,10 +358,9 @@ void LmTrainView::draw_sample(const UiContext& ui, const Model& model) {
 
 void LmTrainView::draw_input(const UiContext& ui, const Model& model, float width, Asked& asked) {
   const Palette& c = ui.colors();
-  kit::follow_field(input_, sizeof input_, input_for_, model.text());
   kit::title(ui, tr("lm_train.your_text"));
-  if (kit::text_entry(ui, {"##text", tr("lm_train.show"), "##show"}, input_, sizeof input_, width))
-    asked.push_back(SetSentence{input_});
+  if (input_.draw(ui, {"##text", tr("lm_train.show"), "##show"}, model.text(), width))
+    asked.push_back(SetSentence{input_.text()});
   if (!model.input_error().empty()) kit::wrapped(ui, model.input_error(), c.bad, kit::Face::small);
 }
 
