@@ -22,6 +22,11 @@
 
 namespace neuralpath::ui::test {
 
+// A suite says `using namespace neuralpath::ui::test;` and has the page's names, json and the
+// harness below.
+using namespace neuralpath::ui;
+using nlohmann::json;
+
 struct ImGuiAssertion : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
