@@ -127,8 +127,7 @@ TEST_CASE("check --kinds lists each lesson's widget kinds, sorted, one JSON line
   const auto writing = nlohmann::json::parse(first), attention = nlohmann::json::parse(second);
   CHECK(writing["file"].get<std::string>().ends_with("writing-text.md"));
   CHECK(writing["kinds"] == nlohmann::json{"generate", "kv-cache", "tokenizer"});
-  CHECK(attention["kinds"] ==
-        nlohmann::json{"cost-explorer", "heatmap", "mask-steps", "spotlight", "train"});
+  CHECK(attention["kinds"] == nlohmann::json{"cost-explorer", "heatmap", "mask-steps", "spotlight", "train"});
   // A lesson with no widget has none; a broken one still gets its line, and the exit says it failed.
   const std::string good = write_temp("kinds-good.md", kTinyLesson);
   const std::string bad = write_temp("kinds-bad.md", "# Not a lesson\n");
