@@ -368,6 +368,7 @@ async function start(requests) {
   // The page lists it right after this module, but on a loaded machine it may arrive after the
   // engine has started: then GLFW saw both, and a wheel notch down scrolled 300 notches up.
   await import('./np-input.js').catch(() => {});  // without it the page still works, uncorrected
+  await Promise.all(pageParts);
   restoreListeners = routeKeysToCanvasOnly(names[engineFiles.js]);
   const script = document.createElement('script');
   mark('engine-script');
@@ -667,6 +668,18 @@ const chosen = chooseLanguage(params).then(code => {
 });
 const preloaded = preloadedAssets();
 const engineFiles = preloaded ? preloaded.engine : EVERY_KIND;  // {js, wasm, data}: the plain names
+// The page's parts that only some pages use, imported only there, and before the engine starts
+// (start() waits for them), so none misses an event: the embedding page's messages (np-host.js)
+// in a frame or in embed mode, and the language models' downloads and trainers (np-models.js,
+// np-lm.js) with an engine that holds a kind which runs one (its meta says data-models; a page
+// without the metas runs the engine with every kind). A direct visit to a lesson of attention
+// downloads neither.
+const engineMeta = [...document.querySelectorAll('meta[name="np-engine"]')]
+  .find(meta => `${meta.dataset.npEngine}.js` === engineFiles.js);
+const pageParts = [
+  ...(window.parent !== window || embedded ? [import('./np-host.js')] : []),
+  ...(!engineMeta || engineMeta.dataset.models === 'yes' ? [import('./np-models.js'), import('./np-lm.js')] : []),
+].map(part => part.catch(error => console.warn(`neuralpath: a part of the page did not load: ${error.message}`)));
 const names = preloaded ? Promise.resolve(preloaded.names) : assetNames();
 const requests = {
   sizes: preloaded ? Promise.resolve(preloaded.sizes) : assetSizes(),

@@ -4,7 +4,8 @@
 // the site's assembly (web/assemble_site.cmake):
 //
 //   <meta name="np-engine" data-np-engine="lesson-lm" data-js="lesson-lm.<hash>.js" data-js-bytes="…"
-//         data-wasm="…" data-wasm-bytes="…" data-data="lesson.<hash>.data" data-data-bytes="…">
+//         data-wasm="…" data-wasm-bytes="…" data-data="lesson.<hash>.data" data-data-bytes="…"
+//         data-models="yes">   (it runs language models: np-app.js then loads their page parts)
 //   <meta name="np-engine-lessons" data-np-every-kind="lesson" content="writing-text=lesson-lm …">
 //
 // This classic script runs while the browser reads the head: it picks the engine of ?lesson=ID
