@@ -14,8 +14,8 @@
 #include "engine/ui/fonts.h"
 #include "engine/ui/page_limits.h"
 #include "engine/ui/text_bridge.h"
-#include "engine/widgets/language_models.h"
 #include "web/canvas_damage.h"
+#include "web/engine_loop.h"
 #include "web/imgui_webgl_renderer.h"
 
 #include <GLFW/glfw3.h>
@@ -309,6 +309,8 @@ const char* guarded(Call call) {
 
 }  // namespace
 
+void neuralpath::web::wake_engine() { idle.wake(); }
+
 // [SECTION] Exports to JS -----------------------------------------------------------------------
 // Strings returned to JS stay valid until the next np_* call that returns a string.
 extern "C" {
@@ -401,25 +403,6 @@ EMSCRIPTEN_KEEPALIVE const char* np_take_events() {
     }
     return out + "]";
   });
-}
-
-// A shipped language model on its way (web/shell/np-models.js fetches it when a widget sends
-// lmModelWanted): its progress, its bytes (read and checked by the engine), or why it failed.
-// The widgets notice the change on their next update, so each call wakes the loop.
-EMSCRIPTEN_KEEPALIVE void np_lm_model_progress(const char* name, double received, double total) {
-  neuralpath::ui::LanguageModels::shared().progress(name, static_cast<std::int64_t>(received),
-                                                    static_cast<std::int64_t>(total));
-  idle.wake();
-}
-EMSCRIPTEN_KEEPALIVE int np_lm_model_bytes(const char* name, const char* bytes, std::size_t length) {
-  auto& shelf = neuralpath::ui::LanguageModels::shared();
-  shelf.arrived(name, std::string(bytes, length));
-  idle.wake();
-  return shelf.status(name).state == neuralpath::ui::ModelState::ready ? 0 : 1;
-}
-EMSCRIPTEN_KEEPALIVE void np_lm_model_failed(const char* name, const char* reason) {
-  neuralpath::ui::LanguageModels::shared().failed(name, reason);
-  idle.wake();
 }
 
 // The words and numbers of the text version, from the engine's catalogue and formats

@@ -15,7 +15,8 @@ int run_attend(const std::string& stdin_text, std::string& stdout_text);
 // trace [--sentence TEXT] [--lesson FILE] [--mask causal|none] [--lang CODE] [--focus N] [--terms] [--pretty]
 int run_trace(const std::vector<std::string>& args, std::string& stdout_text);
 
-// check FILE...: validates lessons with the lesson library (engine/lesson).
+// check [--kinds] FILE...: validates lessons with the lesson library (engine/lesson); --kinds
+// also prints each file's widget kinds, one JSON line per file.
 int run_check(const std::vector<std::string>& args, std::string& stdout_text, std::string& stderr_text);
 
 // train --lesson FILE [--task NAME] [--steps N] [--seed S] [--out FILE]: JSON lines per logged step.

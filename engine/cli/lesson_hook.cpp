@@ -10,6 +10,7 @@
 #include "engine/widgets/widget_kinds.h"
 
 #include <fstream>
+#include <set>
 #include <sstream>
 
 namespace neuralpath::cli {
@@ -58,6 +59,20 @@ std::vector<std::string> check_lesson_files(const std::vector<std::string>& path
     for (const lesson::Diagnostic& d : lesson::check_lesson_or_translation_file(path, ui::block_parsers()))
       lines.push_back(d.to_string());
   return lines;
+}
+
+std::vector<std::string> widget_kinds_of_lesson_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError(path + ": cannot read the lesson");
+  std::ostringstream text;
+  text << in.rdbuf();
+  const lesson::ParseResult parsed = lesson::parse_lesson(text.str(), path, ui::block_parsers());
+  std::set<std::string> kinds;  // sorted, each once
+  lesson::for_each_block(parsed.lesson, [&](const lesson::Block& block) {
+    const std::string_view kind = lesson::widget_kind_name(block.content);
+    if (!kind.empty()) kinds.emplace(kind);
+  });
+  return {kinds.begin(), kinds.end()};
 }
 
 }  // namespace neuralpath::cli

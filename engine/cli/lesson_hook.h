@@ -25,4 +25,9 @@ void use_language_for_run(const std::string& code, const std::string& lesson_pat
 // translation (lessons/<lang>/ID.md) is also compared with its original's structure.
 std::vector<std::string> check_lesson_files(const std::vector<std::string>& paths);
 
+// The widget kinds a lesson file's blocks use ("generate", "heatmap"), sorted, each once: what a
+// site's build reads to give each lesson the smallest lesson engine that holds them all
+// (web/CMakeLists.txt). A block the parser refuses names no kind.
+std::vector<std::string> widget_kinds_of_lesson_file(const std::string& path);
+
 }  // namespace neuralpath::cli

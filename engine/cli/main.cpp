@@ -3,7 +3,7 @@
 //
 //   neuralpath-cli attend < input.json        attention on raw Q, K, V
 //   neuralpath-cli trace --sentence TEXT ...  the whole block, step by step, with narration
-//   neuralpath-cli check FILE...              validate lesson files
+//   neuralpath-cli check [--kinds] FILE...    validate lesson files (and list their widget kinds)
 //   neuralpath-cli train --lesson FILE ...    train the lesson's model on one of its tasks
 //   neuralpath-cli heads --lesson FILE ...    how its heads divide a task's relations
 //   neuralpath-cli lm train|eval|generate|heads|models ...   the language model (lm_command.cpp)
@@ -29,7 +29,7 @@ constexpr const char* kUsage =
     "\"kernel\": \"naive\"|\"tiled\"}\n"
     "       neuralpath-cli trace [--sentence TEXT] [--lesson FILE] [--mask causal|none] [--lang CODE] [--focus N] "
     "[--terms] [--pretty]\n"
-    "       neuralpath-cli check FILE...\n"
+    "       neuralpath-cli check [--kinds] FILE...\n"
     "       neuralpath-cli train --lesson FILE [--task NAME] [--steps N] [--seed S] [--out FILE] [--lang CODE]\n"
     "       neuralpath-cli heads --lesson FILE [--task NAME]\n"
     "       neuralpath-cli lm train --corpus FILE --config tiny|page|small|small-8k [--steps N] [--seed S] "

@@ -1,24 +1,10 @@
-// widget_kinds.cpp: the list of widget kinds (widget_kinds.h): one entry per folder of
-// engine/widgets/, named by CMake in widget_kind_list.inc as X(folder).
+// widget_kinds.cpp: what the engine asks of the list of widget kinds (widget_kinds.h). The list
+// itself, widget_kinds(), is widget_kind_list.cpp's.
 #include "engine/widgets/widget_kinds.h"
 
 #include "engine/text/catalogue.h"
 
 namespace neuralpath::ui {
-
-// Each folder's entry, defined at the end of its <kind>_model.cpp.
-#define NEURALPATH_DECLARE_WIDGET_KIND(folder) const WidgetKind& folder##_widget_kind();
-#include "widget_kind_list.inc"
-#undef NEURALPATH_DECLARE_WIDGET_KIND
-
-const std::vector<const WidgetKind*>& widget_kinds() {
-  static const std::vector<const WidgetKind*> kinds = {
-#define NEURALPATH_DECLARE_WIDGET_KIND(folder) &folder##_widget_kind(),
-#include "widget_kind_list.inc"
-#undef NEURALPATH_DECLARE_WIDGET_KIND
-  };
-  return kinds;
-}
 
 const WidgetKind* find_widget_kind(std::string_view name) {
   for (const WidgetKind* kind : widget_kinds())

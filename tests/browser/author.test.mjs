@@ -53,6 +53,8 @@ const bannerText = page => page.evaluate(() => document.querySelector('.np-autho
 test('a save shows in the open page within a second, keeping the section, scroll, answers, reveals and widget state', async () => {
   const { page, problems, context } = await open();
   assert.equal((await state(page)).title, 'New lesson');
+  // The engine with every kind, whatever the lesson's id: the author may add any widget.
+  assert.equal(await page.evaluate(() => document.querySelector('link[data-np-asset$=".wasm"]')?.dataset.npAsset), 'lesson.wasm');
   // The reader's place and work: an answer, an open reveal, a widget's own sentence, a section.
   await page.evaluate(() => {
     const np = window.neuralpath;

@@ -122,17 +122,24 @@ test('the page starts with one WebGL context, and the engine compiles its WebAss
   assert.deepEqual(seen.canvases, ['canvas']);
   assert.equal(seen.compiled[0], 'compileStreaming');
   // The .wasm is asked for as soon as its name is known, not after lesson.js has arrived and run.
-  const wasm = requested.findIndex(p => /\/lesson\.[0-9a-f]{16}\.wasm$/.test(p));
-  const script = requested.findIndex(p => /\/lesson\.[0-9a-f]{16}\.js$/.test(p));
+  const wasm = requested.findIndex(p => /\/lesson(-[a-z]+)?\.[0-9a-f]{16}\.wasm$/.test(p));
+  const script = requested.findIndex(p => /\/lesson(-[a-z]+)?\.[0-9a-f]{16}\.js$/.test(p));
   assert.ok(wasm >= 0 && script >= 0 && wasm < script, `requests in order: ${requested.join(' ')}`);
-  // lesson.html names the engine's files (preload links): their downloads start while the HTML
-  // is read, before the page's scripts ask for the words, with no asset-names.json round trip
-  // (#33); and the font package is fetched once, beside the wasm, not again by the glue.
-  const words = requested.indexOf('/lessons/strings/en.strings');
-  const data = requested.filter(p => /\/lesson\.[0-9a-f]{16}\.data$/.test(p));
-  assert.ok(words > 0 && wasm < words, `the wasm is asked for before the words: ${requested.join(' ')}`);
+  // lesson.html names the engines' files, and its first script (np-engine.js) preloads those of
+  // this lesson's engine while the HTML is read: before the page's modules ask for the lesson,
+  // with no asset-names.json round trip (#33); and the font package is fetched once, beside the
+  // wasm, not again by the glue.
+  const chooser = requested.indexOf('/np-engine.js');
+  const lessonText = requested.indexOf('/lessons/self-attention.md');
+  const data = requested.filter(p => /\/lesson(-[a-z]+)?\.[0-9a-f]{16}\.data$/.test(p));
+  assert.ok(chooser >= 0 && chooser < wasm && wasm < lessonText, `the wasm is asked for before the lesson: ${requested.join(' ')}`);
   assert.ok(!requested.includes('/asset-names.json'), `no asset-names.json: ${requested.join(' ')}`);
   assert.equal(data.length, 1, `the font package once: ${requested.join(' ')}`);
+  // The engine with the attention lesson's kinds, without the language model's or the
+  // playback's, which this lesson never runs (#28), and no other engine's files.
+  const engines = requested.filter(p => /\/lesson(-[a-z]+)?\.[0-9a-f]{16}\.(js|wasm)$/.test(p))
+    .map(p => p.replace(/\.[0-9a-f]{16}\./, '.')).sort();
+  assert.deepEqual(engines, ['/lesson-attention.js', '/lesson-attention.wasm']);
   await context.close();
 });
 

@@ -19,13 +19,17 @@ async function openLesson({ width, height, touch, lang, section }) {
   const page = await context.newPage();
   const problems = [];
   const models = [];
+  const engineFiles = [];
   page.on('pageerror', e => problems.push(`page error: ${e.message}`));
   page.on('console', m => { if (m.type() === 'error') problems.push(`console: ${m.text()}`); });
-  page.on('request', r => { if (r.url().includes('/models/')) models.push(r.url()); });
+  page.on('request', r => {
+    if (r.url().includes('/models/')) models.push(r.url());
+    if (/\.(wasm|js)$/.test(new URL(r.url()).pathname) && /\/lesson[-.]/.test(r.url())) engineFiles.push(new URL(r.url()).pathname);
+  });
   await page.goto(`${env.origin}/lesson.html?lesson=writing-text&section=${section}&voice=off&lang=${lang}`);
   await lessonReady(page);
   await settled(page);
-  return { context, page, problems, models };
+  return { context, page, problems, models, engineFiles };
 }
 
 const pageState = page => page.evaluate(() => window.neuralpath.state());
@@ -67,8 +71,11 @@ const devices = [{ name: 'phone', width: 375, height: 740, touch: true },
 for (const lang of ['en', 'es'])
   for (const device of devices) {
     test(`${lang} ${device.name}: Load fetches the model once, Next token writes a token, the filters narrow it`, async () => {
-      const { context, page, problems, models } = await openLesson({ ...device, lang, section: 'filters' });
+      const { context, page, problems, models, engineFiles } = await openLesson({ ...device, lang, section: 'filters' });
       try {
+        // The lesson engine of the language model's kinds alone, not the one with every kind (#28:
+        // a first visit fetches no code its lesson never runs).
+        assert.deepEqual(engineFiles.map(f => f.replace(/\.[0-9a-f]{16}\./, '.')).sort(), ['/lesson-lm.js', '/lesson-lm.wasm']);
         await scrollTo(page, 'filters');
         let w = await widget(page, 'filters');
         assert.equal(w.kind, 'generate');

@@ -114,6 +114,33 @@ TEST_CASE("check prints file:line:col errors and exits 1, and is silent with exi
   std::filesystem::remove(good);
 }
 
+TEST_CASE("check --kinds lists each lesson's widget kinds, sorted, one JSON line per file") {
+  // What the site's build reads to give a lesson its engine (web/assemble_site.cmake).
+  const Run lm = cli("check --kinds " NEURALPATH_SOURCE_DIR "/lessons/writing-text.md " NEURALPATH_SOURCE_DIR
+                     "/lessons/self-attention.md");
+  REQUIRE(lm.code == 0);
+  std::istringstream lines(lm.out);
+  std::string first, second, extra;
+  std::getline(lines, first);
+  std::getline(lines, second);
+  CHECK_FALSE(std::getline(lines, extra));
+  const auto writing = nlohmann::json::parse(first), attention = nlohmann::json::parse(second);
+  CHECK(writing["file"].get<std::string>().ends_with("writing-text.md"));
+  CHECK(writing["kinds"] == nlohmann::json{"generate", "kv-cache", "tokenizer"});
+  CHECK(attention["kinds"] == nlohmann::json{"cost-explorer", "heatmap", "mask-steps", "spotlight", "train"});
+  // A lesson with no widget has none; a broken one still gets its line, and the exit says it failed.
+  const std::string good = write_temp("kinds-good.md", kTinyLesson);
+  const std::string bad = write_temp("kinds-bad.md", "# Not a lesson\n");
+  const Run both = cli("check --kinds '" + good + "' '" + bad + "'");
+  CHECK(both.code == 1);
+  CHECK(both.out == nlohmann::json{{"file", good}, {"kinds", nlohmann::json::array()}}.dump() + "\n" +
+                        nlohmann::json{{"file", bad}, {"kinds", nlohmann::json::array()}}.dump() + "\n");
+  CHECK(cli("check --kinds").code == 2);
+  CHECK(cli("check --kind '" + good + "'").code == 2);
+  std::filesystem::remove(good);
+  std::filesystem::remove(bad);
+}
+
 TEST_CASE("trace --lesson runs the lesson's model and refuses a broken lesson with exit 2") {
   const std::string bad = write_temp("bad-trace.md", "# Not a lesson\n");
   const std::string good = write_temp("good-trace.md", kTinyLesson);

@@ -219,7 +219,10 @@ export async function startAuthor({ lesson, cli, root = join(repo, 'build/web/si
     response.end(body);
   }
 
-  const pageHtml = () => readFileSync(join(root, 'lesson.html'), 'utf8').replace('</head>',
+  // The page as the site has it, with the author's script, and with no lesson given an engine of
+  // its own: the one with every kind runs whatever widgets the author adds (np-engine.js).
+  const pageHtml = () => readFileSync(join(root, 'lesson.html'), 'utf8')
+    .replace(/(<meta name="np-engine-lessons"[^>]*?) content="[^"]*"/, '$1 content=""').replace('</head>',
     '  <link rel="stylesheet" href="author/np-author.css">\n</head>').replace('</body>',
     '  <script type="module" src="author/np-author.js"></script>\n</body>');
 

@@ -98,14 +98,14 @@ function stage(site, lessons, format) {
   return dir;
 }
 
-// A site may hold the engine twice: content-hashed names the page loads (asset-names.json) and
-// the plain names kept for tools. A package needs only what the page loads: 2 MB instead of 4.
+// A site may hold each engine twice: content-hashed names the page loads (asset-names.json) and
+// the plain names kept for tools. A package needs only what the page loads: half the bytes.
 function dropPlainEngineCopies(dir) {
   let names;
   try { names = JSON.parse(readFileSync(join(dir, 'asset-names.json'), 'utf8')); } catch { return; }
   for (const [plain, hashed] of Object.entries(names || {})) {
-    if (/^lesson\.(js|wasm|data)$/.test(plain) && typeof hashed === 'string' && hashed !== plain &&
-        /^lesson\.[0-9a-f]+\.(js|wasm|data)$/.test(hashed) && existsSync(join(dir, hashed))) rmSync(join(dir, plain));
+    if (/^lesson(-[a-z]+)?\.(js|wasm|data)$/.test(plain) && typeof hashed === 'string' && hashed !== plain &&
+        /^lesson(-[a-z]+)?\.[0-9a-f]+\.(js|wasm|data)$/.test(hashed) && existsSync(join(dir, hashed))) rmSync(join(dir, plain));
   }
 }
 

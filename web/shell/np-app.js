@@ -101,20 +101,26 @@ function webgl2Available() {
   return typeof WebGL2RenderingContext === 'function';
 }
 
-// The engine's files as the site's lesson.html names them: preload links the site's assembly
-// writes (web/assemble_site.cmake), so their downloads start while the browser reads the HTML,
-// not after this module, its imports and asset-names.json have each taken a round trip. Each
-// carries its raw byte count for the progress bar. null in a page without them (a site
-// assembled by hand): then asset-names.json and asset-sizes.json say.
+// The engine's files as the page's np-engine.js named them: preload links for the one engine,
+// of the site's several, that holds the widget kinds of this lesson (web/CMakeLists.txt). Their
+// downloads start while the browser reads the HTML, not after this module, its imports and
+// asset-names.json have each taken a round trip. Each carries its plain name (what the glue asks
+// for) and its raw byte count for the progress bar. null in a page without them (a site
+// assembled by hand): then asset-names.json and asset-sizes.json say, for the engine with every
+// kind.
+const ENGINE_FILE = /^(lesson(?:-[a-z]+)?)\.(js|wasm|data)$/;
+const HASHED_ENGINE_FILE = /^lesson(?:-[a-z]+)?\.[0-9a-f]{16}\.(js|wasm|data)$/;
 function preloadedAssets() {
-  const names = {}, sizes = {};
+  const names = {}, sizes = {}, engine = {};
   for (const link of document.querySelectorAll('link[data-np-asset]')) {
     const plain = link.dataset.npAsset, hashed = link.getAttribute('href');
-    if (!/^lesson\.(js|wasm|data)$/.test(plain) || !/^lesson\.[0-9a-f]{16}\.(js|wasm|data)$/.test(hashed)) continue;
+    const match = ENGINE_FILE.exec(plain);
+    if (!match || !HASHED_ENGINE_FILE.test(hashed) || engine[match[2]]) continue;
+    engine[match[2]] = plain;
     names[plain] = hashed;
     sizes[plain] = Number(link.dataset.npBytes) || 0;
   }
-  return names['lesson.js'] && names['lesson.wasm'] && names['lesson.data'] ? { names, sizes } : null;
+  return engine.js && engine.wasm && engine.data ? { names, sizes, engine } : null;
 }
 
 // The SHA-256 (hex) of every lesson text the site's build ran the engine's checks on and found
@@ -139,13 +145,15 @@ async function assetSizes() {
 }
 
 // The engine's files under their content-hashed names (cached for good by the server), written
-// at site assembly; the plain names when the list is missing (a site assembled by hand).
+// at site assembly; the plain names when the list is missing (a site assembled by hand). Only
+// for a page without np-engine.js's links: the engine with every kind, which runs any lesson.
+const EVERY_KIND = { js: 'lesson.js', wasm: 'lesson.wasm', data: 'lesson.data' };
 async function assetNames() {
-  const plain = { 'lesson.js': 'lesson.js', 'lesson.wasm': 'lesson.wasm', 'lesson.data': 'lesson.data' };
+  const plain = Object.fromEntries(Object.values(EVERY_KIND).map(name => [name, name]));
   try {
     const names = await (await fetch('asset-names.json')).json();
     for (const name of Object.keys(plain))
-      if (typeof names[name] === 'string' && /^lesson\.[0-9a-f]{16}\.(js|wasm|data)$/.test(names[name])) plain[name] = names[name];
+      if (typeof names[name] === 'string' && HASHED_ENGINE_FILE.test(names[name])) plain[name] = names[name];
   } catch { /* plain names */ }
   return plain;
 }
@@ -315,7 +323,7 @@ async function start(requests) {
     return;
   }
   const [sizes, names] = await Promise.all([requests.sizes, requests.names]);
-  downloaded.total = (sizes['lesson.wasm'] || 0) + (sizes['lesson.data'] || 0);
+  downloaded.total = (sizes[engineFiles.wasm] || 0) + (sizes[engineFiles.data] || 0);
   downloaded.shown = true;
   reportDownload();
   // The font package, if it came (else the glue fetches it itself, as it would anyway).
@@ -340,7 +348,7 @@ async function start(requests) {
     // The font package (lesson.data) under its hashed name, already fetched (requests.data).
     locateFile: path => (Object.hasOwn(names, path) ? names[path] : path),
     getPreloadedPackage: (name, bytes) =>
-      (fontPackage && name === names['lesson.data'] && fontPackage.byteLength === bytes ? fontPackage : null),
+      (fontPackage && name === names[engineFiles.data] && fontPackage.byteLength === bytes ? fontPackage : null),
     // Emscripten reports the font package's download as "Downloading data... (a/b)" when it
     // fetches it itself.
     setStatus(text) {
@@ -360,10 +368,11 @@ async function start(requests) {
   // The page lists it right after this module, but on a loaded machine it may arrive after the
   // engine has started: then GLFW saw both, and a wheel notch down scrolled 300 notches up.
   await import('./np-input.js').catch(() => {});  // without it the page still works, uncorrected
-  restoreListeners = routeKeysToCanvasOnly(names['lesson.js']);
+  await Promise.all(pageParts);
+  restoreListeners = routeKeysToCanvasOnly(names[engineFiles.js]);
   const script = document.createElement('script');
   mark('engine-script');
-  script.src = names['lesson.js'];
+  script.src = names[engineFiles.js];
   script.onerror = () => showFatal(words('app.engine_failed'), words('app.script_failed'));
   document.body.appendChild(script);
 }
@@ -658,12 +667,25 @@ const chosen = chooseLanguage(params).then(code => {
   return code;
 });
 const preloaded = preloadedAssets();
+const engineFiles = preloaded ? preloaded.engine : EVERY_KIND;  // {js, wasm, data}: the plain names
+// The page's parts that only some pages use, imported only there, and before the engine starts
+// (start() waits for them), so none misses an event: the embedding page's messages (np-host.js)
+// in a frame or in embed mode, and the language models' downloads and trainers (np-models.js,
+// np-lm.js) with an engine that holds a kind which runs one (its meta says data-models; a page
+// without the metas runs the engine with every kind). A direct visit to a lesson of attention
+// downloads neither.
+const engineMeta = [...document.querySelectorAll('meta[name="np-engine"]')]
+  .find(meta => `${meta.dataset.npEngine}.js` === engineFiles.js);
+const pageParts = [
+  ...(window.parent !== window || embedded ? [import('./np-host.js')] : []),
+  ...(!engineMeta || engineMeta.dataset.models === 'yes' ? [import('./np-models.js'), import('./np-lm.js')] : []),
+].map(part => part.catch(error => console.warn(`neuralpath: a part of the page did not load: ${error.message}`)));
 const names = preloaded ? Promise.resolve(preloaded.names) : assetNames();
 const requests = {
   sizes: preloaded ? Promise.resolve(preloaded.sizes) : assetSizes(),
   names,
-  wasm: names.then(found => fetch(found['lesson.wasm'])),
-  data: names.then(found => fetchFontPackage(fetch(found['lesson.data']), n => { downloaded.data = n; reportDownload(); })),
+  wasm: names.then(found => fetch(found[engineFiles.wasm])),
+  data: names.then(found => fetchFontPackage(fetch(found[engineFiles.data]), n => { downloaded.data = n; reportDownload(); })),
   lesson: lessonNamePattern.test(lessonId) ? chosen.then(async code => fetch((await lessonPath(lessonId, code)).path)) : null,
 };
 requests.lesson?.catch(() => {});  // a failed fetch is reported by fetchLesson, once the words are in
@@ -671,7 +693,7 @@ requests.wasm.catch(() => {});    // ... and the engine's by compileEngine
 requests.data.catch(() => {});    // the glue fetches the fonts itself then
 // The compile starts with the download; its bytes count once the sizes are known.
 requests.engine = Promise.all([requests.sizes, requests.wasm]).then(([sizes, response]) =>
-  compileEngine(response, sizes['lesson.wasm'], n => { downloaded.wasm = n; reportDownload(); }));
+  compileEngine(response, sizes[engineFiles.wasm], n => { downloaded.wasm = n; reportDownload(); }));
 requests.engine.catch(() => {});  // reported when the glue asks for it (instantiateWasm)
 chosen.then(code => loadStrings(code)).then(() => { mark('strings'); fillPage(); return start(requests); })
   .catch(error => showFatal(words('app.start_failed'), String(error.message || error)));

@@ -1,22 +1,12 @@
-// registry.cpp: every kind's view (registry.h) and make_widget() over them.
+// registry.cpp: make_widget() over the views a build holds (view_kinds(), view_kind_list.cpp).
 #include "engine/ui/widgets/registry.h"
 
 #include <vector>
 
 namespace neuralpath::ui {
 
-// Each folder's view entry, defined at the end of its <kind>_view.cpp.
-#define NEURALPATH_DECLARE_WIDGET_KIND(folder) const ViewKind& folder##_view_kind();
-#include "widget_kind_list.inc"
-#undef NEURALPATH_DECLARE_WIDGET_KIND
-
 const ViewKind* find_view_kind(std::string_view name) {
-  static const std::vector<const ViewKind*> kinds = {
-#define NEURALPATH_DECLARE_WIDGET_KIND(folder) &folder##_view_kind(),
-#include "widget_kind_list.inc"
-#undef NEURALPATH_DECLARE_WIDGET_KIND
-  };
-  for (const ViewKind* kind : kinds)
+  for (const ViewKind* kind : view_kinds())
     if (name == kind->name) return kind;
   return nullptr;
 }

@@ -13,6 +13,7 @@
 
 #include <memory>
 #include <string_view>
+#include <vector>
 
 namespace neuralpath::ui {
 
@@ -34,6 +35,9 @@ const ViewKind& view_kind() {
   return kind;
 }
 
-const ViewKind* find_view_kind(std::string_view name);  // nullptr when no kind has that name
+// Every kind's view this build holds (view_kind_list.cpp: all of them, unless a lesson engine
+// chose fewer), and the one of a name (nullptr when no kind has that name).
+const std::vector<const ViewKind*>& view_kinds();
+const ViewKind* find_view_kind(std::string_view name);
 
 }  // namespace neuralpath::ui
