@@ -19,7 +19,7 @@
 #include <string>
 #include <variant>
 
-namespace neuralpath::ui {
+namespace neuralpath::widgets {
 
 struct SetSentence {
   std::string text;
@@ -47,4 +47,4 @@ std::variant<Command, CommandResult> parse_set_sentence(const nlohmann::json& me
   return Command(SetSentence{message["text"].get<std::string>()});
 }
 
-}  // namespace neuralpath::ui
+}  // namespace neuralpath::widgets

@@ -27,7 +27,7 @@
 #include <variant>
 #include <vector>
 
-namespace neuralpath::ui::step_through {
+namespace neuralpath::widgets::step_through {
 
 // The four commands every step-through takes (commands.h), or nullopt when `message` is another
 // (the kind's own, or unknown: the caller answers not_taken). Model's Command must hold
@@ -91,4 +91,4 @@ inline void describe_stages(nlohmann::json& out, const std::vector<std::string>&
   out["choices"] = {{"label", tr("widgets.stage")}, {"items", items}};
 }
 
-}  // namespace neuralpath::ui::step_through
+}  // namespace neuralpath::widgets::step_through

@@ -18,7 +18,7 @@
 #include <utility>
 #include <variant>
 
-namespace neuralpath::ui {
+namespace neuralpath::widgets {
 
 // The longest sentence a kind that draws a T×T grid of weights shows (heatmap, head view, model
 // view): a 24×24 grid still reads. The checker's figure too (the settings' read() hands it over).
@@ -52,4 +52,4 @@ class TraceModel : public WidgetModelBase<SettingsType> {
   std::string error_;  // why the block's own sentence could not run
 };
 
-}  // namespace neuralpath::ui
+}  // namespace neuralpath::widgets

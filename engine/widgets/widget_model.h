@@ -36,7 +36,7 @@
 #include <variant>
 #include <vector>
 
-namespace neuralpath::ui {
+namespace neuralpath::widgets {
 
 template <class M>
 concept WidgetModel = requires(M model, const M& shown, const nlohmann::json& message,
@@ -76,4 +76,4 @@ class WidgetModelBase {
   std::optional<Explanation> to_explain_;  // set by an "explain" command, until the view takes it
 };
 
-}  // namespace neuralpath::ui
+}  // namespace neuralpath::widgets

@@ -12,6 +12,7 @@
 // any assertion inside a frame fails the test that ran it.
 #pragma once
 #include "engine/ui/app.h"
+#include "engine/ui/widget.h"
 
 #include <imgui.h>
 #include <nlohmann/json.hpp>
@@ -22,8 +23,8 @@
 
 namespace neuralpath::ui::test {
 
-// A suite says `using namespace neuralpath::ui::test;` and has the page's names, json and the
-// harness below.
+// A suite says `using namespace neuralpath::ui::test;` and has the page's names, the widget
+// models' (widget.h), json and the harness below.
 using namespace neuralpath::ui;
 using nlohmann::json;
 

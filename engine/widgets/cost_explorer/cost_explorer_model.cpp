@@ -9,7 +9,7 @@
 #include <algorithm>
 #include <cmath>
 
-namespace neuralpath::ui {
+namespace neuralpath::widgets {
 
 using nlohmann::json;
 
@@ -278,4 +278,4 @@ void CostExplorerModel::describe(const CostExplorerSettings& c, json& out) {
 
 const WidgetKind& cost_explorer_widget_kind() { return folder_widget_kind<CostExplorerModel>(); }
 
-}  // namespace neuralpath::ui
+}  // namespace neuralpath::widgets

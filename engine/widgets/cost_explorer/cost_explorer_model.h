@@ -18,7 +18,7 @@
 #include <cstdint>
 #include <deque>
 
-namespace neuralpath::ui {
+namespace neuralpath::widgets {
 
 class CostExplorerModel : public WidgetModelBase<CostExplorerSettings> {
  public:
@@ -94,4 +94,4 @@ class CostExplorerModel : public WidgetModelBase<CostExplorerSettings> {
   bool running_ = false;
 };
 
-}  // namespace neuralpath::ui
+}  // namespace neuralpath::widgets

@@ -15,7 +15,7 @@
 #include <cmath>
 #include <numeric>
 
-namespace neuralpath::ui {
+namespace neuralpath::widgets {
 
 using nlohmann::json;
 
@@ -364,4 +364,4 @@ void GenerateModel::describe(const GenerateSettings& s, json& out) {
 
 const WidgetKind& generate_widget_kind() { return folder_widget_kind<GenerateModel>(); }
 
-}  // namespace neuralpath::ui
+}  // namespace neuralpath::widgets

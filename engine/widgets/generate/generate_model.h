@@ -25,7 +25,7 @@
 #include <memory>
 #include <utility>
 
-namespace neuralpath::ui {
+namespace neuralpath::widgets {
 
 class GenerateModel : public WidgetModelBase<GenerateSettings> {
  public:
@@ -116,4 +116,4 @@ class GenerateModel : public WidgetModelBase<GenerateSettings> {
   Pending pending_ = Pending::none;
 };
 
-}  // namespace neuralpath::ui
+}  // namespace neuralpath::widgets

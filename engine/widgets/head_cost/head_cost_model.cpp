@@ -10,7 +10,7 @@
 #include <algorithm>
 #include <cstdlib>
 
-namespace neuralpath::ui {
+namespace neuralpath::widgets {
 
 using nlohmann::json;
 
@@ -315,4 +315,4 @@ void HeadCostModel::describe(const HeadCostSettings& c, json& out) {
 
 const WidgetKind& head_cost_widget_kind() { return folder_widget_kind<HeadCostModel>(); }
 
-}  // namespace neuralpath::ui
+}  // namespace neuralpath::widgets

@@ -19,7 +19,7 @@
 
 #include <cstdint>
 
-namespace neuralpath::ui {
+namespace neuralpath::widgets {
 
 class HeadCostModel : public WidgetModelBase<HeadCostSettings> {
  public:
@@ -73,4 +73,4 @@ class HeadCostModel : public WidgetModelBase<HeadCostSettings> {
   std::string note_;
 };
 
-}  // namespace neuralpath::ui
+}  // namespace neuralpath::widgets

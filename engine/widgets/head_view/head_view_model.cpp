@@ -12,7 +12,7 @@
 
 #include <algorithm>
 
-namespace neuralpath::ui {
+namespace neuralpath::widgets {
 
 using nlohmann::json;
 
@@ -253,4 +253,4 @@ void HeadViewModel::describe(const HeadViewSettings& s, json& out) {
 
 const WidgetKind& head_view_widget_kind() { return folder_widget_kind<HeadViewModel>(); }
 
-}  // namespace neuralpath::ui
+}  // namespace neuralpath::widgets

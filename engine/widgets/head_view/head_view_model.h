@@ -15,7 +15,7 @@
 #include "engine/widgets/trace_model.h"
 #include "engine/widgets/head_view/head_view_settings.h"
 
-namespace neuralpath::ui {
+namespace neuralpath::widgets {
 
 class HeadViewModel : public TraceModel<HeadViewSettings> {
  public:
@@ -76,4 +76,4 @@ class HeadViewModel : public TraceModel<HeadViewSettings> {
   int focus_ = -1;
 };
 
-}  // namespace neuralpath::ui
+}  // namespace neuralpath::widgets

@@ -12,7 +12,7 @@
 #include <algorithm>
 #include <cmath>
 
-namespace neuralpath::ui {
+namespace neuralpath::widgets {
 
 using nlohmann::json;
 
@@ -242,4 +242,4 @@ void HeatmapModel::describe(const HeatmapSettings& w, json& out) {
 
 const WidgetKind& heatmap_widget_kind() { return folder_widget_kind<HeatmapModel>(); }
 
-}  // namespace neuralpath::ui
+}  // namespace neuralpath::widgets

@@ -13,7 +13,7 @@
 #include "engine/widgets/heatmap/heatmap_settings.h"
 #include "engine/widgets/trace_model.h"
 
-namespace neuralpath::ui {
+namespace neuralpath::widgets {
 
 class HeatmapModel : public TraceModel<HeatmapSettings> {
  public:
@@ -64,4 +64,4 @@ class HeatmapModel : public TraceModel<HeatmapSettings> {
   std::optional<Cell> selected_;
 };
 
-}  // namespace neuralpath::ui
+}  // namespace neuralpath::widgets

@@ -12,7 +12,7 @@
 
 #include <algorithm>
 
-namespace neuralpath::ui {
+namespace neuralpath::widgets {
 
 using nlohmann::json;
 
@@ -305,4 +305,4 @@ void KvCacheModel::describe(const KvCacheSettings& s, json& out) {
 
 const WidgetKind& kv_cache_widget_kind() { return folder_widget_kind<KvCacheModel>(); }
 
-}  // namespace neuralpath::ui
+}  // namespace neuralpath::widgets

@@ -30,7 +30,7 @@
 #include <optional>
 #include <utility>
 
-namespace neuralpath::ui {
+namespace neuralpath::widgets {
 
 class KvCacheModel : public WidgetModelBase<KvCacheSettings> {
  public:
@@ -99,4 +99,4 @@ class KvCacheModel : public WidgetModelBase<KvCacheSettings> {
   bool racing_ = false, pending_ = false, race_when_ready_ = false;
 };
 
-}  // namespace neuralpath::ui
+}  // namespace neuralpath::widgets

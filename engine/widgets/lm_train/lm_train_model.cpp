@@ -11,7 +11,7 @@
 #include <algorithm>
 #include <cmath>
 
-namespace neuralpath::ui {
+namespace neuralpath::widgets {
 
 using nlohmann::json;
 namespace lw = lmworker;
@@ -453,4 +453,4 @@ void LmTrainModel::describe(const LmTrainSettings&, json& out) {
 
 const WidgetKind& lm_train_widget_kind() { return folder_widget_kind<LmTrainModel>(); }
 
-}  // namespace neuralpath::ui
+}  // namespace neuralpath::widgets

@@ -23,7 +23,7 @@
 #include "engine/widgets/readout.h"
 #include "engine/widgets/widget_model.h"
 
-namespace neuralpath::ui {
+namespace neuralpath::widgets {
 
 class LmTrainModel : public WidgetModelBase<LmTrainSettings> {
  public:
@@ -98,4 +98,4 @@ class LmTrainModel : public WidgetModelBase<LmTrainSettings> {
   bool induction_reported_ = false, finish_reported_ = false;  // this run's events are sent
 };
 
-}  // namespace neuralpath::ui
+}  // namespace neuralpath::widgets

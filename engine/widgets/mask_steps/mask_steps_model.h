@@ -16,7 +16,7 @@
 #include "engine/widgets/mask_steps/mask_steps_settings.h"
 #include "engine/widgets/trace_model.h"
 
-namespace neuralpath::ui {
+namespace neuralpath::widgets {
 
 enum class Mistake { after_softmax, no_scale, transpose };
 const char* mistake_name(Mistake mistake);  // "mask-after-softmax", "no-scale", "wrong-transpose"
@@ -36,7 +36,7 @@ class MaskStepsModel : public TraceModel<MaskStepsSettings> {
   struct SetLogD {
     int log_d = 6;
   };
-  using SetStage = ui::SetStage<MaskStage>;
+  using SetStage = widgets::SetStage<MaskStage>;
   using Command = std::variant<SetSentence, SetStage, SetHead, SelectCell, SetMistake, SetLogD>;
   static std::variant<Command, CommandResult> parse(const nlohmann::json& message);
 
@@ -91,4 +91,4 @@ class MaskStepsModel : public TraceModel<MaskStepsSettings> {
   WrongTranspose transpose_{{}, 0.0f};
 };
 
-}  // namespace neuralpath::ui
+}  // namespace neuralpath::widgets

@@ -10,7 +10,7 @@
 #include <algorithm>
 #include <string_view>
 
-namespace neuralpath::ui {
+namespace neuralpath::widgets {
 
 using nlohmann::json;
 
@@ -258,4 +258,4 @@ void ModelViewModel::describe(const ModelViewSettings& s, json& out) {
 
 const WidgetKind& model_view_widget_kind() { return folder_widget_kind<ModelViewModel>(); }
 
-}  // namespace neuralpath::ui
+}  // namespace neuralpath::widgets

@@ -15,7 +15,7 @@
 #include "engine/widgets/trace_model.h"
 #include "engine/widgets/model_view/model_view_settings.h"
 
-namespace neuralpath::ui {
+namespace neuralpath::widgets {
 
 class ModelViewModel : public TraceModel<ModelViewSettings> {
  public:
@@ -77,4 +77,4 @@ class ModelViewModel : public TraceModel<ModelViewSettings> {
   std::optional<Cell> selected_;
 };
 
-}  // namespace neuralpath::ui
+}  // namespace neuralpath::widgets

@@ -17,7 +17,7 @@
 #include <algorithm>
 #include <cmath>
 
-namespace neuralpath::ui {
+namespace neuralpath::widgets {
 
 using nlohmann::json;
 using namespace playback;
@@ -378,4 +378,4 @@ void PlaybackModel::describe(const PlaybackSettings& w, json& out) {
 
 const WidgetKind& playback_widget_kind() { return folder_widget_kind<PlaybackModel>(); }
 
-}  // namespace neuralpath::ui
+}  // namespace neuralpath::widgets

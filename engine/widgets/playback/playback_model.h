@@ -23,7 +23,7 @@
 #include "engine/widgets/playback/playback_controller.h"
 #include "engine/lesson/limits.h"
 
-namespace neuralpath::ui {
+namespace neuralpath::widgets {
 
 // The longest sentence the board shows (its grids are T×T; more tokens would not be legible):
 inline constexpr int kPlaybackMaxTokens = 16;  // the checker's figure too (read() hands it over)
@@ -127,4 +127,4 @@ class PlaybackModel : public WidgetModelBase<PlaybackSettings> {
   float temperature_ = 0.0f;  // 0 = the model's own
 };
 
-}  // namespace neuralpath::ui
+}  // namespace neuralpath::widgets

@@ -22,7 +22,7 @@
 #include "engine/widgets/trace_model.h"
 #include "engine/widgets/split_join/split_join_settings.h"
 
-namespace neuralpath::ui {
+namespace neuralpath::widgets {
 
 class SplitJoinModel : public TraceModel<SplitJoinSettings> {
  public:
@@ -46,7 +46,7 @@ class SplitJoinModel : public TraceModel<SplitJoinSettings> {
   struct SetShortNumbers {
     bool on = false;
   };
-  using SetStage = ui::SetStage<SplitStage>;
+  using SetStage = widgets::SetStage<SplitStage>;
   using Command = std::variant<SetSentence, SetStage, Move, SetHead, SetRole, SelectCell, SetMistake, SetShortNumbers>;
   static std::variant<Command, CommandResult> parse(const nlohmann::json& message);
 
@@ -112,4 +112,4 @@ class SplitJoinModel : public TraceModel<SplitJoinSettings> {
   Shown shown_;
 };
 
-}  // namespace neuralpath::ui
+}  // namespace neuralpath::widgets

@@ -5,7 +5,7 @@
 #include "engine/widgets/split_join/split_join_model.h"
 #include "engine/widgets/split_join/split_join_settings.h"
 
-namespace neuralpath::ui {
+namespace neuralpath::widgets {
 
 const char* split_stage_name(SplitStage stage) {
   switch (stage) {
@@ -40,4 +40,4 @@ void SplitJoinSettings::read(lesson::detail::WidgetFields& w) {
   causal = w.causal_mask();
 }
 
-}  // namespace neuralpath::ui
+}  // namespace neuralpath::widgets

@@ -15,7 +15,7 @@
 #include <algorithm>
 #include <numeric>
 
-namespace neuralpath::ui {
+namespace neuralpath::widgets {
 
 using nlohmann::json;
 
@@ -388,4 +388,4 @@ void SpotlightModel::describe(const SpotlightSettings& w, json& out) {
 
 const WidgetKind& spotlight_widget_kind() { return folder_widget_kind<SpotlightModel>(); }
 
-}  // namespace neuralpath::ui
+}  // namespace neuralpath::widgets

@@ -13,7 +13,7 @@
 #include "engine/widgets/spotlight/spotlight_settings.h"
 #include "engine/widgets/trace_model.h"
 
-namespace neuralpath::ui {
+namespace neuralpath::widgets {
 
 class SpotlightModel : public TraceModel<SpotlightSettings> {
  public:
@@ -96,4 +96,4 @@ class SpotlightModel : public TraceModel<SpotlightSettings> {
   int heaviest_ = -1;
 };
 
-}  // namespace neuralpath::ui
+}  // namespace neuralpath::widgets

@@ -4,7 +4,7 @@
 #include "engine/widgets/spotlight/spotlight_model.h"
 #include "engine/widgets/spotlight/spotlight_settings.h"
 
-namespace neuralpath::ui {
+namespace neuralpath::widgets {
 
 using lesson::SettingsNode;
 
@@ -23,4 +23,4 @@ void SpotlightSettings::read(lesson::detail::WidgetFields& w) {
   }
 }
 
-}  // namespace neuralpath::ui
+}  // namespace neuralpath::widgets

@@ -10,7 +10,7 @@
 
 #include <algorithm>
 
-namespace neuralpath::ui {
+namespace neuralpath::widgets {
 
 using nlohmann::json;
 
@@ -152,4 +152,4 @@ void TokenizerModel::describe(const TokenizerSettings& s, json& out) {
 
 const WidgetKind& tokenizer_widget_kind() { return folder_widget_kind<TokenizerModel>(); }
 
-}  // namespace neuralpath::ui
+}  // namespace neuralpath::widgets

@@ -13,7 +13,7 @@
 #include "engine/widgets/tokenizer/tokenizer_settings.h"
 #include "engine/widgets/widget_model.h"
 
-namespace neuralpath::ui {
+namespace neuralpath::widgets {
 
 class TokenizerModel : public WidgetModelBase<TokenizerSettings> {
  public:
@@ -60,4 +60,4 @@ class TokenizerModel : public WidgetModelBase<TokenizerSettings> {
   std::vector<Token> tokens_;
 };
 
-}  // namespace neuralpath::ui
+}  // namespace neuralpath::widgets

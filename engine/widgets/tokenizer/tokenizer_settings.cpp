@@ -4,7 +4,7 @@
 
 #include "engine/lesson/parse_context.h"
 
-namespace neuralpath::ui {
+namespace neuralpath::widgets {
 
 using lesson::SettingsNode;
 
@@ -22,4 +22,4 @@ void TokenizerSettings::read(lesson::detail::WidgetFields& w) {
   merges = static_cast<int>(w.fields.integer("merges", 40, 1, 2000).value_or(40));
 }
 
-}  // namespace neuralpath::ui
+}  // namespace neuralpath::widgets

@@ -28,7 +28,7 @@
 #include <cstdint>
 #include <utility>
 
-namespace neuralpath::ui {
+namespace neuralpath::widgets {
 
 class TrainModel : public WidgetModelBase<TrainSettings> {
  public:
@@ -121,4 +121,4 @@ class TrainModel : public WidgetModelBase<TrainSettings> {
   bool finish_reported_ = false;       // this run's "trained" event is sent (or it was restored finished)
 };
 
-}  // namespace neuralpath::ui
+}  // namespace neuralpath::widgets

@@ -7,7 +7,7 @@
 
 #include <cctype>
 
-namespace neuralpath::ui {
+namespace neuralpath::widgets {
 
 void TrainSettings::read(lesson::detail::WidgetFields& w) {
   task = w.fields.text("task", true).value_or("");
@@ -22,4 +22,4 @@ void TrainSettings::check_references(const lesson::Lesson& lesson, lesson::Sourc
     error(block, "the train widget names task '" + task + "', but no task block has that id");
 }
 
-}  // namespace neuralpath::ui
+}  // namespace neuralpath::widgets

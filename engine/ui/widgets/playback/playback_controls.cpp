@@ -25,6 +25,7 @@
 namespace neuralpath::ui {
 
 using namespace playback;
+using namespace widgets::playback;
 
 namespace {
 
@@ -181,7 +182,7 @@ float PlaybackView::draw_timeline(const Painter& p, const PlaybackModel& m, ImVe
   }
   layout_["segments"] = std::move(segments);
   // The playhead: how far the current step has played.
-  const playback::PlaybackController& ctl = m.controller();
+  const widgets::playback::PlaybackController& ctl = m.controller();
   const float within = ctl.playing() ? std::clamp(ctl.play_time() / std::max(ctl.duration(), 0.01f), 0.0f, 1.0f) : 0;
   const ImVec2 cell(pos.x + g.seg_w * static_cast<float>(now % g.per_row),
                     pos.y + (g.seg_h + g.row_gap) * static_cast<float>(now / g.per_row));
