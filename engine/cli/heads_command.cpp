@@ -62,7 +62,7 @@ int run_heads(const std::vector<std::string>& args, std::string& stdout_text) {
   }
   if (lesson_path.empty()) throw InputError("heads: --lesson FILE is required");
 
-  const lesson::LoadResult loaded = lesson::load_lesson_file(lesson_path, ui::with_widgets());
+  const lesson::LoadResult loaded = lesson::load_lesson_file(lesson_path, widgets::with_widgets());
   if (!loaded.ok())
     throw InputError(loaded.diagnostics.empty() ? lesson_path + ": the lesson could not be loaded"
                                                 : loaded.diagnostics.front().to_string());

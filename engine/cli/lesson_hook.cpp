@@ -16,7 +16,7 @@
 namespace neuralpath::cli {
 
 ModelSpec model_spec_from_lesson_file(const std::string& path) {
-  const lesson::LoadResult loaded = lesson::load_lesson_file(path, ui::with_widgets());
+  const lesson::LoadResult loaded = lesson::load_lesson_file(path, widgets::with_widgets());
   if (!loaded.ok()) {
     // One line: the first problem, and how many more `check` would list.
     std::string message =
@@ -35,7 +35,7 @@ std::string first_sentence_of_lesson_file(const std::string& path) {
   std::ostringstream text;
   text << in.rdbuf();
   // The parser lists widget sentences in file order (the loader has already refused a broken file).
-  const lesson::ParseResult parsed = lesson::parse_lesson(text.str(), path, ui::block_parsers());
+  const lesson::ParseResult parsed = lesson::parse_lesson(text.str(), path, widgets::block_parsers());
   return parsed.sentences.empty() ? std::string() : parsed.sentences.front().text;
 }
 
@@ -56,7 +56,7 @@ void use_language_for_run(const std::string& code, const std::string& lesson_pat
 std::vector<std::string> check_lesson_files(const std::vector<std::string>& paths) {
   std::vector<std::string> lines;
   for (const std::string& path : paths)
-    for (const lesson::Diagnostic& d : lesson::check_lesson_or_translation_file(path, ui::block_parsers()))
+    for (const lesson::Diagnostic& d : lesson::check_lesson_or_translation_file(path, widgets::block_parsers()))
       lines.push_back(d.to_string());
   return lines;
 }
@@ -66,7 +66,7 @@ std::vector<std::string> widget_kinds_of_lesson_file(const std::string& path) {
   if (!in) throw InputError(path + ": cannot read the lesson");
   std::ostringstream text;
   text << in.rdbuf();
-  const lesson::ParseResult parsed = lesson::parse_lesson(text.str(), path, ui::block_parsers());
+  const lesson::ParseResult parsed = lesson::parse_lesson(text.str(), path, widgets::block_parsers());
   std::set<std::string> kinds;  // sorted, each once
   lesson::for_each_block(parsed.lesson, [&](const lesson::Block& block) {
     const std::string_view kind = lesson::widget_kind_name(block.content);

@@ -94,7 +94,8 @@ int run_train(const std::vector<std::string>& args, std::string& stdout_text) {
   if (!ship_path.empty() && (steps || seed)) throw InputError(tr("train.cli_ship_fixed"));
 
   // As written: a `lesson-weights: trained` task is trained here, not at load.
-  const lesson::LoadResult loaded = lesson::load_lesson_file(lesson_path, ui::with_widgets({.lesson_weights = false}));
+  const lesson::LoadResult loaded =
+      lesson::load_lesson_file(lesson_path, widgets::with_widgets({.lesson_weights = false}));
   if (!loaded.ok())
     throw InputError(loaded.diagnostics.empty() ? lesson_path + ": the lesson could not be loaded"
                                                 : loaded.diagnostics.front().to_string());

@@ -74,27 +74,23 @@ std::string slugify(std::string_view title) {
   return out;
 }
 
-namespace {
-
-void visit_blocks(const Blocks& blocks, const std::function<void(const Block&)>& visit) {
+void for_each_block(const Blocks& blocks, const std::function<void(const Block&)>& visit) {
   for (const auto& b : blocks) {
     visit(b);
     if (auto* l = std::get_if<ListBlock>(&b.content))
-      for (const auto& item : l->items) visit_blocks(item, visit);
+      for (const auto& item : l->items) for_each_block(item, visit);
     else if (auto* q = std::get_if<Quote>(&b.content))
-      visit_blocks(q->blocks, visit);
+      for_each_block(q->blocks, visit);
     else if (auto* c = std::get_if<Callout>(&b.content))
-      visit_blocks(c->blocks, visit);
+      for_each_block(c->blocks, visit);
     else if (auto* r = std::get_if<Reveal>(&b.content))
-      visit_blocks(r->blocks, visit);
+      for_each_block(r->blocks, visit);
   }
 }
 
-}  // namespace
-
 void for_each_block(const Lesson& lesson, const std::function<void(const Block&)>& visit) {
-  visit_blocks(lesson.intro, visit);
-  for (const auto& s : lesson.sections) visit_blocks(s.blocks, visit);
+  for_each_block(lesson.intro, visit);
+  for (const auto& s : lesson.sections) for_each_block(s.blocks, visit);
 }
 
 const Block* find_block(const Lesson& lesson, std::string_view id) {

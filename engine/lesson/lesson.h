@@ -296,8 +296,10 @@ struct Lesson {
 
 // [SECTION] Queries -----------------------------------------------------------------------------
 
-// Visits every block, nested ones (list items, quotes, callouts, reveals) included.
+// Visits every block, nested ones (list items, quotes, callouts, reveals) included: of the
+// whole lesson, or of `blocks` (a section's).
 void for_each_block(const Lesson& lesson, const std::function<void(const Block&)>& visit);
+void for_each_block(const Blocks& blocks, const std::function<void(const Block&)>& visit);
 
 const Block* find_block(const Lesson& lesson, std::string_view id);
 const Check* find_check(const Lesson& lesson, std::string_view id);

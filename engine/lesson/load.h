@@ -1,6 +1,6 @@
 // load.h: the lesson library's front door for the CLI and the web app.
 //
-//   load_lesson_file("lessons/x.md", ui::with_widgets())  parse + engine checks; a Lesson only when clean
+//   load_lesson_file("lessons/x.md", widgets::with_widgets())  parse + engine checks; a Lesson only when clean
 //   check_lesson_file("lessons/x.md") every problem, as Diagnostics (empty = valid); it never
 //                                     trains (a lesson's source has no shipped weights yet)
 // The CLI prints each Diagnostic's to_string() ("file:line:col: error: message") and exits

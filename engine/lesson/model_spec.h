@@ -23,7 +23,7 @@
 namespace neuralpath::lesson {
 
 // The engine's spec for this lesson (unresolved: empty matrices are the engine's seeded
-// defaults). A playback's "heads:" is applied by ui::playback_spec (playback_settings.h).
+// defaults). A playback's "heads:" is applied by widgets::playback_spec (playback_settings.h).
 neuralpath::ModelSpec model_spec_for(const Lesson& lesson);
 
 // Runs the block on a widget sentence. Throws neuralpath::InputError for sentences the engine

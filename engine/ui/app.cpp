@@ -158,19 +158,8 @@ void App::load_lesson(std::string_view id, std::string_view markdown, LessonOpen
 
   // One widget per widget block, in reading order, each knowing its section.
   std::map<const lesson::Block*, std::string>& section_of = m.section_of;
-  for (const lesson::Section& section : m.lesson->sections) {
-    std::function<void(const lesson::Blocks&)> visit = [&](const lesson::Blocks& blocks) {
-      for (const lesson::Block& b : blocks) {
-        section_of[&b] = section.anchor;
-        if (auto* l = std::get_if<lesson::ListBlock>(&b.content))
-          for (const auto& item : l->items) visit(item);
-        if (auto* q = std::get_if<lesson::Quote>(&b.content)) visit(q->blocks);
-        if (auto* c = std::get_if<lesson::Callout>(&b.content)) visit(c->blocks);
-        if (auto* r = std::get_if<lesson::Reveal>(&b.content)) visit(r->blocks);
-      }
-    };
-    visit(section.blocks);
-  }
+  for (const lesson::Section& section : m.lesson->sections)
+    lesson::for_each_block(section.blocks, [&](const lesson::Block& b) { section_of[&b] = section.anchor; });
   try {
     m.spec = lesson::model_spec_for(*m.lesson);
   } catch (const std::exception& e) {

@@ -16,21 +16,12 @@ struct SectionChecks {
 
 SectionChecks checks_in(const PageContext& page, const lesson::Section& section) {
   SectionChecks out;
-  std::function<void(const lesson::Blocks&)> visit = [&](const lesson::Blocks& blocks) {
-    for (const lesson::Block& b : blocks) {
-      if (std::holds_alternative<lesson::Check>(b.content)) {
-        ++out.total;
-        const CheckState* s = page.session.check_state(b.id);
-        if (s && s->grade && s->grade->correct) ++out.correct;
-      }
-      if (auto* l = std::get_if<lesson::ListBlock>(&b.content))
-        for (const auto& item : l->items) visit(item);
-      if (auto* q = std::get_if<lesson::Quote>(&b.content)) visit(q->blocks);
-      if (auto* c = std::get_if<lesson::Callout>(&b.content)) visit(c->blocks);
-      if (auto* r = std::get_if<lesson::Reveal>(&b.content)) visit(r->blocks);
-    }
-  };
-  visit(section.blocks);
+  lesson::for_each_block(section.blocks, [&](const lesson::Block& b) {
+    if (!std::holds_alternative<lesson::Check>(b.content)) return;
+    ++out.total;
+    const CheckState* s = page.session.check_state(b.id);
+    if (s && s->grade && s->grade->correct) ++out.correct;
+  });
   return out;
 }
 

@@ -24,6 +24,11 @@
 
 namespace neuralpath::ui {
 
+// The UI draws the widget library's models (engine/widgets, namespace neuralpath::widgets): its
+// names (the models and their commands, CommandResult, Explanation, the kinds) are the UI's to
+// use as they are, in the views and the App alike.
+using namespace neuralpath::widgets;
+
 // What a view may read while drawing: faces, colours and scale of this frame.
 struct UiContext {
   const Fonts* fonts = nullptr;

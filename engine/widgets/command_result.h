@@ -8,7 +8,7 @@
 #include <string>
 #include <utility>
 
-namespace neuralpath::ui {
+namespace neuralpath::widgets {
 
 // What a widget made of a command. A refusal changes nothing and says why (for the learner);
 // "not taken" means the command is not one of this kind's, so the App offers it to the next
@@ -41,4 +41,4 @@ inline std::optional<int> int_field(const nlohmann::json& message, const char* n
   return message[name].get<int>();
 }
 
-}  // namespace neuralpath::ui
+}  // namespace neuralpath::widgets

@@ -8,7 +8,7 @@
 #include <algorithm>
 #include <iterator>
 
-namespace neuralpath::ui {
+namespace neuralpath::widgets {
 
 namespace {
 
@@ -71,4 +71,4 @@ std::string field_prefix(std::string_view text) {
   return std::string(text.substr(0, end));
 }
 
-}  // namespace neuralpath::ui
+}  // namespace neuralpath::widgets

@@ -17,7 +17,7 @@
 #include <string>
 #include <string_view>
 
-namespace neuralpath::ui {
+namespace neuralpath::widgets {
 
 bool drawable(char32_t c);
 std::string undrawable(std::string_view utf8);
@@ -26,4 +26,4 @@ std::optional<std::string> refuse_undrawable(std::string_view utf8);  // "widget
 // (a refused sentence stays in its box, so the learner can mend it).
 std::string field_prefix(std::string_view text);
 
-}  // namespace neuralpath::ui
+}  // namespace neuralpath::widgets

@@ -1,7 +1,7 @@
 // explanation.cpp: an Explanation as state()'s "explained" JSON (explanation.h).
 #include "engine/widgets/explanation.h"
 
-namespace neuralpath::ui {
+namespace neuralpath::widgets {
 
 nlohmann::json Explanation::to_json() const {
   nlohmann::json in = nlohmann::json::array();
@@ -9,4 +9,4 @@ nlohmann::json Explanation::to_json() const {
   return {{"title", title}, {"formula", formula}, {"inputs", in}, {"text", text}};
 }
 
-}  // namespace neuralpath::ui
+}  // namespace neuralpath::widgets

@@ -8,7 +8,7 @@
 #include <utility>
 #include <vector>
 
-namespace neuralpath::ui {
+namespace neuralpath::widgets {
 
 struct Explanation {
   std::string title;    // what the number is: "Weight of 'animal' for 'it'"
@@ -19,4 +19,4 @@ struct Explanation {
   nlohmann::json to_json() const;  // {"title", "formula", "inputs": [{"name", "value"}], "text"}
 };
 
-}  // namespace neuralpath::ui
+}  // namespace neuralpath::widgets

@@ -11,7 +11,7 @@
 
 #include <cstdio>
 
-namespace neuralpath::ui {
+namespace neuralpath::widgets {
 
 // [SECTION] What the blocks read -----------------------------------------------------------------
 
@@ -213,4 +213,4 @@ nlohmann::json ModelHandle::state() const {
   return out;
 }
 
-}  // namespace neuralpath::ui
+}  // namespace neuralpath::widgets

@@ -26,7 +26,7 @@ namespace neuralpath::lesson::detail {
 struct WidgetFields;
 }
 
-namespace neuralpath::ui {
+namespace neuralpath::widgets {
 
 // What the widget kinds that run a language model read from their block alike:
 //   model: en          a shipped model's name (lower-case letters, digits, "-")   required
@@ -109,4 +109,4 @@ class ModelHandle {
   std::uint64_t seen_ = ~std::uint64_t{0};
 };
 
-}  // namespace neuralpath::ui
+}  // namespace neuralpath::widgets

@@ -11,7 +11,7 @@
 #include <cmath>
 #include <vector>
 
-namespace neuralpath::ui {
+namespace neuralpath::widgets {
 
 const Step* find_step(const Trace& trace, StepKind kind, int head) {
   for (const Step& step : trace.steps)
@@ -77,4 +77,4 @@ nlohmann::json TextTable::to_json() const {
   return {{"caption", caption}, {"columns", columns}, {"rows", std::move(out_rows)}};
 }
 
-}  // namespace neuralpath::ui
+}  // namespace neuralpath::widgets

@@ -14,7 +14,7 @@
 #include <variant>
 #include <vector>
 
-namespace neuralpath::ui {
+namespace neuralpath::widgets {
 
 // One engine run of a widget's sentence (heatmap, mask steps, spotlight): the Trace, or why not
 // in the learner's words — the tokenizer's, "<kind>.empty", "<kind>.too_long" ({n}, {max}) or
@@ -46,4 +46,4 @@ struct TextTable {
   nlohmann::json to_json() const;  // {"caption", "columns", "rows": [{"header", "cells"}]}
 };
 
-}  // namespace neuralpath::ui
+}  // namespace neuralpath::widgets

@@ -3,7 +3,7 @@
 //
 //   parse_common<Model>(message, parse_stage)   setSentence{text}  stage{stage: name|index}
 //                                                setHead{head}  selectCell{row, col}, built as
-//                                                the model's own command types
+//                                                the shared commands (commands.h)
 //   matrix_rows(m)                               state()'s "matrix": rows, −∞ and NaN as null
 //   finite_range(m)                              the colours' scale: finite min and max
 //   describe_stages(out, names, label_key)       the text version's stage buttons
@@ -13,6 +13,7 @@
 #include "engine/text/catalogue.h"
 #include "engine/core/tensor.h"
 #include "engine/widgets/command_result.h"
+#include "engine/widgets/commands.h"
 
 #include <nlohmann/json.hpp>
 
@@ -26,22 +27,18 @@
 #include <variant>
 #include <vector>
 
-namespace neuralpath::ui::step_through {
+namespace neuralpath::widgets::step_through {
 
-// The four commands every step-through takes, or nullopt when `message` is another (the kind's
-// own, or unknown: the caller answers not_taken). Model must have SetSentence{text},
-// SetStage{index, stage}, SetHead{head} and SelectCell{cell} among its Command alternatives.
+// The four commands every step-through takes (commands.h), or nullopt when `message` is another
+// (the kind's own, or unknown: the caller answers not_taken). Model's Command must hold
+// SetSentence, SetHead, SelectCell and its Model::SetStage (SetStage<its stage type>).
 template <class Model, class Stage>
 std::optional<std::variant<typename Model::Command, CommandResult>> parse_common(
     const nlohmann::json& message, std::optional<Stage> (*parse_stage)(std::string_view)) {
   using Command = typename Model::Command;
   using Parsed = std::variant<Command, CommandResult>;
   const std::string type = message.value("type", std::string());
-  if (type == "setSentence") {
-    if (!message.contains("text") || !message["text"].is_string())
-      return Parsed(CommandResult(tr("widgets.needs_text")));
-    return Parsed(Command(typename Model::SetSentence{message["text"].get<std::string>()}));
-  }
+  if (type == "setSentence") return parse_set_sentence<Command>(message);
   if (type == "stage") {
     const nlohmann::json& v = message.contains("stage") ? message["stage"] : nlohmann::json();
     typename Model::SetStage s;
@@ -49,10 +46,10 @@ std::optional<std::variant<typename Model::Command, CommandResult>> parse_common
     if (v.is_string()) s.stage = parse_stage(v.get<std::string>());
     return Parsed(Command(s));
   }
-  if (type == "setHead") return Parsed(Command(typename Model::SetHead{int_field(message, "head").value_or(-1)}));
+  if (type == "setHead") return Parsed(Command(SetHead{int_field(message, "head").value_or(-1)}));
   if (type == "selectCell")
-    return Parsed(Command(
-        typename Model::SelectCell{{int_field(message, "row").value_or(-1), int_field(message, "col").value_or(-1)}}));
+    return Parsed(
+        Command(SelectCell{{int_field(message, "row").value_or(-1), int_field(message, "col").value_or(-1)}}));
   return std::nullopt;
 }
 
@@ -94,4 +91,4 @@ inline void describe_stages(nlohmann::json& out, const std::vector<std::string>&
   out["choices"] = {{"label", tr("widgets.stage")}, {"items", items}};
 }
 
-}  // namespace neuralpath::ui::step_through
+}  // namespace neuralpath::widgets::step_through

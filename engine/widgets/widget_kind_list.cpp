@@ -6,7 +6,7 @@
 // nor the code of the kinds it leaves out.
 #include "engine/widgets/widget_kinds.h"
 
-namespace neuralpath::ui {
+namespace neuralpath::widgets {
 
 // Each folder's entry, defined at the end of its <kind>_model.cpp.
 #define NEURALPATH_DECLARE_WIDGET_KIND(folder) const WidgetKind& folder##_widget_kind();
@@ -22,4 +22,4 @@ const std::vector<const WidgetKind*>& widget_kinds() {
   return kinds;
 }
 
-}  // namespace neuralpath::ui
+}  // namespace neuralpath::widgets

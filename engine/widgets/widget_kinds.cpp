@@ -4,7 +4,7 @@
 
 #include "engine/text/catalogue.h"
 
-namespace neuralpath::ui {
+namespace neuralpath::widgets {
 
 const WidgetKind* find_widget_kind(std::string_view name) {
   for (const WidgetKind* kind : widget_kinds())
@@ -32,4 +32,4 @@ CommandResult CommandResult::not_taken(const std::string& type) {
   return r;
 }
 
-}  // namespace neuralpath::ui
+}  // namespace neuralpath::widgets

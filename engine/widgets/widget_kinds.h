@@ -26,7 +26,7 @@
 #include <variant>
 #include <vector>
 
-namespace neuralpath::ui {
+namespace neuralpath::widgets {
 
 struct WidgetKind {
   lesson::WidgetBlockParser block;  // {name, parse}
@@ -84,4 +84,4 @@ const WidgetKind& folder_widget_kind() {
   return kind;
 }
 
-}  // namespace neuralpath::ui
+}  // namespace neuralpath::widgets

@@ -15,11 +15,16 @@
 //                              offers before the first frame (document_json's widget block,
 //                              docs/protocol.md); widget_kinds.h calls it
 //
-// This header brings what every model header needs (CommandResult, Explanation, json, optional,
-// string, variant, vector). WidgetModelBase gives the defaults (no work with time, no events of its own, the asked
-// explanation kept in to_explain_ until the view takes it).
+// This header brings what every model header needs (CommandResult, Explanation, the shared
+// commands, lesson::Inline, json, optional, string, variant, vector). WidgetModelBase<Settings>
+// keeps what every kind keeps the same way (its settings and caption, why the learner's last
+// input was refused, its events, the asked explanation) and gives the defaults: no work with
+// time, the events in events_ until the page takes them, the explanation in to_explain_ until
+// the view takes it.
 #pragma once
+#include "engine/lesson/lesson.h"
 #include "engine/widgets/command_result.h"
+#include "engine/widgets/commands.h"
 #include "engine/widgets/explanation.h"
 
 #include <nlohmann/json.hpp>
@@ -31,7 +36,7 @@
 #include <variant>
 #include <vector>
 
-namespace neuralpath::ui {
+namespace neuralpath::widgets {
 
 template <class M>
 concept WidgetModel = requires(M model, const M& shown, const nlohmann::json& message,
@@ -48,14 +53,27 @@ concept WidgetModel = requires(M model, const M& shown, const nlohmann::json& me
   { model.restore(message) } -> std::same_as<CommandResult>;
 };
 
+template <class SettingsType>
 class WidgetModelBase {
  public:
+  using Settings = SettingsType;
+
   void update(float /*dt*/) {}
-  std::vector<nlohmann::json> take_events() { return {}; }
+  std::vector<nlohmann::json> take_events() { return std::exchange(events_, {}); }
   std::optional<Explanation> take_explanation() { return std::exchange(to_explain_, std::nullopt); }
 
+  const Settings& settings() const { return settings_; }
+  const lesson::Inline& caption() const { return caption_; }
+  const std::string& input_error() const { return input_error_; }  // why the learner's last input was refused, or ""
+
  protected:
+  WidgetModelBase(const Settings& settings, const lesson::Inline& caption) : settings_(settings), caption_(caption) {}
+
+  Settings settings_;
+  lesson::Inline caption_;
+  std::string input_error_;
+  std::vector<nlohmann::json> events_;     // for the page's host, until take_events()
   std::optional<Explanation> to_explain_;  // set by an "explain" command, until the view takes it
 };
 
-}  // namespace neuralpath::ui
+}  // namespace neuralpath::widgets

@@ -73,7 +73,7 @@ int main(int argc, char** argv) {
     const std::string path = std::string(NEURALPATH_SOURCE_DIR "/lessons/") + name + ".md";
     // As written (a `lesson-weights: trained` task is not trained at load): only the steps are timed.
     const lesson::LoadResult loaded =
-        lesson::load_lesson_file(path, neuralpath::ui::with_widgets({.lesson_weights = false}));
+        lesson::load_lesson_file(path, neuralpath::widgets::with_widgets({.lesson_weights = false}));
     if (!loaded.ok()) {
       std::fprintf(stderr, "train-bench: %s does not load\n", path.c_str());
       return 1;

@@ -13,7 +13,7 @@
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string_view text(reinterpret_cast<const char*>(data), size);
   const neuralpath::lesson::LoadResult r =
-      neuralpath::lesson::load_lesson_text(text, "fuzz.md", neuralpath::ui::with_widgets());
+      neuralpath::lesson::load_lesson_text(text, "fuzz.md", neuralpath::widgets::with_widgets());
   if (r.ok() != r.diagnostics.empty()) std::abort();
   for (const auto& d : r.diagnostics)
     if (d.to_string().find('\n') != std::string::npos) std::abort();  // one line each

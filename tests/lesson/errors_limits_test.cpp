@@ -25,7 +25,7 @@ std::string repeat(std::string_view s, int n) {
 
 // The one diagnostic the text produces, which must mention `words`.
 Diagnostic only_error(const std::string& text, std::string_view words) {
-  const LoadResult r = load_lesson_text(text, "deep.md", neuralpath::ui::with_widgets());
+  const LoadResult r = load_lesson_text(text, "deep.md", neuralpath::widgets::with_widgets());
   INFO(format_diagnostics(r.diagnostics));
   REQUIRE(r.diagnostics.size() == 1);
   CHECK(r.diagnostics[0].message.find(words) != std::string::npos);
@@ -34,7 +34,7 @@ Diagnostic only_error(const std::string& text, std::string_view words) {
 }
 
 bool loads(const std::string& text) {
-  const LoadResult r = load_lesson_text(text, "deep.md", neuralpath::ui::with_widgets());
+  const LoadResult r = load_lesson_text(text, "deep.md", neuralpath::widgets::with_widgets());
   INFO(format_diagnostics(r.diagnostics));
   CHECK(r.diagnostics.empty());
   return r.ok();
@@ -78,7 +78,7 @@ TEST_CASE("block settings nested past the limit are an error, not a crash") {
   SUBCASE("'[' repeated in an inline list") {
     const std::string text = doc("```cost-explorer\nlengths: " + repeat("[", 50000) + "\n```\n");
     const std::string all =
-        format_diagnostics(load_lesson_text(text, "deep.md", neuralpath::ui::with_widgets()).diagnostics);
+        format_diagnostics(load_lesson_text(text, "deep.md", neuralpath::widgets::with_widgets()).diagnostics);
     // At the 16th '[' (the block's map is the first level), and no "never closed" noise.
     CHECK(all.find("deep.md:10:" + std::to_string(10 + 15) +
                    ": error: settings nest more than 16 levels deep here\n") != std::string::npos);
@@ -88,7 +88,7 @@ TEST_CASE("block settings nested past the limit are an error, not a crash") {
     std::string settings;
     for (int i = 0; i < 40; ++i) settings += std::string(static_cast<std::size_t>(2 * i), ' ') + "k:\n";
     const std::string text = doc("```cost-explorer\n" + settings + "```\n");
-    const LoadResult r = load_lesson_text(text, "deep.md", neuralpath::ui::with_widgets());
+    const LoadResult r = load_lesson_text(text, "deep.md", neuralpath::widgets::with_widgets());
     REQUIRE_FALSE(r.diagnostics.empty());
     CHECK(format_diagnostics(r.diagnostics).find("deep.md:26:33: error: settings nest more than 16 levels") !=
           std::string::npos);
@@ -97,7 +97,7 @@ TEST_CASE("block settings nested past the limit are an error, not a crash") {
     std::string settings = "lengths:\n";
     for (int i = 0; i < 40; ++i) settings += std::string(static_cast<std::size_t>(2 * i), ' ') + "- k:\n";
     const std::string text = doc("```cost-explorer\n" + settings + "```\n");
-    const LoadResult r = load_lesson_text(text, "deep.md", neuralpath::ui::with_widgets());
+    const LoadResult r = load_lesson_text(text, "deep.md", neuralpath::widgets::with_widgets());
     CHECK(format_diagnostics(r.diagnostics).find("settings nest more than 16 levels deep here") != std::string::npos);
   }
   SUBCASE("fifteen inline levels under a key parse, sixteen do not") {
@@ -159,7 +159,7 @@ TEST_CASE("nothing thrown while loading escapes load_lesson_text") {
        {repeat("\\frac{", 100000), repeat("\\left(", 100000), "$" + repeat("{", 200000) + "$",
         "```cost-explorer\nlengths: " + repeat("[", 200000) + "\n```\n", repeat("> ", 200000), repeat("- ", 200000),
         repeat("* ", 200000), repeat("1. ", 100000), repeat("[", 200000), repeat("*_", 200000)}) {
-    const LoadResult r = load_lesson_text(doc(body), "hostile.md", neuralpath::ui::with_widgets());
+    const LoadResult r = load_lesson_text(doc(body), "hostile.md", neuralpath::widgets::with_widgets());
     CHECK(r.ok() == r.diagnostics.empty());
     CHECK(r.diagnostics.size() <= kMaxDiagnostics + 1);
   }
@@ -167,18 +167,18 @@ TEST_CASE("nothing thrown while loading escapes load_lesson_text") {
 
 TEST_CASE("a lesson over 4 MB is refused by the shared load path, before parsing") {
   const std::string big = doc(std::string(kMaxLessonBytes, 'a'));
-  const LoadResult r = load_lesson_text(big, "lessons/big.md", neuralpath::ui::with_widgets());
+  const LoadResult r = load_lesson_text(big, "lessons/big.md", neuralpath::widgets::with_widgets());
   REQUIRE(r.diagnostics.size() == 1);
   CHECK(r.diagnostics[0].to_string() == "lessons/big.md:1:1: error: the file is larger than 4 MB; is it a lesson?");
   // Just under the limit is parsed as usual.
   const LoadResult fits = load_lesson_text(doc("Text.\n") + std::string(kMaxLessonBytes - 200, '\n'), "x.md",
-                                           neuralpath::ui::with_widgets());
+                                           neuralpath::widgets::with_widgets());
   CHECK(fits.ok());
 }
 
 TEST_CASE("a file with thousands of errors lists the first 200 and says there are more") {
   const std::string text = doc(repeat("$}$ ", 20000) + "\n");
-  const LoadResult r = load_lesson_text(text, "many.md", neuralpath::ui::with_widgets());
+  const LoadResult r = load_lesson_text(text, "many.md", neuralpath::widgets::with_widgets());
   REQUIRE(r.diagnostics.size() == kMaxDiagnostics + 1);
   CHECK(r.diagnostics[0].pos == SourcePos{9, 2});
   CHECK(r.diagnostics.back().message.find("more than 200 problems") != std::string::npos);
@@ -194,7 +194,7 @@ namespace {
 
 double cpu_seconds_to_load(const std::string& text) {
   const std::clock_t start = std::clock();
-  const LoadResult r = load_lesson_text(text, "big.md", neuralpath::ui::with_widgets());
+  const LoadResult r = load_lesson_text(text, "big.md", neuralpath::widgets::with_widgets());
   const double seconds = static_cast<double>(std::clock() - start) / CLOCKS_PER_SEC;
   MESSAGE(text.size() << " bytes loaded in " << seconds << " s of CPU time");
   return seconds;

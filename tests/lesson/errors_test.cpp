@@ -131,7 +131,7 @@ TEST_CASE("every option needs feedback, and every check an id") {
 
 TEST_CASE("an unknown word in a widget's sentence is reported at the word") {
   const std::string text = doc(std::string(kVocabulary) + "```heatmap\nsentence: The cat sat on it\n```\n");
-  const Diagnostic d = single(load_lesson_text(text, "test.md", neuralpath::ui::with_widgets()));
+  const Diagnostic d = single(load_lesson_text(text, "test.md", neuralpath::widgets::with_widgets()));
   CHECK(d.pos == pos_of(text, "on it"));
   CHECK(d.message.find("'on' is not in the lesson's vocabulary") == 0);
 }
@@ -141,9 +141,9 @@ TEST_CASE("a text the site's build already checked skips the engine's checks, ne
   // running these very checks on it (np-app.js); what the engine's checks find is then not
   // looked for again, while a format error is still found.
   const std::string sentence = doc(std::string(kVocabulary) + "```heatmap\nsentence: The cat sat on it\n```\n");
-  LoadOptions checked_by_build = neuralpath::ui::with_widgets();
+  LoadOptions checked_by_build = neuralpath::widgets::with_widgets();
   checked_by_build.engine_checks = false;
-  CHECK_FALSE(load_lesson_text(sentence, "test.md", neuralpath::ui::with_widgets()).ok());
+  CHECK_FALSE(load_lesson_text(sentence, "test.md", neuralpath::widgets::with_widgets()).ok());
   CHECK(load_lesson_text(sentence, "test.md", checked_by_build).ok());
 
   const std::string format = doc(std::string(kVocabulary) + "```heatmap\nsentence: The cat sat\ncolour: blue\n```\n");
@@ -156,13 +156,13 @@ TEST_CASE("an unknown word in a quoted alternative sentence keeps its exact colu
   const std::string text = doc(std::string(kVocabulary) +
                                "```spotlight\nsentence: The cat sat\nquery: sat\nalternatives:\n"
                                "  - \"The dog sat\"\n```\n");
-  const Diagnostic d = single(load_lesson_text(text, "test.md", neuralpath::ui::with_widgets()));
+  const Diagnostic d = single(load_lesson_text(text, "test.md", neuralpath::widgets::with_widgets()));
   CHECK(d.pos == pos_of(text, "dog"));
 }
 
 TEST_CASE("a spotlight query that is not in its sentence is an error") {
   const std::string text = doc(std::string(kVocabulary) + "```spotlight\nsentence: The cat sat\nquery: it\n```\n");
-  const Diagnostic d = single(load_lesson_text(text, "test.md", neuralpath::ui::with_widgets()));
+  const Diagnostic d = single(load_lesson_text(text, "test.md", neuralpath::widgets::with_widgets()));
   CHECK(d.pos == pos_of(text, "The cat sat"));
   CHECK(d.message == "the query word 'it' does not occur in this sentence");
 }
@@ -171,7 +171,7 @@ TEST_CASE("a playback step the model does not have is reported at the playback")
   // No weights block: no context layers, so there is no "context" step to play.
   const std::string text =
       doc(std::string(kVocabulary) + "```playback\nsentence: The cat sat\nsteps: [tokens, context]\n```\n");
-  const Diagnostic d = single(load_lesson_text(text, "test.md", neuralpath::ui::with_widgets()));
+  const Diagnostic d = single(load_lesson_text(text, "test.md", neuralpath::widgets::with_widgets()));
   CHECK(d.pos == pos_of(text, "playback"));
   CHECK(d.message == "the playback step 'context' has nothing to show: this model has no such step");
 }
@@ -194,7 +194,7 @@ TEST_CASE("bad settings of the folder widget kinds are reported at the value") {
         Case{"```mask-steps\nmask: none\n```\n", "mask-steps", "the mask-steps block needs 'sentence:'"}}) {
     CAPTURE(c.block);
     const std::string text = doc(std::string(kVocabulary) + c.block);
-    const Diagnostic d = single(load_lesson_text(text, "test.md", neuralpath::ui::with_widgets()));
+    const Diagnostic d = single(load_lesson_text(text, "test.md", neuralpath::widgets::with_widgets()));
     CHECK(d.pos == pos_of(text, c.needle));
     CHECK(d.message == c.message);
   }
@@ -390,13 +390,13 @@ TEST_CASE("model data problems point at the number, word or matrix") {
   }
   SUBCASE("a vocabulary word the tokenizer would split") {
     const std::string text = doc("```vocabulary\nfeatures: [a]\nwords:\n  \"ice cream\": [1]\n```\n");
-    const Diagnostic d = single(load_lesson_text(text, "test.md", neuralpath::ui::with_widgets()));
+    const Diagnostic d = single(load_lesson_text(text, "test.md", neuralpath::widgets::with_widgets()));
     CHECK(d.pos == pos_of(text, "ice cream"));
   }
 }
 
 TEST_CASE("a missing file is a diagnostic without a position") {
-  const auto diags = check_lesson_file("no/such/lesson.md", neuralpath::ui::block_parsers());
+  const auto diags = check_lesson_file("no/such/lesson.md", neuralpath::widgets::block_parsers());
   REQUIRE(diags.size() == 1);
   CHECK(diags[0].to_string() == "no/such/lesson.md: error: cannot open the file (No such file or directory)");
 }
@@ -413,10 +413,11 @@ TEST_CASE("damaged lessons give diagnostics, never a crash") {
           "```code\nid: k\nlanguage: python\nsteps:\n  scores: 1\n---\ns = q @ k\n```\n\n"
           "```playback\nsentence: The cat\ncode: k\n```\n\n"
           "| a | b |\n|---|---|\n| 1 | 2 |\n");
-  REQUIRE_MESSAGE(load_lesson_text(good, "good.md", neuralpath::ui::with_widgets()).ok(),
-                  format_diagnostics(load_lesson_text(good, "good.md", neuralpath::ui::with_widgets()).diagnostics));
+  REQUIRE_MESSAGE(
+      load_lesson_text(good, "good.md", neuralpath::widgets::with_widgets()).ok(),
+      format_diagnostics(load_lesson_text(good, "good.md", neuralpath::widgets::with_widgets()).diagnostics));
   for (std::size_t n = 0; n <= good.size(); n += 3)
-    (void)load_lesson_text(good.substr(0, n), "cut.md", neuralpath::ui::with_widgets());
+    (void)load_lesson_text(good.substr(0, n), "cut.md", neuralpath::widgets::with_widgets());
   std::mt19937 rng(1234);
   const char alphabet[] = "`$\\{}[]-:#\n \t\"|*_>0123456789abc";
   for (int round = 0; round < 300; ++round) {
@@ -425,7 +426,7 @@ TEST_CASE("damaged lessons give diagnostics, never a crash") {
       const std::size_t at = rng() % bad.size();
       bad[at] = alphabet[rng() % (sizeof alphabet - 1)];
     }
-    const LoadResult r = load_lesson_text(bad, "bad.md", neuralpath::ui::with_widgets());
+    const LoadResult r = load_lesson_text(bad, "bad.md", neuralpath::widgets::with_widgets());
     CHECK((r.ok() || !r.diagnostics.empty()));
   }
 }

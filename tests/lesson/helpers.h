@@ -29,7 +29,7 @@ inline const std::string kHead =
 inline std::string doc(std::string_view body) { return kHead + std::string(body); }
 
 inline ParseResult parse(std::string_view text) {
-  return parse_lesson(text, "test.md", neuralpath::ui::block_parsers());
+  return parse_lesson(text, "test.md", neuralpath::widgets::block_parsers());
 }
 
 // Where `needle` (its `nth` occurrence) starts: 1-based line and column in characters.

@@ -33,7 +33,7 @@ std::string repeat(std::string_view s, std::size_t n) {
 
 // The diagnostics of loading `text` as the CLI and the page do.
 std::vector<Diagnostic> problems(const std::string& text, LoadOptions options = {}) {
-  options.widgets = neuralpath::ui::block_parsers();  // lessons use every widget kind
+  options.widgets = neuralpath::widgets::block_parsers();  // lessons use every widget kind
   return load_lesson_text(text, "hostile.md", options).diagnostics;
 }
 
@@ -103,7 +103,7 @@ TEST_CASE("a widget sentence the page would refuse is refused by the checker, wi
     const auto block = [&](std::size_t n) {
       return doc("```" + kind + "\nsentence: " + words(n) + "\n" + query + "```\n");
     };
-    const ParseResult parsed = parse_lesson(block(3), "limits.md", neuralpath::ui::block_parsers());
+    const ParseResult parsed = parse_lesson(block(3), "limits.md", neuralpath::widgets::block_parsers());
     REQUIRE(parsed.sentences.size() == 1);
     CHECK(parsed.sentences.front().max_tokens == most);
     if (kind == "playback" || kind == "train" || kind == "split-join") continue;  // their blocks need more keys
@@ -222,7 +222,7 @@ TEST_CASE("a task that would train for minutes is refused by the checker, at onc
   for (const char* name : {"course-playback.md", "multi-head.md"}) {
     CAPTURE(name);
     const ParseResult parsed = parse_lesson(read(NEURALPATH_SOURCE_DIR "/lessons/" + std::string(name)), name,
-                                            neuralpath::ui::block_parsers());
+                                            neuralpath::widgets::block_parsers());
     REQUIRE(parsed.diagnostics.empty());
     for (const TaskData& task : parsed.lesson.tasks) {
       const double flops = training_flops(parsed.lesson, task);
@@ -240,7 +240,7 @@ TEST_CASE("the page never trains while a lesson opens: without its shipped weigh
   // `check` validates without training, whatever the task asks.
   const LoadResult checked = load_lesson_text(
       text, "hostile.md",
-      neuralpath::ui::with_widgets({.widgets = {}, .lesson_weights = false, .train_lesson_weights = true}));
+      neuralpath::widgets::with_widgets({.widgets = {}, .lesson_weights = false, .train_lesson_weights = true}));
   CHECK(checked.ok());
 }
 
@@ -256,9 +256,9 @@ TEST_CASE("the translation check aligns 30 000 sections without a table of every
   for (std::size_t i = 0; i < n; ++i) different += "## T " + std::to_string(i) + "\n\n";
   std::vector<Diagnostic> same, moved, none;
   const double seconds = cpu_seconds([&] {
-    same = check_translation(original, "es/big.md", original, "big.md", neuralpath::ui::block_parsers());
-    moved = check_translation(shuffled, "es/big.md", original, "big.md", neuralpath::ui::block_parsers());
-    none = check_translation(different, "es/big.md", original, "big.md", neuralpath::ui::block_parsers());
+    same = check_translation(original, "es/big.md", original, "big.md", neuralpath::widgets::block_parsers());
+    moved = check_translation(shuffled, "es/big.md", original, "big.md", neuralpath::widgets::block_parsers());
+    none = check_translation(different, "es/big.md", original, "big.md", neuralpath::widgets::block_parsers());
   });
   CHECK(seconds < 20.0);
   CHECK(same.empty());
@@ -272,7 +272,7 @@ TEST_CASE("the bounded alignment still pairs what the exact one pairs in a small
       doc("Text.\n\n## Beginner: Two {#two}\n\n## Beginner: Three {#three}\n\n"
           "## Beginner: Four {#four}\n");
   const std::string translated = doc("Texto.\n\n## Beginner: Tres {#three}\n\n## Beginner: Cuatro {#four}\n");
-  const auto found = check_translation(translated, "es/t.md", original, "t.md", neuralpath::ui::block_parsers());
+  const auto found = check_translation(translated, "es/t.md", original, "t.md", neuralpath::widgets::block_parsers());
   INFO(format_diagnostics(found));
   REQUIRE(found.size() == 1);
   CHECK(found[0].message.find("the section 'two'") != std::string::npos);

@@ -21,7 +21,7 @@ namespace {
 const std::string kLessons = NEURALPATH_SOURCE_DIR "/lessons/";
 
 Lesson load(const std::string& name) {
-  LoadResult r = load_lesson_file(kLessons + name, neuralpath::ui::with_widgets());
+  LoadResult r = load_lesson_file(kLessons + name, neuralpath::widgets::with_widgets());
   REQUIRE_MESSAGE(r.ok(), format_diagnostics(r.diagnostics));
   return *r.lesson;
 }
@@ -62,18 +62,18 @@ std::vector<const T*> settings_of(const Lesson& lesson) {
   return out;
 }
 
-using neuralpath::ui::HeatmapSettings;
-using neuralpath::ui::MaskStepsSettings;
-using neuralpath::ui::PlaybackSettings;
-using neuralpath::ui::SpotlightSettings;
+using neuralpath::widgets::HeatmapSettings;
+using neuralpath::widgets::MaskStepsSettings;
+using neuralpath::widgets::PlaybackSettings;
+using neuralpath::widgets::SpotlightSettings;
 
 }  // namespace
 
 TEST_CASE("both launch lessons pass the checker") {
   for (const char* name : {"self-attention.md", "course-playback.md"}) {
     CAPTURE(name);
-    CHECK_MESSAGE(check_lesson_file(kLessons + name, neuralpath::ui::block_parsers()).empty(),
-                  format_diagnostics(check_lesson_file(kLessons + name, neuralpath::ui::block_parsers())));
+    CHECK_MESSAGE(check_lesson_file(kLessons + name, neuralpath::widgets::block_parsers()).empty(),
+                  format_diagnostics(check_lesson_file(kLessons + name, neuralpath::widgets::block_parsers())));
   }
 }
 
@@ -242,13 +242,13 @@ TEST_CASE("every example in docs/lesson-format.md parses") {
 
 TEST_CASE("a lesson without a vocabulary runs on the engine's default model") {
   const std::string text = doc("```heatmap\nsentence: the animal was too tired\n```\n");
-  const LoadResult r = load_lesson_text(text, "test.md", neuralpath::ui::with_widgets());
+  const LoadResult r = load_lesson_text(text, "test.md", neuralpath::widgets::with_widgets());
   REQUIRE_MESSAGE(r.ok(), format_diagnostics(r.diagnostics));
   const neuralpath::ModelSpec spec = model_spec_for(*r.lesson);
   CHECK(spec.vocabulary.feature_names == neuralpath::default_model_spec().vocabulary.feature_names);
   // ...and its sentences are checked against that model's words.
   const LoadResult bad =
-      load_lesson_text(doc("```heatmap\nsentence: the zyzzyva\n```\n"), "test.md", neuralpath::ui::with_widgets());
+      load_lesson_text(doc("```heatmap\nsentence: the zyzzyva\n```\n"), "test.md", neuralpath::widgets::with_widgets());
   REQUIRE(bad.diagnostics.size() == 1);
   CHECK(bad.diagnostics[0].message.find("'zyzzyva' is not in") == 0);
 }

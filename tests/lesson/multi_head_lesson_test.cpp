@@ -17,7 +17,8 @@ using namespace neuralpath::lesson;
 namespace {
 
 Lesson multi_head_lesson() {
-  const LoadResult r = load_lesson_file(NEURALPATH_SOURCE_DIR "/lessons/multi-head.md", neuralpath::ui::with_widgets());
+  const LoadResult r =
+      load_lesson_file(NEURALPATH_SOURCE_DIR "/lessons/multi-head.md", neuralpath::widgets::with_widgets());
   REQUIRE_MESSAGE(r.ok(), format_diagnostics(r.diagnostics));
   return *r.lesson;
 }

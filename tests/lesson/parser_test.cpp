@@ -181,7 +181,7 @@ TEST_CASE("a spotlight names its sentence, query word and alternative sentences"
   const auto w = only<WidgetBlock>(r);
   CHECK(w.kind == "spotlight");
   CHECK(plain_text(w.caption) == "Thicker beams, more attention.");
-  const auto& s = settings_of<neuralpath::ui::SpotlightSettings>(w);
+  const auto& s = settings_of<neuralpath::widgets::SpotlightSettings>(w);
   CHECK(s.sentence == "The animal didn't cross the street because it was too tired.");
   CHECK(s.query == "it");
   REQUIRE(s.alternatives.size() == 1);
@@ -193,7 +193,7 @@ TEST_CASE("a spotlight names its sentence, query word and alternative sentences"
 }
 
 TEST_CASE("a heatmap has a sentence, a mask switch and an optional BERT switch") {
-  using neuralpath::ui::HeatmapSettings;
+  using neuralpath::widgets::HeatmapSettings;
   const auto r = parse(doc("```heatmap\nsentence: The cat sat down\nmask: causal\nbert: yes\n```\n"));
   const auto& h = settings_of<HeatmapSettings>(only<WidgetBlock>(r));
   CHECK(h.sentence == "The cat sat down");
@@ -208,8 +208,8 @@ TEST_CASE("a heatmap has a sentence, a mask switch and an optional BERT switch")
 }
 
 TEST_CASE("mask-steps lists its stages, all four by default") {
-  using neuralpath::ui::MaskStage;
-  using neuralpath::ui::MaskStepsSettings;
+  using neuralpath::widgets::MaskStage;
+  using neuralpath::widgets::MaskStepsSettings;
   const auto& all =
       settings_of<MaskStepsSettings>(only<WidgetBlock>(parse(doc("```mask-steps\nsentence: The cat sat down\n```\n"))));
   CHECK(all.stages.size() == 4);
@@ -228,7 +228,7 @@ TEST_CASE("a cost explorer has lengths, heads, bytes per score and a tile size")
   REQUIRE(r.lesson.sections[0].blocks.size() == 1);
   const Block& block = r.lesson.sections[0].blocks[0];
   CHECK(widget_kind_name(block.content) == "cost-explorer");
-  const auto* settings = widget_settings<neuralpath::ui::CostExplorerSettings>(block);
+  const auto* settings = widget_settings<neuralpath::widgets::CostExplorerSettings>(block);
   REQUIRE(settings);
   const auto& c = *settings;
   CHECK(c.lengths == std::vector<std::int64_t>{1000, 100000});
@@ -245,8 +245,8 @@ TEST_CASE("a playback names its sentence, heads, steps and the code that follows
   REQUIRE_MESSAGE(r.diagnostics.empty(), all_messages(r));
   const auto& b = r.lesson.sections[0].blocks;
   REQUIRE(b.size() == 2);
-  REQUIRE(widget_settings<neuralpath::ui::PlaybackSettings>(b[0]));
-  const auto& p = *widget_settings<neuralpath::ui::PlaybackSettings>(b[0]);
+  REQUIRE(widget_settings<neuralpath::widgets::PlaybackSettings>(b[0]));
+  const auto& p = *widget_settings<neuralpath::widgets::PlaybackSettings>(b[0]);
   CHECK(p.sentence == "AI Agents Build Future");
   CHECK(p.heads == 2);
   CHECK(p.steps == std::vector<std::string>{"tokens", "scores", "softmax"});

@@ -105,8 +105,9 @@ TEST_CASE("a translated predict block may reword its explanation and label, not 
                      "options:", "measured:\n  widget: trainer\n  value: /training/step\n  label: Step\noptions:");
   std::string es = replaced_first(original, "The bigram line, because", "La línea del bigrama, porque");
   es = replaced_first(es, "label: Step", "label: Paso");
-  const auto same = check_translation(es, "es/test.md", original, "test.md", neuralpath::ui::block_parsers());
+  const auto same = check_translation(es, "es/test.md", original, "test.md", neuralpath::widgets::block_parsers());
   CHECK_MESSAGE(same.empty(), format_diagnostics(same));
   const std::string moved = replaced_first(es, "value: /training/step", "value: /training/loss");
-  CHECK_FALSE(check_translation(moved, "es/test.md", original, "test.md", neuralpath::ui::block_parsers()).empty());
+  CHECK_FALSE(
+      check_translation(moved, "es/test.md", original, "test.md", neuralpath::widgets::block_parsers()).empty());
 }

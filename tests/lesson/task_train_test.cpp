@@ -20,7 +20,7 @@ using namespace lesson_test;
 namespace {
 
 Lesson load(const std::string& name) {
-  const LoadResult r = load_lesson_file(NEURALPATH_SOURCE_DIR "/lessons/" + name, neuralpath::ui::with_widgets());
+  const LoadResult r = load_lesson_file(NEURALPATH_SOURCE_DIR "/lessons/" + name, neuralpath::widgets::with_widgets());
   REQUIRE_MESSAGE(r.ok(), format_diagnostics(r.diagnostics));
   return *r.lesson;
 }
@@ -43,7 +43,7 @@ words:
 std::string task(const std::string& body) { return "\n```task\n" + body + "```\n"; }
 
 std::vector<Diagnostic> problems(const std::string& text) {
-  return load_lesson_text(text, "test.md", neuralpath::ui::with_widgets()).diagnostics;
+  return load_lesson_text(text, "test.md", neuralpath::widgets::with_widgets()).diagnostics;
 }
 
 }  // namespace
@@ -232,7 +232,7 @@ TEST_CASE("weights_block_text writes numbers that read back as the same floats")
   REQUIRE(end != std::string::npos);
   const std::string rewritten = source.substr(0, begin) + "```weights\n" +
                                 weights_block_text(trainer.model(), lesson.vocabulary->features) + source.substr(end);
-  const LoadResult r = load_lesson_text(rewritten, "rewritten.md", neuralpath::ui::with_widgets());
+  const LoadResult r = load_lesson_text(rewritten, "rewritten.md", neuralpath::widgets::with_widgets());
   REQUIRE_MESSAGE(r.ok(), format_diagnostics(r.diagnostics));
   const neuralpath::ModelSpec back = neuralpath::resolve_model(model_spec_for(*r.lesson));
   CHECK(back.attention.w_q == trainer.model().attention.w_q);
@@ -249,7 +249,7 @@ namespace {
 // ```trained-weights block its lesson-weights task trains (what `train --ship` prints).
 std::string shipped_copy(const std::string& source) {
   const LoadResult as_written =
-      load_lesson_text(source, "source.md", neuralpath::ui::with_widgets({.lesson_weights = false}));
+      load_lesson_text(source, "source.md", neuralpath::widgets::with_widgets({.lesson_weights = false}));
   REQUIRE_MESSAGE(as_written.ok(), format_diagnostics(as_written.diagnostics));
   const Lesson& l = *as_written.lesson;
   const TaskData* t = nullptr;
@@ -278,13 +278,14 @@ TEST_CASE("shipped weights load instead of training and equal a fresh training r
   const Lesson trained_at_load = load("course-playback.md");
   const std::string copy = shipped_copy(source);
 
-  LoadResult shipped = load_lesson_text(copy, "course-playback.md", neuralpath::ui::with_widgets());
+  LoadResult shipped = load_lesson_text(copy, "course-playback.md", neuralpath::widgets::with_widgets());
   REQUIRE_MESSAGE(shipped.ok(), format_diagnostics(shipped.diagnostics));
   REQUIRE(shipped.lesson->shipped_weights);
   CHECK(shipped.lesson->shipped_weights->task == "next-word");
   // Loading them trains nothing...
   Lesson again =
-      *load_lesson_text(copy, "course-playback.md", neuralpath::ui::with_widgets({.lesson_weights = false})).lesson;
+      *load_lesson_text(copy, "course-playback.md", neuralpath::widgets::with_widgets({.lesson_weights = false}))
+           .lesson;
   CHECK(apply_trained_weights(again) == 0);
   // ...and gives exactly the weights training at load gives.
   check_same_model(neuralpath::resolve_model(model_spec_for(*shipped.lesson)),
@@ -301,18 +302,19 @@ TEST_CASE("weights shipped for other data are not used: a changed task trains ag
   const std::size_t at = changed.find("\nseed: 7\n");
   REQUIRE(at != std::string::npos);
   changed.replace(at, 9, "\nseed: 8\n");
-  Lesson l = *load_lesson_text(changed, "changed.md", neuralpath::ui::with_widgets({.lesson_weights = false})).lesson;
+  Lesson l =
+      *load_lesson_text(changed, "changed.md", neuralpath::widgets::with_widgets({.lesson_weights = false})).lesson;
   REQUIRE(l.shipped_weights);
   CHECK(l.shipped_weights->fingerprint != weights_fingerprint(l, l.tasks.front()));
   CHECK(apply_trained_weights(l) == 400);  // trained, not taken from the block
-  const Lesson with_block = *load_lesson_text(copy, "copy.md", neuralpath::ui::with_widgets()).lesson;
+  const Lesson with_block = *load_lesson_text(copy, "copy.md", neuralpath::widgets::with_widgets()).lesson;
   CHECK(model_spec_for(l).feed_forward.w1 != model_spec_for(with_block).feed_forward.w1);
 }
 
 TEST_CASE("a trained-weights block is checked like a weights block, and needs its task and fingerprint") {
   const std::string source = read(NEURALPATH_SOURCE_DIR "/lessons/course-playback.md");
   auto first = [&](const std::string& extra) {
-    const auto d = load_lesson_text(source + extra, "x.md", neuralpath::ui::with_widgets()).diagnostics;
+    const auto d = load_lesson_text(source + extra, "x.md", neuralpath::widgets::with_widgets()).diagnostics;
     return d.empty() ? std::string() : d.front().to_string();
   };
   CHECK(first("\n```trained-weights\nfingerprint: 00\nattention:\n  heads: 1\n```\n").find("needs 'task:'") !=

@@ -142,7 +142,7 @@ y = x  # dos
 )";
 
 std::vector<Diagnostic> drift(const std::string& translated) {
-  return check_translation(translated, "es/tiny.md", kOriginal, "tiny.md", neuralpath::ui::block_parsers());
+  return check_translation(translated, "es/tiny.md", kOriginal, "tiny.md", neuralpath::widgets::block_parsers());
 }
 
 std::string replaced(std::string text, const std::string& from, const std::string& to) {
@@ -170,10 +170,10 @@ TEST_CASE("the Spanish lessons load and match their originals' structure" * doct
     REQUIRE(place.has_value());
     CHECK(place->language == "es");
     CHECK(std::filesystem::equivalent(place->original_path, kLessons + name));
-    const auto found = check_lesson_or_translation_file(path, neuralpath::ui::block_parsers());
+    const auto found = check_lesson_or_translation_file(path, neuralpath::widgets::block_parsers());
     CHECK_MESSAGE(found.empty(), listed(found));
-    const LoadResult es = load_lesson_file(path, neuralpath::ui::with_widgets());
-    const LoadResult en = load_lesson_file(kLessons + name, neuralpath::ui::with_widgets());
+    const LoadResult es = load_lesson_file(path, neuralpath::widgets::with_widgets());
+    const LoadResult en = load_lesson_file(kLessons + name, neuralpath::widgets::with_widgets());
     REQUIRE(es.ok());
     REQUIRE(en.ok());
     CHECK(es.lesson->id == en.lesson->id);
@@ -314,7 +314,7 @@ merges: 10
   spanish = replaced(spanish, "caption: It writes.", "caption: Escribe.");
   spanish = replaced(spanish, "text: The cat sat", "text: El gato se sentó");
   spanish = replaced(spanish, "  - the cat sat on the mat", "  - el gato se sentó en la alfombra\n  - un gato");
-  const auto parsers = neuralpath::ui::block_parsers();
+  const auto parsers = neuralpath::widgets::block_parsers();
   const auto found = check_translation(spanish, "es/lm.md", original, "lm.md", parsers);
   CHECK_MESSAGE(found.empty(), listed(found));
   const auto drifted =
@@ -328,10 +328,11 @@ TEST_CASE("data blocks are copied unchanged, comments aside") {
       kOriginal + "\n```task\nid: corpus\nobjective: next-word\n---\n# a comment\nAI agents build future.\n```\n";
   const std::string same =
       kSpanish + "\n```task\nid: corpus\nobjective: next-word\n---\n# un comentario\nAI agents build future.\n```\n";
-  CHECK(check_translation(same, "es/tiny.md", original, "tiny.md", neuralpath::ui::block_parsers()).empty());
+  CHECK(check_translation(same, "es/tiny.md", original, "tiny.md", neuralpath::widgets::block_parsers()).empty());
   const std::string changed =
       kSpanish + "\n```task\nid: corpus\nobjective: next-word\n---\nLos agentes construyen.\n```\n";
-  const auto found = check_translation(changed, "es/tiny.md", original, "tiny.md", neuralpath::ui::block_parsers());
+  const auto found =
+      check_translation(changed, "es/tiny.md", original, "tiny.md", neuralpath::widgets::block_parsers());
   REQUIRE_MESSAGE(found.size() == 1, listed(found));
   CHECK(found[0].message.find("the task 'corpus''s data differs from the original's") == 0);
 }
@@ -411,7 +412,7 @@ std::string file_text(const std::string& path) {
 TEST_CASE("a translation may label the vocabulary's features; the features themselves stay data") {
   const std::string original = kOriginal + kVocabulary;
   const auto check = [&](const std::string& t) {
-    return check_translation(t, "es/tiny.md", original, "tiny.md", neuralpath::ui::block_parsers());
+    return check_translation(t, "es/tiny.md", original, "tiny.md", neuralpath::widgets::block_parsers());
   };
   CHECK_MESSAGE(check(with_labels(kLabels)).empty(), listed(check(with_labels(kLabels))));
   const auto renamed =
@@ -422,22 +423,22 @@ TEST_CASE("a translation may label the vocabulary's features; the features thems
         std::string::npos);
 
   // The labels name the board's columns and the narration's features; the weights keep the names.
-  const ParseResult parsed = parse_lesson(with_labels(kLabels), "es/tiny.md", neuralpath::ui::block_parsers());
+  const ParseResult parsed = parse_lesson(with_labels(kLabels), "es/tiny.md", neuralpath::widgets::block_parsers());
   CHECK_MESSAGE(parsed.diagnostics.empty(), listed(parsed.diagnostics));
   REQUIRE(parsed.lesson.vocabulary.has_value());
   CHECK(parsed.lesson.vocabulary->features == std::vector<std::string>{"animate", "place"});
   CHECK(model_spec_for(parsed.lesson).vocabulary.feature_names == std::vector<std::string>{"animado", "lugar"});
-  const ParseResult plain = parse_lesson(kOriginal + kVocabulary, "tiny.md", neuralpath::ui::block_parsers());
+  const ParseResult plain = parse_lesson(kOriginal + kVocabulary, "tiny.md", neuralpath::widgets::block_parsers());
   CHECK(model_spec_for(plain.lesson).vocabulary.feature_names == std::vector<std::string>{"animate", "place"});
 
   // A label for no feature, or an empty one, is an error at its place.
   const ParseResult unknown =
-      parse_lesson(with_labels("labels:\n  animal: animado\n"), "es/tiny.md", neuralpath::ui::block_parsers());
+      parse_lesson(with_labels("labels:\n  animal: animado\n"), "es/tiny.md", neuralpath::widgets::block_parsers());
   REQUIRE(unknown.diagnostics.size() == 1);
   CHECK(unknown.diagnostics.front().message == "'animal' is not one of the features");
   CHECK(unknown.diagnostics.front().pos.col == 3);
   const ParseResult empty =
-      parse_lesson(with_labels("labels:\n  animate:\n"), "es/tiny.md", neuralpath::ui::block_parsers());
+      parse_lesson(with_labels("labels:\n  animate:\n"), "es/tiny.md", neuralpath::widgets::block_parsers());
   REQUIRE(empty.diagnostics.size() == 1);
   CHECK(empty.diagnostics.front().message.find("a feature's label is a short text") == 0);
 }
@@ -457,7 +458,7 @@ TEST_CASE("the Spanish lessons' narration names every feature in Spanish («su r
        {Case{"es/course-playback.md", "AI Agents Build Future", "rasgo de "},
         Case{"es/multi-head.md", "The boy gently pushed the chair.", "rasgo de "},
         Case{"es/self-attention.md", "The animal didn't cross the street because it was too tired.", "rasgo de "}}) {
-    const LoadResult loaded = load_lesson_file(kLessons + c.file, neuralpath::ui::with_widgets());
+    const LoadResult loaded = load_lesson_file(kLessons + c.file, neuralpath::widgets::with_widgets());
     REQUIRE(loaded.ok());
     const neuralpath::ModelSpec spec = model_spec_for(*loaded.lesson);
     for (const std::string& name : spec.vocabulary.feature_names)

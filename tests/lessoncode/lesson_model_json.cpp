@@ -97,7 +97,7 @@ int main(int argc, char** argv) {
     std::cerr << "usage: lesson-model-json LESSON.md\n";
     return 2;
   }
-  const lesson::LoadResult loaded = lesson::load_lesson_file(argv[1], neuralpath::ui::with_widgets());
+  const lesson::LoadResult loaded = lesson::load_lesson_file(argv[1], neuralpath::widgets::with_widgets());
   if (!loaded.ok()) {
     for (const auto& d : loaded.diagnostics) std::cerr << d.to_string() << "\n";
     return 1;
@@ -123,13 +123,13 @@ int main(int argc, char** argv) {
           }
         },
         b.content);
-    if (const auto* p = lesson::widget_settings<ui::PlaybackSettings>(b))
+    if (const auto* p = lesson::widget_settings<widgets::PlaybackSettings>(b))
       out["playback"] = {{"sentence", p->sentence}, {"heads", p->heads}, {"causal", p->causal}, {"code", p->code}};
-    if (const auto* m = lesson::widget_settings<ui::MaskStepsSettings>(b)) {
+    if (const auto* m = lesson::widget_settings<widgets::MaskStepsSettings>(b)) {
       out["sentences"]["mask_steps"].push_back({{"sentence", m->sentence}, {"causal", m->causal}});
-    } else if (const auto* h = lesson::widget_settings<ui::HeatmapSettings>(b)) {
+    } else if (const auto* h = lesson::widget_settings<widgets::HeatmapSettings>(b)) {
       out["sentences"]["heatmap"].push_back({{"sentence", h->sentence}, {"causal", h->causal}});
-    } else if (const auto* s = lesson::widget_settings<ui::SpotlightSettings>(b)) {
+    } else if (const auto* s = lesson::widget_settings<widgets::SpotlightSettings>(b)) {
       Json all = {s->sentence};
       for (const auto& a : s->alternatives) all.push_back(a);
       out["sentences"]["spotlight"].push_back({{"sentences", all}, {"query", s->query}});

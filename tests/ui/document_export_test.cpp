@@ -13,6 +13,7 @@
 using nlohmann::json;
 namespace ls = neuralpath::lesson;
 namespace ui = neuralpath::ui;
+namespace widgets = neuralpath::widgets;
 using neuralpath::ui::document_json;
 
 namespace {
@@ -78,7 +79,7 @@ ls::Lesson sample_lesson() {
   eq.root = *ls::parse_equation(eq.latex).root;
   eq.caption = {text("The whole layer.")};
   first.blocks.push_back(block(eq));
-  auto spot = std::make_shared<ui::SpotlightSettings>();
+  auto spot = std::make_shared<widgets::SpotlightSettings>();
   spot->sentence = "The animal didn't cross the street because it was too tired.";
   spot->query = "it";
   first.blocks.push_back(block(ls::WidgetBlock{"spotlight", spot, {text("Where ‘it’ looks.")}}, "spot"));
@@ -104,7 +105,7 @@ ls::Lesson sample_lesson() {
   ls::ListBlock list;
   list.items = {{block(ls::Paragraph{{text("one")}})}, {block(ls::Paragraph{{text("two")}})}};
   second.blocks.push_back(block(list));
-  auto heatmap = std::make_shared<ui::HeatmapSettings>();
+  auto heatmap = std::make_shared<widgets::HeatmapSettings>();
   heatmap->sentence = "the cat sat";
   heatmap->bert_switch = true;
   second.blocks.push_back(block(ls::WidgetBlock{"heatmap", heatmap, {}}));
@@ -233,7 +234,7 @@ TEST_CASE("a lesson parsed from its text reads in the mirror as it reads in the 
       "hint: Think of a search box.\noptions:\n"
       "  - text: A's query and B's key\n    correct: yes\n    feedback: Right.\n"
       "  - text: A's value and B's value\n    feedback: Values come later.\n```\n",
-      "parsed.md", neuralpath::ui::block_parsers());
+      "parsed.md", neuralpath::widgets::block_parsers());
   REQUIRE(parsed.diagnostics.empty());
   const json doc = document_json(parsed.lesson);
   REQUIRE(doc["sections"].size() == 1);

@@ -12,6 +12,7 @@
 // any assertion inside a frame fails the test that ran it.
 #pragma once
 #include "engine/ui/app.h"
+#include "engine/ui/widget.h"
 
 #include <imgui.h>
 #include <nlohmann/json.hpp>
@@ -21,6 +22,11 @@
 #include <vector>
 
 namespace neuralpath::ui::test {
+
+// A suite says `using namespace neuralpath::ui::test;` and has the page's names, the widget
+// models' (widget.h), json and the harness below.
+using namespace neuralpath::ui;
+using nlohmann::json;
 
 struct ImGuiAssertion : std::runtime_error {
   using std::runtime_error::runtime_error;

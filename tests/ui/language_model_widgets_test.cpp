@@ -11,9 +11,7 @@
 #include <fstream>
 #include <sstream>
 
-using namespace neuralpath::ui;
-using namespace neuralpath::ui::test;
-using nlohmann::json;
+using namespace neuralpath::ui::test;  // the page's names, json and the harness (headless.h)
 
 namespace {
 

@@ -9,9 +9,7 @@
 
 #include <algorithm>
 
-using namespace neuralpath::ui;
-using namespace neuralpath::ui::test;
-using nlohmann::json;
+using namespace neuralpath::ui::test;  // the page's names, json and the harness (headless.h)
 
 namespace {
 

@@ -13,9 +13,7 @@
 
 #include <doctest/doctest.h>
 
-using namespace neuralpath::ui;
-using namespace neuralpath::ui::test;
-using nlohmann::json;
+using namespace neuralpath::ui::test;  // the page's names, json and the harness (headless.h)
 
 namespace {
 
@@ -48,7 +46,7 @@ std::string deep_lesson(int extra) {
 
 TEST_CASE("the deepest lesson the loader accepts draws on a phone and a desktop") {
   const std::string text = deep_lesson(0);
-  REQUIRE(neuralpath::lesson::load_lesson_text(text, "lessons/deep.md", neuralpath::ui::with_widgets()).ok());
+  REQUIRE(neuralpath::lesson::load_lesson_text(text, "lessons/deep.md", neuralpath::widgets::with_widgets()).ok());
   for (float width : {375.0f, 1440.0f}) {
     CAPTURE(width);
     Headless page(width, 740, 2);
@@ -61,7 +59,8 @@ TEST_CASE("the deepest lesson the loader accepts draws on a phone and a desktop"
 
 TEST_CASE("the page shows exactly the diagnostics check prints for a lesson nested too deep") {
   const std::string text = deep_lesson(1);
-  const auto loaded = neuralpath::lesson::load_lesson_text(text, "lessons/deep.md", neuralpath::ui::with_widgets());
+  const auto loaded =
+      neuralpath::lesson::load_lesson_text(text, "lessons/deep.md", neuralpath::widgets::with_widgets());
   REQUIRE_FALSE(loaded.ok());
   json expected = json::array();
   for (const auto& d : loaded.diagnostics) expected.push_back(d.to_string());

@@ -14,7 +14,8 @@ using nlohmann::json;
 namespace {
 
 lesson::Lesson sample() {
-  lesson::LoadResult r = lesson::load_lesson_file("tests/ui/fixtures/page_sample.md", neuralpath::ui::with_widgets());
+  lesson::LoadResult r =
+      lesson::load_lesson_file("tests/ui/fixtures/page_sample.md", neuralpath::widgets::with_widgets());
   REQUIRE_MESSAGE(r.ok(), lesson::format_diagnostics(r.diagnostics));
   return std::move(*r.lesson);
 }

@@ -4,9 +4,7 @@
 
 #include <doctest/doctest.h>
 
-using namespace neuralpath::ui;
-using namespace neuralpath::ui::test;
-using nlohmann::json;
+using namespace neuralpath::ui::test;  // the page's names, json and the harness (headless.h)
 
 namespace {
 

@@ -147,7 +147,7 @@ TEST_CASE("malformed commands are refused with a message and change nothing") {
         json{{"type", "voice"}, {"on", "yes"}}, json{{"type", "setSentence"}, {"text", 5}},
         json{{"type", "head"}, {"head", 7}}, json{{"type", "dance"}}, json{{"type", "speechEnded"}, {"step", "x"}}}) {
     CAPTURE(bad.dump());
-    const ui::CommandResult result = board->command(bad);
+    const widgets::CommandResult result = board->command(bad);
     REQUIRE_FALSE(result.done());
     CHECK_FALSE(result.reason().empty());
   }
@@ -166,12 +166,12 @@ TEST_CASE("setSentence runs the block on the learner's sentence and a bad one ke
   CHECK(captions.back()["text"] == board->model().trace()->steps[5].narration);
 
   const auto empty = board->command({{"type", "setSentence"}, {"text", "   "}});
-  REQUIRE(empty.outcome() == ui::CommandResult::Outcome::refused);
+  REQUIRE(empty.outcome() == widgets::CommandResult::Outcome::refused);
   CHECK(board->state()["sentence"] == "the cat sat");
   std::string long_sentence;
   for (int i = 0; i < 40; ++i) long_sentence += "word ";
   const auto too_long = board->command({{"type", "setSentence"}, {"text", long_sentence}});
-  REQUIRE(too_long.outcome() == ui::CommandResult::Outcome::refused);
+  REQUIRE(too_long.outcome() == widgets::CommandResult::Outcome::refused);
   CHECK(too_long.reason().find("16") != std::string::npos);
   CHECK(board->state()["sentence"] == "the cat sat");
   CHECK(board->state()["error"] != "");
@@ -276,11 +276,11 @@ TEST_CASE("a wide model on the longest sentence the board takes still draws with
   ModelSpec spec;
   for (int f = 0; f < 24; ++f) spec.vocabulary.feature_names.push_back("feature" + std::to_string(f));
   spec.attention.heads = 4;
-  ui::PlaybackSettings p = playback_test::example_playback();
+  widgets::PlaybackSettings p = playback_test::example_playback();
   std::string sentence;
-  for (int i = 0; i < ui::kPlaybackMaxTokens; ++i) sentence += "word" + std::to_string(i) + " ";
+  for (int i = 0; i < widgets::kPlaybackMaxTokens; ++i) sentence += "word" + std::to_string(i) + " ";
   p.sentence = sentence;
-  ui::PlaybackWidget board(ui::PlaybackModel(p, playback_test::example_lesson(), spec));
+  ui::PlaybackWidget board(widgets::PlaybackModel(p, playback_test::example_lesson(), spec));
   REQUIRE(board.model().error().empty());
   REQUIRE(board.model().trace()->d_model == 24);
   for (const float width : {320.0f, 1400.0f}) {

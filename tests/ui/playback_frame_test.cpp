@@ -163,7 +163,7 @@ TEST_CASE("a snapshot of the learner's board reopens the same board, and a bad o
   const json snapshot = board->model().snapshot();
   auto again = playback_test::example_board();
   REQUIRE(again->model().state()["sentence"] != board->model().state()["sentence"]);
-  ui::PlaybackModel copy = again->model();
+  widgets::PlaybackModel copy = again->model();
   CHECK(copy.restore(snapshot).done());
   for (const char* key : {"sentence", "step", "head", "focus", "temperature", "caption"}) {
     CAPTURE(key);
@@ -177,7 +177,7 @@ TEST_CASE("a snapshot of the learner's board reopens the same board, and a bad o
 
 TEST_CASE("an empty sentence is refused with 'type a sentence first' and the board keeps its sentence") {
   auto board = playback_test::example_board();
-  const ui::CommandResult result = board->command({{"type", "setSentence"}, {"text", "   "}});
+  const widgets::CommandResult result = board->command({{"type", "setSentence"}, {"text", "   "}});
   REQUIRE_FALSE(result.done());
   CHECK(result.reason().find("Type a sentence first") != std::string::npos);
   CHECK(board->state()["sentence"] == "AI Agents Build Future");

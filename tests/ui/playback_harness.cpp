@@ -79,8 +79,8 @@ bool Headless::frame(const std::function<void(const ui::UiContext&)>& body, floa
   return balanced;
 }
 
-ui::PlaybackSettings example_playback() {
-  ui::PlaybackSettings p;
+widgets::PlaybackSettings example_playback() {
+  widgets::PlaybackSettings p;
   p.sentence = "AI Agents Build Future";
   p.heads = 0;  // as the model says (the parser's default)
   p.causal = true;
@@ -109,16 +109,16 @@ lesson::Lesson example_lesson() {
   section.blocks.push_back({{}, "sdpa", code});
   lesson::WidgetBlock board;
   board.kind = "playback";
-  board.settings = std::make_shared<ui::PlaybackSettings>(example_playback());
+  board.settings = std::make_shared<widgets::PlaybackSettings>(example_playback());
   section.blocks.push_back({{}, "board", std::move(board)});
   lesson.sections.push_back(std::move(section));
   return lesson;
 }
 
 std::unique_ptr<ui::PlaybackWidget> example_board(const std::string& sentence) {
-  ui::PlaybackSettings p = example_playback();
+  widgets::PlaybackSettings p = example_playback();
   p.sentence = sentence;
-  return std::make_unique<ui::PlaybackWidget>(ui::PlaybackModel(p, example_lesson(), default_model_spec()));
+  return std::make_unique<ui::PlaybackWidget>(widgets::PlaybackModel(p, example_lesson(), default_model_spec()));
 }
 
 std::vector<std::string> numbers_in(const std::string& text) {
@@ -137,11 +137,11 @@ std::vector<std::string> numbers_in(const std::string& text) {
 
 LessonBoard course_board(const std::string& file) {
   LessonBoard out;
-  lesson::LoadResult loaded = lesson::load_lesson_file(file, ui::with_widgets());
+  lesson::LoadResult loaded = lesson::load_lesson_file(file, widgets::with_widgets());
   REQUIRE_MESSAGE(loaded.ok(), (loaded.diagnostics.empty() ? "" : loaded.diagnostics.front().to_string()));
   out.lesson = std::move(*loaded.lesson);
   lesson::for_each_block(out.lesson, [&](const lesson::Block& block) {
-    if (!out.widget && lesson::widget_settings<ui::PlaybackSettings>(block))
+    if (!out.widget && lesson::widget_settings<widgets::PlaybackSettings>(block))
       out.widget = ui::make_widget(block, out.lesson, lesson::model_spec_for(out.lesson));
   });
   REQUIRE(out.widget != nullptr);

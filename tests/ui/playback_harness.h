@@ -39,7 +39,7 @@ class Headless {
 
 // The launch example: a playback over every step with a code block of the seed's function.
 neuralpath::lesson::Lesson example_lesson();
-neuralpath::ui::PlaybackSettings example_playback();
+neuralpath::widgets::PlaybackSettings example_playback();
 std::unique_ptr<neuralpath::ui::PlaybackWidget> example_board(const std::string& sentence = "AI Agents Build Future");
 
 // A lesson file's first playback board (the course-playback lesson in English, or its Spanish

@@ -41,7 +41,7 @@ TEST_CASE("the lesson's code lines light up with the steps they compute") {
 
 TEST_CASE("the board's step names agree with the lesson library's step table") {
   for (const std::string& name : lesson::playback_steps())
-    for (StepKind kind : lesson::step_kinds(name)) CHECK(ui::playback::lesson_step_name(kind) == name);
+    for (StepKind kind : lesson::step_kinds(name)) CHECK(widgets::playback::lesson_step_name(kind) == name);
 }
 
 TEST_CASE("the lesson's board draws every step at phone and desktop widths with every caption number on it") {

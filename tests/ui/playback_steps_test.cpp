@@ -14,7 +14,8 @@
 #include <set>
 
 using namespace neuralpath;
-using namespace neuralpath::ui::playback;
+using namespace neuralpath::ui::playback;       // the board's drawing (code_window)
+using namespace neuralpath::widgets::playback;  // its steps and stages
 
 namespace {
 

@@ -22,9 +22,7 @@
 #include <string>
 #include <vector>
 
-using namespace neuralpath::ui;
-using namespace neuralpath::ui::test;
-using nlohmann::json;
+using namespace neuralpath::ui::test;  // the page's names, json and the harness (headless.h)
 namespace fs = std::filesystem;
 
 namespace {

@@ -10,9 +10,7 @@
 #include <fstream>
 #include <sstream>
 
-using namespace neuralpath::ui;
-using namespace neuralpath::ui::test;
-using nlohmann::json;
+using namespace neuralpath::ui::test;  // the page's names, json and the harness (headless.h)
 
 namespace {
 

@@ -65,7 +65,7 @@ TEST_CASE("the App wants frames while the train widget trains, and sleeps once p
 // ones too, so that the message under it is about what the learner sees; a sentence longer than
 // the box is cut at a character's start.
 TEST_CASE("the train widget's sentence box follows commands, refused sentences included") {
-  using TrainWidget = neuralpath::ui::ModelViewWidget<neuralpath::ui::TrainModel, neuralpath::ui::TrainView>;
+  using TrainWidget = neuralpath::ui::ModelViewWidget<neuralpath::widgets::TrainModel, neuralpath::ui::TrainView>;
   widgets_test::Headless page(1440, 900);
   auto widget = widgets_test::widget("train-pronoun");
   auto* train = dynamic_cast<TrainWidget*>(widget.get());

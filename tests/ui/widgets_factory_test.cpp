@@ -23,21 +23,21 @@ TEST_CASE("every folder of engine/widgets/ is one kind of the registry, named on
   std::set<std::string> folders;
   for (const auto& entry : std::filesystem::directory_iterator("engine/widgets"))
     if (entry.is_directory()) folders.insert(entry.path().filename().string());
-  const auto& kinds = ui::widget_kinds();
+  const auto& kinds = widgets::widget_kinds();
   CHECK(kinds.size() == folders.size());
   CHECK(kinds.size() >= 10);
   std::set<std::string> names;
-  for (const ui::WidgetKind* kind : kinds) {
+  for (const widgets::WidgetKind* kind : kinds) {
     REQUIRE(kind != nullptr);
     CHECK(names.insert(kind->name()).second);
-    CHECK(ui::find_widget_kind(kind->name()) == kind);
+    CHECK(widgets::find_widget_kind(kind->name()) == kind);
     CHECK(ui::find_view_kind(kind->name()) != nullptr);
     std::string folder = kind->name();
     std::replace(folder.begin(), folder.end(), '-', '_');  // "mask-steps" lives in mask_steps/
     CHECK_MESSAGE(folders.count(folder) == 1, kind->name());
   }
-  CHECK(ui::find_widget_kind("paragraph") == nullptr);
-  CHECK(ui::find_widget_kind("") == nullptr);
+  CHECK(widgets::find_widget_kind("paragraph") == nullptr);
+  CHECK(widgets::find_widget_kind("") == nullptr);
   CHECK(ui::find_view_kind("paragraph") == nullptr);
 }
 
@@ -59,7 +59,7 @@ TEST_CASE("a widget's snapshot reopens its state in a fresh widget of the same b
     CHECK(second->state() != first->state());  // the change is not the block's default
     REQUIRE(second->restore(snapshot).done());
     CHECK(second->state() == first->state());
-    CHECK(second->restore(json::array()).outcome() == ui::CommandResult::Outcome::refused);
+    CHECK(second->restore(json::array()).outcome() == widgets::CommandResult::Outcome::refused);
   }
 }
 
@@ -67,7 +67,8 @@ TEST_CASE("make_widget builds every widget block of the launch lessons and nothi
   // What to expect is read from the lesson files themselves: one widget per ```kind fence of a
   // widget kind, in reading order; prose, checks, code and the rest make none.
   std::string names;  // every kind's block name, as the fence's alternatives
-  for (const ui::WidgetKind* kind : ui::widget_kinds()) names += (names.empty() ? "" : "|") + std::string(kind->name());
+  for (const widgets::WidgetKind* kind : widgets::widget_kinds())
+    names += (names.empty() ? "" : "|") + std::string(kind->name());
   const std::regex fence("^```(" + names + ")\\s*$");
   for (const char* id : {"self-attention", "course-playback"}) {
     CAPTURE(id);
@@ -122,7 +123,7 @@ TEST_CASE("a drawn number opens its explanation on a click and on Enter, built o
     ImGui::PushID("explain-test");
     explain.number(ui, "##n", "41.2%", [&] {
       ++built;
-      return ui::Explanation{"A weight", "w = e / Σ", {{"e", "0.74"}}, "Because softmax."};
+      return widgets::Explanation{"A weight", "w = e / Σ", {{"e", "0.74"}}, "Because softmax."};
     });
     min = ImGui::GetItemRectMin();
     max = ImGui::GetItemRectMax();

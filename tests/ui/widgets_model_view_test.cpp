@@ -18,7 +18,7 @@ using widgets_test::send;
 
 namespace {
 
-using ModelView = ui::ModelViewWidget<ui::ModelViewModel, ui::ModelViewView>;
+using ModelView = ui::ModelViewWidget<widgets::ModelViewModel, ui::ModelViewView>;
 
 // The default model with a second context layer of two heads: three layers of 1, 2 and 2 heads.
 ModelSpec three_layers() {
@@ -30,9 +30,9 @@ ModelSpec three_layers() {
 }
 
 std::unique_ptr<ModelView> model_view(const ModelSpec& spec, const std::string& sentence) {
-  ui::ModelViewSettings settings;
+  widgets::ModelViewSettings settings;
   settings.sentence = sentence;
-  return std::make_unique<ModelView>(ui::ModelViewModel(settings, {}, spec));
+  return std::make_unique<ModelView>(widgets::ModelViewModel(settings, {}, spec));
 }
 
 Trace trace_of(const ModelSpec& spec, const std::string& sentence) {
@@ -142,12 +142,12 @@ TEST_CASE("a tap on a thumbnail opens that head and a tap on a cell explains its
     CHECK(s["selected"]["weight"].get<float>() == trace.weights(3)(3, 1));
     const json e = s["explained"];
     REQUIRE(e["open"] == true);
-    const ui::Explanation expected = ui::explain_weight(trace, 0, 3, {3, 1});
+    const widgets::Explanation expected = widgets::explain_weight(trace, 0, 3, {3, 1});
     CHECK(e["title"] == expected.title);
     CHECK(e["title"].get<std::string>().find("“carried” → “farmer”") != std::string::npos);
     CHECK(e["text"] == expected.text);
     // The score's products and value, read from the trace's own score step.
-    const Step* score = ui::find_step(trace, StepKind::score, 3);
+    const Step* score = widgets::find_step(trace, StepKind::score, 3);
     REQUIRE(score != nullptr);
     CHECK(e["inputs"][0]["value"].get<std::string>().find("= " + format_number(score->result.values(3, 1))) !=
           std::string::npos);

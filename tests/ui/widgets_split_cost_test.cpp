@@ -257,7 +257,7 @@ TEST_CASE("the cost chart's words over its flat line wrap whole at 375 px, in Sp
 }
 
 TEST_CASE("split-join: the narration's numbers are printed as the grid prints them, short on a phone, full on a desk") {
-  using neuralpath::ui::SplitJoinModel;
+  using neuralpath::widgets::SplitJoinModel;
   for (float width : {375.0f, 1440.0f})
     for (const char* sentence :
          {"The boy gently pushed the chair.", "The farmer carefully carried the bag because it was old."}) {

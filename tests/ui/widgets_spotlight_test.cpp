@@ -42,7 +42,7 @@ TEST_CASE("the spotlight shows 'it' looking at 'animal' when tired and at 'stree
 }
 
 TEST_CASE("the spotlight's weights are the engine's, for every sentence the block offers") {
-  const auto& block = widgets_test::settings<ui::SpotlightSettings>("it-spotlight");
+  const auto& block = widgets_test::settings<widgets::SpotlightSettings>("it-spotlight");
   auto spotlight = widgets_test::widget("it-spotlight");
   std::vector<std::string> sentences = {block.sentence};
   sentences.insert(sentences.end(), block.alternatives.begin(), block.alternatives.end());
@@ -206,7 +206,7 @@ float distance_to(const json& rect, float x, float y) {
 }  // namespace
 
 TEST_CASE("on a phone no beam covers the percentage of the word it ends at or starts from, in every sentence") {
-  const auto& block = widgets_test::settings<ui::SpotlightSettings>("it-spotlight");
+  const auto& block = widgets_test::settings<widgets::SpotlightSettings>("it-spotlight");
   for (const float scale : {2.0f, 3.0f}) {
     CAPTURE(scale);
     Headless phone(375 * scale, 740 * scale, scale);
@@ -239,7 +239,7 @@ TEST_CASE("on a phone no beam covers the percentage of the word it ends at or st
 }
 
 TEST_CASE("the presets read different weights, as the lesson tells: C less sure than A, D less than B") {
-  const auto& block = widgets_test::settings<ui::SpotlightSettings>("it-spotlight");
+  const auto& block = widgets_test::settings<widgets::SpotlightSettings>("it-spotlight");
   std::vector<std::string> sentences = {block.sentence};
   sentences.insert(sentences.end(), block.alternatives.begin(), block.alternatives.end());
   // Where "it" looks in each sentence: A tired → animal, B wide → street, C sleepy → dog, D wide → river.

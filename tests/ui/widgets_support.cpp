@@ -18,7 +18,7 @@ using namespace neuralpath;
 const lesson::Lesson& lesson(const std::string& id) {
   static std::map<std::string, lesson::Lesson> loaded;
   if (auto it = loaded.find(id); it != loaded.end()) return it->second;
-  lesson::LoadResult result = lesson::load_lesson_file("lessons/" + id + ".md", neuralpath::ui::with_widgets());
+  lesson::LoadResult result = lesson::load_lesson_file("lessons/" + id + ".md", neuralpath::widgets::with_widgets());
   std::string problems;
   for (const auto& d : result.diagnostics) problems += d.to_string() + "\n";
   INFO(problems);
@@ -48,9 +48,9 @@ const T& settings(const std::string& block_id, const std::string& lesson_id) {
   REQUIRE(s != nullptr);
   return *s;
 }
-template const ui::SpotlightSettings& settings<ui::SpotlightSettings>(const std::string&, const std::string&);
-template const ui::HeatmapSettings& settings<ui::HeatmapSettings>(const std::string&, const std::string&);
-template const ui::MaskStepsSettings& settings<ui::MaskStepsSettings>(const std::string&, const std::string&);
+template const widgets::SpotlightSettings& settings<widgets::SpotlightSettings>(const std::string&, const std::string&);
+template const widgets::HeatmapSettings& settings<widgets::HeatmapSettings>(const std::string&, const std::string&);
+template const widgets::MaskStepsSettings& settings<widgets::MaskStepsSettings>(const std::string&, const std::string&);
 
 const lesson::Inline& caption(const std::string& block_id, const std::string& lesson_id) {
   const lesson::Block* b = lesson::find_block(lesson(lesson_id), block_id);

@@ -15,10 +15,7 @@
 
 #include <cmath>
 
-using namespace neuralpath;
-using namespace neuralpath::ui;
-using namespace model_test;
-using nlohmann::json;
+using namespace model_test;  // the engine's names, json and the helpers (model_support.h)
 namespace lw = neuralpath::lmworker;
 
 namespace {

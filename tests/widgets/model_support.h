@@ -18,7 +18,7 @@
 namespace model_test {
 
 using namespace neuralpath;
-using namespace neuralpath::ui;
+using namespace neuralpath::widgets;
 using nlohmann::json;
 
 // lessons/<id>.md, loaded once.
@@ -64,7 +64,7 @@ const lm::LmModel& shelf_test_model();
 // reason ("" when done).
 namespace multi_head {
 using namespace neuralpath;
-using namespace neuralpath::ui;
+using namespace neuralpath::widgets;
 using nlohmann::json;
 inline const lesson::Lesson& multi_head() { return lesson_named("multi-head"); }
 inline const ModelSpec& spec() { return spec_of("multi-head"); }

@@ -3,7 +3,7 @@
 
 #include <doctest/doctest.h>
 
-using namespace neuralpath::ui::playback;
+using namespace neuralpath::widgets::playback;
 
 namespace {
 

@@ -187,7 +187,7 @@ TEST_CASE("split-join: a snapshot reopens the sentence, stage, head and role") {
 TEST_CASE("split-join: one head and one word read in the singular, in English and Spanish (the plural keys)") {
   // The self-attention lesson's model: a single head as wide as the layer.
   static const lesson::Lesson single = [] {
-    lesson::LoadResult r = lesson::load_lesson_file("lessons/self-attention.md", neuralpath::ui::with_widgets());
+    lesson::LoadResult r = lesson::load_lesson_file("lessons/self-attention.md", neuralpath::widgets::with_widgets());
     REQUIRE(r.ok());
     return std::move(*r.lesson);
   }();

@@ -8,10 +8,7 @@
 
 #include <doctest/doctest.h>
 
-using namespace neuralpath;
-using namespace neuralpath::ui;
-using namespace model_test;
-using nlohmann::json;
+using namespace model_test;  // the engine's names, json and the helpers (model_support.h)
 using Outcome = CommandResult::Outcome;
 
 namespace {

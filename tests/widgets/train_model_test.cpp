@@ -14,9 +14,9 @@
 
 using namespace neuralpath;
 using model_test::send;
-using neuralpath::ui::CommandResult;
-using neuralpath::ui::TrainModel;
-using neuralpath::ui::TrainSession;
+using neuralpath::widgets::CommandResult;
+using neuralpath::widgets::TrainModel;
+using neuralpath::widgets::TrainSession;
 using nlohmann::json;
 
 namespace {
@@ -29,7 +29,7 @@ TrainModel lesson_model(std::function<double()> now_ms = {}, const lesson::Lesso
                         const char* id = "train-pronoun") {
   const lesson::Block* block = lesson::find_block(l, id);
   REQUIRE(block != nullptr);
-  const auto* settings = lesson::widget_settings<ui::TrainSettings>(*block);
+  const auto* settings = lesson::widget_settings<widgets::TrainSettings>(*block);
   REQUIRE(settings != nullptr);
   const lesson::TaskData* task = lesson::find_task(l, settings->task);
   REQUIRE(task != nullptr);
@@ -218,10 +218,10 @@ TEST_CASE("snapshot and restore: the same seed and steps give the same weights, 
 TEST_CASE("a train block without its task makes a widget that says why, and trains nothing") {
   const lesson::Block* block = lesson::find_block(self_attention(), "train-pronoun");
   REQUIRE(block != nullptr);
-  const auto* found = lesson::widget_settings<ui::TrainSettings>(*block);
+  const auto* found = lesson::widget_settings<widgets::TrainSettings>(*block);
   REQUIRE(found != nullptr);
   if (!found) return;  // (REQUIRE has stopped the test; this tells the compiler so)
-  ui::TrainSettings settings = *found;
+  widgets::TrainSettings settings = *found;
   settings.task = "missing";
   TrainModel m(settings, {}, std::nullopt, "no task");
   const json s = m.state();

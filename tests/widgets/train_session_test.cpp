@@ -12,7 +12,7 @@
 #include <memory>
 
 using namespace neuralpath;
-using neuralpath::ui::TrainSession;
+using neuralpath::widgets::TrainSession;
 
 namespace {
 
@@ -28,7 +28,7 @@ struct FakeClock {
 
 std::unique_ptr<TrainSession> pronoun_session(FakeClock& clock) {
   const lesson::LoadResult loaded =
-      lesson::load_lesson_file("lessons/self-attention.md", neuralpath::ui::with_widgets());
+      lesson::load_lesson_file("lessons/self-attention.md", neuralpath::widgets::with_widgets());
   REQUIRE_MESSAGE(loaded.ok(), lesson::format_diagnostics(loaded.diagnostics));
   const lesson::TaskData* task = lesson::find_task(*loaded.lesson, "pronoun");
   REQUIRE(task != nullptr);
@@ -60,7 +60,7 @@ TEST_CASE(
     "training to the end: held-out accuracy reaches 95%, and the spotlight of \"it\" is not taught to find the dog") {
   FakeClock clock;
   auto s = pronoun_session(clock);
-  const ui::SpotlightNow before = s->spotlight();
+  const widgets::SpotlightNow before = s->spotlight();
   REQUIRE(before.query == 7);
   s->start();
   while (s->running()) s->advance(50);
@@ -82,7 +82,7 @@ TEST_CASE("reset and seed: the same seed retrains the same curve, another seed a
   auto s = pronoun_session(clock);
   s->start();
   for (int i = 0; i < 5; ++i) s->advance(6);
-  const ui::CurvePoint recorded = s->curve().back();  // the last point recorded on the way
+  const widgets::CurvePoint recorded = s->curve().back();  // the last point recorded on the way
   s->reset();
   CHECK(s->step() == 0);
   CHECK_FALSE(s->running());

@@ -286,4 +286,29 @@ std::vector<nlohmann::json> Explainer::take_events() {
   return out;
 }
 
+void draw_figure_flow(const UiContext& ui, Explainer& explainer, const std::vector<ExplainedFigure>& figures,
+                      int columns, float width) {
+  ImFont* small = kit::font(ui, kit::Face::small);
+  ImFont* bold = kit::font(ui, kit::Face::bold);
+  kit::Flow flow(width, ui.px(12), ui.px(8));
+  const float row_h = small->FontSize + bold->FontSize + ui.px(4);
+  const float wide_slot = (width - ui.px(12.0f * static_cast<float>(columns - 1))) / static_cast<float>(columns);
+  for (const ExplainedFigure& f : figures) {
+    const float w = std::max(kit::text_size(small, f.label).x, kit::text_size(bold, f.value).x);
+    const float slot = width < ui.px(480) ? (width - ui.px(12)) / 2.0f : std::max(w, wide_slot);
+    flow.place(ImVec2(std::max(slot, w), row_h));
+    ImGui::BeginGroup();
+    ImGui::PushFont(small);
+    ImGui::PushStyleColor(ImGuiCol_Text, ui.colors().muted);
+    ImGui::TextUnformatted(f.label.c_str());
+    ImGui::PopStyleColor();
+    ImGui::PopFont();
+    NumberStyle style;
+    style.bold = true;
+    explainer.number(ui, f.id.c_str(), f.value, f.make, style);
+    ImGui::EndGroup();
+  }
+  flow.end();
+}
+
 }  // namespace neuralpath::ui

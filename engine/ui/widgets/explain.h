@@ -95,4 +95,15 @@ class Explainer {
   std::vector<nlohmann::json> events_;
 };
 
+// A number the learner can tap, under its label: `make` explains it.
+struct ExplainedFigure {
+  std::string id;  // the number's ImGui id, "##pairs"
+  std::string label, value;
+  Explainer::Make make;
+};
+// Figures flowing across `width`, each a small muted label over its bold number: `columns` to a
+// line on a wide card, two on a phone (under 480 CSS px), none narrower than its words.
+void draw_figure_flow(const UiContext& ui, Explainer& explainer, const std::vector<ExplainedFigure>& figures,
+                      int columns, float width);
+
 }  // namespace neuralpath::ui

@@ -123,6 +123,23 @@ struct TextEntry {
 };
 // True when the learner pressed Enter in the field or clicked the button.
 bool text_entry(const UiContext& ui, const TextEntry& entry, char* buffer, std::size_t size, float width);
+// A view's field for the learner's own text, N bytes with its NUL, that follows the model
+// (follow_field): draw() fills it with the model's text when that changed, draws it with its
+// button (text_entry) and says whether the learner sent it; text() is what it holds.
+template <std::size_t N>
+class FollowingField {
+ public:
+  bool draw(const UiContext& ui, const TextEntry& entry, const std::string& model_text, float width) {
+    follow_field(buffer_, N, filled_from_, model_text);
+    return text_entry(ui, entry, buffer_, N, width);
+  }
+  const char* text() const { return buffer_; }
+  void refill() { filled_from_.clear(); }  // the next draw shows the model's text, over unsent typing
+
+ private:
+  char buffer_[N] = {};
+  std::string filled_from_;  // the model's text buffer_ was last filled from
+};
 // Text fields and sliders drawn on a card need their own frame: page-coloured, outlined, with
 // an accent grab. Push before the field, pop after it.
 void push_field_style(const UiContext& ui);

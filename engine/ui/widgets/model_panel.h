@@ -5,6 +5,7 @@
 #pragma once
 #include "engine/ui/widget.h"
 #include "engine/ui/widgets/kit.h"
+#include "engine/widgets/commands.h"
 #include "engine/widgets/language_models.h"
 
 #include <imgui.h>
@@ -16,7 +17,7 @@ namespace neuralpath::ui {
 
 bool draw_model_panel(const UiContext& ui, const ModelHandle& model, bool waiting, float width, bool& load);
 
-// The panel for a kind's model (its model_handle(), waiting() and LoadModel command): true when
+// The panel for a kind's model (its model_handle(), waiting() and the LoadModel command, commands.h): true when
 // the model is ready; until then a press asks LoadModel, and layout["load"] says where the
 // panel's last item was drawn (its Load or Retry button, or the download's bar).
 template <class Model>
@@ -27,7 +28,7 @@ bool model_panel_ready(const UiContext& ui, const Model& model, float width,
     layout.erase("load");
     return true;
   }
-  if (load) asked.push_back(typename Model::LoadModel{});
+  if (load) asked.push_back(LoadModel{});
   layout["load"] = kit::css_rect(ui, ImGui::GetItemRectMin(), ImGui::GetItemRectMax());
   return false;
 }

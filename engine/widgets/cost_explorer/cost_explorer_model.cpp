@@ -9,7 +9,7 @@
 #include <algorithm>
 #include <cmath>
 
-namespace neuralpath::ui {
+namespace neuralpath::widgets {
 
 using nlohmann::json;
 
@@ -33,7 +33,7 @@ std::string count(std::int64_t n) { return format_count(static_cast<std::uint64_
 // [SECTION] Figures and races ------------------------------------------------------------------
 
 CostExplorerModel::CostExplorerModel(const CostExplorerSettings& settings, const lesson::Inline& caption)
-    : settings_(settings), caption_(caption) {
+    : WidgetModelBase(settings, caption) {
   for (int i = 0; i < kPlotPoints; ++i) {
     const double e = 1.0 + 4.0 * i / (kPlotPoints - 1);  // log10 T from 1 to 5
     curve_.push_back(figures_at(static_cast<std::int64_t>(std::llround(std::pow(10.0, e))), settings_));
@@ -73,12 +73,6 @@ void CostExplorerModel::update(float dt) {
                     {"bytes", run.tiled_bytes}};
   if (race.naive().status == KernelStatus::done) event["max_difference"] = race.max_difference();
   events_.push_back(event);
-}
-
-std::vector<json> CostExplorerModel::take_events() {
-  std::vector<json> out;
-  out.swap(events_);
-  return out;
 }
 
 double CostExplorerModel::time_left(const LiveRun& run, bool naive) const {
@@ -284,4 +278,4 @@ void CostExplorerModel::describe(const CostExplorerSettings& c, json& out) {
 
 const WidgetKind& cost_explorer_widget_kind() { return folder_widget_kind<CostExplorerModel>(); }
 
-}  // namespace neuralpath::ui
+}  // namespace neuralpath::widgets

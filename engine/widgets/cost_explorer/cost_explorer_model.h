@@ -18,12 +18,11 @@
 #include <cstdint>
 #include <deque>
 
-namespace neuralpath::ui {
+namespace neuralpath::widgets {
 
-class CostExplorerModel : public WidgetModelBase {
+class CostExplorerModel : public WidgetModelBase<CostExplorerSettings> {
  public:
   static constexpr const char* kKind = "cost-explorer";
-  using Settings = CostExplorerSettings;
   static void describe(const Settings& settings, nlohmann::json& out);
   static constexpr std::int64_t kMinT = 10, kMaxT = 100000;
   static constexpr std::uint64_t kTabBudget = std::uint64_t{256}
@@ -54,7 +53,6 @@ class CostExplorerModel : public WidgetModelBase {
   struct Run {
     std::optional<std::int64_t> t;
   };
-  struct Stop {};
   using Command = std::variant<SetLength, Run, Stop>;
   static std::variant<Command, CommandResult> parse(const nlohmann::json& message);
 
@@ -63,7 +61,6 @@ class CostExplorerModel : public WidgetModelBase {
   CommandResult apply(const Command& command);
   void update(float dt);                                 // advances a running race by kFrameBudget seconds of work
   bool wants_another_frame() const { return running_; }  // the race works in update()
-  std::vector<nlohmann::json> take_events();
 
   nlohmann::json state() const;
   nlohmann::json snapshot() const { return {{"T", t_}}; }
@@ -71,8 +68,6 @@ class CostExplorerModel : public WidgetModelBase {
   std::string summary() const;
 
   // For the view.
-  const CostExplorerSettings& settings() const { return settings_; }
-  const lesson::Inline& caption() const { return caption_; }
   std::int64_t t() const { return t_; }
   const Figures& figures() const { return figures_; }
   const std::vector<Figures>& curve() const { return curve_; }  // the plot's points, 10 .. 100,000 on a log scale
@@ -92,14 +87,11 @@ class CostExplorerModel : public WidgetModelBase {
  private:
   void set_t(std::int64_t t);
 
-  CostExplorerSettings settings_;
-  lesson::Inline caption_;
   std::int64_t t_ = 1024;
   Figures figures_;
   std::vector<Figures> curve_;
   std::vector<LiveRun> runs_;
   bool running_ = false;
-  std::vector<nlohmann::json> events_;
 };
 
-}  // namespace neuralpath::ui
+}  // namespace neuralpath::widgets

@@ -3,7 +3,7 @@
 #include "engine/lesson/parse_context.h"
 #include "engine/widgets/cost_explorer/cost_explorer_settings.h"
 
-namespace neuralpath::ui {
+namespace neuralpath::widgets {
 
 using namespace lesson::detail;  // Fields, WidgetFields, parse_integer, ...
 using lesson::SettingsNode;
@@ -25,4 +25,4 @@ void CostExplorerSettings::read(lesson::detail::WidgetFields& w) {
   tile = static_cast<int>(w.fields.integer("tile", 64, 1, 4096).value_or(64));
 }
 
-}  // namespace neuralpath::ui
+}  // namespace neuralpath::widgets

@@ -16,7 +16,7 @@
 #include <cstdint>
 #include <vector>
 
-namespace neuralpath::ui {
+namespace neuralpath::widgets {
 
 struct CostExplorerSettings : lesson::WidgetSettings {
   void read(lesson::detail::WidgetFields& fields);  // the block's keys (cost_explorer_settings.cpp)
@@ -26,4 +26,4 @@ struct CostExplorerSettings : lesson::WidgetSettings {
   int tile = 64;
 };
 
-}  // namespace neuralpath::ui
+}  // namespace neuralpath::widgets

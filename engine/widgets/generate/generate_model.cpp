@@ -15,7 +15,7 @@
 #include <cmath>
 #include <numeric>
 
-namespace neuralpath::ui {
+namespace neuralpath::widgets {
 
 using nlohmann::json;
 
@@ -37,10 +37,7 @@ json candidate_json(const GenerateModel::Candidate& c) { return {{"text", c.labe
 std::variant<GenerateModel::Command, CommandResult> GenerateModel::parse(const json& message) {
   const std::string type = message.value("type", std::string());
   if (type == "loadModel") return Command(LoadModel{});
-  if (type == "setSentence") {
-    if (!message.contains("text") || !message["text"].is_string()) return CommandResult(tr("widgets.needs_text"));
-    return Command(SetSentence{message["text"].get<std::string>()});
-  }
+  if (type == "setSentence") return parse_set_sentence<Command>(message);
   if (type == "step") return Command(Step{});
   if (type == "write") return Command(Write{});
   if (type == "stop") return Command(Stop{});
@@ -70,8 +67,7 @@ std::variant<GenerateModel::Command, CommandResult> GenerateModel::parse(const j
 }
 
 GenerateModel::GenerateModel(const GenerateSettings& settings, const lesson::Inline& caption)
-    : settings_(settings),
-      caption_(caption),
+    : WidgetModelBase(settings, caption),
       handle_(settings.model),
       prompt_(settings.prompt),
       sampling_{settings.temperature, settings.top_k, settings.top_p},
@@ -368,4 +364,4 @@ void GenerateModel::describe(const GenerateSettings& s, json& out) {
 
 const WidgetKind& generate_widget_kind() { return folder_widget_kind<GenerateModel>(); }
 
-}  // namespace neuralpath::ui
+}  // namespace neuralpath::widgets

@@ -25,24 +25,17 @@
 #include <memory>
 #include <utility>
 
-namespace neuralpath::ui {
+namespace neuralpath::widgets {
 
-class GenerateModel : public WidgetModelBase {
+class GenerateModel : public WidgetModelBase<GenerateSettings> {
  public:
   static constexpr const char* kKind = "generate";
-  using Settings = GenerateSettings;
   static constexpr std::size_t kMaxPromptBytes = 400;
   static constexpr float kTokensPerSecond = 25;  // Write's pace: the learner sees each token land
   static constexpr double kFrameBudget = 0.012;  // seconds of model work per frame at most
 
-  struct LoadModel {};
-  struct SetSentence {
-    std::string text;
-  };
   struct Step {};
   struct Write {};
-  struct Stop {};
-  struct Restart {};
   struct SetTemperature {
     float value = 0;
   };
@@ -64,7 +57,6 @@ class GenerateModel : public WidgetModelBase {
   CommandResult apply(const Command& command);
   void update(float dt);  // the model's arrival, and Write's tokens
   bool wants_another_frame() const;
-  std::vector<nlohmann::json> take_events() { return std::exchange(events_, {}); }
 
   nlohmann::json state() const;
   nlohmann::json snapshot() const;
@@ -84,8 +76,6 @@ class GenerateModel : public WidgetModelBase {
     int kept = 0;      // tokens with p > 0
     std::vector<Candidate> top;
   };
-  const GenerateSettings& settings() const { return settings_; }
-  const lesson::Inline& caption() const { return caption_; }
   const ModelHandle& model_handle() const { return handle_; }
   bool ready() const { return writer_ != nullptr; }
   const std::string& prompt() const { return prompt_; }
@@ -100,7 +90,6 @@ class GenerateModel : public WidgetModelBase {
   bool waiting() const { return pending_ != Pending::none; }  // an action waits for the model
   const lm::SamplingSettings& sampling() const { return sampling_; }
   std::uint64_t seed() const { return seed_; }
-  const std::string& input_error() const { return input_error_; }
 
  private:
   enum class Pending { none, start, step, write };
@@ -110,8 +99,6 @@ class GenerateModel : public WidgetModelBase {
   void read_stages();
   lm::WriterOptions options() const;
 
-  GenerateSettings settings_;
-  lesson::Inline caption_;
   ModelHandle handle_;
   std::shared_ptr<const lm::LmModel> model_;
   std::unique_ptr<lm::TextWriter> writer_;
@@ -127,8 +114,6 @@ class GenerateModel : public WidgetModelBase {
   float write_clock_ = 0;
   int replay_ = 0;  // tokens a restored snapshot writes again once the model is here
   Pending pending_ = Pending::none;
-  std::string input_error_;
-  std::vector<nlohmann::json> events_;
 };
 
-}  // namespace neuralpath::ui
+}  // namespace neuralpath::widgets

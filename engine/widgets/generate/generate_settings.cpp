@@ -4,7 +4,7 @@
 #include "engine/lesson/parse_context.h"
 #include "engine/widgets/language_models.h"
 
-namespace neuralpath::ui {
+namespace neuralpath::widgets {
 
 using lesson::SettingsNode;
 
@@ -34,4 +34,4 @@ void GenerateSettings::read(lesson::detail::WidgetFields& w) {
   }
 }
 
-}  // namespace neuralpath::ui
+}  // namespace neuralpath::widgets

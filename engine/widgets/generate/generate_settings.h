@@ -21,7 +21,7 @@
 #include <cstdint>
 #include <string>
 
-namespace neuralpath::ui {
+namespace neuralpath::widgets {
 
 struct GenerateSettings : lesson::WidgetSettings {
   void read(lesson::detail::WidgetFields& fields);  // generate_settings.cpp
@@ -35,4 +35,4 @@ struct GenerateSettings : lesson::WidgetSettings {
   int candidates = 8;
 };
 
-}  // namespace neuralpath::ui
+}  // namespace neuralpath::widgets

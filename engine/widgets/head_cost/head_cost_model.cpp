@@ -10,7 +10,7 @@
 #include <algorithm>
 #include <cstdlib>
 
-namespace neuralpath::ui {
+namespace neuralpath::widgets {
 
 using nlohmann::json;
 
@@ -50,7 +50,7 @@ const std::vector<std::int64_t>& HeadCostModel::widths() const {
 // [SECTION] Settings ---------------------------------------------------------------------------
 
 HeadCostModel::HeadCostModel(const HeadCostSettings& settings, const lesson::Inline& caption)
-    : settings_(settings), caption_(caption) {
+    : WidgetModelBase(settings, caption) {
   settings_.d_model = std::clamp<std::int64_t>(settings_.d_model, 1, kMaxCostDModel);
   settings_.tokens = std::clamp<std::int64_t>(settings_.tokens, 1, kMaxCostTokens);
   if (!heads_divide(settings_.d_model, settings_.heads))
@@ -315,4 +315,4 @@ void HeadCostModel::describe(const HeadCostSettings& c, json& out) {
 
 const WidgetKind& head_cost_widget_kind() { return folder_widget_kind<HeadCostModel>(); }
 
-}  // namespace neuralpath::ui
+}  // namespace neuralpath::widgets

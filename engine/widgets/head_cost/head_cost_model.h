@@ -19,12 +19,11 @@
 
 #include <cstdint>
 
-namespace neuralpath::ui {
+namespace neuralpath::widgets {
 
-class HeadCostModel : public WidgetModelBase {
+class HeadCostModel : public WidgetModelBase<HeadCostSettings> {
  public:
   static constexpr const char* kKind = "head-cost";
-  using Settings = HeadCostSettings;
   static void describe(const Settings& settings, nlohmann::json& out);
   static constexpr std::int64_t kMinT = 1, kMaxT = 100000;  // the slider's range (a command may go to 10⁶)
 
@@ -58,7 +57,6 @@ class HeadCostModel : public WidgetModelBase {
   TextTable table() const;
 
   // For the view.
-  const lesson::Inline& caption() const { return caption_; }
   const MultiHeadCost& cost() const { return cost_; }
   const std::vector<MultiHeadCost>& by_heads() const { return by_heads_; }  // one per divisor of d_model
   int heads_index() const;                                                  // into by_heads()
@@ -70,11 +68,9 @@ class HeadCostModel : public WidgetModelBase {
  private:
   void recount();
 
-  HeadCostSettings settings_;
-  lesson::Inline caption_;
   MultiHeadCost cost_;
   std::vector<MultiHeadCost> by_heads_;
   std::string note_;
 };
 
-}  // namespace neuralpath::ui
+}  // namespace neuralpath::widgets

@@ -4,10 +4,7 @@
 #include "engine/lesson/parse_context.h"
 #include "engine/widgets/head_cost/head_cost_settings.h"
 
-namespace neuralpath::ui {
-
-using namespace lesson::detail;  // Fields, WidgetFields, parse_integer, ...
-using lesson::SettingsNode;
+namespace neuralpath::widgets {
 
 void HeadCostSettings::read(lesson::detail::WidgetFields& w) {
   d_model = w.fields.integer("d-model", 512, 1, kMaxCostDModel).value_or(512);
@@ -21,4 +18,4 @@ void HeadCostSettings::read(lesson::detail::WidgetFields& w) {
   }
 }
 
-}  // namespace neuralpath::ui
+}  // namespace neuralpath::widgets

@@ -14,7 +14,7 @@
 #include <memory>
 #include <cstdint>
 
-namespace neuralpath::ui {
+namespace neuralpath::widgets {
 
 struct HeadCostSettings : lesson::WidgetSettings {
   void read(lesson::detail::WidgetFields& fields);  // the block's keys (head_cost_settings.cpp)
@@ -23,4 +23,4 @@ struct HeadCostSettings : lesson::WidgetSettings {
   std::int64_t tokens = 1000;
 };
 
-}  // namespace neuralpath::ui
+}  // namespace neuralpath::widgets

@@ -12,7 +12,7 @@
 
 #include <algorithm>
 
-namespace neuralpath::ui {
+namespace neuralpath::widgets {
 
 using nlohmann::json;
 
@@ -75,10 +75,7 @@ std::vector<HeadViewModel::Top> HeadViewModel::top() const {
 
 std::variant<HeadViewModel::Command, CommandResult> HeadViewModel::parse(const json& message) {
   const std::string type = message.value("type", std::string());
-  if (type == "setSentence") {
-    if (!message.contains("text") || !message["text"].is_string()) return CommandResult(tr("widgets.needs_text"));
-    return Command(SetSentence{message["text"].get<std::string>()});
-  }
+  if (type == "setSentence") return parse_set_sentence<Command>(message);
   if (type == "toggleHead") return Command(ToggleHead{int_field(message, "head").value_or(-1)});
   if (type == "showHeads") {
     ShowHeads show;
@@ -256,4 +253,4 @@ void HeadViewModel::describe(const HeadViewSettings& s, json& out) {
 
 const WidgetKind& head_view_widget_kind() { return folder_widget_kind<HeadViewModel>(); }
 
-}  // namespace neuralpath::ui
+}  // namespace neuralpath::widgets

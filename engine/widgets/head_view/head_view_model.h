@@ -15,14 +15,13 @@
 #include "engine/widgets/trace_model.h"
 #include "engine/widgets/head_view/head_view_settings.h"
 
-namespace neuralpath::ui {
+namespace neuralpath::widgets {
 
 class HeadViewModel : public TraceModel<HeadViewSettings> {
  public:
   static constexpr const char* kKind = "head-view";
   static void describe(const Settings& settings, nlohmann::json& out);
-  static constexpr int kMaxTokens =
-      24;  // a 24×24 grid of weights still reads; the checker's figure too (read() hands it over)
+  static constexpr int kMaxTokens = kGridMaxTokens;
 
   struct Top {
     int head = 0;
@@ -30,9 +29,6 @@ class HeadViewModel : public TraceModel<HeadViewSettings> {
     float weight = 0;
   };
 
-  struct SetSentence {
-    std::string text;
-  };
   struct ToggleHead {
     int head = 0;
   };
@@ -80,4 +76,4 @@ class HeadViewModel : public TraceModel<HeadViewSettings> {
   int focus_ = -1;
 };
 
-}  // namespace neuralpath::ui
+}  // namespace neuralpath::widgets

@@ -6,10 +6,7 @@
 
 #include <cctype>
 
-namespace neuralpath::ui {
-
-using namespace lesson::detail;  // Fields, WidgetFields, parse_integer, ...
-using lesson::SettingsNode;
+namespace neuralpath::widgets {
 
 void HeadViewSettings::read(lesson::detail::WidgetFields& w) {
   query = w.fields.text("query", false).value_or("");
@@ -18,4 +15,4 @@ void HeadViewSettings::read(lesson::detail::WidgetFields& w) {
   causal = w.causal_mask(/*otherwise=*/false);
 }
 
-}  // namespace neuralpath::ui
+}  // namespace neuralpath::widgets

@@ -15,7 +15,7 @@
 #include <memory>
 #include <string>
 
-namespace neuralpath::ui {
+namespace neuralpath::widgets {
 
 struct HeadViewSettings : lesson::WidgetSettings {
   void read(lesson::detail::WidgetFields& fields);  // the block's keys (head_view_settings.cpp)
@@ -24,4 +24,4 @@ struct HeadViewSettings : lesson::WidgetSettings {
   bool causal = false;
 };
 
-}  // namespace neuralpath::ui
+}  // namespace neuralpath::widgets

@@ -12,7 +12,7 @@
 #include <algorithm>
 #include <cmath>
 
-namespace neuralpath::ui {
+namespace neuralpath::widgets {
 
 using nlohmann::json;
 
@@ -45,10 +45,7 @@ void HeatmapModel::refresh() {
 
 std::variant<HeatmapModel::Command, CommandResult> HeatmapModel::parse(const json& message) {
   const std::string type = message.value("type", std::string());
-  if (type == "setSentence") {
-    if (!message.contains("text") || !message["text"].is_string()) return CommandResult(tr("widgets.needs_text"));
-    return Command(SetSentence{message["text"].get<std::string>()});
-  }
+  if (type == "setSentence") return parse_set_sentence<Command>(message);
   if (type == "setMask") {
     if (message.contains("causal") && message["causal"].is_boolean())
       return Command(SetMask{message["causal"].get<bool>()});
@@ -245,4 +242,4 @@ void HeatmapModel::describe(const HeatmapSettings& w, json& out) {
 
 const WidgetKind& heatmap_widget_kind() { return folder_widget_kind<HeatmapModel>(); }
 
-}  // namespace neuralpath::ui
+}  // namespace neuralpath::widgets

@@ -13,26 +13,16 @@
 #include "engine/widgets/heatmap/heatmap_settings.h"
 #include "engine/widgets/trace_model.h"
 
-namespace neuralpath::ui {
+namespace neuralpath::widgets {
 
 class HeatmapModel : public TraceModel<HeatmapSettings> {
  public:
   static constexpr const char* kKind = "heatmap";
   static void describe(const Settings& settings, nlohmann::json& out);
-  static constexpr int kMaxTokens =
-      24;  // a 24×24 grid of weights still reads; the checker's figure too (read() hands it over)
+  static constexpr int kMaxTokens = kGridMaxTokens;
 
-  struct SetSentence {
-    std::string text;
-  };
   struct SetMask {
     bool causal = true;
-  };
-  struct SetHead {
-    int head = 0;
-  };
-  struct SelectCell {
-    Cell cell;
   };
   struct Explain {
     Cell cell;
@@ -74,4 +64,4 @@ class HeatmapModel : public TraceModel<HeatmapSettings> {
   std::optional<Cell> selected_;
 };
 
-}  // namespace neuralpath::ui
+}  // namespace neuralpath::widgets

@@ -4,10 +4,7 @@
 #include "engine/widgets/heatmap/heatmap_model.h"
 #include "engine/widgets/heatmap/heatmap_settings.h"
 
-namespace neuralpath::ui {
-
-using namespace lesson::detail;  // Fields, WidgetFields, parse_integer, ...
-using lesson::SettingsNode;
+namespace neuralpath::widgets {
 
 void HeatmapSettings::read(lesson::detail::WidgetFields& w) {
   sentence = w.sentence(HeatmapModel::kMaxTokens);
@@ -15,4 +12,4 @@ void HeatmapSettings::read(lesson::detail::WidgetFields& w) {
   bert_switch = w.fields.flag("bert", false);
 }
 
-}  // namespace neuralpath::ui
+}  // namespace neuralpath::widgets

@@ -14,7 +14,7 @@
 #include <memory>
 #include <string>
 
-namespace neuralpath::ui {
+namespace neuralpath::widgets {
 
 struct HeatmapSettings : lesson::WidgetSettings {
   void read(lesson::detail::WidgetFields& fields);  // the block's keys (heatmap_settings.cpp)
@@ -23,4 +23,4 @@ struct HeatmapSettings : lesson::WidgetSettings {
   bool bert_switch = false;  // the learner may switch the mask off (BERT) and on again
 };
 
-}  // namespace neuralpath::ui
+}  // namespace neuralpath::widgets

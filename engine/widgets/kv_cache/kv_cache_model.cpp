@@ -12,7 +12,7 @@
 
 #include <algorithm>
 
-namespace neuralpath::ui {
+namespace neuralpath::widgets {
 
 using nlohmann::json;
 
@@ -21,10 +21,7 @@ using nlohmann::json;
 std::variant<KvCacheModel::Command, CommandResult> KvCacheModel::parse(const json& message) {
   const std::string type = message.value("type", std::string());
   if (type == "loadModel") return Command(LoadModel{});
-  if (type == "setSentence") {
-    if (!message.contains("text") || !message["text"].is_string()) return CommandResult(tr("widgets.needs_text"));
-    return Command(SetSentence{message["text"].get<std::string>()});
-  }
+  if (type == "setSentence") return parse_set_sentence<Command>(message);
   if (type == "setTokens") {
     if (!message.contains("T") || !message["T"].is_number_integer()) return CommandResult(tr("kv-cache.tokens_range"));
     return Command(SetTokens{message["T"].get<long long>()});
@@ -45,11 +42,7 @@ std::variant<KvCacheModel::Command, CommandResult> KvCacheModel::parse(const jso
 }
 
 KvCacheModel::KvCacheModel(const KvCacheSettings& settings, const lesson::Inline& caption)
-    : settings_(settings),
-      caption_(caption),
-      handle_(settings.model),
-      prompt_(settings.prompt),
-      tokens_(settings.tokens) {
+    : WidgetModelBase(settings, caption), handle_(settings.model), prompt_(settings.prompt), tokens_(settings.tokens) {
   if (handle_.here_already()) arrived();  // another widget of the page has loaded it
 }
 
@@ -312,4 +305,4 @@ void KvCacheModel::describe(const KvCacheSettings& s, json& out) {
 
 const WidgetKind& kv_cache_widget_kind() { return folder_widget_kind<KvCacheModel>(); }
 
-}  // namespace neuralpath::ui
+}  // namespace neuralpath::widgets

@@ -30,20 +30,15 @@
 #include <optional>
 #include <utility>
 
-namespace neuralpath::ui {
+namespace neuralpath::widgets {
 
-class KvCacheModel : public WidgetModelBase {
+class KvCacheModel : public WidgetModelBase<KvCacheSettings> {
  public:
   static constexpr const char* kKind = "kv-cache";
-  using Settings = KvCacheSettings;
   static constexpr std::size_t kMaxPromptBytes = 200;
   static constexpr double kFrameBudget = 0.012;  // seconds of racing per frame at most
   static constexpr long long kMaxTokens = 1000000;
 
-  struct LoadModel {};
-  struct SetSentence {
-    std::string text;
-  };
   struct SetTokens {
     long long tokens = 0;
   };
@@ -54,7 +49,6 @@ class KvCacheModel : public WidgetModelBase {
     int bytes = 4;
   };
   struct Race {};
-  struct Stop {};
   using Command = std::variant<LoadModel, SetSentence, SetTokens, SetKvHeads, SetBytes, Race, Stop>;
   static std::variant<Command, CommandResult> parse(const nlohmann::json& message);
 
@@ -63,7 +57,6 @@ class KvCacheModel : public WidgetModelBase {
   CommandResult apply(const Command& command);
   void update(float dt);  // the model's arrival, and the race's work
   bool wants_another_frame() const;
-  std::vector<nlohmann::json> take_events() { return std::exchange(events_, {}); }
 
   nlohmann::json state() const;
   nlohmann::json snapshot() const;
@@ -73,8 +66,6 @@ class KvCacheModel : public WidgetModelBase {
   static void describe(const Settings& settings, nlohmann::json& out);
 
   // For the view.
-  const KvCacheSettings& settings() const { return settings_; }
-  const lesson::Inline& caption() const { return caption_; }
   const ModelHandle& model_handle() const { return handle_; }
   bool ready() const { return model_ != nullptr; }
   bool waiting() const { return pending_; }
@@ -90,7 +81,6 @@ class KvCacheModel : public WidgetModelBase {
   std::int64_t cached_bytes() const { return cached_bytes_; }
   const lm::CacheRace* race() const { return race_.get(); }
   bool racing() const { return racing_; }
-  const std::string& input_error() const { return input_error_; }
 
  private:
   CommandResult need_model(bool race_then);
@@ -98,8 +88,6 @@ class KvCacheModel : public WidgetModelBase {
   CommandResult read_prompt_cache();  // KvDecoder on the prompt: its bytes; refuses a prompt too long
   std::vector<int> prompt_ids(const std::string& prompt) const;
 
-  KvCacheSettings settings_;
-  lesson::Inline caption_;
   ModelHandle handle_;
   std::shared_ptr<const lm::LmModel> model_;
   std::string prompt_;
@@ -109,8 +97,6 @@ class KvCacheModel : public WidgetModelBase {
   std::int64_t cached_bytes_ = 0;
   std::unique_ptr<lm::CacheRace> race_;
   bool racing_ = false, pending_ = false, race_when_ready_ = false;
-  std::string input_error_;
-  std::vector<nlohmann::json> events_;
 };
 
-}  // namespace neuralpath::ui
+}  // namespace neuralpath::widgets

@@ -4,7 +4,7 @@
 #include "engine/lesson/parse_context.h"
 #include "engine/widgets/language_models.h"
 
-namespace neuralpath::ui {
+namespace neuralpath::widgets {
 
 void KvCacheSettings::read(lesson::detail::WidgetFields& w) {
   model = read_model_name(w);
@@ -21,4 +21,4 @@ void KvCacheSettings::read(lesson::detail::WidgetFields& w) {
   }
 }
 
-}  // namespace neuralpath::ui
+}  // namespace neuralpath::widgets

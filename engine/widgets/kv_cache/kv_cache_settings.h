@@ -16,7 +16,7 @@
 
 #include <string>
 
-namespace neuralpath::ui {
+namespace neuralpath::widgets {
 
 struct KvCacheSettings : lesson::WidgetSettings {
   void read(lesson::detail::WidgetFields& fields);  // kv_cache_settings.cpp
@@ -26,4 +26,4 @@ struct KvCacheSettings : lesson::WidgetSettings {
   bool show_memory = true, show_race = true;  // part:
 };
 
-}  // namespace neuralpath::ui
+}  // namespace neuralpath::widgets

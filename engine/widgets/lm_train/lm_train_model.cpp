@@ -11,7 +11,7 @@
 #include <algorithm>
 #include <cmath>
 
-namespace neuralpath::ui {
+namespace neuralpath::widgets {
 
 using nlohmann::json;
 namespace lw = lmworker;
@@ -55,7 +55,7 @@ std::string worker_error_text(const std::string& message) {
 }  // namespace
 
 LmTrainModel::LmTrainModel(const LmTrainSettings& settings, const lesson::Inline& caption)
-    : settings_(settings), caption_(caption), seed_(settings.seed) {
+    : WidgetModelBase(settings, caption), seed_(settings.seed) {
   text_ = tr("lm_train.default_text");
   prompt_ = tr("lm_train.default_prompt");
 }
@@ -122,14 +122,11 @@ std::variant<LmTrainModel::Command, CommandResult> LmTrainModel::parse(const jso
     }
     return Command(r);
   }
-  if (type == "setSentence") {
-    if (!message.contains("text") || !message["text"].is_string()) return CommandResult(tr("widgets.needs_text"));
-    return Command(SetSentence{message["text"].get<std::string>()});
-  }
+  if (type == "setSentence") return parse_set_sentence<Command>(message);
   if (type == "setHead") {
     const std::optional<int> layer = int_field(message, "layer"), head = int_field(message, "head");
     if (!layer || !head) return CommandResult(tr("lm_train.needs_head"));
-    return Command(SetHead{*layer, *head});
+    return Command(SetLayerHead{*layer, *head});
   }
   if (type == "worker") {
     if (!message.contains("message")) return CommandResult(tr("lm_train.bad_reply", {{"why", "no message"}}));
@@ -188,7 +185,7 @@ CommandResult LmTrainModel::apply(const Command& command) {
     if (opened_ && status_ != Status::error) send(lw::Text{run_, text_});
     return {};
   }
-  if (const auto* c = std::get_if<SetHead>(&command)) {
+  if (const auto* c = std::get_if<SetLayerHead>(&command)) {
     const lm::LmConfig* config = lm::find_config(settings_.config);
     const int layers = ready_ ? ready_->layers : config ? config->layers : 0;
     const int heads = ready_ ? ready_->heads : config ? config->heads : 0;
@@ -396,7 +393,7 @@ CommandResult LmTrainModel::restore(const json& snap) {
   if (CommandResult r = apply(SetSentence{snap["text"].get<std::string>()}); !r.done()) return r;
   if (snap.contains("head") && snap["head"].is_array() && snap["head"].size() == 2 &&
       snap["head"][0].is_number_integer() && snap["head"][1].is_number_integer())
-    (void)apply(SetHead{snap["head"][0].get<int>(), snap["head"][1].get<int>()});
+    (void)apply(SetLayerHead{snap["head"][0].get<int>(), snap["head"][1].get<int>()});
   seed_ = seed;
   resume_after_replay_ = snap.value("running", false);
   if (step == 0) {
@@ -456,4 +453,4 @@ void LmTrainModel::describe(const LmTrainSettings&, json& out) {
 
 const WidgetKind& lm_train_widget_kind() { return folder_widget_kind<LmTrainModel>(); }
 
-}  // namespace neuralpath::ui
+}  // namespace neuralpath::widgets

@@ -23,34 +23,27 @@
 #include "engine/widgets/readout.h"
 #include "engine/widgets/widget_model.h"
 
-namespace neuralpath::ui {
+namespace neuralpath::widgets {
 
-class LmTrainModel : public WidgetModelBase {
+class LmTrainModel : public WidgetModelBase<LmTrainSettings> {
  public:
   static constexpr const char* kKind = "lm-train";
-  using Settings = LmTrainSettings;
 
-  struct Train {};
-  struct Pause {};
   struct ResetTraining {
     std::optional<std::int64_t> seed;
   };
-  struct SetSentence {
-    std::string text;
-  };
-  struct SetHead {
+  struct SetLayerHead {
     int layer = 0, head = 0;
   };
   struct Worker {  // a reply from the trainer worker
     lmworker::Reply reply;
   };
-  using Command = std::variant<Train, Pause, ResetTraining, SetSentence, SetHead, Worker>;
+  using Command = std::variant<Train, Pause, ResetTraining, SetSentence, SetLayerHead, Worker>;
   static std::variant<Command, CommandResult> parse(const nlohmann::json& message);
 
   LmTrainModel(const LmTrainSettings& settings, const lesson::Inline& caption);
 
   CommandResult apply(const Command& command);
-  std::vector<nlohmann::json> take_events() { return std::exchange(events_, {}); }
   nlohmann::json state() const;
   nlohmann::json snapshot() const;
   CommandResult restore(const nlohmann::json& snapshot);
@@ -61,7 +54,6 @@ class LmTrainModel : public WidgetModelBase {
   // [SECTION] For the view
   enum class Status { idle, loading, training, paused, finished, error };
   Status status() const { return status_; }
-  const lesson::Inline& caption() const { return caption_; }
   const std::optional<lmworker::Progress>& download() const { return download_; }
   const std::optional<lmworker::Ready>& ready() const { return ready_; }
   const lmworker::Snapshot& latest() const { return latest_; }  // losses, heads, milestones now
@@ -71,7 +63,6 @@ class LmTrainModel : public WidgetModelBase {
   const std::optional<lmworker::Attention>& probe_attention() const { return probe_attention_; }
   const std::string& text() const { return text_; }
   const std::string& error() const { return error_; }
-  const std::string& input_error() const { return input_error_; }
   std::int64_t seed() const { return seed_; }
   int steps() const;                    // the schedule's length (the worker's once ready)
   int layer() const { return layer_; }  // the head whose attention is shown
@@ -86,15 +77,12 @@ class LmTrainModel : public WidgetModelBase {
   void follow_milestone();      // shows the induction head once one has formed
   void report(bool replaying);  // the lmInduction and lmTrained events, once per run
 
-  LmTrainSettings settings_;
-  lesson::Inline caption_;
-  std::vector<nlohmann::json> events_;
   Status status_ = Status::idle;
   bool opened_ = false;  // the worker has been sent an open
   int run_ = 0;          // the current run's number (replies of others are stale)
   std::int64_t seed_ = 1;
   std::string text_, prompt_;
-  std::string error_, input_error_;
+  std::string error_;
   std::optional<lmworker::Progress> download_;
   std::optional<lmworker::Ready> ready_;
   lmworker::Snapshot latest_;
@@ -110,4 +98,4 @@ class LmTrainModel : public WidgetModelBase {
   bool induction_reported_ = false, finish_reported_ = false;  // this run's events are sent
 };
 
-}  // namespace neuralpath::ui
+}  // namespace neuralpath::widgets

@@ -6,7 +6,7 @@
 #include "engine/lesson/parse_context.h"
 #include "engine/lm_worker/protocol.h"
 
-namespace neuralpath::ui {
+namespace neuralpath::widgets {
 
 void LmTrainSettings::read(lesson::detail::WidgetFields& w) {
   if (auto name = w.fields.source("config", false)) {
@@ -19,4 +19,4 @@ void LmTrainSettings::read(lesson::detail::WidgetFields& w) {
   steps = static_cast<int>(w.fields.integer("steps", 0, 0, lmworker::kMaxSteps).value_or(0));
 }
 
-}  // namespace neuralpath::ui
+}  // namespace neuralpath::widgets

@@ -19,7 +19,7 @@
 #include <cstdint>
 #include <string>
 
-namespace neuralpath::ui {
+namespace neuralpath::widgets {
 
 struct LmTrainSettings : lesson::WidgetSettings {
   void read(lesson::detail::WidgetFields& fields);  // the block's keys (lm_train_settings.cpp)
@@ -28,4 +28,4 @@ struct LmTrainSettings : lesson::WidgetSettings {
   int steps = 0;
 };
 
-}  // namespace neuralpath::ui
+}  // namespace neuralpath::widgets

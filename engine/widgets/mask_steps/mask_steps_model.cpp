@@ -15,7 +15,7 @@
 #include <cmath>
 #include <limits>
 
-namespace neuralpath::ui {
+namespace neuralpath::widgets {
 
 using nlohmann::json;
 
@@ -352,4 +352,4 @@ void MaskStepsModel::describe(const MaskStepsSettings& w, json& out) {
 
 const WidgetKind& mask_steps_widget_kind() { return folder_widget_kind<MaskStepsModel>(); }
 
-}  // namespace neuralpath::ui
+}  // namespace neuralpath::widgets

@@ -16,7 +16,7 @@
 #include "engine/widgets/mask_steps/mask_steps_settings.h"
 #include "engine/widgets/trace_model.h"
 
-namespace neuralpath::ui {
+namespace neuralpath::widgets {
 
 enum class Mistake { after_softmax, no_scale, transpose };
 const char* mistake_name(Mistake mistake);  // "mask-after-softmax", "no-scale", "wrong-transpose"
@@ -29,19 +29,6 @@ class MaskStepsModel : public TraceModel<MaskStepsSettings> {
       16;  // four stages of a T×T grid side by side; the checker's figure too (read() hands it over)
   static constexpr int kMinLogD = 1, kMaxLogD = 10;  // the "no √d_k" slider: d_k = 2 .. 1024
 
-  struct SetSentence {
-    std::string text;
-  };
-  struct SetStage {
-    int index = -1;
-    std::optional<MaskStage> stage;
-  };  // by index or by name
-  struct SetHead {
-    int head = 0;
-  };
-  struct SelectCell {
-    Cell cell;
-  };
   struct SetMistake {
     Mistake mistake = Mistake::after_softmax;
     std::optional<int> log_d;
@@ -49,6 +36,7 @@ class MaskStepsModel : public TraceModel<MaskStepsSettings> {
   struct SetLogD {
     int log_d = 6;
   };
+  using SetStage = widgets::SetStage<MaskStage>;
   using Command = std::variant<SetSentence, SetStage, SetHead, SelectCell, SetMistake, SetLogD>;
   static std::variant<Command, CommandResult> parse(const nlohmann::json& message);
 
@@ -103,4 +91,4 @@ class MaskStepsModel : public TraceModel<MaskStepsSettings> {
   WrongTranspose transpose_{{}, 0.0f};
 };
 
-}  // namespace neuralpath::ui
+}  // namespace neuralpath::widgets

@@ -5,7 +5,7 @@
 #include "engine/widgets/mask_steps/mask_steps_model.h"
 #include "engine/widgets/mask_steps/mask_steps_settings.h"
 
-namespace neuralpath::ui {
+namespace neuralpath::widgets {
 
 const char* mask_stage_name(MaskStage stage) {
   switch (stage) {
@@ -28,11 +28,6 @@ const std::vector<MaskStage>& all_mask_stages() {
   return all;
 }
 
-}  // namespace neuralpath::ui
-
-namespace neuralpath::ui {
-
-using namespace lesson::detail;  // Fields, WidgetFields, parse_integer, ...
 using lesson::SettingsNode;
 
 void MaskStepsSettings::read(lesson::detail::WidgetFields& w) {
@@ -41,15 +36,15 @@ void MaskStepsSettings::read(lesson::detail::WidgetFields& w) {
   if (const SettingsNode* list = w.fields.list("stages", false)) {
     stages.clear();
     for (const auto& item : list->items) {
-      auto stage = item.kind == SettingsNode::Kind::Text ? ui::parse_mask_stage(item.text.text()) : std::nullopt;
+      auto stage = item.kind == SettingsNode::Kind::Text ? widgets::parse_mask_stage(item.text.text()) : std::nullopt;
       if (!stage) {
         w.ctx.error(item.origin, "a stage is raw, scaled, masked or softmax");
         continue;
       }
       stages.push_back(*stage);
     }
-    if (stages.empty()) stages = ui::all_mask_stages();  // errors above say why
+    if (stages.empty()) stages = widgets::all_mask_stages();  // errors above say why
   }
 }
 
-}  // namespace neuralpath::ui
+}  // namespace neuralpath::widgets

@@ -17,7 +17,7 @@
 #include <string_view>
 #include <vector>
 
-namespace neuralpath::ui {
+namespace neuralpath::widgets {
 
 // One score matrix on its way to weights: raw -> scaled -> masked -> softmax.
 enum class MaskStage { Raw, Scaled, Masked, Softmax };
@@ -32,4 +32,4 @@ struct MaskStepsSettings : lesson::WidgetSettings {
   std::vector<MaskStage> stages = all_mask_stages();  // never empty
 };
 
-}  // namespace neuralpath::ui
+}  // namespace neuralpath::widgets

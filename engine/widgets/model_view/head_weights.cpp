@@ -9,7 +9,7 @@
 
 #include <limits>
 
-namespace neuralpath::ui {
+namespace neuralpath::widgets {
 
 int layer_count(const Trace& trace) { return static_cast<int>(trace.context.size()) + 1; }
 
@@ -70,4 +70,4 @@ std::string heaviest_other_cell(const Trace& trace, const Matrix& w, int row) {
   return best < 0 ? "" : trace.labels[static_cast<std::size_t>(best)] + " " + format_percent(w(row, best));
 }
 
-}  // namespace neuralpath::ui
+}  // namespace neuralpath::widgets

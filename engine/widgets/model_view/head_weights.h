@@ -10,7 +10,7 @@
 
 #include <string>
 
-namespace neuralpath::ui {
+namespace neuralpath::widgets {
 
 int layer_count(const Trace& trace);                                 // C + 1
 const MultiHeadResult& layer_result(const Trace& trace, int layer);  // REQUIRES 0 <= layer < layer_count
@@ -28,4 +28,4 @@ Explanation explain_weight(const Trace& trace, int layer, int head, Cell cell);
 // most other than itself, "cat 41.2%", or "" when the row has no other key.
 std::string heaviest_other_cell(const Trace& trace, const Matrix& w, int row);
 
-}  // namespace neuralpath::ui
+}  // namespace neuralpath::widgets

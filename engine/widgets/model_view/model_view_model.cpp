@@ -10,7 +10,7 @@
 #include <algorithm>
 #include <string_view>
 
-namespace neuralpath::ui {
+namespace neuralpath::widgets {
 
 using nlohmann::json;
 
@@ -70,10 +70,7 @@ std::variant<ModelViewModel::Command, CommandResult> ModelViewModel::parse(const
   const auto cell = [&] {
     return Cell{int_field(message, "row").value_or(-1), int_field(message, "col").value_or(-1)};
   };
-  if (type == "setSentence") {
-    if (!message.contains("text") || !message["text"].is_string()) return CommandResult(tr("widgets.needs_text"));
-    return Command(SetSentence{message["text"].get<std::string>()});
-  }
+  if (type == "setSentence") return parse_set_sentence<Command>(message);
   if (type == "open") return Command(Open{head()});
   if (type == "close") return Command(Close{});
   if (type == "step") {
@@ -261,4 +258,4 @@ void ModelViewModel::describe(const ModelViewSettings& s, json& out) {
 
 const WidgetKind& model_view_widget_kind() { return folder_widget_kind<ModelViewModel>(); }
 
-}  // namespace neuralpath::ui
+}  // namespace neuralpath::widgets

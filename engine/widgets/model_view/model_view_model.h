@@ -15,32 +15,25 @@
 #include "engine/widgets/trace_model.h"
 #include "engine/widgets/model_view/model_view_settings.h"
 
-namespace neuralpath::ui {
+namespace neuralpath::widgets {
 
 class ModelViewModel : public TraceModel<ModelViewSettings> {
  public:
   static constexpr const char* kKind = "model-view";
   static void describe(const Settings& settings, nlohmann::json& out);
-  static constexpr int kMaxTokens =
-      24;  // a 24×24 grid of weights still reads; the checker's figure too (read() hands it over)
+  static constexpr int kMaxTokens = kGridMaxTokens;
 
   struct Head {
     int layer = 0, head = 0;
     bool operator==(const Head&) const = default;
   };
 
-  struct SetSentence {
-    std::string text;
-  };
   struct Open {
     Head head;
   };
   struct Close {};
   struct StepHead {
     int by = 1;
-  };
-  struct SelectCell {
-    Cell cell;
   };
   struct Explain {
     Head head;
@@ -84,4 +77,4 @@ class ModelViewModel : public TraceModel<ModelViewSettings> {
   std::optional<Cell> selected_;
 };
 
-}  // namespace neuralpath::ui
+}  // namespace neuralpath::widgets

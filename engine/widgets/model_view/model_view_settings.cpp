@@ -4,14 +4,11 @@
 #include "engine/widgets/model_view/model_view_model.h"
 #include "engine/widgets/model_view/model_view_settings.h"
 
-namespace neuralpath::ui {
-
-using namespace lesson::detail;  // Fields, WidgetFields, parse_integer, ...
-using lesson::SettingsNode;
+namespace neuralpath::widgets {
 
 void ModelViewSettings::read(lesson::detail::WidgetFields& w) {
   sentence = w.sentence(ModelViewModel::kMaxTokens);  // the checker runs it through the lesson's model
   causal = w.causal_mask(/*otherwise=*/false);
 }
 
-}  // namespace neuralpath::ui
+}  // namespace neuralpath::widgets

@@ -13,7 +13,7 @@
 #include <memory>
 #include <string>
 
-namespace neuralpath::ui {
+namespace neuralpath::widgets {
 
 struct ModelViewSettings : lesson::WidgetSettings {
   void read(lesson::detail::WidgetFields& fields);  // the block's keys (model_view_settings.cpp)
@@ -21,4 +21,4 @@ struct ModelViewSettings : lesson::WidgetSettings {
   bool causal = false;
 };
 
-}  // namespace neuralpath::ui
+}  // namespace neuralpath::widgets

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
-namespace neuralpath::ui::playback {
+namespace neuralpath::widgets::playback {
 
 namespace {
 
@@ -178,4 +178,4 @@ std::vector<nlohmann::json> PlaybackController::take_events() {
   return out;
 }
 
-}  // namespace neuralpath::ui::playback
+}  // namespace neuralpath::widgets::playback

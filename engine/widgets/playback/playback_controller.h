@@ -20,7 +20,7 @@
 #include <string>
 #include <vector>
 
-namespace neuralpath::ui::playback {
+namespace neuralpath::widgets::playback {
 
 struct CaptionStep {
   std::string caption;  // the narration sentence, spoken and shown as is
@@ -93,4 +93,4 @@ class PlaybackController {
   std::vector<nlohmann::json> events_;
 };
 
-}  // namespace neuralpath::ui::playback
+}  // namespace neuralpath::widgets::playback

@@ -17,7 +17,7 @@
 #include <algorithm>
 #include <cmath>
 
-namespace neuralpath::ui {
+namespace neuralpath::widgets {
 
 using nlohmann::json;
 using namespace playback;
@@ -25,13 +25,13 @@ using namespace playback;
 // [SECTION] Construction and the sentence ------------------------------------------------------
 
 PlaybackModel::PlaybackModel(const PlaybackSettings& config, const lesson::Lesson& lesson, const ModelSpec& spec)
-    : config_(config), spec_(spec) {
-  if (config_.heads > 0) spec_.attention.heads = config_.heads;  // the block's "heads:" wins over the weights'
-  if (!config_.code.empty())
-    if (const lesson::Block* block = lesson::find_block(lesson, config_.code))
+    : WidgetModelBase(config, {}), spec_(spec) {                     // the board has no caption: its code block speaks
+  if (settings_.heads > 0) spec_.attention.heads = settings_.heads;  // the block's "heads:" wins over the weights'
+  if (!settings_.code.empty())
+    if (const lesson::Block* block = lesson::find_block(lesson, settings_.code))
       if (const auto* code = std::get_if<lesson::CodeBlock>(&block->content)) code_ = *code;
-  set_sentence(config_.sentence);  // a bad lesson sentence leaves the board empty, saying why
-  controller_.take_events();       // the first caption is on the board; nothing changed for the page yet
+  set_sentence(settings_.sentence);  // a bad lesson sentence leaves the board empty, saying why
+  controller_.take_events();         // the first caption is on the board; nothing changed for the page yet
 }
 
 std::optional<std::string> PlaybackModel::set_sentence(const std::string& sentence) { return run(sentence, true); }
@@ -47,7 +47,7 @@ std::optional<std::string> PlaybackModel::run(const std::string& sentence, bool 
       throw InputError(
           tr("playback.too_long", {{"n", std::to_string(tokens)}, {"max", std::to_string(kPlaybackMaxTokens)}}));
     TraceOptions options;
-    options.mask = config_.causal ? Mask::causal_mask() : Mask::none();
+    options.mask = settings_.causal ? Mask::causal_mask() : Mask::none();
     // The learner's focus word, if this sentence still has it (a new sentence starts at its last word).
     if (sentence == sentence_ && focus_token_ >= 0) options.focus_token = focus_token_;
     ModelSpec spec = spec_;
@@ -61,7 +61,7 @@ std::optional<std::string> PlaybackModel::run(const std::string& sentence, bool 
   sentence_ = sentence;
   focus_token_ = trace_->focus_token;
   error_.clear();
-  steps_ = select_steps(*trace_, config_.steps);
+  steps_ = select_steps(*trace_, settings_.steps);
   head_ = std::clamp(head_, 0, std::max(trace_->heads - 1, 0));
   std::vector<CaptionStep> captions;
   for (int i : steps_) {
@@ -319,7 +319,7 @@ json PlaybackModel::state() const {
           {"tokens", tokens},
           {"focus", trace_ ? trace_->focus_token : -1},
           {"temperature", trace_ ? trace_->next.temperature : spec_.temperature},
-          {"code", config_.code},
+          {"code", settings_.code},
           {"code_lines", lines},
           {"summary", summary()},
           {"draft", draft_.value_or(std::string())},
@@ -338,7 +338,7 @@ std::string PlaybackModel::summary() const {
 
 json PlaybackModel::snapshot() const {
   json s = {{"step", controller_.index()}, {"head", head_}};
-  if (sentence_ != config_.sentence) s["sentence"] = sentence_;
+  if (sentence_ != settings_.sentence) s["sentence"] = sentence_;
   if (draft_) s["draft"] = *draft_;  // even "": the learner emptied the field
   if (trace_ && focus_token_ >= 0 && focus_token_ != static_cast<int>(trace_->labels.size()) - 1)
     s["focus"] = focus_token_;
@@ -378,4 +378,4 @@ void PlaybackModel::describe(const PlaybackSettings& w, json& out) {
 
 const WidgetKind& playback_widget_kind() { return folder_widget_kind<PlaybackModel>(); }
 
-}  // namespace neuralpath::ui
+}  // namespace neuralpath::widgets

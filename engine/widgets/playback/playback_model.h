@@ -23,7 +23,7 @@
 #include "engine/widgets/playback/playback_controller.h"
 #include "engine/lesson/limits.h"
 
-namespace neuralpath::ui {
+namespace neuralpath::widgets {
 
 // The longest sentence the board shows (its grids are T×T; more tokens would not be legible):
 inline constexpr int kPlaybackMaxTokens = 16;  // the checker's figure too (read() hands it over)
@@ -34,16 +34,13 @@ inline constexpr std::size_t kPlaybackMaxDraftBytes = 511;
 using lesson::kMaxTemperature;
 using lesson::kMinTemperature;
 
-class PlaybackModel : public WidgetModelBase {
+class PlaybackModel : public WidgetModelBase<PlaybackSettings> {
  public:
   static constexpr const char* kKind = "playback";
-  using Settings = PlaybackSettings;
   static void describe(const Settings& settings, nlohmann::json& out);
 
   struct Play {};
-  struct Pause {};
   struct Toggle {};
-  struct Restart {};
   struct StepBy {
     int n = 1;
   };
@@ -61,9 +58,6 @@ class PlaybackModel : public WidgetModelBase {
   };
   struct SpeechEnded {
     std::optional<int> step;
-  };
-  struct SetSentence {
-    std::string text;
   };
   struct Draft {
     std::string text;
@@ -97,7 +91,6 @@ class PlaybackModel : public WidgetModelBase {
   std::string summary() const;  // the text version's line: step n of N, its title and caption
 
   // For the view and the tests.
-  const PlaybackSettings& config() const { return config_; }
   const lesson::CodeBlock* code() const { return code_ ? &*code_ : nullptr; }
   const Trace* trace() const { return trace_ ? &*trace_ : nullptr; }
   const Step* current_step() const;
@@ -121,7 +114,6 @@ class PlaybackModel : public WidgetModelBase {
   void seek_stage(int stage);
   void follow_step_head();  // the head selector follows a step that belongs to one head
 
-  PlaybackSettings config_;
   std::optional<lesson::CodeBlock> code_;
   ModelSpec spec_;
   std::optional<Trace> trace_;
@@ -135,4 +127,4 @@ class PlaybackModel : public WidgetModelBase {
   float temperature_ = 0.0f;  // 0 = the model's own
 };
 
-}  // namespace neuralpath::ui
+}  // namespace neuralpath::widgets

@@ -7,7 +7,7 @@
 #include "engine/lesson/model_spec.h"
 #include "engine/lesson/parse_context.h"
 
-namespace neuralpath::ui {
+namespace neuralpath::widgets {
 
 ModelSpec playback_spec(const lesson::Lesson& lesson, const PlaybackSettings& playback) {
   ModelSpec spec = lesson::model_spec_for(lesson);
@@ -39,11 +39,6 @@ void PlaybackSettings::check(const lesson::Lesson& lesson, const ModelSpec& reso
   }
 }
 
-}  // namespace neuralpath::ui
-
-namespace neuralpath::ui {
-
-using namespace lesson::detail;  // Fields, WidgetFields, parse_integer, ...
 using lesson::is_playback_step;
 using lesson::SettingsNode;
 
@@ -63,4 +58,4 @@ void PlaybackSettings::read(lesson::detail::WidgetFields& w) {
   code = w.code_ref("code");
 }
 
-}  // namespace neuralpath::ui
+}  // namespace neuralpath::widgets

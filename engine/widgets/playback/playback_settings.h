@@ -18,7 +18,7 @@
 #include <string>
 #include <vector>
 
-namespace neuralpath::ui {
+namespace neuralpath::widgets {
 
 struct PlaybackSettings : lesson::WidgetSettings {
   void read(lesson::detail::WidgetFields& fields);  // the block's keys (playback_settings.cpp)
@@ -38,4 +38,4 @@ struct PlaybackSettings : lesson::WidgetSettings {
 // The lesson's model with the block's "heads:" applied (it wins over the weights').
 ModelSpec playback_spec(const lesson::Lesson& lesson, const PlaybackSettings& playback);
 
-}  // namespace neuralpath::ui
+}  // namespace neuralpath::widgets

@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
-namespace neuralpath::ui::playback {
+namespace neuralpath::widgets::playback {
 
 const char* lesson_step_name(StepKind kind) {
   switch (kind) {
@@ -178,4 +178,4 @@ InputFocus input_focus(const Step& step, std::size_t input, Cell cell) {
   return f;
 }
 
-}  // namespace neuralpath::ui::playback
+}  // namespace neuralpath::widgets::playback

@@ -25,7 +25,7 @@
 #include <string>
 #include <vector>
 
-namespace neuralpath::ui::playback {
+namespace neuralpath::widgets::playback {
 
 // The boxes of the flow diagram, in the order data flows through the block.
 enum class Stage { tokens, context, qkv, scores, mask, softmax, blend, heads, feed_forward, next_token };
@@ -52,4 +52,4 @@ struct InputFocus {
 };
 InputFocus input_focus(const Step& step, std::size_t input, Cell cell);
 
-}  // namespace neuralpath::ui::playback
+}  // namespace neuralpath::widgets::playback

@@ -14,7 +14,7 @@
 #include <cmath>
 #include <limits>
 
-namespace neuralpath::ui {
+namespace neuralpath::widgets {
 
 using nlohmann::json;
 
@@ -552,4 +552,4 @@ void SplitJoinModel::describe(const SplitJoinSettings& w, json& out) {
 
 const WidgetKind& split_join_widget_kind() { return folder_widget_kind<SplitJoinModel>(); }
 
-}  // namespace neuralpath::ui
+}  // namespace neuralpath::widgets

@@ -22,7 +22,7 @@
 #include "engine/widgets/trace_model.h"
 #include "engine/widgets/split_join/split_join_settings.h"
 
-namespace neuralpath::ui {
+namespace neuralpath::widgets {
 
 class SplitJoinModel : public TraceModel<SplitJoinSettings> {
  public:
@@ -34,24 +34,11 @@ class SplitJoinModel : public TraceModel<SplitJoinSettings> {
   enum class Role { q, k, v };
   static const char* role_name(Role role);  // "q", "k", "v"
 
-  struct SetSentence {
-    std::string text;
-  };
-  struct SetStage {
-    int index = -1;
-    std::optional<SplitStage> stage;
-  };  // by index or by name
   struct Move {
     int by = 1;
   };  // next (+1), back (−1)
-  struct SetHead {
-    int head = 0;
-  };
   struct SetRole {
     Role role = Role::q;
-  };
-  struct SelectCell {
-    Cell cell;
   };
   struct SetMistake {
     bool on = false;
@@ -59,6 +46,7 @@ class SplitJoinModel : public TraceModel<SplitJoinSettings> {
   struct SetShortNumbers {
     bool on = false;
   };
+  using SetStage = widgets::SetStage<SplitStage>;
   using Command = std::variant<SetSentence, SetStage, Move, SetHead, SetRole, SelectCell, SetMistake, SetShortNumbers>;
   static std::variant<Command, CommandResult> parse(const nlohmann::json& message);
 
@@ -124,4 +112,4 @@ class SplitJoinModel : public TraceModel<SplitJoinSettings> {
   Shown shown_;
 };
 
-}  // namespace neuralpath::ui
+}  // namespace neuralpath::widgets

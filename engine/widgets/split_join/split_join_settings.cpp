@@ -5,7 +5,7 @@
 #include "engine/widgets/split_join/split_join_model.h"
 #include "engine/widgets/split_join/split_join_settings.h"
 
-namespace neuralpath::ui {
+namespace neuralpath::widgets {
 
 const char* split_stage_name(SplitStage stage) {
   switch (stage) {
@@ -34,17 +34,10 @@ const std::vector<SplitStage>& all_split_stages() {
   return all;
 }
 
-}  // namespace neuralpath::ui
-
-namespace neuralpath::ui {
-
-using namespace lesson::detail;  // Fields, WidgetFields, parse_integer, ...
-using lesson::SettingsNode;
-
 void SplitJoinSettings::read(lesson::detail::WidgetFields& w) {
   query = w.fields.text("query", false).value_or("");
   sentence = w.sentence(SplitJoinModel::kMaxTokens, query);
   causal = w.causal_mask();
 }
 
-}  // namespace neuralpath::ui
+}  // namespace neuralpath::widgets

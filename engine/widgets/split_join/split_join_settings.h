@@ -17,7 +17,7 @@
 #include <string_view>
 #include <vector>
 
-namespace neuralpath::ui {
+namespace neuralpath::widgets {
 
 // The walk through one multi-head layer, in order: Q (or K, V) cut into column slices, one
 // head's slices, its scores, scaled by 1/√d_head, its weights, its output, the heads joined,
@@ -34,4 +34,4 @@ struct SplitJoinSettings : lesson::WidgetSettings {
   std::string query;  // "" = the trace's focus token
 };
 
-}  // namespace neuralpath::ui
+}  // namespace neuralpath::widgets

@@ -15,7 +15,7 @@
 #include <algorithm>
 #include <numeric>
 
-namespace neuralpath::ui {
+namespace neuralpath::widgets {
 
 using nlohmann::json;
 
@@ -163,10 +163,7 @@ std::variant<SpotlightModel::Command, CommandResult> SpotlightModel::parse(const
     if (message[field].is_string()) return message[field].get<std::string>();
     return std::nullopt;
   };
-  if (type == "setSentence") {
-    if (!message.contains("text") || !message["text"].is_string()) return CommandResult(tr("widgets.needs_text"));
-    return Command(SetSentence{message["text"].get<std::string>()});
-  }
+  if (type == "setSentence") return parse_set_sentence<Command>(message);
   if (type == "chooseSentence") return Command(ChooseSentence{int_field(message, "index").value_or(-1)});
   if (type == "setQuery" || type == "explain") {
     const char* field = type == "setQuery" ? "query" : "token";
@@ -391,4 +388,4 @@ void SpotlightModel::describe(const SpotlightSettings& w, json& out) {
 
 const WidgetKind& spotlight_widget_kind() { return folder_widget_kind<SpotlightModel>(); }
 
-}  // namespace neuralpath::ui
+}  // namespace neuralpath::widgets

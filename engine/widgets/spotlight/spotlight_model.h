@@ -13,7 +13,7 @@
 #include "engine/widgets/spotlight/spotlight_settings.h"
 #include "engine/widgets/trace_model.h"
 
-namespace neuralpath::ui {
+namespace neuralpath::widgets {
 
 class SpotlightModel : public TraceModel<SpotlightSettings> {
  public:
@@ -27,18 +27,12 @@ class SpotlightModel : public TraceModel<SpotlightSettings> {
     int count = 1;
   };
 
-  struct SetSentence {
-    std::string text;
-  };
   struct ChooseSentence {
     int index = 0;
   };
   struct SetQuery {
     std::variant<int, std::string> token;
   };  // an index or a word of the sentence
-  struct SetHead {
-    int head = -1;
-  };
   struct Explain {
     std::variant<int, std::string> token;
   };
@@ -102,4 +96,4 @@ class SpotlightModel : public TraceModel<SpotlightSettings> {
   int heaviest_ = -1;
 };
 
-}  // namespace neuralpath::ui
+}  // namespace neuralpath::widgets

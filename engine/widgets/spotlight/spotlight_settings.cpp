@@ -4,9 +4,8 @@
 #include "engine/widgets/spotlight/spotlight_model.h"
 #include "engine/widgets/spotlight/spotlight_settings.h"
 
-namespace neuralpath::ui {
+namespace neuralpath::widgets {
 
-using namespace lesson::detail;  // Fields, WidgetFields, parse_integer, ...
 using lesson::SettingsNode;
 
 void SpotlightSettings::read(lesson::detail::WidgetFields& w) {
@@ -24,4 +23,4 @@ void SpotlightSettings::read(lesson::detail::WidgetFields& w) {
   }
 }
 
-}  // namespace neuralpath::ui
+}  // namespace neuralpath::widgets

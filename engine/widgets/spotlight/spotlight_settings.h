@@ -16,7 +16,7 @@
 #include <string>
 #include <vector>
 
-namespace neuralpath::ui {
+namespace neuralpath::widgets {
 
 struct SpotlightSettings : lesson::WidgetSettings {
   void read(lesson::detail::WidgetFields& fields);  // the block's keys (spotlight_settings.cpp)
@@ -25,4 +25,4 @@ struct SpotlightSettings : lesson::WidgetSettings {
   std::vector<std::string> alternatives;  // each checked by the lesson checker like the sentence
 };
 
-}  // namespace neuralpath::ui
+}  // namespace neuralpath::widgets

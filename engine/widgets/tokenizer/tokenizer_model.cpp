@@ -10,7 +10,7 @@
 
 #include <algorithm>
 
-namespace neuralpath::ui {
+namespace neuralpath::widgets {
 
 using nlohmann::json;
 
@@ -27,7 +27,7 @@ std::string joined(const std::vector<std::string>& lines) {
 }  // namespace
 
 TokenizerModel::TokenizerModel(const TokenizerSettings& settings, const lesson::Inline& caption)
-    : settings_(settings), caption_(caption) {
+    : WidgetModelBase(settings, caption) {
   learned_ = lm::BpeTokenizer::train(joined(settings_.learn), lm::kFirstMerge + settings_.merges);
   shown_ = learned();
   text_ = settings_.text;
@@ -45,10 +45,7 @@ void TokenizerModel::cut() {
 
 std::variant<TokenizerModel::Command, CommandResult> TokenizerModel::parse(const json& message) {
   const std::string type = message.value("type", std::string());
-  if (type == "setSentence") {
-    if (!message.contains("text") || !message["text"].is_string()) return CommandResult(tr("widgets.needs_text"));
-    return Command(SetSentence{message["text"].get<std::string>()});
-  }
+  if (type == "setSentence") return parse_set_sentence<Command>(message);
   if (type == "setMerges") {
     const std::optional<int> n = int_field(message, "merges");
     if (!n) return CommandResult(tr("tokenizer.needs_merges"));
@@ -155,4 +152,4 @@ void TokenizerModel::describe(const TokenizerSettings& s, json& out) {
 
 const WidgetKind& tokenizer_widget_kind() { return folder_widget_kind<TokenizerModel>(); }
 
-}  // namespace neuralpath::ui
+}  // namespace neuralpath::widgets

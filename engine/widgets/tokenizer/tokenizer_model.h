@@ -13,17 +13,13 @@
 #include "engine/widgets/tokenizer/tokenizer_settings.h"
 #include "engine/widgets/widget_model.h"
 
-namespace neuralpath::ui {
+namespace neuralpath::widgets {
 
-class TokenizerModel : public WidgetModelBase {
+class TokenizerModel : public WidgetModelBase<TokenizerSettings> {
  public:
   static constexpr const char* kKind = "tokenizer";
-  using Settings = TokenizerSettings;
   static constexpr std::size_t kMaxTextBytes = 2000;  // more would not fit the card as chips
 
-  struct SetSentence {
-    std::string text;
-  };
   struct SetMerges {
     int merges = 0;
   };
@@ -50,23 +46,18 @@ class TokenizerModel : public WidgetModelBase {
   };
   const std::vector<Token>& tokens() const { return tokens_; }
   const std::string& text() const { return text_; }
-  const std::string& input_error() const { return input_error_; }
   int merges() const { return shown_; }
   int learned() const { return static_cast<int>(learned_.merges().size()); }
-  const lesson::Inline& caption() const { return caption_; }
   Explanation explain_token(int index) const;
 
  private:
   void cut();  // tokens_ of text_ with the first shown_ merges
 
-  TokenizerSettings settings_;
-  lesson::Inline caption_;
   lm::BpeTokenizer learned_;  // every merge the lines taught
   lm::BpeTokenizer shown_tokenizer_;
   int shown_ = 0;
   std::string text_;
-  std::string input_error_;
   std::vector<Token> tokens_;
 };
 
-}  // namespace neuralpath::ui
+}  // namespace neuralpath::widgets

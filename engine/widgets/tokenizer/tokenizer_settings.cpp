@@ -4,9 +4,8 @@
 
 #include "engine/lesson/parse_context.h"
 
-namespace neuralpath::ui {
+namespace neuralpath::widgets {
 
-using namespace lesson::detail;  // Fields, WidgetFields
 using lesson::SettingsNode;
 
 void TokenizerSettings::read(lesson::detail::WidgetFields& w) {
@@ -23,4 +22,4 @@ void TokenizerSettings::read(lesson::detail::WidgetFields& w) {
   merges = static_cast<int>(w.fields.integer("merges", 40, 1, 2000).value_or(40));
 }
 
-}  // namespace neuralpath::ui
+}  // namespace neuralpath::widgets

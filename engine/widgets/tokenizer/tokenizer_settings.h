@@ -17,7 +17,7 @@
 #include <string>
 #include <vector>
 
-namespace neuralpath::ui {
+namespace neuralpath::widgets {
 
 struct TokenizerSettings : lesson::WidgetSettings {
   void read(lesson::detail::WidgetFields& fields);  // the block's keys (tokenizer_settings.cpp)
@@ -26,4 +26,4 @@ struct TokenizerSettings : lesson::WidgetSettings {
   int merges = 40;                                  // how many merges it learns (fewer when the lines run out of pairs)
 };
 
-}  // namespace neuralpath::ui
+}  // namespace neuralpath::widgets

@@ -11,7 +11,7 @@
 
 #include <algorithm>
 
-namespace neuralpath::ui {
+namespace neuralpath::widgets {
 
 // The block's task as a session, or why there is none (a lesson the checker passed always has
 // the task; a lesson loaded without checks may not).
@@ -50,7 +50,7 @@ std::string head_tops_text(const SpotlightNow& s) {
     if (top < 0) continue;
     const auto i = static_cast<std::size_t>(top);
     out += (out.empty() ? "" : ", ") + tr("train.head_top", {{"head", std::to_string(h + 1)},
-                                                             {"token", ui::quoted(s.tokens[i])},
+                                                             {"token", widgets::quoted(s.tokens[i])},
                                                              {"weight", format_percent(s.heads[h][i])}});
   }
   return out;
@@ -60,7 +60,7 @@ std::string head_tops_text(const SpotlightNow& s) {
 std::string top_text(const SpotlightNow& s) {
   if (s.top < 0 || s.top >= static_cast<int>(s.weights.size())) return {};
   const auto i = static_cast<std::size_t>(s.top);
-  return tr("train.top", {{"token", ui::quoted(s.tokens[i])}, {"weight", format_percent(s.weights[i])}});
+  return tr("train.top", {{"token", widgets::quoted(s.tokens[i])}, {"weight", format_percent(s.weights[i])}});
 }
 
 }  // namespace
@@ -82,10 +82,7 @@ std::variant<TrainModel::Command, CommandResult> TrainModel::parse(const json& m
       return CommandResult(tr("train.needs_trained"));
     return Command(UseTrained{message["trained"].get<bool>()});
   }
-  if (type == "setSentence") {
-    if (!message.contains("text") || !message["text"].is_string()) return CommandResult(tr("widgets.needs_text"));
-    return Command(SetSentence{message["text"].get<std::string>()});
-  }
+  if (type == "setSentence") return parse_set_sentence<Command>(message);
   if (type == "trainSteps") return Command(TrainSteps{int_field(message, "n").value_or(0)});
   if (type == "explain") {
     const std::string what = message.value("what", std::string());
@@ -97,7 +94,7 @@ std::variant<TrainModel::Command, CommandResult> TrainModel::parse(const json& m
 
 TrainModel::TrainModel(const TrainSettings& settings, const lesson::Inline& caption,
                        std::optional<TrainSession> session, std::string error, bool built)
-    : settings_(settings), caption_(caption), session_(std::move(session)), error_(std::move(error)), built_(built) {
+    : WidgetModelBase(settings, caption), session_(std::move(session)), error_(std::move(error)), built_(built) {
   if (!session_) return;
   // The hand-set weights never change: their spotlight is computed once.
   hand_set_ = session_->spotlight_in(settings_.sentence, false).value_or(SpotlightNow{});
@@ -156,7 +153,7 @@ CommandResult TrainModel::apply(const Command& command) {
     try {
       std::optional<SpotlightNow> spot = s.try_sentence(sentence->text);
       if (!spot) {
-        input_error_ = tr("train.no_query", {{"query", ui::quoted(settings_.query)}});
+        input_error_ = tr("train.no_query", {{"query", widgets::quoted(settings_.query)}});
         return input_error_;
       }
       custom_ = std::move(spot);
@@ -229,13 +226,13 @@ Explanation TrainModel::explain(const std::string& what) const {
   if (what == "loss") {
     e.title = tr("train.loss_title", {{"value", format_number(now.held_out_loss)}});
     e.formula = tr("train.loss_formula");
-    e.text = tr("train.loss_text", {{"query", ui::quoted(settings_.query)}});
+    e.text = tr("train.loss_text", {{"query", widgets::quoted(settings_.query)}});
   } else if (what == "accuracy") {
     e.title = tr("train.accuracy_title", {{"value", format_percent(now.held_out_accuracy)}});
     e.formula = tr("train.accuracy_formula");
     e.inputs.push_back({tr("train.input_right"),
                         format_count(static_cast<std::uint64_t>(std::lround(now.held_out_accuracy * held_out)))});
-    e.text = tr("train.accuracy_text", {{"query", ui::quoted(settings_.query)}});
+    e.text = tr("train.accuracy_text", {{"query", widgets::quoted(settings_.query)}});
   } else {
     e.title = tr("train.rate_title", {{"value", format_setting(s.learning_rate())}});
     e.formula = tr("train.rate_formula");
@@ -287,7 +284,7 @@ json TrainModel::state() const {
 
 std::string TrainModel::custom_note() const {
   if (!custom_ || custom_->top >= 0) return {};
-  return tr("train.alone", {{"query", ui::quoted(settings_.query)}});
+  return tr("train.alone", {{"query", widgets::quoted(settings_.query)}});
 }
 
 json TrainModel::snapshot() const {
@@ -332,13 +329,13 @@ std::string TrainModel::summary() const {
                   {"weights", tr(!s.showing_trained() ? other_weights("train.weights_hand_set_lower")
                                  : s.step() == 0      ? "train.weights_untrained_lower"
                                                       : "train.weights_trained_lower")},
-                  {"query", ui::quoted(settings_.query)},
+                  {"query", widgets::quoted(settings_.query)},
                   {"top", top.empty() ? tr("train.top_none") : top}});
 }
 
 TextTable TrainModel::table() const {
   TextTable t;
-  t.caption = tr("train.table_caption", {{"query", ui::quoted(settings_.query)}});
+  t.caption = tr("train.table_caption", {{"query", widgets::quoted(settings_.query)}});
   t.columns = {tr("train.table_word")};
   if (shown_.heads.empty()) t.columns.push_back(tr("train.table_weight"));
   for (std::size_t h = 0; h < shown_.heads.size(); ++h)
@@ -374,4 +371,4 @@ void TrainModel::describe(const TrainSettings& t, json& out) {
 
 const WidgetKind& train_widget_kind() { return folder_widget_kind<TrainModel>(); }
 
-}  // namespace neuralpath::ui
+}  // namespace neuralpath::widgets

@@ -28,12 +28,11 @@
 #include <cstdint>
 #include <utility>
 
-namespace neuralpath::ui {
+namespace neuralpath::widgets {
 
-class TrainModel : public WidgetModelBase {
+class TrainModel : public WidgetModelBase<TrainSettings> {
  public:
   static constexpr const char* kKind = "train";
-  using Settings = TrainSettings;
   static void describe(const Settings& settings, nlohmann::json& out);
   static constexpr int kMaxTokens =
       48;  // a row of weights with each cell's terms; the checker's figure too (read() hands it over)
@@ -51,17 +50,12 @@ class TrainModel : public WidgetModelBase {
   static constexpr int kMaxStepsAtOnce = 100000;
   static constexpr std::int64_t kMaxSeed = 2147483647;  // the seed field holds an int
 
-  struct Train {};
-  struct Pause {};
   struct ResetTraining {};
   struct SetSeed {
     std::int64_t seed = 0;
   };
   struct UseTrained {
     bool trained = true;
-  };
-  struct SetSentence {
-    std::string text;
   };
   struct TrainSteps {
     int n = 1;
@@ -84,7 +78,6 @@ class TrainModel : public WidgetModelBase {
   CommandResult apply(const Command& command);
   void update(float dt);  // a running session trains one slice
   bool wants_another_frame() const { return session_ && session_->running(); }
-  std::vector<nlohmann::json> take_events() { return std::exchange(events_, {}); }
 
   nlohmann::json state() const;
   nlohmann::json snapshot() const;
@@ -96,9 +89,6 @@ class TrainModel : public WidgetModelBase {
   bool has_session() const { return session_.has_value(); }
   const TrainSession& session() const { return *session_; }
   const std::string& error() const { return error_; }
-  const std::string& input_error() const { return input_error_; }
-  const TrainSettings& settings() const { return settings_; }
-  const lesson::Inline& caption() const { return caption_; }
   const SpotlightNow& shown() const { return shown_; }  // the block's sentence, weights per the switch
   const std::optional<SpotlightNow>& custom() const { return custom_; }
   const std::string& custom_sentence() const { return custom_sentence_; }
@@ -119,10 +109,8 @@ class TrainModel : public WidgetModelBase {
   void follow();           // recomputes the spotlights after the weights or the switch changed
   void report_finished();  // the "trained" event, once per run that reaches its last step
 
-  TrainSettings settings_;
-  lesson::Inline caption_;
   std::optional<TrainSession> session_;
-  std::string error_, input_error_;
+  std::string error_;
   SpotlightNow shown_, hand_set_;
   std::optional<SpotlightNow> custom_;
   std::string custom_sentence_, asked_sentence_;
@@ -130,8 +118,7 @@ class TrainModel : public WidgetModelBase {
   std::size_t followed_points_ = 0;  // curve points the spotlights reflect
   bool built_ = false;
   double budget_ms_ = kFrameBudgetMs;  // this frame's slice
-  std::vector<nlohmann::json> events_;
-  bool finish_reported_ = false;  // this run's "trained" event is sent (or it was restored finished)
+  bool finish_reported_ = false;       // this run's "trained" event is sent (or it was restored finished)
 };
 
-}  // namespace neuralpath::ui
+}  // namespace neuralpath::widgets

@@ -8,7 +8,7 @@
 #include <chrono>
 #include <cctype>
 
-namespace neuralpath::ui {
+namespace neuralpath::widgets {
 
 namespace {
 double steady_ms() {
@@ -218,4 +218,4 @@ void TrainSession::restore(const Snapshot& s) {
   use_trained_ = s.trained;
 }
 
-}  // namespace neuralpath::ui
+}  // namespace neuralpath::widgets

@@ -27,7 +27,7 @@
 #include <string>
 #include <vector>
 
-namespace neuralpath::ui {
+namespace neuralpath::widgets {
 
 struct CurvePoint {
   int step = 0;
@@ -152,4 +152,4 @@ class TrainSession {
   double longest_slice_ms_ = 0.0;
 };
 
-}  // namespace neuralpath::ui
+}  // namespace neuralpath::widgets

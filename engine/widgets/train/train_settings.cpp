@@ -7,10 +7,7 @@
 
 #include <cctype>
 
-namespace neuralpath::ui {
-
-using namespace lesson::detail;  // Fields, WidgetFields, parse_integer, ...
-using lesson::SettingsNode;
+namespace neuralpath::widgets {
 
 void TrainSettings::read(lesson::detail::WidgetFields& w) {
   task = w.fields.text("task", true).value_or("");
@@ -25,4 +22,4 @@ void TrainSettings::check_references(const lesson::Lesson& lesson, lesson::Sourc
     error(block, "the train widget names task '" + task + "', but no task block has that id");
 }
 
-}  // namespace neuralpath::ui
+}  // namespace neuralpath::widgets

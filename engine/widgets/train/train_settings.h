@@ -19,7 +19,7 @@
 #include <memory>
 #include <string>
 
-namespace neuralpath::ui {
+namespace neuralpath::widgets {
 
 struct TrainSettings : lesson::WidgetSettings {
   void read(lesson::detail::WidgetFields& fields);  // the block's keys (train_settings.cpp)
@@ -32,4 +32,4 @@ struct TrainSettings : lesson::WidgetSettings {
   void check_references(const lesson::Lesson& lesson, lesson::SourcePos block, const Report& error) const override;
 };
 
-}  // namespace neuralpath::ui
+}  // namespace neuralpath::widgets

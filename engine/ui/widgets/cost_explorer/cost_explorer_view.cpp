@@ -29,7 +29,6 @@ void CostExplorerView::draw(const UiContext& ui, const Model& model, Asked& aske
 }
 
 void CostExplorerView::draw_figures(const UiContext& ui, const Model& model, float width, Asked& asked) {
-  const Palette& c = ui.colors();
   const Model::Figures& figures = model.figures();
   const CostExplorerSettings& settings = model.settings();
   int t = static_cast<int>(model.t());
@@ -54,42 +53,17 @@ void CostExplorerView::draw_figures(const UiContext& ui, const Model& model, flo
   }
   kit::gap(ui, 4);
   // Label over number, flowing into as many lines as the width needs.
-  ImFont* small = kit::font(ui, kit::Face::small);
-  ImFont* bold = kit::font(ui, kit::Face::bold);
-  const auto figure = [&](const char* id, const std::string& label_text, const std::string& value) {
-    ImGui::BeginGroup();
-    ImGui::PushFont(small);
-    ImGui::PushStyleColor(ImGuiCol_Text, c.muted);
-    ImGui::TextUnformatted(label_text.c_str());
-    ImGui::PopStyleColor();
-    ImGui::PopFont();
-    NumberStyle style;
-    style.bold = true;
-    explain_.number(
-        ui, id, value, [&model, what = std::string(id + 2)] { return model.explain_figure(what); }, style);
-    ImGui::EndGroup();
-  };
-  const struct {
-    const char* id;
-    std::string label, value;
-  } items[] = {
-      {"##pairs", tr("cost-explorer.figure_pairs"), format_count(figures.pairs)},
-      {"##fp32", tr("cost-explorer.figure_fp32"), format_bytes(figures.bytes_fp32)},
-      {"##fp16", tr("cost-explorer.figure_fp16"), format_bytes(figures.bytes_fp16)},
-      {"##block",
-       tr_n("cost-explorer.figure_heads", settings.heads,
-            {{"n", std::to_string(settings.heads)}, {"format", settings.bytes_per_score == 2 ? "fp16" : "fp32"}}),
-       format_bytes(figures.bytes_all_heads)},
-  };
-  kit::Flow flow(width, ui.px(12), ui.px(8));
-  const float row_h = small->FontSize + bold->FontSize + ui.px(4);
-  for (const auto& item : items) {
-    const float w = std::max(kit::text_size(small, item.label).x, kit::text_size(bold, item.value).x);
-    const float slot = width < ui.px(480) ? (width - ui.px(12)) / 2.0f : std::max(w, (width - ui.px(36)) / 4.0f);
-    flow.place(ImVec2(std::max(slot, w), row_h));
-    figure(item.id, item.label, item.value);
-  }
-  flow.end();
+  const auto explain = [&model](const char* what) { return [&model, what] { return model.explain_figure(what); }; };
+  draw_figure_flow(
+      ui, explain_,
+      {{"##pairs", tr("cost-explorer.figure_pairs"), format_count(figures.pairs), explain("pairs")},
+       {"##fp32", tr("cost-explorer.figure_fp32"), format_bytes(figures.bytes_fp32), explain("fp32")},
+       {"##fp16", tr("cost-explorer.figure_fp16"), format_bytes(figures.bytes_fp16), explain("fp16")},
+       {"##block",
+        tr_n("cost-explorer.figure_heads", settings.heads,
+             {{"n", std::to_string(settings.heads)}, {"format", settings.bytes_per_score == 2 ? "fp16" : "fp32"}}),
+        format_bytes(figures.bytes_all_heads), explain("block")}},
+      4, width);
 }
 
 void CostExplorerView::draw_plot(const UiContext& ui, const Model& model, float width) {
@@ -252,7 +226,7 @@ void CostExplorerView::draw_run(const UiContext& ui, const Model& model, float w
   if (!model.running()) {
     if (kit::button(ui, tr("cost-explorer.run", {{"T", t}}).c_str(), true)) asked.push_back(Model::Run{});
   } else if (kit::button(ui, tr("cost-explorer.stop").c_str())) {
-    asked.push_back(Model::Stop{});
+    asked.push_back(Stop{});
   }
   ImGui::PopID();
   const auto& runs = model.runs();

@@ -49,10 +49,9 @@ void GenerateView::draw(const UiContext& ui, const Model& model, Asked& asked) {
 }
 
 void GenerateView::draw_prompt(const UiContext& ui, const Model& model, float width, Asked& asked) {
-  kit::follow_field(prompt_, sizeof prompt_, prompt_for_, model.prompt());
   kit::title(ui, tr("generate.prompt"));
-  if (kit::text_entry(ui, {"##prompt", tr("generate.use_prompt")}, prompt_, sizeof prompt_, width))
-    asked.push_back(Model::SetSentence{prompt_});
+  if (prompt_.draw(ui, {"##prompt", tr("generate.use_prompt")}, model.prompt(), width))
+    asked.push_back(SetSentence{prompt_.text()});
   if (!model.input_error().empty()) kit::wrapped(ui, model.input_error(), ui.colors().bad, kit::Face::small);
 }
 
@@ -94,14 +93,14 @@ void GenerateView::draw_buttons(const UiContext& ui, const Model& model, Asked& 
   layout_["step"] = kit::css_rect(ui, ImGui::GetItemRectMin(), ImGui::GetItemRectMax());
   ImGui::SameLine(0, ui.px(8));
   if (model.writing()) {
-    if (kit::button(ui, tr("generate.stop").c_str())) asked.push_back(Model::Stop{});
+    if (kit::button(ui, tr("generate.stop").c_str())) asked.push_back(Stop{});
   } else if (kit::button(ui, tr("generate.write").c_str())) {
     asked.push_back(Model::Write{});
   }
   layout_["write"] = kit::css_rect(ui, ImGui::GetItemRectMin(), ImGui::GetItemRectMax());
   ImGui::EndDisabled();
   ImGui::SameLine(0, ui.px(8));
-  if (kit::button(ui, tr("generate.restart").c_str())) asked.push_back(Model::Restart{});
+  if (kit::button(ui, tr("generate.restart").c_str())) asked.push_back(Restart{});
 }
 
 void GenerateView::draw_controls(const UiContext& ui, const Model& model, float width, Asked& asked) {

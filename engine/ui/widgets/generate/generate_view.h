@@ -7,6 +7,7 @@
 // write: [...], stages: [[x, y, w, h]...]}
 // (CSS px from the canvas's top left, last frame).
 #pragma once
+#include "engine/ui/widgets/kit.h"
 #include "engine/ui/widgets/widget_view.h"
 #include "engine/widgets/generate/generate_model.h"
 
@@ -27,8 +28,7 @@ class GenerateView : public LaidOutView<GenerateModel> {
   void draw_controls(const UiContext& ui, const GenerateModel& model, float width, Asked& asked);
   void draw_stages(const UiContext& ui, const GenerateModel& model, float width);
 
-  char prompt_[512] = {};
-  std::string prompt_for_;  // the prompt prompt_ was last filled from
+  kit::FollowingField<512> prompt_;
 };
 
 }  // namespace neuralpath::ui

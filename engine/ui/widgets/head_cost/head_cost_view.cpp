@@ -113,42 +113,20 @@ int HeadCostView::stepper(const UiContext& ui, const char* id, const std::string
 
 void HeadCostView::draw_figures(const UiContext& ui, const Model& model, float width) {
   const MultiHeadCost& c = model.cost();
-  const Palette& p = ui.colors();
-  ImFont* small = kit::font(ui, kit::Face::small);
-  ImFont* bold = kit::font(ui, kit::Face::bold);
-  const struct {
-    Model::Figure figure;
-    std::string label, value;
-  } items[] = {
-      {Model::Figure::d_head, tr("head-cost.figure_d_head"), count(c.d_head)},
-      {Model::Figure::parameters, tr("head-cost.figure_parameters"), count(c.parameters)},
-      {Model::Figure::projections, tr("head-cost.figure_projections"), count(c.projection_mults)},
-      {Model::Figure::scores, tr("head-cost.figure_scores"), count(c.score_mults + c.mix_mults)},
-      {Model::Figure::total, tr("head-cost.figure_total"), count(c.total_mults)},
-      {Model::Figure::flops, tr("head-cost.figure_flops"), count(c.flops)},
-      {Model::Figure::grids, tr_n("head-cost.figure_grids", static_cast<int>(c.heads), {{"n", count(c.heads)}}),
-       count(c.grid_cells)},
+  std::vector<ExplainedFigure> figures;
+  const auto add = [&](Model::Figure figure, std::string label, std::string value) {
+    figures.push_back({std::string("##") + Model::figure_name(figure), std::move(label), std::move(value),
+                       [&model, figure] { return model.explain(figure); }});
   };
-  kit::Flow flow(width, ui.px(12), ui.px(8));
-  const float row_h = small->FontSize + bold->FontSize + ui.px(4);
-  for (const auto& item : items) {
-    const float w = std::max(kit::text_size(small, item.label).x, kit::text_size(bold, item.value).x);
-    const float slot = width < ui.px(480) ? (width - ui.px(12)) / 2.0f : std::max(w, (width - ui.px(24)) / 3.0f);
-    flow.place(ImVec2(std::max(slot, w), row_h));
-    ImGui::BeginGroup();
-    ImGui::PushFont(small);
-    ImGui::PushStyleColor(ImGuiCol_Text, p.muted);
-    ImGui::TextUnformatted(item.label.c_str());
-    ImGui::PopStyleColor();
-    ImGui::PopFont();
-    NumberStyle style;
-    style.bold = true;
-    const std::string id = std::string("##") + Model::figure_name(item.figure);
-    explain_.number(
-        ui, id.c_str(), item.value, [&model, f = item.figure] { return model.explain(f); }, style);
-    ImGui::EndGroup();
-  }
-  flow.end();
+  add(Model::Figure::d_head, tr("head-cost.figure_d_head"), count(c.d_head));
+  add(Model::Figure::parameters, tr("head-cost.figure_parameters"), count(c.parameters));
+  add(Model::Figure::projections, tr("head-cost.figure_projections"), count(c.projection_mults));
+  add(Model::Figure::scores, tr("head-cost.figure_scores"), count(c.score_mults + c.mix_mults));
+  add(Model::Figure::total, tr("head-cost.figure_total"), count(c.total_mults));
+  add(Model::Figure::flops, tr("head-cost.figure_flops"), count(c.flops));
+  add(Model::Figure::grids, tr_n("head-cost.figure_grids", static_cast<int>(c.heads), {{"n", count(c.heads)}}),
+      count(c.grid_cells));
+  draw_figure_flow(ui, explain_, figures, 3, width);
 }
 
 void HeadCostView::draw_split(const UiContext& ui, const Model& model, float width) {

@@ -23,8 +23,7 @@ void HeatmapView::draw(const UiContext& ui, const HeatmapModel& model, std::vect
                                         model.causal() ? 0 : 1, width);
       if (picked >= 0 && (picked == 0) != model.causal()) asked.push_back(HeatmapModel::SetMask{picked == 0});
     }
-    if (const int head = pick_head(ui, t.heads, model.head(), width); head >= 0)
-      asked.push_back(HeatmapModel::SetHead{head});
+    if (const int head = pick_head(ui, t.heads, model.head(), width); head >= 0) asked.push_back(SetHead{head});
     kit::wrapped(ui, tr(model.causal() ? "heatmap.legend_causal" : "heatmap.legend_none"), c.muted, kit::Face::small);
     kit::gap(ui, 4);
 
@@ -49,7 +48,7 @@ void HeatmapView::draw(const UiContext& ui, const HeatmapModel& model, std::vect
                {"card_width", width / css},
                {"scrolls", result.scrolls}};
     hovered_ = result.hovered;
-    if (result.picked) asked.push_back(HeatmapModel::SelectCell{*result.picked});
+    if (result.picked) asked.push_back(SelectCell{*result.picked});
 
     kit::gap(ui, 6);
     // Under the hint, a cell's details are always there: the hovered or selected cell's, else

@@ -52,10 +52,9 @@ void KvCacheView::draw(const UiContext& ui, const Model& model, Asked& asked) {
 }
 
 void KvCacheView::draw_prompt(const UiContext& ui, const Model& model, float width, Asked& asked) {
-  kit::follow_field(prompt_, sizeof prompt_, prompt_for_, model.prompt());
   kit::wrapped(ui, tr("kv-cache.prompt"), 0, kit::Face::bold);
   const kit::TextEntry entry{"##kvprompt", tr("kv-cache.use_prompt"), "", nullptr, 520, false};
-  if (kit::text_entry(ui, entry, prompt_, sizeof prompt_, width)) asked.push_back(Model::SetSentence{prompt_});
+  if (prompt_.draw(ui, entry, model.prompt(), width)) asked.push_back(SetSentence{prompt_.text()});
   if (!model.input_error().empty()) kit::wrapped(ui, model.input_error(), ui.colors().bad, kit::Face::small);
 }
 
@@ -155,7 +154,7 @@ void KvCacheView::draw_race(const UiContext& ui, const Model& model, float width
   const Palette& c = ui.colors();
   const lm::CacheRace* race = model.race();
   if (model.racing()) {
-    if (kit::button(ui, tr("kv-cache.stop").c_str())) asked.push_back(Model::Stop{});
+    if (kit::button(ui, tr("kv-cache.stop").c_str())) asked.push_back(Stop{});
   } else if (kit::button(ui, tr(race ? "kv-cache.race_again" : "kv-cache.race").c_str(), true)) {
     asked.push_back(Model::Race{});
   }

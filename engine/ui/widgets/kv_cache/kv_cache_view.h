@@ -8,6 +8,7 @@
 // chart: [...], heads: [[x, y, w, h]...]}
 // (CSS px from the canvas's top left, last frame).
 #pragma once
+#include "engine/ui/widgets/kit.h"
 #include "engine/ui/widgets/widget_view.h"
 #include "engine/widgets/kv_cache/kv_cache_model.h"
 
@@ -28,8 +29,7 @@ class KvCacheView : public LaidOutView<KvCacheModel> {
   void draw_race(const UiContext& ui, const KvCacheModel& model, float width, Asked& asked);
   void draw_chart(const UiContext& ui, const lm::CacheRace& race, float width);
 
-  char prompt_[256] = {};
-  std::string prompt_for_;  // the prompt prompt_ was last filled from
+  kit::FollowingField<256> prompt_;
 };
 
 }  // namespace neuralpath::ui

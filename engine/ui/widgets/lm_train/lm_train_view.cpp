@@ -75,9 +75,9 @@ void LmTrainView::draw_controls(const UiContext& ui, const Model& model, float w
   ImGui::BeginDisabled(status == Status::finished);
   if (kit::button(ui, go_label.c_str(), true, ImVec2(std::max(go_w, ui.px(96)), ui.px(44)))) {
     if (status == Status::training)
-      asked.push_back(Model::Pause{});
+      asked.push_back(Pause{});
     else
-      asked.push_back(Model::Train{});
+      asked.push_back(Train{});
   }
   ImGui::EndDisabled();
   layout_["train"] = kit::css_rect(ui, ImGui::GetItemRectMin(), ImGui::GetItemRectMax());
@@ -249,7 +249,7 @@ void LmTrainView::draw_heads(const UiContext& ui, const Model& model, float widt
     const ImVec2 end(at.x + cell_w, at.y + cell_h);
     ImGui::SetCursorScreenPos(at);
     ImGui::PushID(h.layer * 64 + h.head);
-    if (ImGui::InvisibleButton("##head", ImVec2(cell_w, cell_h))) asked.push_back(Model::SetHead{h.layer, h.head});
+    if (ImGui::InvisibleButton("##head", ImVec2(cell_w, cell_h))) asked.push_back(Model::SetLayerHead{h.layer, h.head});
     const bool hovered = ImGui::IsItemHovered();
     ImGui::PopID();
     const bool picked = h.layer == model.layer() && h.head == model.head();
@@ -358,10 +358,9 @@ void LmTrainView::draw_sample(const UiContext& ui, const Model& model) {
 
 void LmTrainView::draw_input(const UiContext& ui, const Model& model, float width, Asked& asked) {
   const Palette& c = ui.colors();
-  kit::follow_field(input_, sizeof input_, input_for_, model.text());
   kit::title(ui, tr("lm_train.your_text"));
-  if (kit::text_entry(ui, {"##text", tr("lm_train.show"), "##show"}, input_, sizeof input_, width))
-    asked.push_back(Model::SetSentence{input_});
+  if (input_.draw(ui, {"##text", tr("lm_train.show"), "##show"}, model.text(), width))
+    asked.push_back(SetSentence{input_.text()});
   if (!model.input_error().empty()) kit::wrapped(ui, model.input_error(), c.bad, kit::Face::small);
 }
 

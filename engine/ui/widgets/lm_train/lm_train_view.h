@@ -6,6 +6,7 @@
 // field for the learner's text. layout() reports {train, reset, chart, heads[{layer, head,
 // rect}], text_matrix, probe_matrix} (CSS px from the canvas's top left, last frame).
 #pragma once
+#include "engine/ui/widgets/kit.h"
 #include "engine/ui/widgets/widget_view.h"
 #include "engine/widgets/lm_train/lm_train_model.h"
 
@@ -27,8 +28,7 @@ class LmTrainView : public LaidOutView<LmTrainModel> {
   void draw_sample(const UiContext& ui, const LmTrainModel& model);
   void draw_input(const UiContext& ui, const LmTrainModel& model, float width, Asked& asked);
 
-  char input_[2048] = {};
-  std::string input_for_;  // the text input_ was last filled from
+  kit::FollowingField<2048> input_;
 };
 
 }  // namespace neuralpath::ui

@@ -66,8 +66,7 @@ void MaskStepsView::draw_stages(const UiContext& ui, const MaskStepsModel& model
   ImGui::NewLine();
   ImGui::PopID();
   kit::gap(ui, 2);
-  if (const int head = pick_head(ui, t.heads, model.head(), width); head >= 0)
-    asked.push_back(MaskStepsModel::SetHead{head});
+  if (const int head = pick_head(ui, t.heads, model.head(), width); head >= 0) asked.push_back(SetHead{head});
   const Step* step = model.stage_step();
   if (!step) return;
   const MaskStage stage = model.stage();
@@ -98,7 +97,7 @@ void MaskStepsView::draw_stages(const UiContext& ui, const MaskStepsModel& model
   const GridResult result = draw_grid(ui, grid, width, explain_);
   hovered_ = result.hovered;
   if (result.picked) {
-    asked.push_back(MaskStepsModel::SelectCell{*result.picked});
+    asked.push_back(SelectCell{*result.picked});
     explain_.open(model.explain_stage_cell(*result.picked));
   }
   const std::optional<Cell> shown = hovered_ ? hovered_ : model.selected();

@@ -127,7 +127,7 @@ void ModelViewView::draw_open(const UiContext& ui, const ModelViewModel& model, 
   const GridResult result = draw_grid(ui, grid, width, explain_);
   hovered_ = result.hovered;
   if (result.picked) {  // a tap selects the cell and opens how its weight was made
-    asked.push_back(ModelViewModel::SelectCell{*result.picked});
+    asked.push_back(SelectCell{*result.picked});
     explain_.open(model.explain_cell(head, *result.picked));
   }
   layout_["cells"] = {{"origin", {result.cells_min.x / ui.scale, result.cells_min.y / ui.scale}},

@@ -24,6 +24,7 @@
 namespace neuralpath::ui {
 
 using namespace playback;
+using namespace widgets::playback;
 using nlohmann::json;
 
 namespace {
@@ -522,7 +523,7 @@ float PlaybackView::caption_height(const Painter& p, const PlaybackModel& m, flo
 }
 
 float PlaybackView::draw_caption(const Painter& p, const PlaybackModel& m, ImVec2 pos, float width, float height) {
-  const playback::CaptionStep* caption = m.controller().current();
+  const widgets::playback::CaptionStep* caption = m.controller().current();
   if (!caption) return 0;
   const Palette& c = p.colors();
   const float pad = p.px(12);

@@ -25,6 +25,7 @@
 namespace neuralpath::ui {
 
 using namespace playback;
+using namespace widgets::playback;
 
 namespace {
 
@@ -116,7 +117,7 @@ float PlaybackView::draw_transport(const Painter& p, const PlaybackModel& m, ImV
     layout_["controls"][id] = css_rect(at, at + size);
     x += w + gap;
   };
-  place("restart", "playback.restart", Icon::restart, button.x, false, PlaybackModel::Restart{});
+  place("restart", "playback.restart", Icon::restart, button.x, false, Restart{});
   place("back", "playback.back", Icon::back, button.x, false, PlaybackModel::StepBy{-1});
   const bool playing = m.controller().playing();
   place("play", playing ? "playback.pause" : "playback.play", playing ? Icon::pause : Icon::play, button.x * 1.3f, true,
@@ -181,7 +182,7 @@ float PlaybackView::draw_timeline(const Painter& p, const PlaybackModel& m, ImVe
   }
   layout_["segments"] = std::move(segments);
   // The playhead: how far the current step has played.
-  const playback::PlaybackController& ctl = m.controller();
+  const widgets::playback::PlaybackController& ctl = m.controller();
   const float within = ctl.playing() ? std::clamp(ctl.play_time() / std::max(ctl.duration(), 0.01f), 0.0f, 1.0f) : 0;
   const ImVec2 cell(pos.x + g.seg_w * static_cast<float>(now % g.per_row),
                     pos.y + (g.seg_h + g.row_gap) * static_cast<float>(now / g.per_row));
@@ -367,7 +368,7 @@ float PlaybackView::draw_sentence_input(const Painter& p, const PlaybackModel& m
   layout_["field"] = input_;  // what the field holds (a test compares it with the message under it)
   ImGui::SetCursorScreenPos(ImVec2(field_x + field_w + p.px(6), y));
   run |= ImGui::Button((run_label + "##run").c_str(), ImVec2(run_w, field_h));
-  if (run) asked.push_back(PlaybackModel::SetSentence{input_});
+  if (run) asked.push_back(SetSentence{input_});
   y += field_h;
   if (!m.error().empty() && m.trace()) {
     y += p.px(4);

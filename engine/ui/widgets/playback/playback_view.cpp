@@ -17,6 +17,7 @@ namespace neuralpath::ui {
 
 using nlohmann::json;
 using namespace playback;
+using namespace widgets::playback;
 
 float PlaybackView::fill(const PlaybackModel& m) const {
   return reduced_motion_ ? 1.0f : m.controller().fill_progress();

@@ -87,7 +87,7 @@ void SplitJoinView::draw_choices(const UiContext& ui, const Model& model, float 
       asked.push_back(Model::SetRole{static_cast<Model::Role>(role)});
   } else if (model.stage() != SplitStage::output) {
     const int head = head_chips(ui, model, width);
-    if (head >= 0 && head != model.head()) asked.push_back(Model::SetHead{head});
+    if (head >= 0 && head != model.head()) asked.push_back(SetHead{head});
   }
   if (model.mistake_stage()) {
     // The lesson's common mistake, switched on and off where it happens.
@@ -196,7 +196,7 @@ void SplitJoinView::draw_matrix(const UiContext& ui, const Model& model, float w
                       {"size", {result.cell_size.x / ui.scale, result.cell_size.y / ui.scale}},
                       {"clip", kit::css_rect(ui, result.clip_min, result.clip_max)}};
   if (result.picked) {
-    asked.push_back(Model::SelectCell{*result.picked});
+    asked.push_back(SelectCell{*result.picked});
     explain_.open(model.explain_cell(*result.picked));
   }
 }

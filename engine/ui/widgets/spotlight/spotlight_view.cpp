@@ -58,14 +58,14 @@ void SpotlightView::draw_choices(const UiContext& ui, const SpotlightModel& mode
     // The chosen sentence again after a refusal still counts: it puts that sentence back in the box.
     if (picked >= 0 && (picked != model.sentence_index() || !model.input_error().empty()))
       asked.push_back(SpotlightModel::ChooseSentence{picked});
-    if (picked >= 0) input_for_.clear();  // the box shows the chosen sentence, even over unsent typing (#15)
+    if (picked >= 0) input_.refill();  // the box shows the chosen sentence, even over unsent typing (#15)
   }
   const int count = model.trace().heads;
   if (count > 1) {
     std::vector<std::string> heads = {tr("widgets.all_heads")};
     for (int h = 0; h < count; ++h) heads.push_back(tr("widgets.head", {{"n", std::to_string(h + 1)}}));
     const int picked = kit::segmented(ui, "head", heads, model.head() + 1, width);
-    if (picked >= 0 && picked - 1 != model.head()) asked.push_back(SpotlightModel::SetHead{picked - 1});
+    if (picked >= 0 && picked - 1 != model.head()) asked.push_back(SetHead{picked - 1});
   }
   kit::gap(ui, 2);
 }
@@ -296,13 +296,12 @@ void SpotlightView::draw_blend(const UiContext& ui, const SpotlightModel& model,
 
 void SpotlightView::draw_input(const UiContext& ui, const SpotlightModel& model, float width, Asked& asked) {
   const Palette& c = ui.colors();
+  kit::title(ui, tr("spotlight.your_sentence"));
   // The field shows the model's field whenever it changes: the sentence on screen, or the one
   // just refused (typed, or sent as a command), so the message under the box speaks of what it holds.
-  kit::follow_field(input_, sizeof input_, input_for_, model.field());
-  kit::title(ui, tr("spotlight.your_sentence"));
-  if (kit::text_entry(ui, {"##sentence", tr("spotlight.show")}, input_, sizeof input_, width))
-    asked.push_back(SpotlightModel::SetSentence{input_});
-  layout_["field"] = input_;  // what the box holds (a test compares it with the message)
+  if (input_.draw(ui, {"##sentence", tr("spotlight.show")}, model.field(), width))
+    asked.push_back(SetSentence{input_.text()});
+  layout_["field"] = input_.text();  // what the box holds (a test compares it with the message)
   if (!model.input_error().empty()) {
     kit::wrapped(ui, model.input_error(), c.bad, kit::Face::small);
   } else if (model.custom()) {

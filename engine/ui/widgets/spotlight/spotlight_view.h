@@ -7,6 +7,7 @@
 //   {chips: [[x, y, w, h]...], labels: [[x, y, w, h]...],
 //    beams: [{from, to, width, points: [[x, y]...], dot: [x, y, r]}...]}
 #pragma once
+#include "engine/ui/widgets/kit.h"
 #include "engine/ui/widgets/widget_view.h"
 #include "engine/widgets/spotlight/spotlight_model.h"
 
@@ -30,8 +31,7 @@ class SpotlightView : public LaidOutView<SpotlightModel> {
 
   std::vector<float> shown_;  // beam weights on screen, swinging toward the model's
   bool reduced_motion_ = false;
-  char input_[512] = {};   // the text field
-  std::string input_for_;  // the sentence input_ was last filled from
+  kit::FollowingField<512> input_;  // the learner's sentence
 };
 
 }  // namespace neuralpath::ui

@@ -85,10 +85,9 @@ void TokenizerView::draw_chips(const UiContext& ui, const Model& model, float wi
 
 void TokenizerView::draw_input(const UiContext& ui, const Model& model, float width, Asked& asked) {
   const Palette& c = ui.colors();
-  kit::follow_field(input_, sizeof input_, input_for_, model.text());
   kit::title(ui, tr("tokenizer.your_text"));
-  if (kit::text_entry(ui, {"##text", tr("tokenizer.cut")}, input_, sizeof input_, width))
-    asked.push_back(Model::SetSentence{input_});
+  if (input_.draw(ui, {"##text", tr("tokenizer.cut")}, model.text(), width))
+    asked.push_back(SetSentence{input_.text()});
   if (!model.input_error().empty()) kit::wrapped(ui, model.input_error(), c.bad, kit::Face::small);
 }
 

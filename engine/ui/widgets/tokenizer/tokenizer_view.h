@@ -4,6 +4,7 @@
 // opens its explanation (which merge made it, of which two tokens). layout() reports where the
 // chips were drawn: {chips: [[x, y, w, h]...]} (CSS px from the canvas's top left, last frame).
 #pragma once
+#include "engine/ui/widgets/kit.h"
 #include "engine/ui/widgets/widget_view.h"
 #include "engine/widgets/tokenizer/tokenizer_model.h"
 
@@ -22,8 +23,7 @@ class TokenizerView : public LaidOutView<TokenizerModel> {
   void draw_chips(const UiContext& ui, const TokenizerModel& model, float width, Asked& asked);
   void draw_input(const UiContext& ui, const TokenizerModel& model, float width, Asked& asked);
 
-  char input_[2048] = {};
-  std::string input_for_;  // the text input_ was last filled from
+  kit::FollowingField<2048> input_;
 };
 
 }  // namespace neuralpath::ui

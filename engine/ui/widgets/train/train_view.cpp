@@ -33,7 +33,7 @@ void TrainView::draw(const UiContext& ui, const Model& model, Asked& asked) {
         heads ? (s.showing_trained() ? "train.heads_looks" : model.other_weights("train.heads_looks_hand_set"))
               : (s.showing_trained() ? "train.looks_trained" : model.other_weights("train.looks_hand_set"));
     kit::wrapped(ui,
-                 tr(looks, {{"query", ui::quoted(model.settings().query)},
+                 tr(looks, {{"query", widgets::quoted(model.settings().query)},
                             {"step", format_count(static_cast<std::uint64_t>(s.spotlight_step()))}}),
                  ui.colors().muted, kit::Face::small);
     draw_spotlight(ui, model.shown(), width);
@@ -59,9 +59,9 @@ void TrainView::draw_controls(const UiContext& ui, const Model& model, float wid
   ImGui::BeginDisabled(s.finished());
   if (kit::button(ui, (tr(go) + "###go").c_str(), true, ImVec2(go_w, 0))) {
     if (s.running())
-      asked.push_back(Model::Pause{});
+      asked.push_back(Pause{});
     else
-      asked.push_back(Model::Train{});
+      asked.push_back(Train{});
   }
   layout_["go"] = kit::css_rect(ui, ImGui::GetItemRectMin(), ImGui::GetItemRectMax());
   ImGui::EndDisabled();
@@ -296,9 +296,9 @@ void TrainView::draw_try(const UiContext& ui, const Model& model, float width, A
     sentences_seen_ = model.sentences_asked();
     kit::fill_field(sentence_, sizeof sentence_, model.asked_sentence());  // whole characters, none undrawable
   }
-  const std::string hint = tr("train.try_hint", {{"query", ui::quoted(model.settings().query)}});
+  const std::string hint = tr("train.try_hint", {{"query", widgets::quoted(model.settings().query)}});
   if (kit::text_entry(ui, {"##try", tr("train.show"), "", hint.c_str()}, sentence_, sizeof sentence_, width))
-    asked.push_back(Model::SetSentence{sentence_});
+    asked.push_back(SetSentence{sentence_});
   if (!model.input_error().empty()) {
     kit::wrapped(ui, model.input_error(), ui.colors().bad, kit::Face::small);
   } else if (model.custom()) {
