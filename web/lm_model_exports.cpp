@@ -17,18 +17,18 @@
 extern "C" {
 
 EMSCRIPTEN_KEEPALIVE void np_lm_model_progress(const char* name, double received, double total) {
-  neuralpath::ui::LanguageModels::shared().progress(name, static_cast<std::int64_t>(received),
+  neuralpath::widgets::LanguageModels::shared().progress(name, static_cast<std::int64_t>(received),
                                                     static_cast<std::int64_t>(total));
   neuralpath::web::wake_engine();
 }
 EMSCRIPTEN_KEEPALIVE int np_lm_model_bytes(const char* name, const char* bytes, std::size_t length) {
-  auto& shelf = neuralpath::ui::LanguageModels::shared();
+  auto& shelf = neuralpath::widgets::LanguageModels::shared();
   shelf.arrived(name, std::string(bytes, length));
   neuralpath::web::wake_engine();
-  return shelf.status(name).state == neuralpath::ui::ModelState::ready ? 0 : 1;
+  return shelf.status(name).state == neuralpath::widgets::ModelState::ready ? 0 : 1;
 }
 EMSCRIPTEN_KEEPALIVE void np_lm_model_failed(const char* name, const char* reason) {
-  neuralpath::ui::LanguageModels::shared().failed(name, reason);
+  neuralpath::widgets::LanguageModels::shared().failed(name, reason);
   neuralpath::web::wake_engine();
 }
 
