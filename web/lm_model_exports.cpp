@@ -18,7 +18,7 @@ extern "C" {
 
 EMSCRIPTEN_KEEPALIVE void np_lm_model_progress(const char* name, double received, double total) {
   neuralpath::widgets::LanguageModels::shared().progress(name, static_cast<std::int64_t>(received),
-                                                    static_cast<std::int64_t>(total));
+                                                         static_cast<std::int64_t>(total));
   neuralpath::web::wake_engine();
 }
 EMSCRIPTEN_KEEPALIVE int np_lm_model_bytes(const char* name, const char* bytes, std::size_t length) {
