@@ -13,7 +13,6 @@
 // files, so their downloads start before the page's modules have run. np-app.js reads the links
 // back (data-np-asset: the plain name the glue asks for; data-np-bytes: the raw size).
 (function () {
-  'use strict';
   var engines = {};
   var metas = document.querySelectorAll('meta[name="np-engine"]');
   for (var i = 0; i < metas.length; i++) engines[metas[i].getAttribute('data-np-engine')] = metas[i];
