@@ -40,9 +40,11 @@ in vec4 Frag_Color;
 in float Frag_Solid;
 layout (location = 0) out vec4 Out_Color;
 void main() {
-  // The white pixel is (1, 1, 1, 1): the colour alone is what the fetch would give.
+  // The atlas holds coverage alone, in red (web/main.cpp, upload_font_texture): a texel is
+  // (1, 1, 1, coverage), as ImGui's white RGBA atlas would give. The white pixel's coverage is 1,
+  // so a solid fill is the colour alone, without the fetch.
   if (Frag_Solid > 0.5) Out_Color = Frag_Color;
-  else Out_Color = Frag_Color * texture(Texture, Frag_UV.st);
+  else Out_Color = Frag_Color * vec4(1.0, 1.0, 1.0, texture(Texture, Frag_UV.st).r);
 }
 )";
 

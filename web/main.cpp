@@ -76,20 +76,18 @@ void set_clipboard(void*, const char* text) {
 }
 const char* get_clipboard(void*) { return clipboard.c_str(); }
 
-// The font atlas as a WebGL texture of the page's own, in half the bytes ImGui's OpenGL3 backend
-// uploads. The backend converts the atlas to RGBA (8 MB for the 1024x2048 atlas: white, with the
-// glyph coverage in alpha) and uploads that; and its first NewFrame() made device objects the
-// page never uses (its shaders: web/imgui_webgl_renderer.h draws) and uploaded the atlas a
-// second time, leaking the first (#33: both in the page's start). LUMINANCE_ALPHA samples as
-// (L, L, L, A), so L = 255 and A = coverage give the renderer the same (1, 1, 1, a) texels.
+// The font atlas as a WebGL texture of the page's own, uploaded as ImGui rasterised it: one byte
+// of coverage per texel (R8). ImGui's OpenGL3 backend converts the atlas to RGBA first (8 MB for
+// the 1024x2048 atlas: white, with the coverage in alpha), and its first NewFrame() made device
+// objects the page never uses and uploaded the atlas a second time (#33). A conversion to
+// LUMINANCE_ALPHA replaced it, and still cost 190 ms of the page's start (a V8 profile: 4 MB
+// written a byte at a time, in code built for size). The renderer's shader reads the red channel
+// as the glyph's alpha (imgui_webgl_renderer.cpp), so it draws the same (1, 1, 1, a) texels.
 GLuint font_texture = 0;
 void upload_font_texture() {
   unsigned char* coverage = nullptr;
   int width = 0, height = 0;
   ImGui::GetIO().Fonts->GetTexDataAsAlpha8(&coverage, &width, &height);  // rasterises the faces
-  const std::size_t texels = static_cast<std::size_t>(width) * static_cast<std::size_t>(height);
-  std::vector<unsigned char> luminance_alpha(texels * 2, 255);
-  for (std::size_t i = 0; i < texels; ++i) luminance_alpha[2 * i + 1] = coverage[i];
   if (font_texture) glDeleteTextures(1, &font_texture);
   GLint bound = 0;
   glGetIntegerv(GL_TEXTURE_BINDING_2D, &bound);
@@ -97,10 +95,9 @@ void upload_font_texture() {
   glBindTexture(GL_TEXTURE_2D, font_texture);
   glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR);
   glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
-  // Rows of 2 x width bytes: ImGui's atlas width is a power of two (512 at least), so the
+  // Rows of `width` bytes: ImGui's atlas width is a power of two (512 at least), so the
   // default 4-byte row alignment holds.
-  glTexImage2D(GL_TEXTURE_2D, 0, GL_LUMINANCE_ALPHA, width, height, 0, GL_LUMINANCE_ALPHA, GL_UNSIGNED_BYTE,
-               luminance_alpha.data());
+  glTexImage2D(GL_TEXTURE_2D, 0, GL_R8, width, height, 0, GL_RED, GL_UNSIGNED_BYTE, coverage);
   glBindTexture(GL_TEXTURE_2D, static_cast<GLuint>(bound));
   ImGui::GetIO().Fonts->SetTexID(reinterpret_cast<ImTextureID>(static_cast<std::intptr_t>(font_texture)));
 }
