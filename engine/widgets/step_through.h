@@ -6,7 +6,6 @@
 //   parse_common<Model>(message, parse_stage)   setSentence{text}  stage{stage: name|index}
 //                                                setHead{head}  selectCell{row, col}, built as
 //                                                the shared commands (commands.h)
-//   matrix_rows(m)                               state()'s "matrix": rows, −∞ and NaN as null
 //   finite_range(m)                              the colours' scale: finite min and max
 //   describe_stages(out, settings, stages, name, label_key)   the text version's sentence,
 //                                                mask and stage buttons
@@ -98,18 +97,6 @@ std::optional<std::variant<typename Model::Command, CommandResult>> parse_common
   return std::nullopt;
 }
 
-// A matrix as JSON rows; a masked cell's −∞ (and any NaN) as null, which JSON has no number for.
-inline nlohmann::json matrix_rows(const Matrix& m) {
-  nlohmann::json out = nlohmann::json::array();
-  for (Index i = 0; i < m.rows(); ++i) {
-    nlohmann::json row = nlohmann::json::array();
-    for (Index j = 0; j < m.cols(); ++j)
-      row.push_back(std::isfinite(m(i, j)) ? nlohmann::json(m(i, j)) : nlohmann::json(nullptr));
-    out.push_back(std::move(row));
-  }
-  return out;
-}
-
 // The finite min and max of a matrix (masked −∞ cells left out): the scale of a stage's colours.
 inline std::pair<float, float> finite_range(const Matrix& m) {
   float low = std::numeric_limits<float>::max(), high = std::numeric_limits<float>::lowest();
@@ -133,13 +120,11 @@ void describe_stages(nlohmann::json& out, const Settings& settings, const std::v
   for (Stage stage : stages) {
     const std::string each = name(stage);
     names.push_back(each);
-    items.push_back({{"label", tr(label_key + each)},
-                     {"command", {{"type", "stage"}, {"stage", each}}},
-                     {"when", {{"stage", each}}}});
+    items.push_back(choice(tr(label_key + each), {{"type", "stage"}, {"stage", each}}, {{"stage", each}}));
   }
   out["stages"] = std::move(names);
   out["takes_sentence"] = true;
-  out["choices"] = {{"label", tr("widgets.stage")}, {"items", items}};
+  out["choices"] = choices(tr("widgets.stage"), std::move(items));
 }
 
 // What every step-through's shared link holds: {"s": sentence, "st": stage index, "h": head}.

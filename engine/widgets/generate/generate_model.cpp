@@ -143,15 +143,8 @@ CommandResult GenerateModel::apply(const Command& command) {
   input_error_.clear();
   if (std::holds_alternative<LoadModel>(command)) return ready() ? CommandResult{} : need_model(Pending::start);
   if (const auto* c = std::get_if<SetSentence>(&command)) {
-    std::optional<std::string> why;
-    if (c->text.size() > kMaxPromptBytes)
-      why = tr("generate.too_long", {{"n", format_count(kMaxPromptBytes)}});
-    else
-      why = refuse_undrawable(c->text);
-    if (why) {
-      input_error_ = *why;  // the widget keeps its prompt; the message says why
-      return *why;
-    }
+    if (auto why = refuse_prompt(c->text, kMaxPromptBytes, "generate.too_long"))
+      return keep_input_error(why);  // the widget keeps its prompt; the message says why
     prompt_ = c->text;
     writing_ = false;
     if (!ready()) return need_model(Pending::start);
@@ -355,11 +348,10 @@ void GenerateModel::describe(const GenerateSettings& s, json& out) {
   out["model"] = s.model;
   out["prompt"] = s.prompt;
   out["takes_sentence"] = true;
-  json items = json::array();
-  items.push_back({{"label", tr("generate.step")}, {"command", {{"type", "step"}}}});
-  items.push_back({{"label", tr("generate.write")}, {"command", {{"type", "write"}}}});
-  items.push_back({{"label", tr("generate.restart")}, {"command", {{"type", "restart"}}}});
-  out["choices"] = {{"label", tr("generate.actions")}, {"items", items}};
+  out["choices"] = choices(
+      tr("generate.actions"),
+      json::array({choice(tr("generate.step"), {{"type", "step"}}), choice(tr("generate.write"), {{"type", "write"}}),
+                   choice(tr("generate.restart"), {{"type", "restart"}})}));
 }
 
 const WidgetKind& generate_widget_kind() { return folder_widget_kind<GenerateModel>(); }

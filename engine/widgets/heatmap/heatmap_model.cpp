@@ -71,8 +71,7 @@ CommandResult HeatmapModel::apply(const Command& command) {
   if (!trace_) return tr("heatmap.no_sentence", {{"error", error_}});
   const int t = static_cast<int>(trace_->tokens.size());
   if (const auto* c = std::get_if<SetHead>(&command)) {
-    if (c->head < 0 || c->head >= trace_->heads)
-      return tr("widgets.head_range", {{"last", std::to_string(trace_->heads - 1)}});
+    if (auto why = refuse_head(c->head)) return *why;
     head_ = c->head;
     refresh();
     return {};

@@ -134,8 +134,7 @@ CommandResult MaskStepsModel::apply(const Command& command) {
     return {};
   }
   if (const auto* c = std::get_if<SetHead>(&command)) {
-    if (c->head < 0 || c->head >= trace_->heads)
-      return tr("widgets.head_range", {{"last", std::to_string(trace_->heads - 1)}});
+    if (auto why = refuse_head(c->head)) return *why;
     head_ = c->head;
     compute_mistakes();
     return {};
@@ -247,7 +246,7 @@ json MaskStepsModel::state() const {
   if (!error_.empty()) s["error"] = error_;
   const Step* step = stage_step();
   if (!trace_ || !step) return s;
-  const auto rows = step_through::matrix_rows;
+  const auto rows = matrix_rows;
   const auto list = [](const Vector& v) { return std::vector<float>(v.data(), v.data() + v.size()); };
   s["sentence"] = sentence_;
   s["tokens"] = trace_->labels;

@@ -225,7 +225,7 @@ CommandResult SplitJoinModel::apply(const Command& command) {
     return changed();
   }
   if (const auto* c = std::get_if<SetHead>(&command)) {
-    if (c->head < 0 || c->head >= trace_->heads) return tr("widgets.head_range", {{"last", n(trace_->heads - 1)}});
+    if (auto why = refuse_head(c->head)) return *why;
     head_ = c->head;
     return changed();
   }
@@ -457,7 +457,7 @@ json SplitJoinModel::state() const {
                 {"d_model", t.d_model},
                 {"factor", scale ? scale->scalar : 0.0f},
                 {"root", format_sqrt(t.d_head)}};
-  s["matrix"] = step_through::matrix_rows(m);
+  s["matrix"] = matrix_rows(m);
   s["columns"] = shown_.columns;
   s["column_heads"] = shown_.column_head;
   s["lit_columns"] = lit;
