@@ -292,11 +292,10 @@ void HeadCostModel::describe(const HeadCostSettings& c, json& out) {
   out["T"] = c.tokens;
   json items = json::array();
   for (std::int64_t h : head_counts(c.d_model))
-    items.push_back({{"label", tr_n("head-cost.choice_heads", static_cast<int>(h),
-                                    {{"n", format_count(static_cast<std::uint64_t>(h))}})},
-                     {"command", {{"type", "setHeads"}, {"heads", h}}},
-                     {"when", {{"heads", h}}}});
-  out["choices"] = {{"label", tr("head-cost.choices")}, {"items", items}};
+    items.push_back(choice(
+        tr_n("head-cost.choice_heads", static_cast<int>(h), {{"n", format_count(static_cast<std::uint64_t>(h))}}),
+        {{"type", "setHeads"}, {"heads", h}}, {{"heads", h}}));
+  out["choices"] = choices(tr("head-cost.choices"), std::move(items));
 }
 
 const WidgetKind& head_cost_widget_kind() { return folder_widget_kind<HeadCostModel>(); }

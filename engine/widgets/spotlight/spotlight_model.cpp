@@ -378,10 +378,9 @@ void SpotlightModel::describe(const SpotlightSettings& w, json& out) {
   sentences.insert(sentences.end(), w.alternatives.begin(), w.alternatives.end());
   json items = json::array();
   for (std::size_t i = 0; i < sentences.size(); ++i)
-    items.push_back({{"label", tr("widgets.quoted_sentence", {{"sentence", sentences[i]}})},
-                     {"command", {{"type", "setSentence"}, {"text", sentences[i]}}},
-                     {"when", {{"sentence_choice", i}}}});
-  out["choices"] = {{"label", tr("widgets.sentences")}, {"items", items}};
+    items.push_back(choice(tr("widgets.quoted_sentence", {{"sentence", sentences[i]}}),
+                           {{"type", "setSentence"}, {"text", sentences[i]}}, {{"sentence_choice", i}}));
+  out["choices"] = choices(tr("widgets.sentences"), std::move(items));
 }
 
 const WidgetKind& spotlight_widget_kind() { return folder_widget_kind<SpotlightModel>(); }
