@@ -151,16 +151,21 @@ CommandResult GenerateModel::apply(const Command& command) {
     start();
     return {};
   }
+  // Step and Write need the model (asked for: the action runs once it is here) and text still
+  // to write; what to answer when they cannot go on now.
+  const auto not_now = [this](Pending then) -> std::optional<CommandResult> {
+    if (!ready()) return need_model(then);
+    if (writer_->finished()) return CommandResult(tr("generate.finished"));
+    return std::nullopt;
+  };
   if (std::holds_alternative<Step>(command)) {
-    if (!ready()) return need_model(Pending::step);
-    if (writer_->finished()) return tr("generate.finished");
+    if (auto answer = not_now(Pending::step)) return *answer;
     writing_ = false;
     advance();
     return {};
   }
   if (std::holds_alternative<Write>(command)) {
-    if (!ready()) return need_model(Pending::write);
-    if (writer_->finished()) return tr("generate.finished");
+    if (auto answer = not_now(Pending::write)) return *answer;
     writing_ = true;
     write_clock_ = 0;  // the first token lands once a frame's time has passed
     return {};
