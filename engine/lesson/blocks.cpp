@@ -125,30 +125,26 @@ std::optional<long long> Fields::integer(std::string_view key, long long fallbac
   return v;
 }
 
-const SettingsNode* Fields::list(std::string_view key, bool required) {
+const SettingsNode* Fields::nested(std::string_view key, bool required, SettingsNode::Kind kind,
+                                   const char* should_be) {
   const SettingsNode* v = get(key);
   if (!v || v->kind == SettingsNode::Kind::Empty) {
     if (required) missing(key);
     return nullptr;
   }
-  if (v->kind != SettingsNode::Kind::List) {
-    ctx.error(v->origin, "'" + std::string(key) + "' should be a list, not " + kind_name(v->kind));
+  if (v->kind != kind) {
+    ctx.error(v->origin, "'" + std::string(key) + "' should be " + should_be + ", not " + kind_name(v->kind));
     return nullptr;
   }
   return v;
 }
 
+const SettingsNode* Fields::list(std::string_view key, bool required) {
+  return nested(key, required, SettingsNode::Kind::List, "a list");
+}
+
 const SettingsNode* Fields::map(std::string_view key, bool required) {
-  const SettingsNode* v = get(key);
-  if (!v || v->kind == SettingsNode::Kind::Empty) {
-    if (required) missing(key);
-    return nullptr;
-  }
-  if (v->kind != SettingsNode::Kind::Map) {
-    ctx.error(v->origin, "'" + std::string(key) + "' should be a map of 'key: value' lines, not " + kind_name(v->kind));
-    return nullptr;
-  }
-  return v;
+  return nested(key, required, SettingsNode::Kind::Map, "a map of 'key: value' lines");
 }
 
 void Fields::finish() {

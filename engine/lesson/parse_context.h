@@ -147,6 +147,8 @@ class Fields {
  private:
   std::vector<std::string> known_;
   void missing(std::string_view key);
+  // A list or map under `key` (list() and map()); another kind is an error saying "should be <should_be>".
+  const SettingsNode* nested(std::string_view key, bool required, SettingsNode::Kind kind, const char* should_be);
 };
 
 // What a widget kind's settings parser (WidgetBlockParser, parser.h) reads its block with. The block's id

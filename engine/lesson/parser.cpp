@@ -121,6 +121,20 @@ void finish_sections(ParseContext& ctx, Lesson& lesson) {
 
 // [SECTION] Whole file --------------------------------------------------------------------------
 
+// Each reference names a block (`blocks`: id -> the first block with it), and one holding
+// `Content`; for a block of another kind the error ends with `wrong_kind`.
+template <class Content, class Refs>
+void resolve_refs(ParseContext& ctx, const Refs& refs, const std::unordered_map<std::string_view, const Block*>& blocks,
+                  const std::string& wrong_kind) {
+  for (const auto& ref : refs) {
+    const auto found = blocks.find(ref.id);
+    if (found == blocks.end())
+      ctx.error(ref.origin, "no block has the id '" + ref.id + "'");
+    else if (!std::holds_alternative<Content>(found->second->content))
+      ctx.error(ref.origin, "'" + ref.id + "' " + wrong_kind);
+  }
+}
+
 // Both lookups are hashed, so a lesson with very many ids or references stays linear.
 void check_references(ParseContext& ctx, const Lesson& lesson) {
   std::unordered_map<std::string_view, std::size_t> first_use;  // id -> origin of its first use
@@ -134,22 +148,9 @@ void check_references(ParseContext& ctx, const Lesson& lesson) {
   for_each_block(lesson, [&](const Block& b) {
     if (!b.id.empty()) blocks.try_emplace(b.id, &b);
   });
-  for (const auto& ref : ctx.code_refs) {
-    const auto found = blocks.find(ref.id);
-    const Block* b = found == blocks.end() ? nullptr : found->second;
-    if (!b)
-      ctx.error(ref.origin, "no block has the id '" + ref.id + "'");
-    else if (!std::holds_alternative<CodeBlock>(b->content))
-      ctx.error(ref.origin, "'" + ref.id + "' is not a code block");
-  }
-  for (const auto& ref : ctx.widget_refs) {
-    const auto found = blocks.find(ref.id);
-    const Block* b = found == blocks.end() ? nullptr : found->second;
-    if (!b)
-      ctx.error(ref.origin, "no block has the id '" + ref.id + "'");
-    else if (!std::holds_alternative<WidgetBlock>(b->content))
-      ctx.error(ref.origin, "'" + ref.id + "' is not a widget (a predict block measures a widget's value)");
-  }
+  resolve_refs<CodeBlock>(ctx, ctx.code_refs, blocks, "is not a code block");
+  resolve_refs<WidgetBlock>(ctx, ctx.widget_refs, blocks,
+                            "is not a widget (a predict block measures a widget's value)");
 }
 
 // What the page can show (limits.h): sections, checks and widgets, each refused past its limit

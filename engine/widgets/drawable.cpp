@@ -64,6 +64,12 @@ std::optional<std::string> refuse_undrawable(std::string_view utf8) {
   return tr("widgets.cannot_draw");  // the characters themselves cannot be shown in the message
 }
 
+std::optional<std::string> refuse_prompt(std::string_view prompt, std::size_t max_bytes,
+                                         const std::string& too_long_key) {
+  if (prompt.size() > max_bytes) return tr(too_long_key, {{"n", format_count(max_bytes)}});
+  return refuse_undrawable(prompt);
+}
+
 std::string field_prefix(std::string_view text) {
   if (text.size() <= lesson::kMaxSentenceBytes) return std::string(text);
   std::size_t end = lesson::kMaxSentenceBytes;

@@ -13,6 +13,7 @@
 // (engine/lesson/limits.h's kMaxSentenceBytes): every widget's sentence path calls it first.
 #pragma once
 
+#include <cstddef>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -22,6 +23,10 @@ namespace neuralpath::widgets {
 bool drawable(char32_t c);
 std::string undrawable(std::string_view utf8);
 std::optional<std::string> refuse_undrawable(std::string_view utf8);  // "widgets.cannot_draw", ".sentence_too_long"
+// A language-model kind's prompt (generate, kv-cache): longer than `max_bytes` is refused in the
+// kind's words (`too_long_key`, {n}: the limit), anything else as refuse_undrawable.
+std::optional<std::string> refuse_prompt(std::string_view prompt, std::size_t max_bytes,
+                                         const std::string& too_long_key);
 // What a sentence field shows of `text`: at most kMaxSentenceBytes, cut at a character's start
 // (a refused sentence stays in its box, so the learner can mend it).
 std::string field_prefix(std::string_view text);

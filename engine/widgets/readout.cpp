@@ -69,6 +69,17 @@ std::string products_text(const CellTerms& terms, int max_shown) {
   return text;
 }
 
+nlohmann::json matrix_rows(const Matrix& m) {
+  nlohmann::json out = nlohmann::json::array();
+  for (Index i = 0; i < m.rows(); ++i) {
+    nlohmann::json row = nlohmann::json::array();
+    for (Index j = 0; j < m.cols(); ++j)
+      row.push_back(std::isfinite(m(i, j)) ? nlohmann::json(m(i, j)) : nlohmann::json(nullptr));
+    out.push_back(std::move(row));
+  }
+  return out;
+}
+
 std::string quoted(const std::string& token) { return tr("widgets.quoted", {{"text", token}}); }
 
 nlohmann::json TextTable::to_json() const {

@@ -29,6 +29,10 @@ const CellTerms* find_terms(const Step& step, Cell cell);
 // "1.20×7.80 + 0.50×1.20 + … (8 terms, largest first)" — a dot-product cell's products, as drawn.
 std::string products_text(const CellTerms& terms, int max_shown = 4);
 
+// A matrix as state()'s JSON rows; a masked cell's −∞ (and any NaN) as null, which JSON has no
+// number for.
+nlohmann::json matrix_rows(const Matrix& m);
+
 // A token as the text version quotes it: “cat” (the catalogue's widgets.quoted).
 std::string quoted(const std::string& token);
 

@@ -6,10 +6,13 @@
 //   has_trace(), trace()      the engine's run of the sentence on screen (trace() when has_trace())
 //   error()                   why the block's own sentence could not run, or ""
 //   run_trace(...)            for the model: one run_sentence (readout.h) kept as the trace
+//   refuse_head(head)         for the model: why a head the run does not have is refused
+//   put_errors(state)         for state(): "error" and "input_error" when there is one
 #pragma once
 #include "engine/core/model.h"
 #include "engine/core/trace.h"
 #include "engine/lesson/lesson.h"
+#include "engine/text/catalogue.h"
 #include "engine/widgets/readout.h"
 #include "engine/widgets/widget_model.h"
 
@@ -45,6 +48,19 @@ class TraceModel : public WidgetModelBase<SettingsType> {
     if (auto* why = std::get_if<std::string>(&ran)) return *why;
     trace_ = std::move(std::get<Trace>(ran));
     return std::nullopt;
+  }
+
+  // state()'s "error" (the block's own sentence could not run) and "input_error" (the learner's
+  // last sentence was refused), each only when there is one.
+  void put_errors(nlohmann::json& state) const {
+    if (!error_.empty()) state["error"] = error_;
+    if (!this->input_error_.empty()) state["input_error"] = this->input_error_;
+  }
+
+  // Why `head` is refused (the run has heads 0 .. heads − 1), or nothing when it is one of them.
+  std::optional<std::string> refuse_head(int head) const {
+    if (head >= 0 && head < trace_->heads) return std::nullopt;
+    return tr("widgets.head_range", {{"last", std::to_string(trace_->heads - 1)}});
   }
 
   ModelSpec spec_;

@@ -13,7 +13,8 @@
 //   state(), snapshot(), restore(json)   the numbers on screen; what a shared link reopens
 //   describe(settings, json&)  static: what the author set up and the choices the text version
 //                              offers before the first frame (document_json's widget block,
-//                              docs/protocol.md); widget_kinds.h calls it
+//                              docs/protocol.md); widget_kinds.h calls it; choice() and
+//                              choices() make its buttons
 //
 // This header brings what every model header needs (CommandResult, Explanation, the shared
 // commands, lesson::Inline, json, optional, string, variant, vector). WidgetModelBase<Settings>
@@ -53,6 +54,18 @@ concept WidgetModel = requires(M model, const M& shown, const nlohmann::json& me
   { model.restore(message) } -> std::same_as<CommandResult>;
 };
 
+// The text version's buttons before the first frame (describe()'s "choices"): a labelled group,
+// and each button's label, the command it sends and, when given, the state() values under which
+// it shows as chosen.
+inline nlohmann::json choice(std::string label, nlohmann::json command, nlohmann::json when = nullptr) {
+  nlohmann::json item = {{"label", std::move(label)}, {"command", std::move(command)}};
+  if (!when.is_null()) item["when"] = std::move(when);
+  return item;
+}
+inline nlohmann::json choices(std::string label, nlohmann::json items) {
+  return {{"label", std::move(label)}, {"items", std::move(items)}};
+}
+
 template <class SettingsType>
 class WidgetModelBase {
  public:
@@ -68,6 +81,13 @@ class WidgetModelBase {
 
  protected:
   WidgetModelBase(const Settings& settings, const lesson::Inline& caption) : settings_(settings), caption_(caption) {}
+
+  // The result of the learner's own input (a sentence typed in): a refusal is kept as
+  // input_error_ for the view to show beside the box, and success clears the last one.
+  CommandResult keep_input_error(std::optional<std::string> problem) {
+    input_error_ = problem.value_or("");
+    return problem;
+  }
 
   Settings settings_;
   lesson::Inline caption_;

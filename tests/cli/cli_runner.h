@@ -1,8 +1,10 @@
 // cli_runner.h: runs the real neuralpath-cli binary for the CLI contract tests (cli_test,
-// cli_limits_test, grad_train_cli_test) and captures its exit code, stdout and stderr.
+// cli_limits_test, grad_train_cli_test) and captures its exit code, stdout and stderr; json_lines
+// reads what its JSON-lines commands print.
 #pragma once
 
 #include <doctest/doctest.h>
+#include <nlohmann/json.hpp>
 
 #include <sys/wait.h>
 #include <unistd.h>
@@ -12,6 +14,7 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <vector>
 
 namespace neuralpath::test {
 
@@ -68,6 +71,14 @@ inline void check_refused(const CliRun& r, const std::string& message) {
   CHECK(r.out.empty());
   CHECK(r.err.find(message) != std::string::npos);
   CHECK(r.err.find('\n') == r.err.size() - 1);
+}
+
+// A JSON-lines output (one object a line, as `--json` and the lm commands print) as its objects.
+inline std::vector<nlohmann::json> json_lines(const std::string& out) {
+  std::vector<nlohmann::json> lines;
+  std::istringstream in(out);
+  for (std::string line; std::getline(in, line);) lines.push_back(nlohmann::json::parse(line));
+  return lines;
 }
 
 }  // namespace neuralpath::test

@@ -20,6 +20,7 @@
 namespace {
 
 using Json = nlohmann::json;
+using neuralpath::test::json_lines;
 
 using Run = neuralpath::test::CliRun;
 using neuralpath::test::check_refused;
@@ -116,13 +117,6 @@ std::string write_lesson(const std::string& name, const std::string& text) {
   const auto path = temp_path(name);
   std::ofstream(path, std::ios::binary) << text;
   return path.string();
-}
-
-std::vector<Json> json_lines(const std::string& text) {
-  std::vector<Json> lines;
-  std::istringstream in(text);
-  for (std::string line; std::getline(in, line);) lines.push_back(Json::parse(line));
-  return lines;
 }
 
 }  // namespace

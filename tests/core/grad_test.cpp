@@ -4,6 +4,7 @@
 // The finite difference is central: (L(θ + ε) − L(θ − ε)) / 2ε with ε = 1e-3, on a scalar
 // L = Σ output ⊙ R for a fixed random R (so ∂L/∂output = R). In float32 that estimate is good
 // to about 1e-3 for the O(1) values used here, hence the tolerance.
+#include "finite_difference.h"
 #include "helpers.h"
 
 #include "engine/core/backward.h"
@@ -18,6 +19,7 @@
 #include <random>
 
 using namespace neuralpath;
+using neuralpath::test::central_difference;
 using neuralpath::test::max_abs_diff;
 using neuralpath::test::random_matrix;
 
@@ -32,13 +34,7 @@ double dot(const Matrix& a, const Matrix& r) { return a.cast<double>().cwiseProd
 float fd_error(const std::function<double()>& loss, float* value, const float* analytic, Index n) {
   float worst = 0.0f;
   for (Index i = 0; i < n; ++i) {
-    const float saved = value[i];
-    value[i] = saved + kEps;
-    const double up = loss();
-    value[i] = saved - kEps;
-    const double down = loss();
-    value[i] = saved;
-    const auto numeric = static_cast<float>((up - down) / (2.0 * kEps));
+    const float numeric = central_difference(loss, value[i], kEps);
     worst = std::max(worst, std::abs(numeric - analytic[i]));
   }
   return worst;

@@ -37,6 +37,13 @@ neuralpath::ModelSpec trained(const Lesson& l, const TaskData& task, int heads) 
   return trainer.model();
 }
 
+// The lesson's one task, "four-jobs".
+const TaskData& four_jobs(const Lesson& l) {
+  const TaskData* task = find_task(l, "four-jobs");
+  REQUIRE(task != nullptr);
+  return *task;
+}
+
 int relation(const neuralpath::TrainingSet& set, const std::string& name) {
   const auto it = std::find(set.relations.begin(), set.relations.end(), name);
   REQUIRE_MESSAGE(it != set.relations.end(), "no relation " << name);
@@ -48,11 +55,10 @@ int relation(const neuralpath::TrainingSet& set, const std::string& name) {
 TEST_CASE("the multi-head lesson ships exactly the weights its task trains (seed 3, 600 steps)" *
           doctest::test_suite("slow")) {
   const Lesson l = multi_head_lesson();
-  const TaskData* task = find_task(l, "four-jobs");
-  REQUIRE(task != nullptr);
+  const TaskData& task = four_jobs(l);
   const neuralpath::ModelSpec shipped = neuralpath::resolve_model(model_spec_for(l));
   REQUIRE(shipped.attention.heads == 4);
-  const neuralpath::ModelSpec retrained = trained(l, *task, 4);
+  const neuralpath::ModelSpec retrained = trained(l, task, 4);
   // Written with 9 digits, the shipped numbers read back as the trained floats; other
   // instruction sets may round the training differently, hence a tolerance, not equality.
   CHECK(max_difference(shipped.attention.w_q, retrained.attention.w_q) < 1e-4f);
@@ -65,14 +71,13 @@ TEST_CASE("the multi-head lesson's heads, trained on the output alone, drift apa
           doctest::test_suite("slow")) {
   // The lesson's #learned figures (also printed by `neuralpath-cli heads --lesson lessons/multi-head.md`).
   const Lesson l = multi_head_lesson();
-  const TaskData* task = find_task(l, "four-jobs");
-  REQUIRE(task != nullptr);
-  const neuralpath::TrainingSet set = training_set(l, *task);
+  const TaskData& task = four_jobs(l);
+  const neuralpath::TrainingSet set = training_set(l, task);
   REQUIRE(set.relations.size() == 4);
   REQUIRE(!set.held_out.empty());
   const neuralpath::ModelSpec shipped = neuralpath::resolve_model(model_spec_for(l));
   const auto figures = neuralpath::head_specialisation(shipped, set.held_out, set.relations, set.objective);
-  const auto untrained = neuralpath::head_specialisation(neuralpath::initial_model(shipped, task->seed), set.held_out,
+  const auto untrained = neuralpath::head_specialisation(neuralpath::initial_model(shipped, task.seed), set.held_out,
                                                          set.relations, set.objective);
   const auto subject = static_cast<std::size_t>(relation(set, "subject"));
   const auto object = static_cast<std::size_t>(relation(set, "object"));
@@ -94,12 +99,11 @@ TEST_CASE("with one head, the same output-only training names the verb's three w
           doctest::test_suite("slow")) {
   // The lesson's honest aside: the output loss does not need several heads on this task.
   const Lesson l = multi_head_lesson();
-  const TaskData* task = find_task(l, "four-jobs");
-  REQUIRE(task != nullptr);
-  const neuralpath::TrainingSet set = training_set(l, *task);
+  const TaskData& task = four_jobs(l);
+  const neuralpath::TrainingSet set = training_set(l, task);
   neuralpath::ModelSpec architecture = neuralpath::resolve_model(model_spec_for(l));
   architecture.attention.heads = 1;
-  neuralpath::Trainer one(architecture, set, train_options(*task));
+  neuralpath::Trainer one(architecture, set, train_options(task));
   while (!one.finished()) one.step();
   const neuralpath::Evaluation e = one.evaluate_held_out();
   const auto figures = neuralpath::head_specialisation(one.model(), set.held_out, set.relations, set.objective);

@@ -14,6 +14,7 @@ using neuralpath::test::run_cli;
 using neuralpath::test::slurp;
 using neuralpath::test::TempDir;
 using Json = nlohmann::json;
+using neuralpath::test::json_lines;
 
 namespace {
 
@@ -25,13 +26,6 @@ std::string corpus_text() {
     text += "\n%\n";
   }
   return text;
-}
-
-std::vector<Json> json_lines(const std::string& out) {
-  std::vector<Json> lines;
-  std::istringstream in(out);
-  for (std::string line; std::getline(in, line);) lines.push_back(Json::parse(line));
-  return lines;
 }
 
 void refused(const CliRun& r) {

@@ -8,6 +8,7 @@
 // here; the tolerance is |analytic − numeric| <= 3e-3 + 2e-2·|numeric|.
 #include "engine/core/lm/layers.h"
 #include "engine/core/lm/model.h"
+#include "finite_difference.h"
 
 #include <doctest/doctest.h>
 
@@ -17,6 +18,7 @@
 #include <vector>
 
 using namespace neuralpath::lm;
+using neuralpath::test::central_difference;
 
 namespace {
 
@@ -44,13 +46,7 @@ float fd_excess(const std::function<double()>& loss, Values& value, const Grads&
   const std::size_t n = which.empty() ? value.size() : which.size();
   for (std::size_t k = 0; k < n; ++k) {
     const std::size_t i = which.empty() ? k : which[k];
-    const float saved = value[i];
-    value[i] = saved + eps;
-    const double up = loss();
-    value[i] = saved - eps;
-    const double down = loss();
-    value[i] = saved;
-    const auto numeric = static_cast<float>((up - down) / (2.0 * eps));
+    const float numeric = central_difference(loss, value[i], eps);
     const float error = std::abs(numeric - analytic[i]);
     worst = std::max(worst, error - (3e-3f + 2e-2f * std::abs(numeric)));
     worst_error = std::max(worst_error, error);

@@ -6,23 +6,11 @@
 
 #include <nlohmann/json.hpp>
 
-#include <sstream>
-
 using namespace neuralpath;
+using neuralpath::test::json_lines;
 using neuralpath::test::run_cli;
 using neuralpath::test::TempDir;
 using Json = nlohmann::json;
-
-namespace {
-
-std::vector<Json> json_lines(const std::string& text) {
-  std::vector<Json> out;
-  std::istringstream in(text);
-  for (std::string line; std::getline(in, line);) out.push_back(Json::parse(line));
-  return out;
-}
-
-}  // namespace
 
 TEST_CASE("lm pack writes the page data file and says what is in it") {
   const TempDir dir;

@@ -50,6 +50,13 @@ TrainerWorker stepped_worker() {
   return TrainerWorker([clock] { return *clock += 1.0; });
 }
 
+// Opens the test data in `w` and runs run 1 for `steps` steps.
+void train_for(TrainerWorker& w, int steps) {
+  (void)w.open(data_bytes(), quick_open());
+  (void)w.handle(Train{1, std::nullopt});
+  (void)w.work(steps, 1e9);
+}
+
 }  // namespace
 
 TEST_CASE("open answers ready (the data's facts, the bigram) and a snapshot at step 0") {
@@ -138,9 +145,7 @@ TEST_CASE("train until a step pauses there (a restored page replays its steps)")
 
 TEST_CASE("pause answers a snapshot that is not running; text answers its attention") {
   TrainerWorker w = stepped_worker();
-  (void)w.open(data_bytes(), quick_open());
-  (void)w.handle(Train{1, std::nullopt});
-  (void)w.work(3, 1e9);
+  train_for(w, 3);
   const Snapshot paused = only<Snapshot>(w.handle(Pause{1}));
   CHECK(paused.step == 3);
   CHECK_FALSE(paused.running);
@@ -155,9 +160,7 @@ TEST_CASE("pause answers a snapshot that is not running; text answers its attent
 
 TEST_CASE("start begins a new run at step 0; messages for another run are refused and change nothing") {
   TrainerWorker w = stepped_worker();
-  (void)w.open(data_bytes(), quick_open());
-  (void)w.handle(Train{1, std::nullopt});
-  (void)w.work(10, 1e9);
+  train_for(w, 10);
   const Error stale = only<Error>(w.handle(Pause{7}));
   CHECK(stale.run == 7);
   CHECK(stale.message.find("not the current run") != std::string::npos);

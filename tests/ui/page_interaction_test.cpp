@@ -15,16 +15,21 @@ json find_by_id(const json& list, const std::string& id) {
   return nullptr;
 }
 
+// The sample page opened at `section`, with `settle` frames for the jump to land.
+void open_at(Headless& page, const std::string& section, int settle = 2) {
+  page.load_file(kSample);
+  page.frames(2);
+  page.command({{"type", "goto"}, {"section", section}});
+  page.frames(settle);
+}
+
 }  // namespace
 
 TEST_CASE("clicking an option on the canvas answers the check and shows its feedback") {
   for (const float scale : {1.0f, 2.0f}) {
     CAPTURE(scale);
     Headless page(375, 740, scale);
-    page.load_file(kSample);
-    page.frames(2);
-    page.command({{"type", "goto"}, {"section", "interaction"}});
-    page.frames(2);
+    open_at(page, "interaction");
     json check = find_by_id(page.state()["checks"], "single");
     REQUIRE(check["option_rects"].size() == 3);
     // Bring the option into view: scroll until its rectangle is on screen.
@@ -47,10 +52,7 @@ TEST_CASE("clicking an option on the canvas answers the check and shows its feed
 
 TEST_CASE("a multiple-answer check ticks options and grades them with the Check button") {
   Headless page(1280, 900);
-  page.load_file(kSample);
-  page.frames(2);
-  page.command({{"type", "goto"}, {"section", "interaction"}});
-  page.frames(2);
+  open_at(page, "interaction");
   // The options show in the learner's own order: the last one drawn is the lowest.
   const auto lowest = [&] {
     json rects = find_by_id(page.state()["checks"], "several")["option_rects"], low = rects[0];
@@ -210,10 +212,7 @@ TEST_CASE("on a wide screen the contents are a side column, and clicking an entr
 
 TEST_CASE("the code block's Copy button puts the code on the clipboard") {
   Headless page(1280, 900);
-  page.load_file(kSample);
-  page.frames(2);
-  page.command({{"type", "goto"}, {"section", "maths"}});
-  page.frames(3);
+  open_at(page, "maths", 3);
   const json column = page.state()["layout"]["column"];
   const float right = column[0].get<float>() + column[2].get<float>();
   // The button is at the top right of the code card; sweep down its column to find it.

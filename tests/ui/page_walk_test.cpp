@@ -37,6 +37,14 @@ void open_at(Headless& page, const std::string& lesson, const std::string& widge
   page.frames(3);
 }
 
+// A tap with a finger on a phone, a click with the mouse on a desk.
+void press(Headless& page, bool phone, float x, float y) {
+  if (phone)
+    page.tap(x, y);
+  else
+    page.click(x, y);
+}
+
 }  // namespace
 
 // [SECTION] Item 1: a number's derivation belongs to its figure -----------------------------------
@@ -50,10 +58,7 @@ TEST_CASE(
     open_at(page, "self-attention", "it-spotlight", 150);
     json spot = widget_state(page, "it-spotlight");
     const auto [lx, ly] = centre(spot["layout"]["labels"][1]);  // "animal"'s percentage
-    if (phone)
-      page.tap(lx, ly);
-    else
-      page.click(lx, ly);
+    press(page, phone, lx, ly);
     page.frames(3);
     spot = widget_state(page, "it-spotlight");
     REQUIRE(spot["explained"]["open"] == true);
@@ -90,10 +95,7 @@ TEST_CASE(
     }
     REQUIRE(target >= 0);
     const auto [tx, ty] = centre(chips[static_cast<std::size_t>(target)]);
-    if (phone)
-      page.tap(tx, ty);
-    else
-      page.click(tx, ty);
+    press(page, phone, tx, ty);
     page.frames(3);
     spot = widget_state(page, "it-spotlight");
     CHECK(spot["query_index"] == target);
@@ -101,10 +103,7 @@ TEST_CASE(
 
     // Opened again, then the page scrolls the number out of sight: the popup closes by itself.
     const auto [lx2, ly2] = centre(spot["layout"]["labels"][0]);
-    if (phone)
-      page.tap(lx2, ly2);
-    else
-      page.click(lx2, ly2);
+    press(page, phone, lx2, ly2);
     page.frames(3);
     REQUIRE(widget_state(page, "it-spotlight")["explained"]["open"] == true);
     page.command({{"type", "scroll"}, {"by", 1500}});

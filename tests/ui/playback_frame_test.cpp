@@ -27,6 +27,14 @@ json draw(Headless& page, ui::PlaybackWidget& board) {
   return board.view().layout();
 }
 
+// The example board seeked forward to its first step of `step_kind` ("project_q").
+std::unique_ptr<ui::PlaybackWidget> board_at(const std::string& step_kind) {
+  auto board = playback_test::example_board();
+  int k = 0;
+  while (board->state()["step_kind"] != step_kind) REQUIRE(board->command({{"type", "seek"}, {"step", ++k}}).done());
+  return board;
+}
+
 }  // namespace
 
 TEST_CASE("the board keeps one height at every step and its caption and transport fit a phone's screen") {
@@ -73,9 +81,7 @@ TEST_CASE("every seek segment is at least 24 px wide and a tap on one goes to it
 TEST_CASE("a tap on a matrix too small for its numbers shows them with their labels, and a tap goes back") {
   Headless page(375, 740);
   page.ui.reduced_motion = true;
-  auto board = playback_test::example_board();
-  int k = 0;
-  while (board->state()["step_kind"] != "project_q") REQUIRE(board->command({{"type", "seek"}, {"step", ++k}}).done());
+  auto board = board_at("project_q");
   json layout = draw(page, *board);
   json small;
   for (const json& m : layout["matrices"])
@@ -114,9 +120,7 @@ TEST_CASE("a tap on a matrix too small for its numbers shows them with their lab
 TEST_CASE("a zoomed matrix whose column blocks do not fit the frame shows one block at a time, every row of it") {
   Headless page(375, 740);
   page.ui.reduced_motion = true;
-  auto board = playback_test::example_board();
-  int k = 0;
-  while (board->state()["step_kind"] != "project_v") REQUIRE(board->command({{"type", "seek"}, {"step", ++k}}).done());
+  auto board = board_at("project_v");
   json layout = draw(page, *board);
   json wv;
   for (const json& m : layout["matrices"])

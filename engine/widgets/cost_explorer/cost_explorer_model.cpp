@@ -270,10 +270,9 @@ void CostExplorerModel::describe(const CostExplorerSettings& c, json& out) {
   out["tile"] = c.tile;
   json items = json::array();
   for (std::int64_t t : c.lengths)
-    items.push_back({{"label", tr("widgets.length", {{"T", format_count(static_cast<std::uint64_t>(t))}})},
-                     {"command", {{"type", "setLength"}, {"T", t}}},
-                     {"when", {{"T", t}}}});
-  if (!c.lengths.empty()) out["choices"] = {{"label", tr("widgets.lengths")}, {"items", items}};
+    items.push_back(choice(tr("widgets.length", {{"T", format_count(static_cast<std::uint64_t>(t))}}),
+                           {{"type", "setLength"}, {"T", t}}, {{"T", t}}));
+  if (!c.lengths.empty()) out["choices"] = choices(tr("widgets.lengths"), std::move(items));
 }
 
 const WidgetKind& cost_explorer_widget_kind() { return folder_widget_kind<CostExplorerModel>(); }

@@ -143,31 +143,29 @@ CommandResult GenerateModel::apply(const Command& command) {
   input_error_.clear();
   if (std::holds_alternative<LoadModel>(command)) return ready() ? CommandResult{} : need_model(Pending::start);
   if (const auto* c = std::get_if<SetSentence>(&command)) {
-    std::optional<std::string> why;
-    if (c->text.size() > kMaxPromptBytes)
-      why = tr("generate.too_long", {{"n", format_count(kMaxPromptBytes)}});
-    else
-      why = refuse_undrawable(c->text);
-    if (why) {
-      input_error_ = *why;  // the widget keeps its prompt; the message says why
-      return *why;
-    }
+    if (auto why = refuse_prompt(c->text, kMaxPromptBytes, "generate.too_long"))
+      return keep_input_error(why);  // the widget keeps its prompt; the message says why
     prompt_ = c->text;
     writing_ = false;
     if (!ready()) return need_model(Pending::start);
     start();
     return {};
   }
+  // Step and Write need the model (asked for: the action runs once it is here) and text still
+  // to write; what to answer when they cannot go on now.
+  const auto not_now = [this](Pending then) -> std::optional<CommandResult> {
+    if (!ready()) return need_model(then);
+    if (writer_->finished()) return CommandResult(tr("generate.finished"));
+    return std::nullopt;
+  };
   if (std::holds_alternative<Step>(command)) {
-    if (!ready()) return need_model(Pending::step);
-    if (writer_->finished()) return tr("generate.finished");
+    if (auto answer = not_now(Pending::step)) return *answer;
     writing_ = false;
     advance();
     return {};
   }
   if (std::holds_alternative<Write>(command)) {
-    if (!ready()) return need_model(Pending::write);
-    if (writer_->finished()) return tr("generate.finished");
+    if (auto answer = not_now(Pending::write)) return *answer;
     writing_ = true;
     write_clock_ = 0;  // the first token lands once a frame's time has passed
     return {};
@@ -355,11 +353,10 @@ void GenerateModel::describe(const GenerateSettings& s, json& out) {
   out["model"] = s.model;
   out["prompt"] = s.prompt;
   out["takes_sentence"] = true;
-  json items = json::array();
-  items.push_back({{"label", tr("generate.step")}, {"command", {{"type", "step"}}}});
-  items.push_back({{"label", tr("generate.write")}, {"command", {{"type", "write"}}}});
-  items.push_back({{"label", tr("generate.restart")}, {"command", {{"type", "restart"}}}});
-  out["choices"] = {{"label", tr("generate.actions")}, {"items", items}};
+  out["choices"] = choices(
+      tr("generate.actions"),
+      json::array({choice(tr("generate.step"), {{"type", "step"}}), choice(tr("generate.write"), {{"type", "write"}}),
+                   choice(tr("generate.restart"), {{"type", "restart"}})}));
 }
 
 const WidgetKind& generate_widget_kind() { return folder_widget_kind<GenerateModel>(); }

@@ -164,58 +164,44 @@ Explanation HeadCostModel::explain(Figure figure) const {
   const MultiHeadCost& c = cost_;
   const std::pair<std::string, std::string> d = {"d_model", count(c.d_model)}, h = {"H", count(c.heads)},
                                             t = {"T", count(c.t)}, dh = {"d_head", count(c.d_head)};
-  Explanation e;
+  // Every figure is explained the same way: its value in the title, its formula, what goes into
+  // it, and its text (head-cost.<figure>_title and _text).
+  const std::string key = std::string("head-cost.") + figure_name(figure);
+  const auto explained = [&](std::uint64_t value, std::string formula,
+                             std::vector<std::pair<std::string, std::string>> inputs, const TextArgs& text_args = {}) {
+    Explanation e;
+    e.title = tr(key + "_title", {{"value", count(value)}});
+    e.formula = std::move(formula);
+    e.inputs = std::move(inputs);
+    e.text = tr(key + "_text", text_args);
+    return e;
+  };
   switch (figure) {
     case Figure::d_head:
-      e.title = tr("head-cost.d_head_title", {{"value", count(c.d_head)}});
-      e.formula = "d_head = d_model / H";
-      e.inputs = {d, h};
-      e.text = tr("head-cost.d_head_text", {{"d_head", count(c.d_head)}, {"d", count(c.d_model)}});
-      break;
+      return explained(c.d_head, "d_head = d_model / H", {d, h},
+                       {{"d_head", count(c.d_head)}, {"d", count(c.d_model)}});
     case Figure::parameters:
-      e.title = tr("head-cost.parameters_title", {{"value", count(c.parameters)}});
-      e.formula = "4·d_model² + 4·d_model";
-      e.inputs = {
-          d, {tr("head-cost.input_weights"), count(c.weights)}, {tr("head-cost.input_biases"), count(c.biases)}};
-      e.text = tr("head-cost.parameters_text");
-      break;
-    case Figure::projections:
-      e.title = tr("head-cost.projections_title", {{"value", count(c.projection_mults)}});
-      e.formula = "4·T·d_model²";
-      e.inputs = {t, d};
-      e.text = tr("head-cost.projections_text");
-      break;
+      return explained(
+          c.parameters, "4·d_model² + 4·d_model",
+          {d, {tr("head-cost.input_weights"), count(c.weights)}, {tr("head-cost.input_biases"), count(c.biases)}});
+    case Figure::projections: return explained(c.projection_mults, "4·T·d_model²", {t, d});
     case Figure::scores:
-      e.title = tr("head-cost.scores_title", {{"value", count(c.score_mults + c.mix_mults)}});
-      e.formula = "H · 2·T²·d_head = 2·T²·d_model";
-      e.inputs = {
-          h,
-          t,
-          dh,
-          {tr("head-cost.input_per_head"), count((c.score_mults + c.mix_mults) / static_cast<std::uint64_t>(c.heads))}};
-      e.text = tr("head-cost.scores_text");
-      break;
+      return explained(c.score_mults + c.mix_mults, "H · 2·T²·d_head = 2·T²·d_model",
+                       {h,
+                        t,
+                        dh,
+                        {tr("head-cost.input_per_head"),
+                         count((c.score_mults + c.mix_mults) / static_cast<std::uint64_t>(c.heads))}});
     case Figure::total:
-      e.title = tr("head-cost.total_title", {{"value", count(c.total_mults)}});
-      e.formula = "4·T·d_model² + 2·T²·d_model";
-      e.inputs = {{tr("head-cost.input_projections"), count(c.projection_mults)},
-                  {tr("head-cost.input_scores"), count(c.score_mults + c.mix_mults)}};
-      e.text = tr("head-cost.total_text");
-      break;
+      return explained(c.total_mults, "4·T·d_model² + 2·T²·d_model",
+                       {{tr("head-cost.input_projections"), count(c.projection_mults)},
+                        {tr("head-cost.input_scores"), count(c.score_mults + c.mix_mults)}});
     case Figure::flops:
-      e.title = tr("head-cost.flops_title", {{"value", count(c.flops)}});
-      e.formula = "FLOPs = 2 × (4·T·d_model² + 2·T²·d_model)";
-      e.inputs = {{tr("head-cost.input_total"), count(c.total_mults)}};
-      e.text = tr("head-cost.flops_text");
-      break;
-    case Figure::grids:
-      e.title = tr("head-cost.grids_title", {{"value", count(c.grid_cells)}});
-      e.formula = "H × T²";
-      e.inputs = {h, t};
-      e.text = tr("head-cost.grids_text");
-      break;
+      return explained(c.flops, "FLOPs = 2 × (4·T·d_model² + 2·T²·d_model)",
+                       {{tr("head-cost.input_total"), count(c.total_mults)}});
+    case Figure::grids: return explained(c.grid_cells, "H × T²", {h, t});
   }
-  return e;
+  return {};
 }
 
 // [SECTION] State, snapshot and the text version -----------------------------------------------
@@ -306,11 +292,10 @@ void HeadCostModel::describe(const HeadCostSettings& c, json& out) {
   out["T"] = c.tokens;
   json items = json::array();
   for (std::int64_t h : head_counts(c.d_model))
-    items.push_back({{"label", tr_n("head-cost.choice_heads", static_cast<int>(h),
-                                    {{"n", format_count(static_cast<std::uint64_t>(h))}})},
-                     {"command", {{"type", "setHeads"}, {"heads", h}}},
-                     {"when", {{"heads", h}}}});
-  out["choices"] = {{"label", tr("head-cost.choices")}, {"items", items}};
+    items.push_back(choice(
+        tr_n("head-cost.choice_heads", static_cast<int>(h), {{"n", format_count(static_cast<std::uint64_t>(h))}}),
+        {{"type", "setHeads"}, {"heads", h}}, {{"heads", h}}));
+  out["choices"] = choices(tr("head-cost.choices"), std::move(items));
 }
 
 const WidgetKind& head_cost_widget_kind() { return folder_widget_kind<HeadCostModel>(); }

@@ -102,15 +102,11 @@ std::variant<HeadViewModel::Command, CommandResult> HeadViewModel::parse(const j
 }
 
 CommandResult HeadViewModel::apply(const Command& command) {
-  if (const auto* c = std::get_if<SetSentence>(&command)) {
-    auto problem = run(c->text);
-    input_error_ = problem.value_or("");
-    return problem;
-  }
+  if (const auto* c = std::get_if<SetSentence>(&command)) return keep_input_error(run(c->text));
   if (!trace_) return tr("heatmap.no_sentence", {{"error", error_}});
-  const int h_last = heads() - 1, t = static_cast<int>(trace_->tokens.size());
+  const int t = static_cast<int>(trace_->tokens.size());
   if (const auto* c = std::get_if<ToggleHead>(&command)) {
-    if (c->head < 0 || c->head > h_last) return tr("widgets.head_range", {{"last", std::to_string(h_last)}});
+    if (auto why = refuse_head(c->head)) return *why;
     shown_[static_cast<std::size_t>(c->head)] = !shown_[static_cast<std::size_t>(c->head)];
     return {};
   }
@@ -126,7 +122,7 @@ CommandResult HeadViewModel::apply(const Command& command) {
     return {};
   }
   const auto& e = std::get<Explain>(command);
-  if (e.head < 0 || e.head > h_last) return tr("widgets.head_range", {{"last", std::to_string(h_last)}});
+  if (auto why = refuse_head(e.head)) return *why;
   if (e.row < 0 || e.row >= t || e.col < 0 || e.col >= t)
     return tr("heatmap.cell_range", {{"last", std::to_string(t - 1)}});
   to_explain_ = explain_cell(e.head, e.row, e.col);
@@ -137,8 +133,7 @@ CommandResult HeadViewModel::apply(const Command& command) {
 
 json HeadViewModel::state() const {
   json s = {{"kind", kKind}, {"sentence", sentence_}, {"mask", settings_.causal ? "causal" : "none"}};
-  if (!error_.empty()) s["error"] = error_;
-  if (!input_error_.empty()) s["input_error"] = input_error_;
+  put_errors(s);
   if (!trace_) return s;
   s["tokens"] = trace_->labels;
   s["heads"] = heads();
@@ -146,12 +141,7 @@ json HeadViewModel::state() const {
   s["focus"] = focus_;
   s["focus_word"] = focus_ >= 0 ? json(trace_->labels[static_cast<std::size_t>(focus_)]) : json(nullptr);
   json weights = json::array();
-  for (const Matrix& w : weights_) {
-    json rows = json::array();
-    for (Index r = 0; r < w.rows(); ++r)
-      rows.push_back(std::vector<float>(w.row(r).data(), w.row(r).data() + w.cols()));
-    weights.push_back(rows);
-  }
+  for (const Matrix& w : weights_) weights.push_back(matrix_rows(w));
   s["weights"] = weights;
   json tops = json::array();
   for (const Top& top : this->top())
@@ -244,11 +234,9 @@ void HeadViewModel::describe(const HeadViewSettings& s, json& out) {
   out["sentence"] = s.sentence;
   out["query"] = s.query;
   out["takes_sentence"] = true;
-  json items = json::array();
-  items.push_back({{"label", tr("multihead.every_word")},
-                   {"command", {{"type", "focus"}, {"token", -1}}},
-                   {"when", {{"focus", -1}}}});
-  out["choices"] = {{"label", tr("multihead.focus_label")}, {"items", items}};
+  out["choices"] =
+      choices(tr("multihead.focus_label"),
+              json::array({choice(tr("multihead.every_word"), {{"type", "focus"}, {"token", -1}}, {{"focus", -1}})}));
 }
 
 const WidgetKind& head_view_widget_kind() { return folder_widget_kind<HeadViewModel>(); }

@@ -71,8 +71,7 @@ CommandResult HeatmapModel::apply(const Command& command) {
   if (!trace_) return tr("heatmap.no_sentence", {{"error", error_}});
   const int t = static_cast<int>(trace_->tokens.size());
   if (const auto* c = std::get_if<SetHead>(&command)) {
-    if (c->head < 0 || c->head >= trace_->heads)
-      return tr("widgets.head_range", {{"last", std::to_string(trace_->heads - 1)}});
+    if (auto why = refuse_head(c->head)) return *why;
     head_ = c->head;
     refresh();
     return {};
@@ -224,7 +223,7 @@ TextTable HeatmapModel::table() const {
 namespace {
 
 json mask_choice(const char* mask, const char* label) {
-  return {{"label", tr(label)}, {"command", {{"type", "setMask"}, {"mask", mask}}}, {"when", {{"mask", mask}}}};
+  return choice(tr(label), {{"type", "setMask"}, {"mask", mask}}, {{"mask", mask}});
 }
 
 }  // namespace
@@ -235,9 +234,9 @@ void HeatmapModel::describe(const HeatmapSettings& w, json& out) {
   out["bert_switch"] = w.bert_switch;
   out["takes_sentence"] = true;
   if (w.bert_switch)
-    out["choices"] = {{"label", tr("widgets.mask")},
-                      {"items", json::array({mask_choice("causal", "widgets.mask_causal"),
-                                             mask_choice("none", "widgets.mask_none")})}};
+    out["choices"] =
+        choices(tr("widgets.mask"),
+                json::array({mask_choice("causal", "widgets.mask_causal"), mask_choice("none", "widgets.mask_none")}));
 }
 
 const WidgetKind& heatmap_widget_kind() { return folder_widget_kind<HeatmapModel>(); }

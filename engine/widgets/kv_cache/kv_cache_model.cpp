@@ -87,11 +87,7 @@ CommandResult KvCacheModel::apply(const Command& command) {
   input_error_.clear();
   if (std::holds_alternative<LoadModel>(command)) return ready() ? CommandResult{} : need_model(false);
   if (const auto* c = std::get_if<SetSentence>(&command)) {
-    std::optional<std::string> why;
-    if (c->text.size() > kMaxPromptBytes)
-      why = tr("kv-cache.too_long", {{"n", format_count(kMaxPromptBytes)}});
-    else
-      why = refuse_undrawable(c->text);
+    std::optional<std::string> why = refuse_prompt(c->text, kMaxPromptBytes, "kv-cache.too_long");
     if (!why && ready()) {
       const std::string before = std::exchange(prompt_, c->text);
       const CommandResult r = read_prompt_cache();
@@ -100,10 +96,7 @@ CommandResult KvCacheModel::apply(const Command& command) {
         why = r.reason();
       }
     }
-    if (why) {
-      input_error_ = *why;  // the widget keeps its prompt; the message says why
-      return *why;
-    }
+    if (why) return keep_input_error(why);  // the widget keeps its prompt; the message says why
     prompt_ = c->text;
     race_.reset();  // the times were for the old prompt
     racing_ = false;
@@ -298,9 +291,7 @@ void KvCacheModel::describe(const KvCacheSettings& s, json& out) {
   out["model"] = s.model;
   out["prompt"] = s.prompt;
   out["takes_sentence"] = true;
-  json items = json::array();
-  items.push_back({{"label", tr("kv-cache.race")}, {"command", {{"type", "race"}}}});
-  out["choices"] = {{"label", tr("kv-cache.actions")}, {"items", items}};
+  out["choices"] = choices(tr("kv-cache.actions"), json::array({choice(tr("kv-cache.race"), {{"type", "race"}})}));
 }
 
 const WidgetKind& kv_cache_widget_kind() { return folder_widget_kind<KvCacheModel>(); }

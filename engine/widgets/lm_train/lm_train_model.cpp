@@ -176,10 +176,7 @@ CommandResult LmTrainModel::apply(const Command& command) {
       why = tr("lm_train.text_too_long", {{"n", format_count(lw::kMaxTextBytes)}});
     else
       why = refuse_undrawable(c->text);
-    if (why) {
-      input_error_ = *why;
-      return *why;
-    }
+    if (why) return keep_input_error(why);
     input_error_.clear();
     text_ = c->text;
     if (opened_ && status_ != Status::error) send(lw::Text{run_, text_});

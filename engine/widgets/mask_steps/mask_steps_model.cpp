@@ -47,19 +47,14 @@ const char* mistake_name(Mistake m) {
 // [SECTION] The engine run and the mistakes ----------------------------------------------------
 
 MaskStepsModel::MaskStepsModel(const MaskStepsSettings& settings, const lesson::Inline& caption, const ModelSpec& spec)
-    : TraceModel(settings, caption, spec), stages_(settings.stages) {
+    : StepThroughModel(settings, caption, spec), stages_(settings.stages) {
   if (stages_.empty()) stages_ = all_mask_stages();
   if (auto problem = run(settings.sentence)) error_ = *problem;
 }
 
 std::optional<std::string> MaskStepsModel::run(const std::string& sentence) {
-  if (auto why = run_trace(sentence, settings_.causal ? Mask::causal_mask() : Mask::none(), kMaxTokens, kKind))
-    return why;
-  sentence_ = sentence;
-  head_ = std::clamp(head_, 0, trace_->heads - 1);
-  selected_.reset();
+  if (auto why = run_sentence(sentence, kMaxTokens, kKind)) return why;
   compute_mistakes();
-  error_.clear();
   return std::nullopt;
 }
 
@@ -139,8 +134,7 @@ CommandResult MaskStepsModel::apply(const Command& command) {
     return {};
   }
   if (const auto* c = std::get_if<SetHead>(&command)) {
-    if (c->head < 0 || c->head >= trace_->heads)
-      return tr("widgets.head_range", {{"last", std::to_string(trace_->heads - 1)}});
+    if (auto why = refuse_head(c->head)) return *why;
     head_ = c->head;
     compute_mistakes();
     return {};
@@ -190,12 +184,7 @@ Explanation MaskStepsModel::explain_stage_cell(Cell cell) const {
 
 Explanation MaskStepsModel::explain_stage_row_sum(int row) const {
   const Vector sums = stage_step()->result.values.rowwise().sum();
-  Explanation e;
-  e.title = tr("mask-steps.row_title", {{"query", quote_token(trace_->labels[static_cast<std::size_t>(row)])},
-                                        {"sum", format_number(sums[row])}});
-  e.formula = "Σ_j softmax(s)_j = 1";
-  e.text = tr("mask-steps.row_text");
-  return e;
+  return step_through::explain_row_sum(*trace_, row, sums[row], "mask-steps.");
 }
 
 Explanation MaskStepsModel::explain_after_softmax_row(int row) const {
@@ -257,7 +246,7 @@ json MaskStepsModel::state() const {
   if (!error_.empty()) s["error"] = error_;
   const Step* step = stage_step();
   if (!trace_ || !step) return s;
-  const auto rows = step_through::matrix_rows;
+  const auto rows = matrix_rows;
   const auto list = [](const Vector& v) { return std::vector<float>(v.data(), v.data() + v.size()); };
   s["sentence"] = sentence_;
   s["tokens"] = trace_->labels;
@@ -288,20 +277,14 @@ json MaskStepsModel::state() const {
 }
 
 json MaskStepsModel::snapshot() const {
-  return {{"s", trace_ ? sentence_ : settings_.sentence},
-          {"st", stage_},
-          {"h", head_},
-          {"m", mistake_name(mistake_)},
-          {"d", 1 << log_d_}};
+  json s = step_through::snapshot_common(trace_ ? sentence_ : settings_.sentence, stage_, head_);
+  s["m"] = mistake_name(mistake_);
+  s["d"] = 1 << log_d_;
+  return s;
 }
 
 CommandResult MaskStepsModel::restore(const json& snapshot) {
-  if (!snapshot.is_object() || !snapshot.contains("s") || !snapshot["s"].is_string())
-    return tr("widgets.bad_snapshot", {{"kind", kKind}});
-  if (auto problem = run(snapshot["s"].get<std::string>())) return problem;
-  if (snapshot.contains("h") && snapshot["h"].is_number_integer()) (void)apply(SetHead{snapshot["h"].get<int>()});
-  if (snapshot.contains("st") && snapshot["st"].is_number_integer())
-    (void)apply(SetStage{snapshot["st"].get<int>(), {}});
+  if (CommandResult common = step_through::restore_common(*this, snapshot); !common.done()) return common;
   auto mistake =
       parse({{"type", "mistake"}, {"mistake", snapshot.value("m", std::string())}, {"d", snapshot.value("d", 64)}});
   if (auto* c = std::get_if<Command>(&mistake)) (void)apply(*c);
@@ -343,11 +326,7 @@ TextTable MaskStepsModel::table(const Step& step) const {
 // [SECTION] The kind: what the text version offers before the first frame, the registry entry
 
 void MaskStepsModel::describe(const MaskStepsSettings& w, json& out) {
-  out["sentence"] = w.sentence;
-  out["causal"] = w.causal;
-  std::vector<std::string> names;
-  for (MaskStage stage : w.stages) names.push_back(mask_stage_name(stage));
-  step_through::describe_stages(out, names, "widgets.stage.");
+  step_through::describe_stages(out, w, w.stages, mask_stage_name, "widgets.stage.");
 }
 
 const WidgetKind& mask_steps_widget_kind() { return folder_widget_kind<MaskStepsModel>(); }

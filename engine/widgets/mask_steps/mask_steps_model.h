@@ -14,14 +14,14 @@
 #include "engine/lesson/limits.h"
 #include "engine/core/mistakes.h"
 #include "engine/widgets/mask_steps/mask_steps_settings.h"
-#include "engine/widgets/trace_model.h"
+#include "engine/widgets/step_through.h"
 
 namespace neuralpath::widgets {
 
 enum class Mistake { after_softmax, no_scale, transpose };
 const char* mistake_name(Mistake mistake);  // "mask-after-softmax", "no-scale", "wrong-transpose"
 
-class MaskStepsModel : public TraceModel<MaskStepsSettings> {
+class MaskStepsModel : public StepThroughModel<MaskStepsSettings> {
  public:
   static constexpr const char* kKind = "mask-steps";
   static void describe(const Settings& settings, nlohmann::json& out);
@@ -52,12 +52,9 @@ class MaskStepsModel : public TraceModel<MaskStepsSettings> {
 
   // For the view (valid when has_trace()).
   const std::vector<MaskStage>& stages() const { return stages_; }
-  int stage_index() const { return stage_; }
   MaskStage stage() const { return stages_[static_cast<std::size_t>(stage_)]; }
   const Step* stage_step() const;
   std::pair<float, float> stage_range() const;  // finite min and max of the stage (colours)
-  int head() const { return head_; }
-  std::optional<Cell> selected() const { return selected_; }
   Mistake mistake() const { return mistake_; }
   const MaskAfterSoftmax& after_softmax() const { return after_softmax_; }
   int log_d() const { return log_d_; }
@@ -77,11 +74,7 @@ class MaskStepsModel : public TraceModel<MaskStepsSettings> {
   std::optional<std::string> run(const std::string& sentence);
   void compute_mistakes();
 
-  std::vector<MaskStage> stages_;
-  int stage_ = 0;  // index into stages_
-  int head_ = 0;
-  std::string sentence_;
-  std::optional<Cell> selected_;
+  std::vector<MaskStage> stages_;  // stage_ is an index into these
 
   Mistake mistake_ = Mistake::after_softmax;
   MaskAfterSoftmax after_softmax_;      // softmax first, mask second

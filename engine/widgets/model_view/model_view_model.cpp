@@ -84,11 +84,7 @@ std::variant<ModelViewModel::Command, CommandResult> ModelViewModel::parse(const
 }
 
 CommandResult ModelViewModel::apply(const Command& command) {
-  if (const auto* c = std::get_if<SetSentence>(&command)) {
-    auto problem = run(c->text);
-    input_error_ = problem.value_or("");
-    return problem;
-  }
+  if (const auto* c = std::get_if<SetSentence>(&command)) return keep_input_error(run(c->text));
   if (!trace_) return tr("model-view.no_sentence", {{"error", error_}});
   const int t = static_cast<int>(trace_->tokens.size());
   const auto cell_ok = [t](Cell c) { return c.row >= 0 && c.row < t && c.col >= 0 && c.col < t; };
@@ -129,18 +125,9 @@ CommandResult ModelViewModel::apply(const Command& command) {
 
 // [SECTION] State, snapshot and the text version ------------------------------------------------
 
-namespace {
-json matrix_rows(const Matrix& w) {
-  json rows = json::array();
-  for (Index r = 0; r < w.rows(); ++r) rows.push_back(std::vector<float>(w.row(r).data(), w.row(r).data() + w.cols()));
-  return rows;
-}
-}  // namespace
-
 json ModelViewModel::state() const {
   json s = {{"kind", kKind}, {"sentence", sentence_}, {"mask", settings_.causal ? "causal" : "none"}};
-  if (!error_.empty()) s["error"] = error_;
-  if (!input_error_.empty()) s["input_error"] = input_error_;
+  put_errors(s);
   if (!trace_) return s;
   s["tokens"] = trace_->labels;
   s["layers"] = layers();
@@ -248,12 +235,10 @@ void ModelViewModel::describe(const ModelViewSettings& s, json& out) {
   out["sentence"] = s.sentence;
   out["causal"] = s.causal;
   out["takes_sentence"] = true;
-  json items = json::array();
-  items.push_back({{"label", tr("model-view.previous")}, {"command", {{"type", "step"}, {"by", -1}}}});
-  items.push_back({{"label", tr("model-view.next")}, {"command", {{"type", "step"}, {"by", 1}}}});
-  items.push_back(
-      {{"label", tr("model-view.all_heads")}, {"command", {{"type", "close"}}}, {"when", {{"open", nullptr}}}});
-  out["choices"] = {{"label", tr("model-view.choices")}, {"items", items}};
+  out["choices"] = choices(tr("model-view.choices"),
+                           json::array({choice(tr("model-view.previous"), {{"type", "step"}, {"by", -1}}),
+                                        choice(tr("model-view.next"), {{"type", "step"}, {"by", 1}}),
+                                        choice(tr("model-view.all_heads"), {{"type", "close"}}, {{"open", nullptr}})}));
 }
 
 const WidgetKind& model_view_widget_kind() { return folder_widget_kind<ModelViewModel>(); }

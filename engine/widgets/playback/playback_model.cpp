@@ -107,6 +107,16 @@ CommandResult refused(const char* key, const TextArgs& args = {}) {
   return CommandResult(tr(std::string("playback-ui.") + key, args));
 }
 
+// A number field between `min` and `max`, or its refusal: "<name>_number" when it is not a
+// number, "<name>_range" outside.
+std::variant<float, CommandResult> number_in(const json& message, const char* key, double min, double max,
+                                             const std::string& name) {
+  if (!message.contains(key) || !message[key].is_number()) return refused((name + "_number").c_str());
+  const double v = message[key].get<double>();
+  if (!(v >= min && v <= max)) return refused((name + "_range").c_str());
+  return static_cast<float>(v);
+}
+
 // What the field keeps of `text`: at most the view's buffer, cut at a character's start.
 std::string field_text(const std::string& text) {
   if (text.size() <= kPlaybackMaxDraftBytes) return text;
@@ -133,10 +143,9 @@ std::variant<PlaybackModel::Command, CommandResult> PlaybackModel::parse(const j
     return Seek{*step};
   }
   if (type == "speed") {
-    if (!message.contains("rate") || !message["rate"].is_number()) return refused("speed_number");
-    const double rate = message["rate"].get<double>();
-    if (!(rate >= kMinSpeed && rate <= kMaxSpeed)) return refused("speed_range");
-    return Speed{static_cast<float>(rate)};
+    const auto rate = number_in(message, "rate", kMinSpeed, kMaxSpeed, "speed");
+    if (const auto* refusal = std::get_if<CommandResult>(&rate)) return *refusal;
+    return Speed{std::get<float>(rate)};
   }
   if (type == "voice") {
     if (!message.contains("on") || !message["on"].is_boolean()) return refused("voice_bool");
@@ -164,10 +173,9 @@ std::variant<PlaybackModel::Command, CommandResult> PlaybackModel::parse(const j
     return Focus{*token};
   }
   if (type == "temperature") {
-    if (!message.contains("value") || !message["value"].is_number()) return refused("temperature_number");
-    const double value = message["value"].get<double>();
-    if (!(value >= kMinTemperature && value <= kMaxTemperature)) return refused("temperature_range");
-    return Temperature{static_cast<float>(value)};
+    const auto value = number_in(message, "value", kMinTemperature, kMaxTemperature, "temperature");
+    if (const auto* refusal = std::get_if<CommandResult>(&value)) return *refusal;
+    return Temperature{std::get<float>(value)};
   }
   if (type == "head") {
     const auto head = integer_field(message, "head");

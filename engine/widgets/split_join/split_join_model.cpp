@@ -39,17 +39,12 @@ const char* SplitJoinModel::role_name(Role role) {
 // [SECTION] The engine run and what each stage shows -------------------------------------------
 
 SplitJoinModel::SplitJoinModel(const SplitJoinSettings& settings, const lesson::Inline& caption, const ModelSpec& spec)
-    : TraceModel(settings, caption, spec) {
+    : StepThroughModel(settings, caption, spec) {
   if (auto problem = run(settings.sentence)) error_ = *problem;
 }
 
 std::optional<std::string> SplitJoinModel::run(const std::string& sentence) {
-  if (auto why = run_trace(sentence, settings_.causal ? Mask::causal_mask() : Mask::none(), kMaxTokens, kKind))
-    return why;
-  sentence_ = sentence;
-  head_ = std::clamp(head_, 0, trace_->heads - 1);
-  selected_.reset();
-  error_.clear();
+  if (auto why = run_sentence(sentence, kMaxTokens, kKind)) return why;
   reshow();
   return std::nullopt;
 }
@@ -230,7 +225,7 @@ CommandResult SplitJoinModel::apply(const Command& command) {
     return changed();
   }
   if (const auto* c = std::get_if<SetHead>(&command)) {
-    if (c->head < 0 || c->head >= trace_->heads) return tr("widgets.head_range", {{"last", n(trace_->heads - 1)}});
+    if (auto why = refuse_head(c->head)) return *why;
     head_ = c->head;
     return changed();
   }
@@ -435,12 +430,7 @@ Explanation SplitJoinModel::explain_cell(Cell cell) const {
 
 Explanation SplitJoinModel::explain_row_sum(int row) const {
   const Vector sums = shown_.values.rowwise().sum();  // the trace's weights, added for the row's end
-  Explanation e;
-  e.title = tr("split-join.row_title", {{"query", quote_token(trace_->labels[static_cast<std::size_t>(row)])},
-                                        {"sum", format_number(sums[row])}});
-  e.formula = "Σ_j softmax(s)_j = 1";
-  e.text = tr("split-join.row_text");
-  return e;
+  return step_through::explain_row_sum(*trace_, row, sums[row], "split-join.");
 }
 
 // [SECTION] State, snapshot and the text version -----------------------------------------------
@@ -467,7 +457,7 @@ json SplitJoinModel::state() const {
                 {"d_model", t.d_model},
                 {"factor", scale ? scale->scalar : 0.0f},
                 {"root", format_sqrt(t.d_head)}};
-  s["matrix"] = step_through::matrix_rows(m);
+  s["matrix"] = matrix_rows(m);
   s["columns"] = shown_.columns;
   s["column_heads"] = shown_.column_head;
   s["lit_columns"] = lit;
@@ -493,20 +483,14 @@ json SplitJoinModel::state() const {
 }
 
 json SplitJoinModel::snapshot() const {
-  return {{"s", trace_ ? sentence_ : settings_.sentence},
-          {"st", stage_},
-          {"h", head_},
-          {"r", role_name(role_)},
-          {"m", mistake_}};
+  json s = step_through::snapshot_common(trace_ ? sentence_ : settings_.sentence, stage_, head_);
+  s["r"] = role_name(role_);
+  s["m"] = mistake_;
+  return s;
 }
 
 CommandResult SplitJoinModel::restore(const json& snapshot) {
-  if (!snapshot.is_object() || !snapshot.contains("s") || !snapshot["s"].is_string())
-    return tr("widgets.bad_snapshot", {{"kind", kKind}});
-  if (auto problem = run(snapshot["s"].get<std::string>())) return problem;
-  if (snapshot.contains("h") && snapshot["h"].is_number_integer()) (void)apply(SetHead{snapshot["h"].get<int>()});
-  if (snapshot.contains("st") && snapshot["st"].is_number_integer())
-    (void)apply(SetStage{snapshot["st"].get<int>(), {}});
+  if (CommandResult common = step_through::restore_common(*this, snapshot); !common.done()) return common;
   auto role = parse({{"type", "setRole"}, {"role", snapshot.value("r", std::string("q"))}});
   if (auto* c = std::get_if<Command>(&role)) (void)apply(*c);
   if (snapshot.contains("m") && snapshot["m"].is_boolean()) (void)apply(SetMistake{snapshot["m"].get<bool>()});
@@ -543,11 +527,7 @@ TextTable SplitJoinModel::table() const {
 // [SECTION] The kind: what the text version offers before the first frame, the registry entry
 
 void SplitJoinModel::describe(const SplitJoinSettings& w, json& out) {
-  out["sentence"] = w.sentence;
-  out["causal"] = w.causal;
-  std::vector<std::string> names;
-  for (SplitStage stage : all_split_stages()) names.push_back(split_stage_name(stage));
-  step_through::describe_stages(out, names, "split-join.stage.");
+  step_through::describe_stages(out, w, all_split_stages(), split_stage_name, "split-join.stage.");
 }
 
 const WidgetKind& split_join_widget_kind() { return folder_widget_kind<SplitJoinModel>(); }

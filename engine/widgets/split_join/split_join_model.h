@@ -19,12 +19,12 @@
 #pragma once
 #include "engine/lesson/limits.h"
 #include "engine/core/head_mistakes.h"
-#include "engine/widgets/trace_model.h"
 #include "engine/widgets/split_join/split_join_settings.h"
+#include "engine/widgets/step_through.h"
 
 namespace neuralpath::widgets {
 
-class SplitJoinModel : public TraceModel<SplitJoinSettings> {
+class SplitJoinModel : public StepThroughModel<SplitJoinSettings> {
  public:
   static constexpr const char* kKind = "split-join";
   static void describe(const Settings& settings, nlohmann::json& out);
@@ -72,14 +72,11 @@ class SplitJoinModel : public TraceModel<SplitJoinSettings> {
   };
 
   // For the view (valid when has_trace()).
-  int stage_index() const { return stage_; }
   SplitStage stage() const { return all_split_stages()[static_cast<std::size_t>(stage_)]; }
   bool per_head() const;       // the stages that show one head (slice .. mix)
   bool mistake_stage() const;  // scale and softmax: where the mistake can be switched on
   bool mistake() const { return mistake_ && mistake_stage(); }  // showing the mistake now
-  int head() const { return head_; }
   Role role() const { return role_; }
-  std::optional<Cell> selected() const { return selected_; }
   const Shown& shown() const { return shown_; }
   std::pair<float, float> shown_range() const;  // finite min and max of the shown matrix (colours)
   std::string narration() const;                // the stage in one sentence: what is lit
@@ -101,14 +98,10 @@ class SplitJoinModel : public TraceModel<SplitJoinSettings> {
   int heaviest_key(int head) const;        // the key that row weighs most in `head`
   std::string columns_of(int head) const;  // "3–4"
 
-  std::string sentence_;
-  int stage_ = 0;
-  int head_ = 0;
   Role role_ = Role::q;
   bool mistake_ = false;
   bool short_numbers_ = false;
   ScaledByWidth wrong_;  // the current head's scores ÷ √d_model (the mistake), from engine/core
-  std::optional<Cell> selected_;
   Shown shown_;
 };
 

@@ -177,12 +177,11 @@ std::variant<SpotlightModel::Command, CommandResult> SpotlightModel::parse(const
 
 CommandResult SpotlightModel::apply(const Command& command) {
   if (const auto* c = std::get_if<SetSentence>(&command)) {
-    auto problem = set_sentence(c->text);
-    input_error_ = problem ? *problem : std::string();
+    const auto problem = set_sentence(c->text);
     // The box shows a refused sentence again, as far as a sentence field holds it (a shared
     // link once put 1.9 MB here, and into state()).
     refused_ = problem ? field_prefix(c->text) : std::string();
-    return problem;
+    return keep_input_error(problem);
   }
   if (!trace_) return tr("spotlight.no_sentence", {{"error", error_}});
   if (const auto* c = std::get_if<ChooseSentence>(&command)) {
@@ -284,8 +283,7 @@ Explanation SpotlightModel::explain_entry(int c) const {
 
 json SpotlightModel::state() const {
   json s = {{"kind", kKind}, {"sentences", sentences_}, {"sentence_index", sentence_}, {"mask", "none"}};
-  if (!error_.empty()) s["error"] = error_;
-  if (!input_error_.empty()) s["input_error"] = input_error_;
+  put_errors(s);
   if (!trace_) return s;
   const Trace& t = *trace_;
   s["sentence"] = sentence();
@@ -380,10 +378,9 @@ void SpotlightModel::describe(const SpotlightSettings& w, json& out) {
   sentences.insert(sentences.end(), w.alternatives.begin(), w.alternatives.end());
   json items = json::array();
   for (std::size_t i = 0; i < sentences.size(); ++i)
-    items.push_back({{"label", tr("widgets.quoted_sentence", {{"sentence", sentences[i]}})},
-                     {"command", {{"type", "setSentence"}, {"text", sentences[i]}}},
-                     {"when", {{"sentence_choice", i}}}});
-  out["choices"] = {{"label", tr("widgets.sentences")}, {"items", items}};
+    items.push_back(choice(tr("widgets.quoted_sentence", {{"sentence", sentences[i]}}),
+                           {{"type", "setSentence"}, {"text", sentences[i]}}, {{"sentence_choice", i}}));
+  out["choices"] = choices(tr("widgets.sentences"), std::move(items));
 }
 
 const WidgetKind& spotlight_widget_kind() { return folder_widget_kind<SpotlightModel>(); }

@@ -356,17 +356,14 @@ void TrainModel::describe(const TrainSettings& t, json& out) {
   out["sentence"] = t.sentence;
   out["query"] = t.query;
   out["takes_sentence"] = true;  // try your own sentence
-  const auto item = [](const char* label, json command, json when) {
-    return json{{"label", tr(label)}, {"command", std::move(command)}, {"when", std::move(when)}};
-  };
-  out["choices"] = {{"label", tr("train.choices")},
-                    {"items",
-                     {item("train.train", {{"type", "train"}}, {{"running", true}}),
-                      item("train.pause", {{"type", "pause"}}, json::object()),
-                      item("train.reset", {{"type", "resetTraining"}}, json::object()),
-                      item("train.weights_run", {{"type", "useTrained"}, {"trained", true}}, {{"trained", true}}),
-                      item(t.lesson_weights_trained ? "train.weights_hand_set_built" : "train.weights_hand_set",
-                           {{"type", "useTrained"}, {"trained", false}}, {{"trained", false}})}}};
+  const char* hand_set = t.lesson_weights_trained ? "train.weights_hand_set_built" : "train.weights_hand_set";
+  out["choices"] = choices(
+      tr("train.choices"),
+      json::array({choice(tr("train.train"), {{"type", "train"}}, {{"running", true}}),
+                   choice(tr("train.pause"), {{"type", "pause"}}, json::object()),
+                   choice(tr("train.reset"), {{"type", "resetTraining"}}, json::object()),
+                   choice(tr("train.weights_run"), {{"type", "useTrained"}, {"trained", true}}, {{"trained", true}}),
+                   choice(tr(hand_set), {{"type", "useTrained"}, {"trained", false}}, {{"trained", false}})}));
 }
 
 const WidgetKind& train_widget_kind() { return folder_widget_kind<TrainModel>(); }
