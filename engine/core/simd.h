@@ -72,6 +72,14 @@ inline vf madd(vf a, vf b, vf c) { return a * b + c; }
 //   2^n is added straight into the exponent bits of P(f).
 // x below -126 (including -inf, a masked score) gives exactly 0: 2^-126 ≈ 1.2e-38 is the bottom of
 // float's normal range, and a masked key must weigh exactly nothing.
+inline vf exp2_fraction(vf f) {  // P(f) ≈ 2^f on [-1/2, 1/2], by Horner's rule
+  vf p = splat(1.3266974129e-3f);
+  p = madd(p, f, splat(9.6754627302e-3f));
+  p = madd(p, f, splat(5.5507425219e-2f));
+  p = madd(p, f, splat(2.4022121727e-1f));
+  p = madd(p, f, splat(6.9314694405e-1f));
+  return madd(p, f, splat(1.0f));
+}
 inline vf exp2(vf x) {
   const vf low = splat(-126.0f);
 #if NP_SIMD_LANES == 16 && defined(__AVX512F__)
@@ -82,12 +90,7 @@ inline vf exp2(vf x) {
   const vf n =
       static_cast<vf>(_mm512_roundscale_ps(static_cast<__m512>(x), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
   const vf f = x - n;
-  vf p = splat(1.3266974129e-3f);
-  p = madd(p, f, splat(9.6754627302e-3f));
-  p = madd(p, f, splat(5.5507425219e-2f));
-  p = madd(p, f, splat(2.4022121727e-1f));
-  p = madd(p, f, splat(6.9314694405e-1f));
-  p = madd(p, f, splat(1.0f));  // 2^f
+  const vf p = exp2_fraction(f);
   return static_cast<vf>(_mm512_maskz_scalef_ps(visible, static_cast<__m512>(p), static_cast<__m512>(n)));
 #else
   const vi hidden = x < low;
@@ -98,12 +101,7 @@ inline vf exp2(vf x) {
   const vf t = x + magic;
   const vf n = t - magic;
   const vf f = x - n;  // exact
-  vf p = splat(1.3266974129e-3f);
-  p = madd(p, f, splat(9.6754627302e-3f));
-  p = madd(p, f, splat(5.5507425219e-2f));
-  p = madd(p, f, splat(2.4022121727e-1f));
-  p = madd(p, f, splat(6.9314694405e-1f));
-  p = madd(p, f, splat(1.0f));  // 2^f
+  const vf p = exp2_fraction(f);
   const vi n_bits = (bits_of(t) - bits_of(magic)) << 23;
   return zero_where(hidden, float_of(bits_of(p) + n_bits));  // 2^f · 2^n
 #endif
