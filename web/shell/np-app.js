@@ -509,14 +509,11 @@ async function openLesson(lessonText) {
   // waited for another engine frame, 70-170 ms of software WebGL, #33.) The task goes first in
   // line: a plain setTimeout waited behind the page's other tasks and the next frame (200 ms in a
   // traced visit, #33).
-  requestAnimationFrame(() => {
-    canvas.classList.remove('np-opening');  // shown in the frame that drew the lesson
-    urgentTask(() => {
-      overlay.hidden = true;
-      mark('ready');
-      readyResolve();
-    });
-  });
+  requestAnimationFrame(() => urgentTask(() => {
+    overlay.hidden = true;
+    mark('ready');
+    readyResolve();
+  }));
 }
 
 // [SECTION] Canvas size and WebGL context loss -----------------------------------------------------
