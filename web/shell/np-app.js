@@ -41,6 +41,7 @@
 import { fillPage, loadStrings, words } from './np-strings.js';
 import { chooseLanguage, lessonPath } from './np-lang.js';
 import { SHAPES, validate } from './np-protocol.js';
+import { readAll } from './np-bytes.js';
 
 // [SECTION] Page parameters ---------------------------------------------------------------------
 // Performance marks along the way to `ready` (np:strings, np:engine-script, np:wasm-compiled,
@@ -158,16 +159,14 @@ async function assetNames() {
   return plain;
 }
 
-// Calls onBytes(received so far) as `response`'s body arrives, until it ends (and onPart(chunk)
-// with each piece, for a caller that keeps them).
-async function countBytes(response, onBytes, onPart = () => {}) {
+// Calls onBytes(received so far) as `response`'s body arrives, until it ends, keeping nothing.
+async function countBytes(response, onBytes) {
   const reader = response.body.getReader();
   let received = 0;
   for (;;) {
     const { done, value } = await reader.read();
     if (done) return;
     received += value.length;
-    onPart(value);
     onBytes(received);
   }
 }
@@ -203,13 +202,7 @@ async function fetchFontPackage(request, onBytes) {
   const response = await request;
   if (!response.ok) throw new Error(`${response.url}: HTTP ${response.status}`);
   if (!response.body) return response.arrayBuffer();
-  const parts = [];
-  let length = 0;
-  await countBytes(response, received => { onBytes(received); }, part => { parts.push(part); length += part.length; });
-  const bytes = new Uint8Array(length);
-  let at = 0;
-  for (const part of parts) { bytes.set(part, at); at += part.length; }
-  return bytes.buffer;
+  return (await readAll(response.body, { onBytes })).buffer;
 }
 
 // Download progress, counted from the first byte; shown once the words are in (start()).
@@ -241,20 +234,7 @@ async function fetchLesson(id, request) {
   const tooLarge = bytes => new Error(words('app.lesson_too_large', { size: megabytes(bytes), limit: megabytes(limit) }));
   // Content-Length counts compressed bytes when the server compresses, so it is only a first check.
   if (!response.headers.get('content-encoding') && declared > limit) throw tooLarge(declared);
-  const reader = response.body.getReader();
-  const parts = [];
-  let length = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    length += value.length;
-    if (length > limit) { reader.cancel().catch(() => {}); throw tooLarge(length); }
-    parts.push(value);
-  }
-  const bytes = new Uint8Array(length);
-  let at = 0;
-  for (const part of parts) { bytes.set(part, at); at += part.length; }
-  return bytes;
+  return readAll(response.body, { limit, tooBig: tooLarge });
 }
 
 // Calls an np_* export with each of `texts` copied into a heap buffer as UTF-8 (pointer, byte

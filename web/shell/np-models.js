@@ -8,6 +8,8 @@
 //   a failure       np_lm_model_failed(name, reason)              (the widget says why, offers Retry)
 //
 // A model is fetched once per page; asking again after a failure fetches it again.
+import { readAll } from './np-bytes.js';
+
 const np = window.neuralpath;
 const NAME = /^[a-z0-9-]{1,32}$/;
 const MAX_BYTES = 64 << 20;  // far above a shipped model (3.3 MB at most); a larger answer is not ours
@@ -33,21 +35,8 @@ async function download(name, onProgress) {
   if (!response.ok) throw new Error(`HTTP ${response.status}`);
   const total = Number(response.headers.get(HEADER_LENGTH)) || 0;
   if (total > MAX_BYTES) throw new Error(words('too_big', { max: String(MAX_BYTES) }));
-  const reader = response.body.getReader();
-  const chunks = [];
-  let received = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    chunks.push(value);
-    received += value.length;
-    if (received > MAX_BYTES) throw new Error(words('too_big', { max: String(MAX_BYTES) }));
-    onProgress(received, total);
-  }
-  const bytes = new Uint8Array(received);
-  let at = 0;
-  for (const chunk of chunks) { bytes.set(chunk, at); at += chunk.length; }
-  return bytes;
+  return readAll(response.body, { limit: MAX_BYTES, tooBig: () => new Error(words('too_big', { max: String(MAX_BYTES) })),
+    onBytes: received => onProgress(received, total) });
 }
 
 async function load(name) {

@@ -25,6 +25,7 @@ import { toolbar, noteSlot } from './np-mirror.js';
 import { languageSwitch } from './np-lang.js';
 import { words } from './np-strings.js';
 import { nestingOver } from './np-json.js';
+import { readAll } from './np-bytes.js';
 import { transportOf } from './np-protocol.js';
 
 const np = window.neuralpath;
@@ -73,23 +74,8 @@ export async function encodeState(payload) {
 // Inflates at most `limit` bytes; more is refused (TooBig) without reading on.
 class TooBig extends Error {}
 async function inflate(bytes, limit) {
-  const reader = new Blob([bytes]).stream().pipeThrough(new DecompressionStream('deflate-raw')).getReader();
-  const parts = [];
-  let length = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    length += value.length;
-    if (length > limit) {
-      reader.cancel().catch(() => {});
-      throw new TooBig(t('share.too_big_unpacked'));
-    }
-    parts.push(value);
-  }
-  const out = new Uint8Array(length);
-  let at = 0;
-  for (const part of parts) { out.set(part, at); at += part.length; }
-  return out;
+  const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream('deflate-raw'));
+  return readAll(stream, { limit, tooBig: () => new TooBig(t('share.too_big_unpacked')) });
 }
 
 // `limits`: the engine's (neuralpath.limits); the decoder never reads past them.
