@@ -23,6 +23,7 @@
 // so --dump files from all three compare element by element).
 #include "engine/core/attention.h"
 #include "engine/core/simd_attention.h"
+#include "bench_support.h"
 
 #include <algorithm>
 #include <chrono>
@@ -77,17 +78,6 @@ struct Options {
   std::exit(2);
 }
 
-std::vector<std::string> split(const std::string& list) {
-  std::vector<std::string> parts;
-  std::size_t start = 0;
-  while (start <= list.size()) {
-    const std::size_t comma = std::min(list.find(',', start), list.size());
-    if (comma > start) parts.push_back(list.substr(start, comma - start));
-    start = comma + 1;
-  }
-  return parts;
-}
-
 int positive(const std::string& flag, const std::string& text) {
   char* end = nullptr;
   const long value = std::strtol(text.c_str(), &end, 10);
@@ -110,18 +100,18 @@ Options parse(int argc, char** argv) {
       o.naive = false;
     else if (a == "--t") {
       o.ts.clear();
-      for (const std::string& t : split(value())) o.ts.push_back(positive(a, t));
+      for (const std::string& t : bench::split(value())) o.ts.push_back(positive(a, t));
       if (o.ts.empty()) usage("--t needs at least one length");
     } else if (a == "--d")
       o.d = positive(a, value());
     else if (a == "--block")
       o.block = positive(a, value());
     else if (a == "--masks") {
-      o.masks = split(value());
+      o.masks = bench::split(value());
       for (const std::string& m : o.masks)
         if (m != "none" && m != "causal") usage("unknown mask '" + m + "' (none, causal)");
     } else if (a == "--isas")
-      o.isas = split(value());
+      o.isas = bench::split(value());
     else if (a == "--threads")
       o.threads = positive(a, value());
     else if (a == "--repeats")
@@ -170,25 +160,18 @@ Matrix hashed_matrix(std::uint32_t seed, Index rows, Index cols) {
   return m;
 }
 
-double cpu_seconds() {
+// CPU time on `clock`; in Node, whose threads the bench cannot tell apart, the process's.
+double cpu_seconds_on(clockid_t clock) {
 #if defined(__EMSCRIPTEN__)
+  (void)clock;
   return np_process_cpu_seconds();
 #else
-  timespec t{};
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-  return static_cast<double>(t.tv_sec) + 1e-9 * static_cast<double>(t.tv_nsec);
+  return bench::clock_seconds(clock);
 #endif
 }
 
-double process_cpu_seconds() {  // every thread of the process
-#if defined(__EMSCRIPTEN__)
-  return np_process_cpu_seconds();
-#else
-  timespec t{};
-  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
-  return static_cast<double>(t.tv_sec) + 1e-9 * static_cast<double>(t.tv_nsec);
-#endif
-}
+double cpu_seconds() { return cpu_seconds_on(CLOCK_THREAD_CPUTIME_ID); }
+double process_cpu_seconds() { return cpu_seconds_on(CLOCK_PROCESS_CPUTIME_ID); }  // every thread
 
 // The 1, 5 and 15 minute load averages ({-1, -1, -1} where there are none, as in WebAssembly).
 struct LoadAverage {

@@ -11,6 +11,7 @@
 // their ratio is taken under the same load; the load average is printed with them.
 #include "engine/core/lm/gemm.h"
 #include "engine/core/lm/trainer.h"
+#include "bench_support.h"
 
 #include <chrono>
 #include <cstdio>
@@ -23,22 +24,7 @@ using namespace neuralpath::lm;
 
 namespace {
 
-std::vector<std::string> split(const std::string& s) {
-  std::vector<std::string> out;
-  std::size_t at = 0;
-  while (at <= s.size()) {
-    const std::size_t end = std::min(s.find(',', at), s.size());
-    if (end > at) out.push_back(s.substr(at, end - at));
-    at = end + 1;
-  }
-  return out;
-}
-
-double cpu_seconds() {
-  timespec t{};
-  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
-  return static_cast<double>(t.tv_sec) + 1e-9 * static_cast<double>(t.tv_nsec);
-}
+double cpu_seconds() { return bench::clock_seconds(CLOCK_PROCESS_CPUTIME_ID); }
 
 std::string load_average() {
   double l[3] = {0, 0, 0};
@@ -73,7 +59,7 @@ int main(int argc, char** argv) {
     }
   }
   std::string rows;
-  for (const std::string& name : split(configs)) {
+  for (const std::string& name : bench::split(configs)) {
     const LmConfig* found = find_config(name);
     if (!found) {
       std::fprintf(stderr, "lm-bench: unknown config %s\n", name.c_str());
@@ -89,7 +75,7 @@ int main(int argc, char** argv) {
       data.train.push_back(id);
     }
     data.validation.assign(data.train.begin(), data.train.begin() + 1000);
-    for (const std::string& t : split(threads_list)) {
+    for (const std::string& t : bench::split(threads_list)) {
       const int threads = std::atoi(t.c_str());
       LmTrainer trainer(initial_model(c, BpeTokenizer::from_merges(merges), 1), data, {1, threads, 1000});
       trainer.step();  // warm-up (and V8's tier-up in wasm)
