@@ -20,20 +20,9 @@ namespace {
 // A small English corpus in the fortune format: 40 documents of a few sentences each.
 std::string small_corpus() { return neuralpath::testdata::sentences_corpus(40, 6); }
 
-LmConfig test_config() {
-  LmConfig c = *find_config("tiny");
-  c.vocab_size = 300;
-  c.context = 16;
-  c.batch = 4;
-  c.steps = 30;
-  c.warmup_steps = 5;
-  c.learning_rate = 1e-2f;
-  return c;
-}
-
 LmTrainer make_trainer(int threads, std::uint64_t seed = 3) {
   const Corpus corpus = split_corpus(small_corpus());
-  LmConfig c = test_config();
+  LmConfig c = testdata::quick_config(30);
   BpeTokenizer t = BpeTokenizer::train(corpus.training_text(), c.vocab_size);
   c.vocab_size = t.vocab_size();  // (this small text may give fewer merges)
   TokenStreams s = tokenize_corpus(corpus, t);

@@ -17,15 +17,9 @@ inline lm::PageData small_page_data(std::size_t max_train = 0, std::size_t max_v
   return lm::pack_page_data(lm::split_corpus(small_corpus()), 300, max_train, max_validation, "en", "test sentences");
 }
 
-// "tiny" made smaller: 16 tokens of context, batches of 4, 40 steps.
+// The language-model suites' quick config (sentences_corpus.h): 40 steps, 2 validation batches.
 inline lm::LmConfig quick_config() {
-  lm::LmConfig c = *lm::find_config("tiny");
-  c.vocab_size = 300;
-  c.context = 16;
-  c.batch = 4;
-  c.steps = 40;
-  c.warmup_steps = 5;
-  c.learning_rate = 1e-2f;
+  lm::LmConfig c = testdata::quick_config(40);
   c.val_batches = 2;
   return c;
 }
