@@ -54,6 +54,21 @@ export async function lessonReady(page, timeout = 60_000) {
   await page.evaluate(() => window.neuralpath.ready);
 }
 
+// A browser (launch) with one page open at `path` (openPage's options) and its lesson ready: the
+// set-up of a test file whose tests share that page. Should the page never get ready, the
+// browser is closed here, since the file's `after` has no env to close.
+export async function launchWithLesson(path, options) {
+  const env = await launch();
+  try {
+    const opened = await openPage(env, path, options);
+    await lessonReady(opened.page);
+    return { env, opened };
+  } catch (error) {
+    await env.close();
+    throw error;
+  }
+}
+
 // Pixel statistics of the canvas as displayed (a screenshot of its box).
 export async function canvasPixelVariance(page) {
   return lumaVariance(decodePng(await page.locator('#canvas').screenshot()));

@@ -7,13 +7,11 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { launch, openPage, lessonReady, screenshotPath, settled, expectGolden } from './harness.mjs';
+import { launchWithLesson, openPage, lessonReady, screenshotPath, settled, expectGolden } from './harness.mjs';
 
 let env, desk, phone;
 before(async () => {
-  env = await launch();
-  desk = await openPage(env, '/lesson.html?lesson=self-attention', { width: 1280, height: 800 });
-  await lessonReady(desk.page);
+  ({ env, opened: desk } = await launchWithLesson('/lesson.html?lesson=self-attention', { width: 1280, height: 800 }));
 });
 after(async () => { await env?.close(); });
 

@@ -6,14 +6,12 @@
 // figure's pixels above a caption) and the heatmap's numbers come out as CSV.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, openPage, lessonReady, screenshotPath, settled } from './harness.mjs';
+import { launchWithLesson, lessonReady, screenshotPath, settled } from './harness.mjs';
 import { decodePng, lumaVariance } from './png.mjs';
 
 let env, sharer;
 before(async () => {
-  env = await launch();
-  sharer = await openPage(env, '/lesson.html?lesson=self-attention&lang=es', { width: 1280, height: 900, scale: 2 });
-  await lessonReady(sharer.page);
+  ({ env, opened: sharer } = await launchWithLesson('/lesson.html?lesson=self-attention&lang=es', { width: 1280, height: 900, scale: 2 }));
 });
 after(async () => { await env?.close(); });
 

@@ -11,7 +11,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseStrings } from '../../web/shell/np-strings.js';
-import { launch, openPage, lessonReady, screenshotPath, settled } from './harness.mjs';
+import { launchWithLesson, lessonReady, screenshotPath, settled } from './harness.mjs';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const english = parseStrings(readFileSync(join(repo, 'lessons/strings/en.strings'), 'utf8'));
@@ -57,9 +57,7 @@ function strings(value, out = []) {
 
 let env, es;
 before(async () => {
-  env = await launch();
-  es = await openPage(env, '/lesson.html?lesson=self-attention&lang=es', { width: 1440, height: 900 });
-  await lessonReady(es.page);
+  ({ env, opened: es } = await launchWithLesson('/lesson.html?lesson=self-attention&lang=es', { width: 1440, height: 900 }));
 });
 after(async () => { await env?.close(); });
 
@@ -126,11 +124,16 @@ test('self-attention in Spanish: no English left, numbers with a decimal comma',
   assert.deepEqual(es.problems, []);
 });
 
-test('course-playback in Spanish: the narration speaks Spanish', async () => {
+// Another lesson in Spanish on the shared page, at 1440 px, walked as `walk` does.
+async function walkInSpanish(id) {
   await es.page.setViewportSize({ width: 1440, height: 900 });
-  await es.page.goto(`${env.origin}/lesson.html?lesson=course-playback&lang=es`);
+  await es.page.goto(`${env.origin}/lesson.html?lesson=${id}&lang=es`);
   await lessonReady(es.page);
-  const s = await walk(es.page, 'course-playback');
+  return walk(es.page, id);
+}
+
+test('course-playback in Spanish: the narration speaks Spanish', async () => {
+  const s = await walkInSpanish('course-playback');
   const board = s.widgets.find(w => w.kind === 'playback');
   assert.ok(board && board.step >= 1, 'the board stepped');
   const caption = s.playback?.caption ?? board.caption ?? '';
@@ -173,10 +176,7 @@ test('course-playback in Spanish: the narration speaks Spanish', async () => {
 });
 
 test('multi-head in Spanish: no English left, the heads’ figures in Spanish format', async () => {
-  await es.page.setViewportSize({ width: 1440, height: 900 });
-  await es.page.goto(`${env.origin}/lesson.html?lesson=multi-head&lang=es`);
-  await lessonReady(es.page);
-  const s = await walk(es.page, 'multi-head');
+  const s = await walkInSpanish('multi-head');
   assert.match(s.title, /cabezas/);
   assert.equal(s.checks.length, 2);
   const heads = s.widgets.find(w => w.kind === 'head-view');

@@ -15,14 +15,12 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { launch, openPage, lessonReady, screenshotPath, settled, engineFrames, siteDir } from './harness.mjs';
+import { launchWithLesson, lessonReady, screenshotPath, settled, engineFrames, siteDir } from './harness.mjs';
 
 const ID = 'train-pronoun';
 let env, opened;
 before(async () => {
-  env = await launch();
-  opened = await openPage(env, '/lesson.html?lesson=self-attention&section=learn', { width: 1440, height: 900 });
-  await lessonReady(opened.page);
+  ({ env, opened } = await launchWithLesson('/lesson.html?lesson=self-attention&section=learn', { width: 1440, height: 900 }));
 });
 after(async () => { await env?.close(); });
 

@@ -6,16 +6,14 @@
 // (a device pixel ratio is fixed per page).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, openPage, lessonReady, screenshotPath, settled, expectGolden } from './harness.mjs';
+import { launchWithLesson, openPage, lessonReady, screenshotPath, settled, expectGolden } from './harness.mjs';
 
 const TIRED = "The animal didn't cross the street because it was too tired.";
 const WIDE = "The animal didn't cross the street because it was too wide.";
 
 let env, desk;
 before(async () => {
-  env = await launch();
-  desk = await openPage(env, '/lesson.html?lesson=self-attention&section=spotlight', { width: 1280, height: 900 });
-  await lessonReady(desk.page);
+  ({ env, opened: desk } = await launchWithLesson('/lesson.html?lesson=self-attention&section=spotlight', { width: 1280, height: 900 }));
   await settled(desk.page);
 });
 after(async () => { await env?.close(); });
