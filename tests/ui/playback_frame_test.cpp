@@ -8,6 +8,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <functional>
 #include <set>
 #include <vector>
 
@@ -25,6 +26,14 @@ ImVec2 centre(const json& rect) {
 json draw(Headless& page, ui::PlaybackWidget& board) {
   page.frame([&](const ui::UiContext& ui) { board.draw(ui); });
   return board.view().layout();
+}
+
+// The last matrix of a drawn layout that `pick` accepts; null when none does.
+json drawn_matrix(const json& layout, const std::function<bool(const json&)>& pick) {
+  json found;
+  for (const json& m : layout.value("matrices", json::array()))
+    if (pick(m)) found = m;
+  return found;
 }
 
 // The example board seeked forward to its first step of `step_kind` ("project_q").
@@ -83,9 +92,7 @@ TEST_CASE("a tap on a matrix too small for its numbers shows them with their lab
   page.ui.reduced_motion = true;
   auto board = board_at("project_q");
   json layout = draw(page, *board);
-  json small;
-  for (const json& m : layout["matrices"])
-    if (!m["numbers"].get<bool>()) small = m;
+  const json small = drawn_matrix(layout, [](const json& m) { return !m["numbers"].get<bool>(); });
   REQUIRE_MESSAGE(small.is_object(), "at 375 px some matrix of Q = X·W_Q is drawn without its numbers");
   const std::string name = small["name"];
   const NamedMatrix* matrix = nullptr;
@@ -122,9 +129,7 @@ TEST_CASE("a zoomed matrix whose column blocks do not fit the frame shows one bl
   page.ui.reduced_motion = true;
   auto board = board_at("project_v");
   json layout = draw(page, *board);
-  json wv;
-  for (const json& m : layout["matrices"])
-    if (m["name"] == "W_V") wv = m;
+  const json wv = drawn_matrix(layout, [](const json& m) { return m["name"] == "W_V"; });
   REQUIRE(wv.is_object());
   page.click(centre(wv["rect"]));
   draw(page, *board);
