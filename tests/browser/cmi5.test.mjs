@@ -243,6 +243,10 @@ async function lessonReady(page) {
   await page.waitForFunction(() => document.getElementById('np-lms-lesson')?.contentWindow?.neuralpath, null, { timeout: 60_000 });
   await page.evaluate(() => document.getElementById('np-lms-lesson').contentWindow.neuralpath.ready);
 }
+// Waits until the framed lesson shows every check answered right (restored or just answered).
+const everyCheckRight = (page, options) => page.waitForFunction(() =>
+  document.getElementById('np-lms-lesson').contentWindow.neuralpath.state().checks.every(c => c.correct === true),
+null, options);
 const inLesson = (page, fn, arg) => page.evaluate(([source, a]) => {
   const np = document.getElementById('np-lms-lesson').contentWindow.neuralpath;
   return new Function('np', 'arg', `return (${source})(np, arg);`)(np, a);
@@ -351,9 +355,7 @@ test('a finished lesson sends a valid cmi5 sequence, and a relaunch resumes with
   assert.equal(first.statements.find(s => s.verb.id === VERB('passed')).result.score.scaled, 1);
 
   // Same registration: resumed from the LRS's state, nothing once-only sent again.
-  const second = await session(t, 'session 2', who, page => page.waitForFunction(() =>
-    document.getElementById('np-lms-lesson').contentWindow.neuralpath.state().checks.every(c => c.correct === true),
-  null, { timeout: 10_000 }));
+  const second = await session(t, 'session 2', who, page => everyCheckRight(page, { timeout: 10_000 }));
   assert.deepEqual(judgements(second.verbs), [], `${second.verbs}`);
   assert.deepEqual(env.lrs.problems, []);
 });
@@ -372,8 +374,7 @@ test('a wrong answer fails (below the mastery score); the retried lesson passes 
       const c = np.state().checks.find(x => x.id === id);
       np.answer(id, c.multiple ? c.answer : c.answer[0]);
     }, wrongCheck);
-    await page.waitForFunction(() => document.getElementById('np-lms-lesson').contentWindow.neuralpath.state()
-      .checks.every(c => c.correct === true));
+    await everyCheckRight(page);
   });
   assert.deepEqual(judgements(first.verbs), ['failed', 'completed']);
   const second = await session(t, 'session 2', who, () => waitForVerb('passed'));
@@ -412,9 +413,7 @@ test('closing the window sends the statements still waiting, then terminated, an
   assert.ok(closing.includes('passed') && closing.includes('completed'), `${closing}`);
   assert.equal(closing.filter(v => v === 'progressed').length, 1, `only the last waiting progress report: ${closing}`);
 
-  const again = await session(t, 'relaunched', who, page => page.waitForFunction(() =>
-    document.getElementById('np-lms-lesson').contentWindow.neuralpath.state().checks.every(c => c.correct === true),
-  null, { timeout: 10_000 }));
+  const again = await session(t, 'relaunched', who, page => everyCheckRight(page, { timeout: 10_000 }));
   assert.deepEqual(judgements(again.verbs), [], `${again.verbs}`);
   assert.deepEqual(env.lrs.problems, []);
 });
