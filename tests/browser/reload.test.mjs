@@ -19,6 +19,12 @@ const widget = (page, kind) => page.evaluate(k => window.neuralpath.state().widg
 const stored = page => page.evaluate(key => localStorage.getItem(key), WIDGETS);
 // What the tests do through commands stands for the learner's typing: a key's release ends it.
 const inputEnds = page => page.keyboard.press('Shift');
+// The learner's sentence for widget `id`, set by a command (inputEnds then ends the "typing").
+const setSentence = (page, id, text) =>
+  page.evaluate(([t, i]) => window.neuralpath.command({ widget: i, type: 'setSentence', text: t }), [text, id]);
+// Waits until the saved figures hold `text`.
+const savedWith = (page, text, timeout = 10_000) =>
+  page.waitForFunction(([key, t]) => (localStorage.getItem(key) || '').includes(t), [WIDGETS, text], { timeout });
 const storedWidgets = async page => JSON.parse((await stored(page)) || '{"widgets":{}}').widgets;
 
 test('a trained model and a figure\'s sentence survive a reload; Reset progress leaves them', async t => {
@@ -28,7 +34,7 @@ test('a trained model and a figure\'s sentence survive a reload; Reset progress 
   assert.ok(train && heatmap, 'the lesson has a train widget and a heatmap');
   await page.evaluate(id => window.neuralpath.command({ widget: id, type: 'trainSteps', n: 120 }), train.id);
   const sentence = 'The tired dog slept by the warm fire';
-  await page.evaluate(([text, id]) => window.neuralpath.command({ widget: id, type: 'setSentence', text }), [sentence, heatmap.id]);
+  await setSentence(page, heatmap.id, sentence);
   // The steps run over frames: under load they were still running when the input ended, and the
   // save caught step 80 (a reload or leaving the page saves the rest; nothing else would here).
   await page.waitForFunction(id => window.neuralpath.state().widgets.find(w => w.id === id).step === 120, train.id, { timeout: 20_000 });
@@ -69,20 +75,20 @@ test('a trained model and a figure\'s sentence survive a reload; Reset progress 
 test('saving waits until a drag ends: nothing is written while the pointer is down', async () => {
   const { page, context, problems } = await open();
   const heatmap = await widget(page, 'heatmap');
-  await page.evaluate(([text, id]) => window.neuralpath.command({ widget: id, type: 'setSentence', text }), ['A first sentence here', heatmap.id]);
+  await setSentence(page, heatmap.id, 'A first sentence here');
   // A command from script is no input of the learner's: the key's release ends the "input" (the
   // full suite at load 12 showed that waiting for some engine event to save it is a race).
   await inputEnds(page);
-  await page.waitForFunction(key => (localStorage.getItem(key) || '').includes('A first sentence'), WIDGETS, { timeout: 10_000 });
+  await savedWith(page, 'A first sentence');
   // The pointer goes down on the page's margin and stays there: a drag in progress.
   await page.mouse.move(4, 400);
   await page.mouse.down();
-  await page.evaluate(([text, id]) => window.neuralpath.command({ widget: id, type: 'setSentence', text }), ['A second sentence now', heatmap.id]);
+  await setSentence(page, heatmap.id, 'A second sentence now');
   await page.keyboard.press('Shift');   // even a key's release: the pointer is still down
   await page.waitForTimeout(2000);     // past the settle time
   assert.ok((await stored(page)).includes('A first sentence'), 'nothing written during the drag');
   await page.mouse.up();
-  await page.waitForFunction(key => (localStorage.getItem(key) || '').includes('A second sentence'), WIDGETS, { timeout: 5000 });
+  await savedWith(page, 'A second sentence', 5000);
   assert.deepEqual(problems, []);
   await context.close();
 });
@@ -93,9 +99,9 @@ test('a figures record that cannot be read is kept aside before anything is writ
   }, WIDGETS);
   const heatmap = await widget(page, 'heatmap');
   assert.equal(heatmap.sentence !== undefined, true);
-  await page.evaluate(([text, id]) => window.neuralpath.command({ widget: id, type: 'setSentence', text }), ['The kept copy stays', heatmap.id]);
+  await setSentence(page, heatmap.id, 'The kept copy stays');
   await inputEnds(page);
-  await page.waitForFunction(key => (localStorage.getItem(key) || '').includes('The kept copy stays'), WIDGETS, { timeout: 10_000 });
+  await savedWith(page, 'The kept copy stays');
   const copies = await page.evaluate(prefix => Object.keys(localStorage).filter(k => k.startsWith(prefix))
     .map(k => localStorage.getItem(k)), KEPT);
   assert.deepEqual(copies, ['{"version": 1, "lesson": "self-att'], 'the unreadable value, exactly as it was');
@@ -106,9 +112,9 @@ test('a figures record that cannot be read is kept aside before anything is writ
 test('full storage keeps the figures it had: a failed write never removes them', async () => {
   const { page, context, problems } = await open();
   const heatmap = await widget(page, 'heatmap');
-  await page.evaluate(([text, id]) => window.neuralpath.command({ widget: id, type: 'setSentence', text }), ['Saved before the disk filled', heatmap.id]);
+  await setSentence(page, heatmap.id, 'Saved before the disk filled');
   await inputEnds(page);
-  await page.waitForFunction(key => (localStorage.getItem(key) || '').includes('disk filled'), WIDGETS, { timeout: 10_000 });
+  await savedWith(page, 'disk filled');
   const before = await stored(page);
   await page.evaluate(() => {
     const own = Storage.prototype.setItem;
@@ -117,7 +123,7 @@ test('full storage keeps the figures it had: a failed write never removes them',
       return own.call(this, key, value);
     };
   });
-  await page.evaluate(([text, id]) => window.neuralpath.command({ widget: id, type: 'setSentence', text }), ['Not saved: no room', heatmap.id]);
+  await setSentence(page, heatmap.id, 'Not saved: no room');
   await inputEnds(page);
   await page.waitForTimeout(2000);
   assert.equal(await stored(page), before, 'the earlier value is still there');
@@ -134,9 +140,9 @@ test('a storage script that arrives after the lesson has loaded still restores a
   const { page, context, problems } = await open();
   const heatmap = await widget(page, 'heatmap');
   const sentence = 'The late script keeps this';
-  await page.evaluate(([text, id]) => window.neuralpath.command({ widget: id, type: 'setSentence', text }), [sentence, heatmap.id]);
+  await setSentence(page, heatmap.id, sentence);
   await inputEnds(page);
-  await page.waitForFunction(([key, text]) => (localStorage.getItem(key) || '').includes(text), [WIDGETS, sentence], { timeout: 10_000 });
+  await savedWith(page, sentence);
   await page.route('**/np-storage.js', async route => {
     await new Promise(done => setTimeout(done, 4000));
     await route.continue();
@@ -164,11 +170,11 @@ test('a storage script that arrives while the engine starts still saves on a key
   await page.waitForTimeout(1500);
   const heatmap = await widget(page, 'heatmap');
   const sentence = 'Saved though it came late';
-  await page.evaluate(([text, id]) => window.neuralpath.command({ widget: id, type: 'setSentence', text }), [sentence, heatmap.id]);
+  await setSentence(page, heatmap.id, sentence);
   // The key is released with the focus off the canvas (as after a click in the text version).
   await page.evaluate(() => document.activeElement?.blur());
   await inputEnds(page);
-  await page.waitForFunction(([key, text]) => (localStorage.getItem(key) || '').includes(text), [WIDGETS, sentence], { timeout: 10_000 });
+  await savedWith(page, sentence);
   assert.deepEqual(problems, []);
   await context.close();
 });
