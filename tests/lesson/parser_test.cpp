@@ -13,13 +13,19 @@ using namespace lesson_test;
 
 namespace {
 
-// The one block of the test lesson's one section (a copy: the ParseResult is a temporary).
-template <class T>
-T only(const ParseResult& r) {
+// The blocks of the test lesson's one section, `count` of them, from a text that parses clean.
+const Blocks& section_blocks(const ParseResult& r, std::size_t count) {
   REQUIRE_MESSAGE(r.diagnostics.empty(), all_messages(r));
   REQUIRE(r.lesson.sections.size() == 1);
   const auto& blocks = r.lesson.sections[0].blocks;
-  REQUIRE(blocks.size() == 1);
+  REQUIRE(blocks.size() == count);
+  return blocks;
+}
+
+// The one block of the test lesson's one section (a copy: the ParseResult is a temporary).
+template <class T>
+T only(const ParseResult& r) {
+  const auto& blocks = section_blocks(r, 1);
   REQUIRE(std::holds_alternative<T>(blocks[0].content));
   return std::get<T>(blocks[0].content);
 }
@@ -108,9 +114,7 @@ TEST_CASE("lists, nested lists, quotes, rules and tables become prose blocks") {
                 "> quoted\n\n"
                 "---\n\n"
                 "| T | pairs |\n|---|---:|\n| 1,000 | 10⁶ |\n"));
-  REQUIRE_MESSAGE(r.diagnostics.empty(), all_messages(r));
-  const auto& b = r.lesson.sections[0].blocks;
-  REQUIRE(b.size() == 4);
+  const auto& b = section_blocks(r, 4);
   const auto& list = std::get<ListBlock>(b[0].content);
   CHECK_FALSE(list.ordered);
   REQUIRE(list.items.size() == 2);
@@ -224,9 +228,7 @@ TEST_CASE("mask-steps lists its stages, all four by default") {
 
 TEST_CASE("a cost explorer has lengths, heads, bytes per score and a tile size") {
   const auto r = parse(doc("```cost-explorer\nlengths: [1000, 100000]\nheads: 8\nbytes: 2\ntile: 128\n```\n"));
-  REQUIRE_MESSAGE(r.diagnostics.empty(), all_messages(r));
-  REQUIRE(r.lesson.sections[0].blocks.size() == 1);
-  const Block& block = r.lesson.sections[0].blocks[0];
+  const Block& block = section_blocks(r, 1)[0];
   CHECK(widget_kind_name(block.content) == "cost-explorer");
   const auto* settings = widget_settings<neuralpath::widgets::CostExplorerSettings>(block);
   REQUIRE(settings);
@@ -242,9 +244,7 @@ TEST_CASE("a playback names its sentence, heads, steps and the code that follows
       "```playback\nsentence: AI Agents Build Future\nheads: 2\nsteps: [tokens, scores, softmax]\ncode: sdpa\n```\n\n"
       "```code\nid: sdpa\nlanguage: python\nfile: sdpa.py\nhighlight: 2\nsteps:\n  scores: 2\n  softmax: 3-4\n---\n"
       "def f(q, k):\n    s = q @ k.T  # scores\n    w = s.softmax(-1)\n    return w\n```\n"));
-  REQUIRE_MESSAGE(r.diagnostics.empty(), all_messages(r));
-  const auto& b = r.lesson.sections[0].blocks;
-  REQUIRE(b.size() == 2);
+  const auto& b = section_blocks(r, 2);
   REQUIRE(widget_settings<neuralpath::widgets::PlaybackSettings>(b[0]));
   const auto& p = *widget_settings<neuralpath::widgets::PlaybackSettings>(b[0]);
   CHECK(p.sentence == "AI Agents Build Future");
