@@ -32,6 +32,12 @@ ImVec2 centre(const json& r) {
   return ImVec2(r[0].get<float>() + r[2].get<float>() * 0.5f, r[1].get<float>() + r[3].get<float>() * 0.5f);
 }
 
+// A click on the split-join walk's Next where its last frame drew it, and three frames after.
+void click_next(Headless& page, ui::Widget& walk) {
+  page.click(centre(walk.state()["layout"]["next"]));
+  CHECK(widgets_test::draw_frames(page, walk, 3));
+}
+
 }  // namespace
 
 TEST_CASE("split-join draws every stage, head and role at 375 and 1440 px, inside the width") {
@@ -68,8 +74,7 @@ TEST_CASE("a click on split-join's Next moves one step, and a click on a head ch
   Headless page(375.0f, 2000.0f);
   auto walk = widgets_test::widget("split-join-walk", "multi-head");
   CHECK(widgets_test::draw_frames(page, *walk, 2));
-  page.click(centre(walk->state()["layout"]["next"]));
-  CHECK(widgets_test::draw_frames(page, *walk, 3));
+  click_next(page, *walk);
   CHECK(walk->state()["stage"] == "slice");
   page.click(centre(walk->state()["layout"]["heads"][2]));
   CHECK(widgets_test::draw_frames(page, *walk, 3));
@@ -111,8 +116,7 @@ TEST_CASE("split-join's Next never moves up as the learner steps on, and once ev
     CHECK(widgets_test::draw_frames(page, *walk, 2));
     float lowest = walk->state()["layout"]["next"][1].get<float>();
     for (int step = 1; step < 8; ++step) {  // the first pass: a tap on Next wherever it is
-      page.click(centre(walk->state()["layout"]["next"]));
-      CHECK(widgets_test::draw_frames(page, *walk, 3));
+      click_next(page, *walk);
       const float y =
           walk->state()["layout"]["next"].is_null() ? lowest : walk->state()["layout"]["next"][1].get<float>();
       CHECK(y >= lowest - 0.5f);
@@ -192,8 +196,7 @@ TEST_CASE("split-join: Enter on the focused Next steps again, as Space does") {
   Headless page(1440.0f, 1200.0f);
   auto walk = widgets_test::widget("split-join-walk", "multi-head");
   CHECK(widgets_test::draw_frames(page, *walk, 2));
-  page.click(centre(walk->state()["layout"]["next"]));
-  CHECK(widgets_test::draw_frames(page, *walk, 3));
+  click_next(page, *walk);
   REQUIRE(walk->state()["stage"] == "slice");
   page.press(ImGuiKey_Enter);
   CHECK(widgets_test::draw_frames(page, *walk, 3));
