@@ -48,6 +48,25 @@ async function open({ width = 1280, height = 800, touch = false } = {}) {
 const state = page => page.evaluate(() => window.neuralpath.state());
 const save = text => writeFileSync(file, text);
 const bannerShown = page => page.evaluate(() => { const b = document.querySelector('.np-author-banner'); return !!b && !b.hidden; });
+// An author server of the test's own (startAuthor's options) for `run(origin, own)`, closed
+// afterwards and `folder` (when given) removed, whatever the test did.
+async function withOwnServer(options, folder, run) {
+  const own = await startAuthor({ cli, root: siteDir, port: 0, ...options });
+  try {
+    await run(`http://127.0.0.1:${own.address().port}`, own);
+  } finally {
+    await new Promise(done => own.close(done));
+    if (folder) rmSync(folder, { recursive: true, force: true });
+  }
+}
+// A 1024 × 768 page in a context of its own at `url`, its lesson ready.
+async function openAt(url) {
+  const context = await browser.newContext({ viewport: { width: 1024, height: 768 } });
+  const page = await context.newPage();
+  await page.goto(url);
+  await lessonReady(page);
+  return { context, page };
+}
 const bannerText = page => page.evaluate(() => document.querySelector('.np-author-banner').textContent);
 
 test('a save shows in the open page within a second, keeping the section, scroll, answers, reveals and widget state', async () => {
@@ -196,12 +215,8 @@ test('bad saves never break the page: emptied, half written, deleted and written
   // and the banner; the first good save replaces both with the lesson.
   const fresh = join(dir, 'never-good.md');
   writeFileSync(fresh, '---\nid: never-good\n');
-  const own = await startAuthor({ lesson: fresh, cli, root: siteDir, port: 0 });
-  try {
-    const other = await browser.newContext({ viewport: { width: 1024, height: 768 } });
-    const late = await other.newPage();
-    await late.goto(`http://127.0.0.1:${own.address().port}/`);
-    await lessonReady(late);
+  await withOwnServer({ lesson: fresh }, null, async base => {
+    const { context: other, page: late } = await openAt(`${base}/`);
     await late.waitForFunction(() => { const b = document.querySelector('.np-author-banner'); return b && !b.hidden; }, null, { timeout: 10_000 });
     assert.ok((await state(late)).errors.length > 0, "the engine's own error panel");
     writeFileSync(fresh, template.replace(/^id: demo-author$/m, 'id: never-good'));
@@ -209,9 +224,7 @@ test('bad saves never break the page: emptied, half written, deleted and written
     assert.deepEqual((await state(late)).errors, []);
     assert.equal(await bannerShown(late), false);
     await other.close();
-  } finally {
-    await new Promise(done => own.close(done));
-  }
+  });
 });
 
 test('a translation beside the lesson is watched and shown in its language, its problems under its own path', async () => {
@@ -223,16 +236,11 @@ test('a translation beside the lesson is watched and shown in its language, its 
   mkdirSync(join(folder, 'es'));
   const spanish = text => english.replace('title: New lesson', `title: ${text}`);
   writeFileSync(translation, spanish('Lección nueva'));
-  const own = await startAuthor({ lesson: original, cli, root: siteDir, port: 0 });
-  try {
-    const base = `http://127.0.0.1:${own.address().port}`;
+  await withOwnServer({ lesson: original }, folder, async (base, own) => {
     assert.deepEqual(own.author.status().languages.sort(), ['en', 'es']);
     const list = await (await fetch(`${base}/lessons/es/index.json`)).json();
     assert.ok(list.some(entry => entry.id === 'demo-es'), 'the Spanish list names the lesson');
-    const context = await browser.newContext({ viewport: { width: 1024, height: 768 } });
-    const page = await context.newPage();
-    await page.goto(`${base}/lesson.html?lesson=demo-es&lang=es`);
-    await lessonReady(page);
+    const { context, page } = await openAt(`${base}/lesson.html?lesson=demo-es&lang=es`);
     await page.waitForFunction(() => document.querySelector('.np-author-chip')?.dataset.kind === 'author.live');
     assert.equal((await state(page)).title, 'Lección nueva');
     writeFileSync(translation, spanish('Lección editada'));
@@ -243,10 +251,7 @@ test('a translation beside the lesson is watched and shown in its language, its 
     assert.match(await bannerText(page), /es\/demo-es\.md:\d+:\d+: error: .*first-check/);
     assert.equal((await state(page)).title, 'Lección editada');
     await context.close();
-  } finally {
-    await new Promise(done => own.close(done));
-    rmSync(folder, { recursive: true, force: true });
-  }
+  });
 });
 
 test('an edit of the word catalogue shows in the open page', async () => {
@@ -257,12 +262,8 @@ test('an edit of the word catalogue shows in the open page', async () => {
     writeFileSync(join(strings, name), readFileSync(join(repo, 'lessons/strings', name)));
   const lesson = join(folder, 'demo-strings.md');
   writeFileSync(lesson, template.replace(/^id: demo-author$/m, 'id: demo-strings'));
-  const own = await startAuthor({ lesson, cli, root: siteDir, port: 0, strings });
-  try {
-    const context = await browser.newContext({ viewport: { width: 1024, height: 768 } });
-    const page = await context.newPage();
-    await page.goto(`http://127.0.0.1:${own.address().port}/`);
-    await lessonReady(page);
+  await withOwnServer({ lesson, strings }, folder, async base => {
+    const { context, page } = await openAt(`${base}/`);
     await page.waitForFunction(() => document.querySelector('.np-author-chip')?.dataset.kind === 'author.live');
     const english = readFileSync(join(strings, 'en.strings'), 'utf8');
     assert.match(english, /\nhide = Hide\n/);
@@ -270,10 +271,7 @@ test('an edit of the word catalogue shows in the open page', async () => {
     await page.waitForFunction(() => window.neuralpath.text('author.hide') === 'Hide this banner', null, { timeout: 10_000 });
     assert.equal((await state(page)).title, 'New lesson', 'the lesson stays');
     await context.close();
-  } finally {
-    await new Promise(done => own.close(done));
-    rmSync(folder, { recursive: true, force: true });
-  }
+  });
 });
 
 test('a lesson whose task trains its weights opens as the site would show it (the weights trained as the build does)', async () => {
@@ -282,12 +280,8 @@ test('a lesson whose task trains its weights opens as the site would show it (th
   const text = readFileSync(join(repo, 'lessons/course-playback.md'), 'utf8');
   assert.match(text, /^lesson-weights: trained$/m);
   writeFileSync(lesson, text);
-  const own = await startAuthor({ lesson, cli, root: siteDir, port: 0 });
-  try {
-    const context = await browser.newContext({ viewport: { width: 1024, height: 768 } });
-    const page = await context.newPage();
-    await page.goto(`http://127.0.0.1:${own.address().port}/`);
-    await lessonReady(page);
+  await withOwnServer({ lesson }, folder, async base => {
+    const { context, page } = await openAt(`${base}/`);
     const opened = await state(page);
     assert.deepEqual(opened.errors, [], 'no "lacks the weights" error');
     assert.ok(opened.widgets.length > 0 && opened.widgets.every(w => !w.error), JSON.stringify(opened.widgets.map(w => w.error)));
@@ -296,8 +290,5 @@ test('a lesson whose task trains its weights opens as the site would show it (th
     await page.waitForFunction(() => window.neuralpath.state().title === 'A playback, edited', null, { timeout: 20_000 });
     assert.deepEqual((await state(page)).errors, []);
     await context.close();
-  } finally {
-    await new Promise(done => own.close(done));
-    rmSync(folder, { recursive: true, force: true });
-  }
+  });
 });
