@@ -25,6 +25,14 @@ const setSentence = (page, id, text) =>
 // Waits until the saved figures hold `text`.
 const savedWith = (page, text, timeout = 10_000) =>
   page.waitForFunction(([key, t]) => (localStorage.getItem(key) || '').includes(t), [WIDGETS, text], { timeout });
+// The learner types `text` as the widget's sentence, the key's release ends the input, and the
+// page saves it (the full suite at load 12 showed that waiting for some engine event to save it
+// instead is a race). `saved`: the part of it the saved figures are checked for.
+async function typeAndSave(page, id, text, saved = text) {
+  await setSentence(page, id, text);
+  await inputEnds(page);
+  await savedWith(page, saved);
+}
 const storedWidgets = async page => JSON.parse((await stored(page)) || '{"widgets":{}}').widgets;
 
 test('a trained model and a figure\'s sentence survive a reload; Reset progress leaves them', async t => {
@@ -75,11 +83,7 @@ test('a trained model and a figure\'s sentence survive a reload; Reset progress 
 test('saving waits until a drag ends: nothing is written while the pointer is down', async () => {
   const { page, context, problems } = await open();
   const heatmap = await widget(page, 'heatmap');
-  await setSentence(page, heatmap.id, 'A first sentence here');
-  // A command from script is no input of the learner's: the key's release ends the "input" (the
-  // full suite at load 12 showed that waiting for some engine event to save it is a race).
-  await inputEnds(page);
-  await savedWith(page, 'A first sentence');
+  await typeAndSave(page, heatmap.id, 'A first sentence here', 'A first sentence');
   // The pointer goes down on the page's margin and stays there: a drag in progress.
   await page.mouse.move(4, 400);
   await page.mouse.down();
@@ -99,9 +103,7 @@ test('a figures record that cannot be read is kept aside before anything is writ
   }, WIDGETS);
   const heatmap = await widget(page, 'heatmap');
   assert.equal(heatmap.sentence !== undefined, true);
-  await setSentence(page, heatmap.id, 'The kept copy stays');
-  await inputEnds(page);
-  await savedWith(page, 'The kept copy stays');
+  await typeAndSave(page, heatmap.id, 'The kept copy stays');
   const copies = await page.evaluate(prefix => Object.keys(localStorage).filter(k => k.startsWith(prefix))
     .map(k => localStorage.getItem(k)), KEPT);
   assert.deepEqual(copies, ['{"version": 1, "lesson": "self-att'], 'the unreadable value, exactly as it was');
@@ -112,9 +114,7 @@ test('a figures record that cannot be read is kept aside before anything is writ
 test('full storage keeps the figures it had: a failed write never removes them', async () => {
   const { page, context, problems } = await open();
   const heatmap = await widget(page, 'heatmap');
-  await setSentence(page, heatmap.id, 'Saved before the disk filled');
-  await inputEnds(page);
-  await savedWith(page, 'disk filled');
+  await typeAndSave(page, heatmap.id, 'Saved before the disk filled', 'disk filled');
   const before = await stored(page);
   await page.evaluate(() => {
     const own = Storage.prototype.setItem;
@@ -140,9 +140,7 @@ test('a storage script that arrives after the lesson has loaded still restores a
   const { page, context, problems } = await open();
   const heatmap = await widget(page, 'heatmap');
   const sentence = 'The late script keeps this';
-  await setSentence(page, heatmap.id, sentence);
-  await inputEnds(page);
-  await savedWith(page, sentence);
+  await typeAndSave(page, heatmap.id, sentence);
   await page.route('**/np-storage.js', async route => {
     await new Promise(done => setTimeout(done, 4000));
     await route.continue();
