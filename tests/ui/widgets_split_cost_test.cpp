@@ -38,6 +38,15 @@ void click_next(Headless& page, ui::Widget& walk) {
   CHECK(widgets_test::draw_frames(page, walk, 3));
 }
 
+// The split-join walk drawn on `page` and stepped to its "slice" stage by a click on Next.
+std::unique_ptr<ui::Widget> walk_at_slice(Headless& page) {
+  auto walk = widgets_test::widget("split-join-walk", "multi-head");
+  CHECK(widgets_test::draw_frames(page, *walk, 2));
+  click_next(page, *walk);
+  REQUIRE(walk->state()["stage"] == "slice");
+  return walk;
+}
+
 }  // namespace
 
 TEST_CASE("split-join draws every stage, head and role at 375 and 1440 px, inside the width") {
@@ -72,10 +81,7 @@ TEST_CASE("split-join draws every stage, head and role at 375 and 1440 px, insid
 
 TEST_CASE("a click on split-join's Next moves one step, and a click on a head chip picks that head") {
   Headless page(375.0f, 2000.0f);
-  auto walk = widgets_test::widget("split-join-walk", "multi-head");
-  CHECK(widgets_test::draw_frames(page, *walk, 2));
-  click_next(page, *walk);
-  CHECK(walk->state()["stage"] == "slice");
+  auto walk = walk_at_slice(page);
   page.click(centre(walk->state()["layout"]["heads"][2]));
   CHECK(widgets_test::draw_frames(page, *walk, 3));
   CHECK(walk->state()["head"] == 2);
@@ -194,10 +200,7 @@ TEST_CASE("split-join: after a click on a head chip, a click on a number opens t
 
 TEST_CASE("split-join: Enter on the focused Next steps again, as Space does") {
   Headless page(1440.0f, 1200.0f);
-  auto walk = widgets_test::widget("split-join-walk", "multi-head");
-  CHECK(widgets_test::draw_frames(page, *walk, 2));
-  click_next(page, *walk);
-  REQUIRE(walk->state()["stage"] == "slice");
+  auto walk = walk_at_slice(page);
   page.press(ImGuiKey_Enter);
   CHECK(widgets_test::draw_frames(page, *walk, 3));
   CHECK(walk->state()["stage"] == "scores");
