@@ -38,10 +38,16 @@ void click_next(Headless& page, ui::Widget& walk) {
   CHECK(widgets_test::draw_frames(page, walk, 3));
 }
 
-// The split-join walk drawn on `page` and stepped to its "slice" stage by a click on Next.
-std::unique_ptr<ui::Widget> walk_at_slice(Headless& page) {
+// The multi-head lesson's split-join walk, drawn on `page` for two frames.
+std::unique_ptr<ui::Widget> drawn_walk(Headless& page) {
   auto walk = widgets_test::widget("split-join-walk", "multi-head");
   CHECK(widgets_test::draw_frames(page, *walk, 2));
+  return walk;
+}
+
+// The split-join walk drawn on `page` and stepped to its "slice" stage by a click on Next.
+std::unique_ptr<ui::Widget> walk_at_slice(Headless& page) {
+  auto walk = drawn_walk(page);
   click_next(page, *walk);
   REQUIRE(walk->state()["stage"] == "slice");
   return walk;
@@ -91,8 +97,7 @@ TEST_CASE("split-join's Next does not slide sideways when Back appears beside it
   for (float width : {375.0f, 1440.0f}) {
     CAPTURE(width);
     Headless page(width, 2000.0f);
-    auto walk = widgets_test::widget("split-join-walk", "multi-head");
-    CHECK(widgets_test::draw_frames(page, *walk, 2));
+    auto walk = drawn_walk(page);
     const json first_next = walk->state()["layout"]["next"];
     CHECK_FALSE(walk->state()["layout"].contains("back"));
     page.click(centre(first_next));
@@ -118,8 +123,7 @@ TEST_CASE("split-join's Next never moves up as the learner steps on, and once ev
   for (float width : {375.0f, 1440.0f}) {
     CAPTURE(width);
     Headless page(width, 4000.0f);
-    auto walk = widgets_test::widget("split-join-walk", "multi-head");
-    CHECK(widgets_test::draw_frames(page, *walk, 2));
+    auto walk = drawn_walk(page);
     float lowest = walk->state()["layout"]["next"][1].get<float>();
     for (int step = 1; step < 8; ++step) {  // the first pass: a tap on Next wherever it is
       click_next(page, *walk);
