@@ -251,6 +251,8 @@ const inLesson = (page, fn, arg) => page.evaluate(([source, a]) => {
   const np = document.getElementById('np-lms-lesson').contentWindow.neuralpath;
   return new Function('np', 'arg', `return (${source})(np, arg);`)(np, a);
 }, [fn.toString(), arg]);
+// The framed lesson's first widget of `kind`, as its state() has it.
+const widgetOfKind = (page, kind) => inLesson(page, (np, k) => np.state().widgets.find(w => w.kind === k), kind);
 // Polls `ready` until it holds; after 15 s fails with `what()` (a function: said as it is then).
 const waitFor = (ready, what) => new Promise((resolve, reject) => {
   const started = Date.now();
@@ -570,7 +572,7 @@ test('training the model to its end is an achieved statement with its accuracy a
   const who = { registration: randomUUID(), actor: learner(9), mastery: 0.8 };
   let widget;
   const { statements } = await session(t, 'trained', who, async page => {
-    const before = await inLesson(page, np => np.state().widgets.find(w => w.kind === 'train'));
+    const before = await widgetOfKind(page, 'train');
     await inLesson(page, (np, [id, n]) => np.command({ widget: id, type: 'trainSteps', n }), [before.id, before.total_steps - before.step]);
     await waitForVerb('achieved');
     widget = await inLesson(page, (np, id) => np.state().widgets.find(w => w.id === id), before.id);
@@ -597,10 +599,10 @@ test('explaining a number and running the cost explorer are statements the LRS a
   const who = { registration: randomUUID(), actor: learner(10), mastery: 0.8 };
   let run;
   const { statements } = await session(t, 'explain+costRun', who, async page => {
-    const spotlight = await inLesson(page, np => np.state().widgets.find(w => w.kind === 'spotlight'));
+    const spotlight = await widgetOfKind(page, 'spotlight');
     await inLesson(page, (np, id) => np.command({ widget: id, type: 'explain', token: 1 }), spotlight.id);
     await waitForVerb('experienced');
-    const cost = await inLesson(page, np => np.state().widgets.find(w => w.kind === 'cost-explorer'));
+    const cost = await widgetOfKind(page, 'cost-explorer');
     await inLesson(page, (np, id) => np.command({ widget: id, type: 'run' }), cost.id);
     await waitForVerb('interacted');
     run = await inLesson(page, (np, id) => np.state().widgets.find(w => w.id === id), cost.id);
