@@ -244,24 +244,30 @@ void LessonPage::pick_section(Frame& frame, const std::string& anchor) {
   contents_open_ = false;
 }
 
+// The contents' scrolling list at `rect` (the column, or the drawer below its bar), as a child
+// window whose scroll the page keeps in contents_window_: 16 px at the sides and `pad_y` above
+// and below. A borderless child ignores WindowPadding unless asked; the scrollbar track stays
+// quiet. The caller ends it with ImGui::EndChild().
+void LessonPage::begin_contents_list(const UiContext& ui, const char* id, const ImRect& rect, float pad_y) {
+  ImGui::SetCursorScreenPos(rect.Min);
+  ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(ui.px(16), pad_y));
+  ImGui::PushStyleColor(ImGuiCol_ScrollbarBg, IM_COL32(0, 0, 0, 0));
+  ImGui::PushStyleColor(ImGuiCol_ScrollbarGrab, with_alpha(ui.colors().muted, 0.35f));
+  ImGui::PushStyleVar(ImGuiStyleVar_ScrollbarSize, ui.px(6));
+  ImGui::BeginChild(id, rect.GetSize(), false, ImGuiWindowFlags_NoBackground | ImGuiWindowFlags_AlwaysUseWindowPadding);
+  ImGui::PopStyleColor(2);
+  ImGui::PopStyleVar(2);
+  contents_window_ = ImGui::GetCurrentWindow();
+  contents_rect_ = rect;
+}
+
 void LessonPage::draw_contents_column(Frame& frame, const ImRect& rect) {
   const UiContext& ui = frame.ui;
   const Palette& c = ui.colors();
   ImDrawList* dl = ImGui::GetWindowDrawList();
   dl->AddRectFilled(rect.Min, rect.Max, c.panel);
   dl->AddLine(ImVec2(rect.Max.x - ui.px(1), rect.Min.y), ImVec2(rect.Max.x - ui.px(1), rect.Max.y), c.border, ui.px(1));
-  ImGui::SetCursorScreenPos(rect.Min);
-  ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(ui.px(16), ui.px(24)));
-  // A borderless child ignores WindowPadding unless asked; the scrollbar track stays quiet.
-  ImGui::PushStyleColor(ImGuiCol_ScrollbarBg, IM_COL32(0, 0, 0, 0));
-  ImGui::PushStyleColor(ImGuiCol_ScrollbarGrab, with_alpha(ui.colors().muted, 0.35f));
-  ImGui::PushStyleVar(ImGuiStyleVar_ScrollbarSize, ui.px(6));
-  ImGui::BeginChild("##contents", rect.GetSize(), false,
-                    ImGuiWindowFlags_NoBackground | ImGuiWindowFlags_AlwaysUseWindowPadding);
-  ImGui::PopStyleColor(2);
-  ImGui::PopStyleVar(2);
-  contents_window_ = ImGui::GetCurrentWindow();
-  contents_rect_ = rect;
+  begin_contents_list(ui, "##contents", rect, ui.px(24));
   std::vector<nlohmann::json> ignored;
   PageContext page{ui, *frame.session, geometry_, memory_, widgets_of(frame), frame.events ? *frame.events : ignored};
   const std::string picked = draw_toc(page, rect.GetWidth() - ui.px(32));
@@ -339,17 +345,7 @@ void LessonPage::draw_contents_drawer(Frame& frame) {
   dl->AddLine(m + ImVec2(-k, k), m + ImVec2(k, -k), c.text, ui.px(2));
 
   const ImRect list(ImVec2(0, ui.px(48)), ImVec2(width, display.y));
-  ImGui::SetCursorScreenPos(list.Min);
-  ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(ui.px(16), ui.px(8)));
-  ImGui::PushStyleColor(ImGuiCol_ScrollbarBg, IM_COL32(0, 0, 0, 0));
-  ImGui::PushStyleColor(ImGuiCol_ScrollbarGrab, with_alpha(ui.colors().muted, 0.35f));
-  ImGui::PushStyleVar(ImGuiStyleVar_ScrollbarSize, ui.px(6));
-  ImGui::BeginChild("##drawer-list", list.GetSize(), false,
-                    ImGuiWindowFlags_NoBackground | ImGuiWindowFlags_AlwaysUseWindowPadding);
-  ImGui::PopStyleColor(2);
-  ImGui::PopStyleVar(2);
-  contents_window_ = ImGui::GetCurrentWindow();
-  contents_rect_ = list;
+  begin_contents_list(ui, "##drawer-list", list, ui.px(8));
   const std::string picked = draw_toc(page, width - ui.px(32));
   ImGui::Dummy(ImVec2(0, ui.px(24)));
   // A finger's upright swipe on the list scrolls it (TouchGesture gave ImGui no press, so

@@ -113,6 +113,7 @@ class LessonPage {
   void draw_finish(PageContext& page, const Frame& frame, float width);  // the card after the last section
   void draw_top_bar(Frame& frame, const ImRect& bar);
   void draw_contents_column(Frame& frame, const ImRect& rect);
+  void begin_contents_list(const UiContext& ui, const char* id, const ImRect& rect, float pad_y);
   void draw_contents_drawer(Frame& frame);
   void draw_scroll_indicator(const UiContext& ui);
   void handle_input(const Frame& frame);

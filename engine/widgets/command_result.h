@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 #include <utility>
+#include <variant>
 
 namespace neuralpath::widgets {
 
@@ -39,6 +40,14 @@ class CommandResult {
 inline std::optional<int> int_field(const nlohmann::json& message, const char* name) {
   if (!message.contains(name) || !message[name].is_number_integer()) return std::nullopt;
   return message[name].get<int>();
+}
+
+// A command of one value read from the message (int_field(), a number in range, ...): the
+// command `Part{*value}`, or `refusal` when the message did not give the value.
+template <class Command, class Part, class Value>
+std::variant<Command, CommandResult> command_with(const std::optional<Value>& value, CommandResult refusal) {
+  if (!value) return refusal;
+  return Command(Part{*value});
 }
 
 }  // namespace neuralpath::widgets

@@ -3,11 +3,11 @@
 //
 //   StepThroughModel<Settings>                   the base: the sentence, stage, head and selected
 //                                                cell, and run_sentence(...)
-//   parse_common<Model>(message, parse_stage)   setSentence{text}  stage{stage: name|index}
+//   parse_common<Model>(message, stage_names)   setSentence{text}  stage{stage: name|index}
 //                                                setHead{head}  selectCell{row, col}, built as
 //                                                the shared commands (commands.h)
 //   finite_range(m)                              the colours' scale: finite min and max
-//   describe_stages(out, settings, stages, name, label_key)   the text version's sentence,
+//   describe_stages(out, settings, stages, stage_names, label_key)   the text version's sentence,
 //                                                mask and stage buttons
 //   snapshot_common(sentence, stage, head)       a shared link's sentence, stage and head,
 //   restore_common(model, snapshot)              written and read back
@@ -21,6 +21,7 @@
 #include "engine/text/format.h"
 #include "engine/widgets/command_result.h"
 #include "engine/widgets/commands.h"
+#include "engine/widgets/enum_names.h"
 #include "engine/widgets/explanation.h"
 #include "engine/widgets/trace_model.h"
 
@@ -76,9 +77,9 @@ namespace neuralpath::widgets::step_through {
 // The four commands every step-through takes (commands.h), or nullopt when `message` is another
 // (the kind's own, or unknown: the caller answers not_taken). Model's Command must hold
 // SetSentence, SetHead, SelectCell and its Model::SetStage (SetStage<its stage type>).
-template <class Model, class Stage>
-std::optional<std::variant<typename Model::Command, CommandResult>> parse_common(
-    const nlohmann::json& message, std::optional<Stage> (*parse_stage)(std::string_view)) {
+template <class Model, class Stage, std::size_t N>
+std::optional<std::variant<typename Model::Command, CommandResult>> parse_common(const nlohmann::json& message,
+                                                                                 const EnumNames<Stage, N>& stages) {
   using Command = typename Model::Command;
   using Parsed = std::variant<Command, CommandResult>;
   const std::string type = message.value("type", std::string());
@@ -87,7 +88,7 @@ std::optional<std::variant<typename Model::Command, CommandResult>> parse_common
     const nlohmann::json& v = message.contains("stage") ? message["stage"] : nlohmann::json();
     typename Model::SetStage s;
     if (v.is_number_integer()) s.index = v.get<int>();
-    if (v.is_string()) s.stage = parse_stage(v.get<std::string>());
+    if (v.is_string()) s.stage = stages.parse(v.get<std::string>());
     return Parsed(Command(s));
   }
   if (type == "setHead") return Parsed(Command(SetHead{int_field(message, "head").value_or(-1)}));
@@ -111,14 +112,14 @@ inline std::pair<float, float> finite_range(const Matrix& m) {
 // The text version before the first frame: the block's sentence and mask, out["stages"] (the
 // names) and out["choices"], one button per stage labelled tr(label_key + name), sending
 // stage{name}.
-template <class Settings, class Stage>
+template <class Settings, class Stage, std::size_t N>
 void describe_stages(nlohmann::json& out, const Settings& settings, const std::vector<Stage>& stages,
-                     const char* (*name)(Stage), const std::string& label_key) {
+                     const EnumNames<Stage, N>& names_of, const std::string& label_key) {
   out["sentence"] = settings.sentence;
   out["causal"] = settings.causal;
   nlohmann::json names = nlohmann::json::array(), items = nlohmann::json::array();
   for (Stage stage : stages) {
-    const std::string each = name(stage);
+    const std::string each = names_of.name(stage);
     names.push_back(each);
     items.push_back(choice(tr(label_key + each), {{"type", "stage"}, {"stage", each}}, {{"stage", each}}));
   }

@@ -8,6 +8,7 @@
 //   run_trace(...)            for the model: one run_sentence (readout.h) kept as the trace
 //   refuse_head(head)         for the model: why a head the run does not have is refused
 //   put_errors(state)         for state(): "error" and "input_error" when there is one
+//   sentence_state(...)       for state(): kind, sentence, mask, errors and the run's tokens
 #pragma once
 #include "engine/core/model.h"
 #include "engine/core/trace.h"
@@ -55,6 +56,15 @@ class TraceModel : public WidgetModelBase<SettingsType> {
   void put_errors(nlohmann::json& state) const {
     if (!error_.empty()) state["error"] = error_;
     if (!this->input_error_.empty()) state["input_error"] = this->input_error_;
+  }
+
+  // state()'s opening for a kind that shows one sentence's run (head view, model view): kind,
+  // sentence, mask, the errors, and the run's tokens when there is a run.
+  nlohmann::json sentence_state(const char* kind, const std::string& sentence, bool causal) const {
+    nlohmann::json state = {{"kind", kind}, {"sentence", sentence}, {"mask", causal ? "causal" : "none"}};
+    put_errors(state);
+    if (trace_) state["tokens"] = trace_->labels;
+    return state;
   }
 
   // Why `head` is refused (the run has heads 0 .. heads − 1), or nothing when it is one of them.

@@ -11,10 +11,14 @@
 //   take_explanation()          an explanation a command asked to open ("explain")
 //   take_events()               events for the page's host since the last call
 //   state(), snapshot(), restore(json)   the numbers on screen; what a shared link reopens
+//   summary()                   the text version's sentence about the numbers
 //   describe(settings, json&)  static: what the author set up and the choices the text version
 //                              offers before the first frame (document_json's widget block,
 //                              docs/protocol.md); widget_kinds.h calls it; choice() and
 //                              choices() make its buttons
+//
+// NEURALPATH_WIDGET_MODEL_MEMBERS (below) declares the members every model defines, so that a
+// model's header shows only what is its own: its commands, constructor and view accessors.
 //
 // This header brings what every model header needs (CommandResult, Explanation, the shared
 // commands, lesson::Inline, json, optional, string, variant, vector). WidgetModelBase<Settings>
@@ -65,6 +69,20 @@ inline nlohmann::json choice(std::string label, nlohmann::json command, nlohmann
 inline nlohmann::json choices(std::string label, nlohmann::json items) {
   return {{"label", std::move(label)}, {"items", std::move(items)}};
 }
+
+// The members every model defines, declared once. A model's class puts it in its public part,
+// after `using Command = ...`; its .cpp defines each of them, and the WidgetModel concept above
+// checks the signatures wherever a kind is registered. What differs from kind to kind (the
+// constructor, update() and wants_another_frame() for models that work with time, the accessors
+// for the view) the class declares itself.
+#define NEURALPATH_WIDGET_MODEL_MEMBERS                                             \
+  static std::variant<Command, CommandResult> parse(const nlohmann::json& message); \
+  static void describe(const Settings& settings, nlohmann::json& out);              \
+  CommandResult apply(const Command& command);                                      \
+  nlohmann::json state() const;                                                     \
+  nlohmann::json snapshot() const;                                                  \
+  CommandResult restore(const nlohmann::json& snapshot);                            \
+  std::string summary() const /* the text version's sentence about the numbers */
 
 template <class SettingsType>
 class WidgetModelBase {

@@ -4,6 +4,8 @@
 #include "engine/core/error.h"
 
 #include <exception>
+#include <utility>
+#include <vector>
 
 namespace neuralpath::lm {
 
@@ -76,6 +78,21 @@ std::string FileHeader::text(const char* key) const {
 std::string FileHeader::named(const char* key) const {
   std::string value = text(key);
   return value == "-" ? std::string() : value;
+}
+
+BpeTokenizer FileHeader::tokenizer(std::string_view in, std::size_t merges, std::size_t numbers,
+                                   std::size_t& at) const {
+  const std::size_t data = in.size() - 8 - at;  // the last 8 bytes are the checksum
+  if (data != 4 * merges + 2 * numbers)
+    bad("it holds " + std::to_string(data) + " bytes of data; its header says " +
+        std::to_string(4 * merges + 2 * numbers));
+  std::vector<std::pair<int, int>> list;
+  for (std::size_t i = 0; i < merges; ++i, at += 4) list.emplace_back(get_u16(in, at), get_u16(in, at + 2));
+  try {
+    return BpeTokenizer::from_merges(std::move(list));
+  } catch (const InputError& e) {
+    bad(e.what());
+  }
 }
 
 void FileHeader::bad(const std::string& why) const { throw InputError("not a valid " + what_ + ": " + why); }

@@ -11,7 +11,10 @@
 //   header.number(key, lo, hi)           a whole number within [lo, hi], or the file is refused
 //   header.text(key) / header.named(key) a value as written ("" when absent) / "-" read as ""
 //   whole_number(text, lo, hi)           the digits rule numbers share with the command line
+//   header.tokenizer(in, merges, numbers, at)   the data's tokenizer, its size checked first
 #pragma once
+
+#include "engine/core/lm/bpe.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -50,6 +53,11 @@ class FileHeader {
   std::string text(const char* key) const;          // as written; "" when absent
   std::string named(const char* key) const;         // as text(), with "-" (written for "none") read as ""
   std::size_t data_at() const { return data_at_; }  // where the data begins, just after "end\n"
+
+  // The data both formats begin with: the tokenizer's `merges` pairs (two numbers each), then
+  // `numbers` numbers of the format's own. Refuses a file whose data is not exactly that long,
+  // or whose merges do not make a tokenizer; `at` moves past the merges.
+  BpeTokenizer tokenizer(std::string_view in, std::size_t merges, std::size_t numbers, std::size_t& at) const;
 
   [[noreturn]] void bad(const std::string& why) const;  // InputError("not a valid <what>: <why>")
 

@@ -185,6 +185,13 @@ void gather_head(Matrix& m, const float* qkv, int b, int T, int d, int dh, int j
                 sizeof(float) * static_cast<std::size_t>(dh));
 }
 
+// Sequence b's head j of Q, K and V: Q_j = Q[:, j·dh : (j+1)·dh], and so for K and V.
+void gather_qkv(Matrix& q, Matrix& k, Matrix& v, const float* qkv, int b, int T, int d, int dh, int j) {
+  gather_head(q, qkv, b, T, d, dh, j, 0);
+  gather_head(k, qkv, b, T, d, dh, j, 1);
+  gather_head(v, qkv, b, T, d, dh, j, 2);
+}
+
 // Adds (or, with add = false, copies) m [T][dh] into rows of `to` with row stride `ld` at column `col`.
 void scatter_head(float* to, int ld, int col, const Matrix& m, int b, int T, bool add) {
   for (int t = 0; t < T; ++t) {
@@ -204,9 +211,7 @@ void attention_forward(float* out, const float* qkv, int B, int T, int d, int he
   Matrix q, k, v;
   for (int b = 0; b < B; ++b)
     for (int j = 0; j < heads; ++j) {
-      gather_head(q, qkv, b, T, d, dh, j, 0);
-      gather_head(k, qkv, b, T, d, dh, j, 1);
-      gather_head(v, qkv, b, T, d, dh, j, 2);
+      gather_qkv(q, k, v, qkv, b, T, d, dh, j);
       const Matrix o = attention_tiled(q, k, v, Mask::causal_mask(), one_thread);  // softmax(QKᵀ/√dh + M)·V
       scatter_head(out, d, j * dh, o, b, T, false);                                // concat heads
     }
@@ -220,9 +225,7 @@ void attention_backward(float* dqkv, const float* dout, const float* qkv, const 
   Matrix dout_h(T, dh);
   for (int b = 0; b < B; ++b)
     for (int j = 0; j < heads; ++j) {
-      gather_head(q, qkv, b, T, d, dh, j, 0);
-      gather_head(k, qkv, b, T, d, dh, j, 1);
-      gather_head(v, qkv, b, T, d, dh, j, 2);
+      gather_qkv(q, k, v, qkv, b, T, d, dh, j);
       o.resize(T, dh);
       for (int t = 0; t < T; ++t) {  // this head's columns of out, dout
         const std::ptrdiff_t at = (static_cast<std::ptrdiff_t>(b) * T + t) * d + j * dh;
@@ -247,9 +250,7 @@ void attention_forward_with_weights(float* out, std::vector<std::vector<float>>&
   Matrix q, k, v;
   for (int b = 0; b < B; ++b)
     for (int j = 0; j < heads; ++j) {
-      gather_head(q, qkv, b, T, d, dh, j, 0);
-      gather_head(k, qkv, b, T, d, dh, j, 1);
-      gather_head(v, qkv, b, T, d, dh, j, 2);
+      gather_qkv(q, k, v, qkv, b, T, d, dh, j);
       const AttentionResult r = attention_naive(q, k, v, Mask::causal_mask());
       scatter_head(out, d, j * dh, r.output, b, T, false);
       weights[static_cast<std::size_t>(b * heads + j)].assign(r.weights.data(), r.weights.data() + r.weights.size());

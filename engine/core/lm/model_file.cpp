@@ -113,16 +113,7 @@ LmModel model_from_bytes(const std::string& in) {
   std::size_t at = header.data_at();
   const std::size_t merges = static_cast<std::size_t>(m.config.vocab_size - kFirstMerge);
   const std::size_t params = parameter_layout(m.config).total;
-  if (in.size() - 8 - at != 4 * merges + 2 * params)
-    bad("it holds " + std::to_string(in.size() - 8 - at) + " bytes of data; its header says " +
-        std::to_string(4 * merges + 2 * params));
-  std::vector<std::pair<int, int>> list;
-  for (std::size_t i = 0; i < merges; ++i, at += 4) list.emplace_back(get_u16(in, at), get_u16(in, at + 2));
-  try {
-    m.tokenizer = BpeTokenizer::from_merges(std::move(list));
-  } catch (const InputError& e) {
-    bad(e.what());
-  }
+  m.tokenizer = header.tokenizer(in, merges, params, at);
   m.weights.resize(params);
   for (std::size_t i = 0; i < params; ++i, at += 2) {
     m.weights[i] = half_to_float(static_cast<std::uint16_t>(get_u16(in, at)));

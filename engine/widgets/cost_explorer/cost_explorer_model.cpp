@@ -241,6 +241,8 @@ json CostExplorerModel::state() const {
           {"summary", summary()}};
 }
 
+json CostExplorerModel::snapshot() const { return {{"T", t_}}; }
+
 CommandResult CostExplorerModel::restore(const json& snapshot) {
   if (!snapshot.is_object() || !snapshot.contains("T") || !snapshot["T"].is_number_integer())
     return tr("widgets.bad_snapshot", {{"kind", kKind}});

@@ -23,7 +23,6 @@ namespace neuralpath::widgets {
 class CostExplorerModel : public WidgetModelBase<CostExplorerSettings> {
  public:
   static constexpr const char* kKind = "cost-explorer";
-  static void describe(const Settings& settings, nlohmann::json& out);
   static constexpr std::int64_t kMinT = 10, kMaxT = 100000;
   static constexpr std::uint64_t kTabBudget = std::uint64_t{256}
                                               << 20;  // what a browser tab can spare the naive kernel
@@ -54,18 +53,12 @@ class CostExplorerModel : public WidgetModelBase<CostExplorerSettings> {
     std::optional<std::int64_t> t;
   };
   using Command = std::variant<SetLength, Run, Stop>;
-  static std::variant<Command, CommandResult> parse(const nlohmann::json& message);
+  NEURALPATH_WIDGET_MODEL_MEMBERS;
 
   CostExplorerModel(const CostExplorerSettings& settings, const lesson::Inline& caption);
 
-  CommandResult apply(const Command& command);
   void update(float dt);                                 // advances a running race by kFrameBudget seconds of work
   bool wants_another_frame() const { return running_; }  // the race works in update()
-
-  nlohmann::json state() const;
-  nlohmann::json snapshot() const { return {{"T", t_}}; }
-  CommandResult restore(const nlohmann::json& snapshot);
-  std::string summary() const;
 
   // For the view.
   std::int64_t t() const { return t_; }

@@ -42,21 +42,10 @@ std::variant<GenerateModel::Command, CommandResult> GenerateModel::parse(const j
   if (type == "write") return Command(Write{});
   if (type == "stop") return Command(Stop{});
   if (type == "restart") return Command(Restart{});
-  if (type == "setTemperature") {
-    const auto v = number_field(message, "value");
-    if (!v) return CommandResult(tr("generate.temperature_range"));
-    return Command(SetTemperature{*v});
-  }
-  if (type == "setTopK") {
-    const auto k = int_field(message, "k");
-    if (!k) return CommandResult(tr("generate.top_k_range"));
-    return Command(SetTopK{*k});
-  }
-  if (type == "setTopP") {
-    const auto p = number_field(message, "p");
-    if (!p) return CommandResult(tr("generate.top_p_range"));
-    return Command(SetTopP{*p});
-  }
+  if (type == "setTemperature")
+    return command_with<Command, SetTemperature>(number_field(message, "value"), tr("generate.temperature_range"));
+  if (type == "setTopK") return command_with<Command, SetTopK>(int_field(message, "k"), tr("generate.top_k_range"));
+  if (type == "setTopP") return command_with<Command, SetTopP>(number_field(message, "p"), tr("generate.top_p_range"));
   if (type == "setSeed") {
     if (!message.contains("seed") || !message["seed"].is_number_integer() || message["seed"].get<long long>() < 0 ||
         message["seed"].get<long long>() > 1000000)

@@ -50,20 +50,14 @@ class GenerateModel : public WidgetModelBase<GenerateSettings> {
   };
   using Command =
       std::variant<LoadModel, SetSentence, Step, Write, Stop, Restart, SetTemperature, SetTopK, SetTopP, SetSeed>;
-  static std::variant<Command, CommandResult> parse(const nlohmann::json& message);
+  NEURALPATH_WIDGET_MODEL_MEMBERS;
 
   GenerateModel(const GenerateSettings& settings, const lesson::Inline& caption);
 
-  CommandResult apply(const Command& command);
   void update(float dt);  // the model's arrival, and Write's tokens
   bool wants_another_frame() const;
 
-  nlohmann::json state() const;
-  nlohmann::json snapshot() const;
-  CommandResult restore(const nlohmann::json& snapshot);
-  std::string summary() const;
   TextTable table() const;
-  static void describe(const Settings& settings, nlohmann::json& out);
 
   // For the view.
   struct Candidate {

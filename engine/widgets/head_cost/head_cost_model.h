@@ -24,7 +24,6 @@ namespace neuralpath::widgets {
 class HeadCostModel : public WidgetModelBase<HeadCostSettings> {
  public:
   static constexpr const char* kKind = "head-cost";
-  static void describe(const Settings& settings, nlohmann::json& out);
   static constexpr std::int64_t kMinT = 1, kMaxT = 100000;  // the slider's range (a command may go to 10⁶)
 
   // The figures a learner can tap, in the order the view shows them.
@@ -44,16 +43,10 @@ class HeadCostModel : public WidgetModelBase<HeadCostSettings> {
     Figure figure = Figure::parameters;
   };
   using Command = std::variant<SetWidth, SetHeads, SetLength, Explain>;
-  static std::variant<Command, CommandResult> parse(const nlohmann::json& message);
+  NEURALPATH_WIDGET_MODEL_MEMBERS;
 
   HeadCostModel(const HeadCostSettings& settings, const lesson::Inline& caption);
 
-  CommandResult apply(const Command& command);
-
-  nlohmann::json state() const;
-  nlohmann::json snapshot() const;
-  CommandResult restore(const nlohmann::json& snapshot);
-  std::string summary() const;
   TextTable table() const;
 
   // For the view.

@@ -132,10 +132,8 @@ CommandResult HeadViewModel::apply(const Command& command) {
 // [SECTION] State, snapshot and the text version ------------------------------------------------
 
 json HeadViewModel::state() const {
-  json s = {{"kind", kKind}, {"sentence", sentence_}, {"mask", settings_.causal ? "causal" : "none"}};
-  put_errors(s);
+  json s = sentence_state(kKind, sentence_, settings_.causal);
   if (!trace_) return s;
-  s["tokens"] = trace_->labels;
   s["heads"] = heads();
   s["shown"] = shown_;
   s["focus"] = focus_;

@@ -20,7 +20,6 @@ namespace neuralpath::widgets {
 class HeadViewModel : public TraceModel<HeadViewSettings> {
  public:
   static constexpr const char* kKind = "head-view";
-  static void describe(const Settings& settings, nlohmann::json& out);
   static constexpr int kMaxTokens = kGridMaxTokens;
 
   struct Top {
@@ -42,16 +41,10 @@ class HeadViewModel : public TraceModel<HeadViewSettings> {
     int head = 0, row = 0, col = 0;
   };
   using Command = std::variant<SetSentence, ToggleHead, ShowHeads, Focus, Explain>;
-  static std::variant<Command, CommandResult> parse(const nlohmann::json& message);
+  NEURALPATH_WIDGET_MODEL_MEMBERS;
 
   HeadViewModel(const HeadViewSettings& settings, const lesson::Inline& caption, const ModelSpec& spec);
 
-  CommandResult apply(const Command& command);
-
-  nlohmann::json state() const;
-  nlohmann::json snapshot() const;
-  CommandResult restore(const nlohmann::json& snapshot);
-  std::string summary() const;
   TextTable table() const;
 
   // For the view (valid when has_trace()).

@@ -18,7 +18,6 @@ namespace neuralpath::widgets {
 class HeatmapModel : public TraceModel<HeatmapSettings> {
  public:
   static constexpr const char* kKind = "heatmap";
-  static void describe(const Settings& settings, nlohmann::json& out);
   static constexpr int kMaxTokens = kGridMaxTokens;
 
   struct SetMask {
@@ -28,17 +27,11 @@ class HeatmapModel : public TraceModel<HeatmapSettings> {
     Cell cell;
   };
   using Command = std::variant<SetSentence, SetMask, SetHead, SelectCell, Explain>;
-  static std::variant<Command, CommandResult> parse(const nlohmann::json& message);
+  NEURALPATH_WIDGET_MODEL_MEMBERS;
 
   HeatmapModel(const HeatmapSettings& settings, const lesson::Inline& caption, const ModelSpec& spec);
 
-  CommandResult apply(const Command& command);
-
-  nlohmann::json state() const;
-  nlohmann::json snapshot() const;
-  CommandResult restore(const nlohmann::json& snapshot);
-  std::string summary() const;  // the text version's one sentence about the numbers
-  TextTable table() const;      // and its table of them
+  TextTable table() const;  // the text version's table of the numbers
 
   // For the view (valid when has_trace()).
   const Matrix& weights() const { return weights_; }

@@ -26,16 +26,10 @@ std::variant<KvCacheModel::Command, CommandResult> KvCacheModel::parse(const jso
     if (!message.contains("T") || !message["T"].is_number_integer()) return CommandResult(tr("kv-cache.tokens_range"));
     return Command(SetTokens{message["T"].get<long long>()});
   }
-  if (type == "setKvHeads") {
-    const auto g = int_field(message, "heads");
-    if (!g) return CommandResult(tr("kv-cache.kv_heads_needed"));
-    return Command(SetKvHeads{*g});
-  }
-  if (type == "setBytes") {
-    const auto b = int_field(message, "bytes");
-    if (!b) return CommandResult(tr("kv-cache.bytes_range"));
-    return Command(SetBytes{*b});
-  }
+  if (type == "setKvHeads")
+    return command_with<Command, SetKvHeads>(int_field(message, "heads"), tr("kv-cache.kv_heads_needed"));
+  if (type == "setBytes")
+    return command_with<Command, SetBytes>(int_field(message, "bytes"), tr("kv-cache.bytes_range"));
   if (type == "race") return Command(Race{});
   if (type == "stop") return Command(Stop{});
   return CommandResult::not_taken(type);

@@ -50,20 +50,14 @@ class KvCacheModel : public WidgetModelBase<KvCacheSettings> {
   };
   struct Race {};
   using Command = std::variant<LoadModel, SetSentence, SetTokens, SetKvHeads, SetBytes, Race, Stop>;
-  static std::variant<Command, CommandResult> parse(const nlohmann::json& message);
+  NEURALPATH_WIDGET_MODEL_MEMBERS;
 
   KvCacheModel(const KvCacheSettings& settings, const lesson::Inline& caption);
 
-  CommandResult apply(const Command& command);
   void update(float dt);  // the model's arrival, and the race's work
   bool wants_another_frame() const;
 
-  nlohmann::json state() const;
-  nlohmann::json snapshot() const;
-  CommandResult restore(const nlohmann::json& snapshot);
-  std::string summary() const;
   TextTable table() const;
-  static void describe(const Settings& settings, nlohmann::json& out);
 
   // For the view.
   const ModelHandle& model_handle() const { return handle_; }

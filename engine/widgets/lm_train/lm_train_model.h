@@ -39,17 +39,11 @@ class LmTrainModel : public WidgetModelBase<LmTrainSettings> {
     lmworker::Reply reply;
   };
   using Command = std::variant<Train, Pause, ResetTraining, SetSentence, SetLayerHead, Worker>;
-  static std::variant<Command, CommandResult> parse(const nlohmann::json& message);
+  NEURALPATH_WIDGET_MODEL_MEMBERS;
 
   LmTrainModel(const LmTrainSettings& settings, const lesson::Inline& caption);
 
-  CommandResult apply(const Command& command);
-  nlohmann::json state() const;
-  nlohmann::json snapshot() const;
-  CommandResult restore(const nlohmann::json& snapshot);
-  std::string summary() const;
   TextTable table() const;
-  static void describe(const Settings& settings, nlohmann::json& out);
 
   // [SECTION] For the view
   enum class Status { idle, loading, training, paused, finished, error };

@@ -35,20 +35,11 @@ StepKind step_for(MaskStage stage) {
 
 }  // namespace
 
-const char* mistake_name(Mistake m) {
-  switch (m) {
-    case Mistake::after_softmax: return "mask-after-softmax";
-    case Mistake::no_scale: return "no-scale";
-    case Mistake::transpose: return "wrong-transpose";
-  }
-  return "";
-}
-
 // [SECTION] The engine run and the mistakes ----------------------------------------------------
 
 MaskStepsModel::MaskStepsModel(const MaskStepsSettings& settings, const lesson::Inline& caption, const ModelSpec& spec)
     : StepThroughModel(settings, caption, spec), stages_(settings.stages) {
-  if (stages_.empty()) stages_ = all_mask_stages();
+  if (stages_.empty()) stages_ = kMaskStages.all();
   if (auto problem = run(settings.sentence)) error_ = *problem;
 }
 
@@ -96,7 +87,7 @@ bool MaskStepsModel::row_sum_whole(Index row) const {
 // [SECTION] Commands ---------------------------------------------------------------------------
 
 std::variant<MaskStepsModel::Command, CommandResult> MaskStepsModel::parse(const json& message) {
-  if (auto common = step_through::parse_common<MaskStepsModel>(message, parse_mask_stage)) return *common;
+  if (auto common = step_through::parse_common<MaskStepsModel>(message, kMaskStages)) return *common;
   const std::string type = message.value("type", std::string());
   if (type == "mistake") {
     const std::string name = message.contains("mistake") && message["mistake"].is_string()
@@ -105,7 +96,7 @@ std::variant<MaskStepsModel::Command, CommandResult> MaskStepsModel::parse(const
     SetMistake m;
     bool found = false;
     for (Mistake each : {Mistake::after_softmax, Mistake::no_scale, Mistake::transpose})
-      if (name == mistake_name(each)) {
+      if (name == kMistakes.name(each)) {
         m.mistake = each;
         found = true;
       }
@@ -236,13 +227,13 @@ Explanation MaskStepsModel::explain_transpose_difference() const {
 
 json MaskStepsModel::state() const {
   json stages = json::array();
-  for (MaskStage s : stages_) stages.push_back(mask_stage_name(s));
+  for (MaskStage s : stages_) stages.push_back(kMaskStages.name(s));
   json s = {{"kind", kKind},
             {"stages", stages},
             {"stage_index", stage_},
-            {"stage", mask_stage_name(stage())},
+            {"stage", kMaskStages.name(stage())},
             {"causal", settings_.causal},
-            {"mistake", mistake_name(mistake_)}};
+            {"mistake", kMistakes.name(mistake_)}};
   if (!error_.empty()) s["error"] = error_;
   const Step* step = stage_step();
   if (!trace_ || !step) return s;
@@ -278,7 +269,7 @@ json MaskStepsModel::state() const {
 
 json MaskStepsModel::snapshot() const {
   json s = step_through::snapshot_common(trace_ ? sentence_ : settings_.sentence, stage_, head_);
-  s["m"] = mistake_name(mistake_);
+  s["m"] = kMistakes.name(mistake_);
   s["d"] = 1 << log_d_;
   return s;
 }
@@ -292,7 +283,7 @@ CommandResult MaskStepsModel::restore(const json& snapshot) {
 }
 
 std::string MaskStepsModel::summary() const {
-  const std::string name = mask_stage_name(stage());
+  const std::string name = kMaskStages.name(stage());
   return tr("mask-steps.summary", {{"n", std::to_string(stage_ + 1)},
                                    {"total", std::to_string(stages_.size())},
                                    {"stage", tr("mask-steps.stage." + name)},
@@ -302,7 +293,7 @@ std::string MaskStepsModel::summary() const {
 TextTable MaskStepsModel::table(const Step& step) const {
   const Trace& t = *trace_;
   const bool weights = step.kind == StepKind::softmax;
-  const std::string name = mask_stage_name(stage());
+  const std::string name = kMaskStages.name(stage());
   TextTable table;
   table.caption = weights ? tr("heatmap.table_caption", {{"rows", tr("widgets.table_rows")}})
                           : tr("mask-steps.table_caption",
@@ -326,7 +317,7 @@ TextTable MaskStepsModel::table(const Step& step) const {
 // [SECTION] The kind: what the text version offers before the first frame, the registry entry
 
 void MaskStepsModel::describe(const MaskStepsSettings& w, json& out) {
-  step_through::describe_stages(out, w, w.stages, mask_stage_name, "widgets.stage.");
+  step_through::describe_stages(out, w, w.stages, kMaskStages, "widgets.stage.");
 }
 
 const WidgetKind& mask_steps_widget_kind() { return folder_widget_kind<MaskStepsModel>(); }

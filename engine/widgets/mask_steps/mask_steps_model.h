@@ -19,12 +19,13 @@
 namespace neuralpath::widgets {
 
 enum class Mistake { after_softmax, no_scale, transpose };
-const char* mistake_name(Mistake mistake);  // "mask-after-softmax", "no-scale", "wrong-transpose"
+inline constexpr EnumNames<Mistake, 3> kMistakes{{{{Mistake::after_softmax, "mask-after-softmax"},
+                                                   {Mistake::no_scale, "no-scale"},
+                                                   {Mistake::transpose, "wrong-transpose"}}}};
 
 class MaskStepsModel : public StepThroughModel<MaskStepsSettings> {
  public:
   static constexpr const char* kKind = "mask-steps";
-  static void describe(const Settings& settings, nlohmann::json& out);
   static constexpr int kMaxTokens =
       16;  // four stages of a T×T grid side by side; the checker's figure too (read() hands it over)
   static constexpr int kMinLogD = 1, kMaxLogD = 10;  // the "no √d_k" slider: d_k = 2 .. 1024
@@ -38,16 +39,10 @@ class MaskStepsModel : public StepThroughModel<MaskStepsSettings> {
   };
   using SetStage = widgets::SetStage<MaskStage>;
   using Command = std::variant<SetSentence, SetStage, SetHead, SelectCell, SetMistake, SetLogD>;
-  static std::variant<Command, CommandResult> parse(const nlohmann::json& message);
+  NEURALPATH_WIDGET_MODEL_MEMBERS;
 
   MaskStepsModel(const MaskStepsSettings& settings, const lesson::Inline& caption, const ModelSpec& spec);
 
-  CommandResult apply(const Command& command);
-
-  nlohmann::json state() const;
-  nlohmann::json snapshot() const;
-  CommandResult restore(const nlohmann::json& snapshot);
-  std::string summary() const;
   TextTable table(const Step& step) const;
 
   // For the view (valid when has_trace()).

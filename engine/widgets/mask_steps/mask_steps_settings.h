@@ -10,6 +10,7 @@
 #pragma once
 
 #include "engine/lesson/parser.h"
+#include "engine/widgets/enum_names.h"
 
 #include <memory>
 #include <optional>
@@ -21,15 +22,16 @@ namespace neuralpath::widgets {
 
 // One score matrix on its way to weights: raw -> scaled -> masked -> softmax.
 enum class MaskStage { Raw, Scaled, Masked, Softmax };
-const char* mask_stage_name(MaskStage stage);  // "raw", "scaled", "masked", "softmax"
-std::optional<MaskStage> parse_mask_stage(std::string_view name);
-const std::vector<MaskStage>& all_mask_stages();  // the four, in order
+inline constexpr EnumNames<MaskStage, 4> kMaskStages{{{{MaskStage::Raw, "raw"},
+                                                       {MaskStage::Scaled, "scaled"},
+                                                       {MaskStage::Masked, "masked"},
+                                                       {MaskStage::Softmax, "softmax"}}}};
 
 struct MaskStepsSettings : lesson::WidgetSettings {
   void read(lesson::detail::WidgetFields& fields);  // the block's keys (mask_steps_settings.cpp)
   std::string sentence;
   bool causal = true;
-  std::vector<MaskStage> stages = all_mask_stages();  // never empty
+  std::vector<MaskStage> stages = kMaskStages.all();  // never empty
 };
 
 }  // namespace neuralpath::widgets

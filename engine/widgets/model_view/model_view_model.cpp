@@ -126,10 +126,8 @@ CommandResult ModelViewModel::apply(const Command& command) {
 // [SECTION] State, snapshot and the text version ------------------------------------------------
 
 json ModelViewModel::state() const {
-  json s = {{"kind", kKind}, {"sentence", sentence_}, {"mask", settings_.causal ? "causal" : "none"}};
-  put_errors(s);
+  json s = sentence_state(kKind, sentence_, settings_.causal);
   if (!trace_) return s;
-  s["tokens"] = trace_->labels;
   s["layers"] = layers();
   json head_counts = json::array(), every_weight = json::array();
   for (int l = 0; l < layers(); ++l) {

@@ -20,7 +20,6 @@ namespace neuralpath::widgets {
 class ModelViewModel : public TraceModel<ModelViewSettings> {
  public:
   static constexpr const char* kKind = "model-view";
-  static void describe(const Settings& settings, nlohmann::json& out);
   static constexpr int kMaxTokens = kGridMaxTokens;
 
   struct Head {
@@ -40,16 +39,10 @@ class ModelViewModel : public TraceModel<ModelViewSettings> {
     Cell cell;
   };
   using Command = std::variant<SetSentence, Open, Close, StepHead, SelectCell, Explain>;
-  static std::variant<Command, CommandResult> parse(const nlohmann::json& message);
+  NEURALPATH_WIDGET_MODEL_MEMBERS;
 
   ModelViewModel(const ModelViewSettings& settings, const lesson::Inline& caption, const ModelSpec& spec);
 
-  CommandResult apply(const Command& command);
-
-  nlohmann::json state() const;
-  nlohmann::json snapshot() const;
-  CommandResult restore(const nlohmann::json& snapshot);
-  std::string summary() const;
   TextTable table() const;
 
   // For the view (valid when has_trace()).

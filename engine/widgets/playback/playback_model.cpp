@@ -137,11 +137,7 @@ std::variant<PlaybackModel::Command, CommandResult> PlaybackModel::parse(const j
     if (!n) return refused("step_whole");
     return StepBy{*n};
   }
-  if (type == "seek") {
-    const auto step = integer_field(message, "step");
-    if (!step) return refused("seek_whole");
-    return Seek{*step};
-  }
+  if (type == "seek") return command_with<Command, Seek>(integer_field(message, "step"), refused("seek_whole"));
   if (type == "speed") {
     const auto rate = number_in(message, "rate", kMinSpeed, kMaxSpeed, "speed");
     if (const auto* refusal = std::get_if<CommandResult>(&rate)) return *refusal;
@@ -167,21 +163,13 @@ std::variant<PlaybackModel::Command, CommandResult> PlaybackModel::parse(const j
     if (!message.contains("text") || !message["text"].is_string()) return refused("sentence_text");
     return Draft{message["text"].get<std::string>()};
   }
-  if (type == "focus") {
-    const auto token = integer_field(message, "token");
-    if (!token) return refused("focus_whole");
-    return Focus{*token};
-  }
+  if (type == "focus") return command_with<Command, Focus>(integer_field(message, "token"), refused("focus_whole"));
   if (type == "temperature") {
     const auto value = number_in(message, "value", kMinTemperature, kMaxTemperature, "temperature");
     if (const auto* refusal = std::get_if<CommandResult>(&value)) return *refusal;
     return Temperature{std::get<float>(value)};
   }
-  if (type == "head") {
-    const auto head = integer_field(message, "head");
-    if (!head) return refused("head_whole");
-    return Head{*head};
-  }
+  if (type == "head") return command_with<Command, Head>(integer_field(message, "head"), refused("head_whole"));
   return CommandResult::not_taken(type);
 }
 

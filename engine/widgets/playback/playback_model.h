@@ -37,7 +37,6 @@ using lesson::kMinTemperature;
 class PlaybackModel : public WidgetModelBase<PlaybackSettings> {
  public:
   static constexpr const char* kKind = "playback";
-  static void describe(const Settings& settings, nlohmann::json& out);
 
   struct Play {};
   struct Toggle {};
@@ -73,22 +72,17 @@ class PlaybackModel : public WidgetModelBase<PlaybackSettings> {
   };
   using Command = std::variant<Play, Pause, Toggle, Restart, StepBy, Seek, SeekStage, Speed, Voice, SpeechEnded,
                                SetSentence, Draft, Focus, Temperature, Head>;
-  static std::variant<Command, CommandResult> parse(const nlohmann::json& message);
+  NEURALPATH_WIDGET_MODEL_MEMBERS;  // summary(): step n of N, its title and caption
 
   PlaybackModel(const PlaybackSettings& config, const lesson::Lesson& lesson, const ModelSpec& spec);
 
-  CommandResult apply(const Command& command);
   void update(float dt);
   bool wants_another_frame() const { return controller_.animating(); }  // advance, fill
   std::vector<nlohmann::json> take_events() { return controller_.take_events(); }
 
-  nlohmann::json state() const;
   // The board is a transport (a timeline played through): {step, steps, playing, caption,
   // speed}. The page keeps its step in the learner's progress and shows it as state().playback.
   nlohmann::json transport() const;
-  nlohmann::json snapshot() const;
-  CommandResult restore(const nlohmann::json& snapshot);
-  std::string summary() const;  // the text version's line: step n of N, its title and caption
 
   // For the view and the tests.
   const lesson::CodeBlock* code() const { return code_ ? &*code_ : nullptr; }

@@ -27,15 +27,6 @@ std::string counted(const char* key, long long count) { return tr_n(key, count, 
 
 }  // namespace
 
-const char* SplitJoinModel::role_name(Role role) {
-  switch (role) {
-    case Role::q: return "q";
-    case Role::k: return "k";
-    case Role::v: return "v";
-  }
-  return "";
-}
-
 // [SECTION] The engine run and what each stage shows -------------------------------------------
 
 SplitJoinModel::SplitJoinModel(const SplitJoinSettings& settings, const lesson::Inline& caption, const ModelSpec& spec)
@@ -178,7 +169,7 @@ std::string SplitJoinModel::columns_of(int head) const {
 // [SECTION] Commands ---------------------------------------------------------------------------
 
 std::variant<SplitJoinModel::Command, CommandResult> SplitJoinModel::parse(const json& message) {
-  if (auto common = step_through::parse_common<SplitJoinModel>(message, parse_split_stage)) return *common;
+  if (auto common = step_through::parse_common<SplitJoinModel>(message, kSplitStages)) return *common;
   const std::string type = message.value("type", std::string());
   if (type == "next") return Command(Move{1});
   if (type == "back") return Command(Move{-1});
@@ -204,7 +195,7 @@ std::variant<SplitJoinModel::Command, CommandResult> SplitJoinModel::parse(const
 CommandResult SplitJoinModel::apply(const Command& command) {
   if (const auto* c = std::get_if<SetSentence>(&command)) return run(c->text);
   if (!trace_) return tr("split-join.no_sentence", {{"error", error_}});
-  const int last = static_cast<int>(all_split_stages().size()) - 1;
+  const int last = static_cast<int>(kSplitStages.size()) - 1;
   // A new matrix on screen: the old cell means something else there.
   const auto changed = [this]() -> CommandResult {
     selected_.reset();
@@ -437,8 +428,8 @@ Explanation SplitJoinModel::explain_row_sum(int row) const {
 
 json SplitJoinModel::state() const {
   json stages = json::array();
-  for (SplitStage s : all_split_stages()) stages.push_back(split_stage_name(s));
-  json s = {{"kind", kKind}, {"stages", stages},        {"stage_index", stage_}, {"stage", split_stage_name(stage())},
+  for (const auto& [stage, name] : kSplitStages.entries) stages.push_back(name);
+  json s = {{"kind", kKind}, {"stages", stages},        {"stage_index", stage_}, {"stage", kSplitStages.name(stage())},
             {"head", head_}, {"role", role_name(role_)}};
   if (!error_.empty()) s["error"] = error_;
   if (!trace_) return s;
@@ -500,8 +491,8 @@ CommandResult SplitJoinModel::restore(const json& snapshot) {
 std::string SplitJoinModel::summary() const {
   if (!trace_) return {};
   return tr("split-join.summary", {{"n", n(stage_ + 1)},
-                                   {"total", n(static_cast<long long>(all_split_stages().size()))},
-                                   {"stage", tr(std::string("split-join.stage.") + split_stage_name(stage()))},
+                                   {"total", n(static_cast<long long>(kSplitStages.size()))},
+                                   {"stage", tr(std::string("split-join.stage.") + kSplitStages.name(stage()))},
                                    {"narration", narration()}});
 }
 
@@ -510,7 +501,7 @@ TextTable SplitJoinModel::table() const {
   if (!trace_) return table;
   const Trace& t = *trace_;
   table.caption = tr("split-join.table_caption",
-                     {{"stage", tr(std::string("split-join.stage.") + split_stage_name(stage()))},
+                     {{"stage", tr(std::string("split-join.stage.") + kSplitStages.name(stage()))},
                       {"rows", tr(shown_.column_head.front() < 0 ? "widgets.table_rows" : "split-join.table_rows")}});
   table.columns.push_back("");
   for (const std::string& c : shown_.columns) table.columns.push_back(c);
@@ -527,7 +518,7 @@ TextTable SplitJoinModel::table() const {
 // [SECTION] The kind: what the text version offers before the first frame, the registry entry
 
 void SplitJoinModel::describe(const SplitJoinSettings& w, json& out) {
-  step_through::describe_stages(out, w, all_split_stages(), split_stage_name, "split-join.stage.");
+  step_through::describe_stages(out, w, kSplitStages.all(), kSplitStages, "split-join.stage.");
 }
 
 const WidgetKind& split_join_widget_kind() { return folder_widget_kind<SplitJoinModel>(); }

@@ -27,12 +27,12 @@ namespace neuralpath::widgets {
 class SplitJoinModel : public StepThroughModel<SplitJoinSettings> {
  public:
   static constexpr const char* kKind = "split-join";
-  static void describe(const Settings& settings, nlohmann::json& out);
   static constexpr int kMaxTokens =
       12;  // a T × d_model grid of numbers, on a phone; the checker's figure too (read() hands it over)
 
   enum class Role { q, k, v };
-  static const char* role_name(Role role);  // "q", "k", "v"
+  static constexpr EnumNames<Role, 3> kRoles{{{{Role::q, "q"}, {Role::k, "k"}, {Role::v, "v"}}}};
+  static const char* role_name(Role role) { return kRoles.name(role); }
 
   struct Move {
     int by = 1;
@@ -48,16 +48,10 @@ class SplitJoinModel : public StepThroughModel<SplitJoinSettings> {
   };
   using SetStage = widgets::SetStage<SplitStage>;
   using Command = std::variant<SetSentence, SetStage, Move, SetHead, SetRole, SelectCell, SetMistake, SetShortNumbers>;
-  static std::variant<Command, CommandResult> parse(const nlohmann::json& message);
+  NEURALPATH_WIDGET_MODEL_MEMBERS;
 
   SplitJoinModel(const SplitJoinSettings& settings, const lesson::Inline& caption, const ModelSpec& spec);
 
-  CommandResult apply(const Command& command);
-
-  nlohmann::json state() const;
-  nlohmann::json snapshot() const;
-  CommandResult restore(const nlohmann::json& snapshot);
-  std::string summary() const;
   TextTable table() const;
 
   // What the current stage shows: a matrix copied from the trace (a copy, so the model can be
@@ -72,7 +66,7 @@ class SplitJoinModel : public StepThroughModel<SplitJoinSettings> {
   };
 
   // For the view (valid when has_trace()).
-  SplitStage stage() const { return all_split_stages()[static_cast<std::size_t>(stage_)]; }
+  SplitStage stage() const { return kSplitStages.at(static_cast<std::size_t>(stage_)); }
   bool per_head() const;       // the stages that show one head (slice .. mix)
   bool mistake_stage() const;  // scale and softmax: where the mistake can be switched on
   bool mistake() const { return mistake_ && mistake_stage(); }  // showing the mistake now

@@ -10,6 +10,7 @@
 #pragma once
 
 #include "engine/lesson/parser.h"
+#include "engine/widgets/enum_names.h"
 
 #include <memory>
 #include <optional>
@@ -23,9 +24,14 @@ namespace neuralpath::widgets {
 // head's slices, its scores, scaled by 1/√d_head, its weights, its output, the heads joined,
 // and W_O.
 enum class SplitStage { cut, slice, scores, scale, softmax, mix, concat, output };
-const char* split_stage_name(SplitStage stage);  // "cut", "slice", "scores", ...
-std::optional<SplitStage> parse_split_stage(std::string_view name);
-const std::vector<SplitStage>& all_split_stages();  // the eight, in order
+inline constexpr EnumNames<SplitStage, 8> kSplitStages{{{{SplitStage::cut, "cut"},
+                                                         {SplitStage::slice, "slice"},
+                                                         {SplitStage::scores, "scores"},
+                                                         {SplitStage::scale, "scale"},
+                                                         {SplitStage::softmax, "softmax"},
+                                                         {SplitStage::mix, "mix"},
+                                                         {SplitStage::concat, "concat"},
+                                                         {SplitStage::output, "output"}}}};
 
 struct SplitJoinSettings : lesson::WidgetSettings {
   void read(lesson::detail::WidgetFields& fields);  // the block's keys (split_join_settings.cpp)

@@ -19,7 +19,6 @@ class SpotlightModel : public TraceModel<SpotlightSettings> {
  public:
   static constexpr const char* kKind = "spotlight";
   static constexpr int kMaxTokens = 48;  // the trace keeps per-cell terms up to here; the checker's figure too
-  static void describe(const Settings& settings, nlohmann::json& out);
 
   struct BlendTerm {
     int token = -1;    // -1: "others", the remaining tokens together
@@ -37,16 +36,10 @@ class SpotlightModel : public TraceModel<SpotlightSettings> {
     std::variant<int, std::string> token;
   };
   using Command = std::variant<SetSentence, ChooseSentence, SetQuery, SetHead, Explain>;
-  static std::variant<Command, CommandResult> parse(const nlohmann::json& message);
+  NEURALPATH_WIDGET_MODEL_MEMBERS;
 
   SpotlightModel(const SpotlightSettings& settings, const lesson::Inline& caption, const ModelSpec& spec);
 
-  CommandResult apply(const Command& command);
-
-  nlohmann::json state() const;
-  nlohmann::json snapshot() const;
-  CommandResult restore(const nlohmann::json& snapshot);
-  std::string summary() const;
   TextTable table() const;
 
   // For the view (trace(), weights() ... valid when has_trace()).

@@ -27,17 +27,11 @@ class TokenizerModel : public WidgetModelBase<TokenizerSettings> {
     int token = 0;
   };
   using Command = std::variant<SetSentence, SetMerges, Explain>;
-  static std::variant<Command, CommandResult> parse(const nlohmann::json& message);
+  NEURALPATH_WIDGET_MODEL_MEMBERS;
 
   TokenizerModel(const TokenizerSettings& settings, const lesson::Inline& caption);
 
-  CommandResult apply(const Command& command);
-  nlohmann::json state() const;
-  nlohmann::json snapshot() const;
-  CommandResult restore(const nlohmann::json& snapshot);
-  std::string summary() const;
   TextTable table() const;
-  static void describe(const Settings& settings, nlohmann::json& out);
 
   // For the view.
   struct Token {

@@ -33,7 +33,6 @@ namespace neuralpath::widgets {
 class TrainModel : public WidgetModelBase<TrainSettings> {
  public:
   static constexpr const char* kKind = "train";
-  static void describe(const Settings& settings, nlohmann::json& out);
   static constexpr int kMaxTokens =
       48;  // a row of weights with each cell's terms; the checker's figure too (read() hands it over)
   // Per frame: at most kStepsPerFrame steps (slow enough to watch the curves and the spotlight
@@ -64,7 +63,7 @@ class TrainModel : public WidgetModelBase<TrainSettings> {
     std::string what;
   };  // "loss", "accuracy", "learning_rate"
   using Command = std::variant<Train, Pause, ResetTraining, SetSeed, UseTrained, SetSentence, TrainSteps, Explain>;
-  static std::variant<Command, CommandResult> parse(const nlohmann::json& message);
+  NEURALPATH_WIDGET_MODEL_MEMBERS;
 
   // `session` is nullopt when the widget cannot train (`error` says why, for the learner).
   // `built`: the lesson's own weights were trained (`lesson-weights: trained`, or the block says
@@ -75,14 +74,9 @@ class TrainModel : public WidgetModelBase<TrainSettings> {
   static TrainModel from_lesson(const TrainSettings& settings, const lesson::Inline& caption,
                                 const lesson::Lesson& lesson, const ModelSpec& spec);
 
-  CommandResult apply(const Command& command);
   void update(float dt);  // a running session trains one slice
   bool wants_another_frame() const { return session_ && session_->running(); }
 
-  nlohmann::json state() const;
-  nlohmann::json snapshot() const;
-  CommandResult restore(const nlohmann::json& snapshot);
-  std::string summary() const;
   TextTable table() const;
 
   // For the view (session() only when has_session()).

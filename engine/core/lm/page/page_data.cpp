@@ -117,16 +117,7 @@ PageData page_data_from_bytes(std::string_view in) {
         static_cast<float>(header.number("repeat_per_mille", 0, std::lround(kMaxRepeatFraction * 1000.0f))) / 1000.0f;
   std::size_t at = header.data_at();
   const std::size_t merges = static_cast<std::size_t>(vocab - kFirstMerge);
-  if (in.size() - 8 - at != 4 * merges + 2 * (train + validation))
-    bad("it holds " + std::to_string(in.size() - 8 - at) + " bytes of data; its header says " +
-        std::to_string(4 * merges + 2 * (train + validation)));
-  std::vector<std::pair<int, int>> list;
-  for (std::size_t i = 0; i < merges; ++i, at += 4) list.emplace_back(get_u16(in, at), get_u16(in, at + 2));
-  try {
-    d.tokenizer = BpeTokenizer::from_merges(std::move(list));
-  } catch (const InputError& e) {
-    bad(e.what());
-  }
+  d.tokenizer = header.tokenizer(in, merges, train + validation, at);
   auto read_stream = [&](std::vector<int>& stream, std::size_t n) {
     stream.resize(n);
     for (std::size_t i = 0; i < n; ++i, at += 2) {

@@ -46,7 +46,7 @@ void MaskStepsView::draw_stages(const UiContext& ui, const MaskStepsModel& model
   for (std::size_t i = 0; i < model.stages().size(); ++i)
     labels.push_back(tr("mask-steps.stage_button",
                         {{"n", std::to_string(i + 1)},
-                         {"name", tr(std::string("mask-steps.stage_short.") + mask_stage_name(model.stages()[i]))}}));
+                         {"name", tr(std::string("mask-steps.stage_short.") + kMaskStages.name(model.stages()[i]))}}));
   const int picked = kit::segmented(ui, "stage", labels, model.stage_index(), width);
   if (picked >= 0) asked.push_back(MaskStepsModel::SetStage{picked, std::nullopt});
   // Back and Next right under the stage buttons, the same rows at every stage: the formula and

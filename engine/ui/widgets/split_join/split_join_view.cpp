@@ -54,10 +54,10 @@ void SplitJoinView::draw(const UiContext& ui, const Model& model, Asked& asked) 
 
 void SplitJoinView::draw_choices(const UiContext& ui, const Model& model, float width, Asked& asked) {
   std::vector<std::string> labels;
-  for (std::size_t i = 0; i < all_split_stages().size(); ++i)
+  for (std::size_t i = 0; i < kSplitStages.size(); ++i)
     labels.push_back(tr("split-join.stage_button", {{"n", std::to_string(i + 1)},
                                                     {"name", tr(std::string("split-join.stage_short.") +
-                                                                split_stage_name(all_split_stages()[i]))}}));
+                                                                kSplitStages.name(kSplitStages.at(i)))}}));
   const int picked = kit::segmented(ui, "stage", labels, model.stage_index(), width);
   if (picked >= 0 && picked != model.stage_index()) asked.push_back(Model::SetStage{picked, std::nullopt});
   kit::gap(ui, 2);
@@ -66,7 +66,7 @@ void SplitJoinView::draw_choices(const UiContext& ui, const Model& model, float 
   // so a learner tapping Next again and again finds it where it was (#34: below the grid it
   // drifted down to the screen's edge, at 375 px and at 1440 px).
   ImGui::PushID("nav");
-  const int last = static_cast<int>(all_split_stages().size()) - 1;
+  const int last = static_cast<int>(kSplitStages.size()) - 1;
   const kit::StepNav nav = kit::step_nav(ui, tr("split-join.back").c_str(), tr("split-join.next").c_str(),
                                          model.stage_index() > 0, model.stage_index() < last);
   if (nav.move != 0) asked.push_back(Model::Move{nav.move});
