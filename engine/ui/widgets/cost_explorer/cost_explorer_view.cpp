@@ -17,18 +17,11 @@
 namespace neuralpath::ui {
 
 using Model = CostExplorerModel;
+using Asked = CostExplorerView::Asked;
 
-void CostExplorerView::draw(const UiContext& ui, const Model& model, Asked& asked) {
-  draw_widget_card(ui, this, model, explain_, [&](float width) {
-    draw_figures(ui, model, width, asked);
-    kit::gap(ui, 6);
-    draw_plot(ui, model, width);
-    kit::gap(ui, 8);
-    draw_run(ui, model, width, asked);
-  });
-}
+namespace {
 
-void CostExplorerView::draw_figures(const UiContext& ui, const Model& model, float width, Asked& asked) {
+void draw_figures(const UiContext& ui, const Model& model, Explainer& explainer, float width, Asked& asked) {
   const Model::Figures& figures = model.figures();
   const CostExplorerSettings& settings = model.settings();
   int t = static_cast<int>(model.t());
@@ -55,7 +48,7 @@ void CostExplorerView::draw_figures(const UiContext& ui, const Model& model, flo
   // Label over number, flowing into as many lines as the width needs.
   const auto explain = [&model](const char* what) { return [&model, what] { return model.explain_figure(what); }; };
   draw_figure_flow(
-      ui, explain_,
+      ui, explainer,
       {{"##pairs", tr("cost-explorer.figure_pairs"), format_count(figures.pairs), explain("pairs")},
        {"##fp32", tr("cost-explorer.figure_fp32"), format_bytes(figures.bytes_fp32), explain("fp32")},
        {"##fp16", tr("cost-explorer.figure_fp16"), format_bytes(figures.bytes_fp16), explain("fp16")},
@@ -66,7 +59,7 @@ void CostExplorerView::draw_figures(const UiContext& ui, const Model& model, flo
       4, width);
 }
 
-void CostExplorerView::draw_plot(const UiContext& ui, const Model& model, float width) {
+void draw_plot(const UiContext& ui, const Model& model, float width) {
   const Palette& c = ui.colors();
   ImFont* small = kit::font(ui, kit::Face::small);
   ImDrawList* draw = ImGui::GetWindowDrawList();
@@ -149,8 +142,8 @@ void CostExplorerView::draw_plot(const UiContext& ui, const Model& model, float 
   flow.end();
 }
 
-void CostExplorerView::draw_kernel_line(const UiContext& ui, const Model& model, const Model::LiveRun& run, bool naive,
-                                        float width) {
+void draw_kernel_line(const UiContext& ui, const Model& model, Explainer& explainer, const Model::LiveRun& run,
+                      bool naive, float width) {
   const KernelRace& race = run.race;
   const KernelRun& k = naive ? race.naive() : race.tiled();
   const Palette& c = ui.colors();
@@ -194,21 +187,21 @@ void CostExplorerView::draw_kernel_line(const UiContext& ui, const Model& model,
   if (k.rows_done > 0) {
     const std::string time = format_seconds(k.seconds);
     flow.place(kit::text_size(body, time));
-    explain_.number(ui, "##time", time, [&model, &run, naive] { return model.explain_kernel(run, naive); });
+    explainer.number(ui, "##time", time, [&model, &run, naive] { return model.explain_kernel(run, naive); });
   }
   if (k.status != KernelStatus::refused) {
     const std::string memory =
         tr("cost-explorer.needs",
            {{"bytes", format_bytes(static_cast<double>(naive ? run.naive_bytes : run.tiled_bytes))}});
     flow.place(kit::text_size(body, memory));
-    explain_.number(ui, "##memory", memory, [&model, &run, naive] { return model.explain_kernel(run, naive); });
+    explainer.number(ui, "##memory", memory, [&model, &run, naive] { return model.explain_kernel(run, naive); });
   }
   flow.end();
   if (naive && k.status == KernelStatus::refused) kit::wrapped(ui, model.refusal(run), c.bad, kit::Face::small);
   ImGui::PopID();
 }
 
-void CostExplorerView::draw_run(const UiContext& ui, const Model& model, float width, Asked& asked) {
+void draw_run(const UiContext& ui, const Model& model, Explainer& explainer, float width, Asked& asked) {
   const Palette& c = ui.colors();
   const Model::Figures& figures = model.figures();
   const std::string t = format_count(static_cast<std::uint64_t>(model.t()));
@@ -235,18 +228,30 @@ void CostExplorerView::draw_run(const UiContext& ui, const Model& model, float w
     ImGui::PushID(static_cast<int>(i));
     kit::gap(ui, 4);
     kit::wrapped(ui, "T = " + format_count(static_cast<std::uint64_t>(run.race.t())), c.text, kit::Face::bold);
-    draw_kernel_line(ui, model, run, true, width);
-    draw_kernel_line(ui, model, run, false, width);
+    draw_kernel_line(ui, model, explainer, run, true, width);
+    draw_kernel_line(ui, model, explainer, run, false, width);
     if (run.race.compared() && run.race.naive().status == KernelStatus::done) {
       ImGui::PushStyleColor(ImGuiCol_Text, c.muted);
       ImGui::TextUnformatted(tr("cost-explorer.difference").c_str());
       ImGui::PopStyleColor();
       ImGui::SameLine();
       const std::string diff = format_tiny(run.race.max_difference());
-      explain_.number(ui, "##diff", diff, [&model, &run] { return model.explain_difference(run); });
+      explainer.number(ui, "##diff", diff, [&model, &run] { return model.explain_difference(run); });
     }
     ImGui::PopID();
   }
+}
+
+}  // namespace
+
+void CostExplorerView::draw(const UiContext& ui, const Model& model, Asked& asked) {
+  draw_widget_card(ui, this, model, explain_, [&](float width) {
+    draw_figures(ui, model, explain_, width, asked);
+    kit::gap(ui, 6);
+    draw_plot(ui, model, width);
+    kit::gap(ui, 8);
+    draw_run(ui, model, explain_, width, asked);
+  });
 }
 
 const ViewKind& cost_explorer_view_kind() { return view_kind<CostExplorerModel, CostExplorerView>(); }

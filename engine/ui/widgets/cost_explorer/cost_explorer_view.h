@@ -13,13 +13,6 @@ namespace neuralpath::ui {
 class CostExplorerView : public WidgetView<CostExplorerModel> {
  public:
   void draw(const UiContext& ui, const CostExplorerModel& model, Asked& asked);
-
- private:
-  void draw_figures(const UiContext& ui, const CostExplorerModel& model, float width, Asked& asked);
-  void draw_plot(const UiContext& ui, const CostExplorerModel& model, float width);
-  void draw_run(const UiContext& ui, const CostExplorerModel& model, float width, Asked& asked);
-  void draw_kernel_line(const UiContext& ui, const CostExplorerModel& model, const CostExplorerModel::LiveRun& run,
-                        bool naive, float width);
 };
 
 }  // namespace neuralpath::ui

@@ -17,6 +17,7 @@
 namespace neuralpath::ui {
 
 using Model = GenerateModel;
+using Asked = GenerateView::Asked;
 
 namespace {
 
@@ -32,30 +33,15 @@ bool stage_shown(const Model& model, int index) {
   }
 }
 
-}  // namespace
-
-void GenerateView::draw(const UiContext& ui, const Model& model, Asked& asked) {
-  draw_widget_card(ui, this, model, explain_, [&](float width) {
-    draw_prompt(ui, model, width, asked);
-    kit::gap(ui, 6);
-    if (!model_panel_ready(ui, model, width, asked, layout_)) return;
-    draw_text(ui, model, width);
-    kit::gap(ui, 6);
-    draw_buttons(ui, model, asked);
-    draw_controls(ui, model, width, asked);
-    kit::gap(ui, 8);
-    draw_stages(ui, model, width);
-  });
-}
-
-void GenerateView::draw_prompt(const UiContext& ui, const Model& model, float width, Asked& asked) {
+void draw_prompt(const UiContext& ui, const Model& model, kit::FollowingField<512>& prompt_field, float width,
+                 Asked& asked) {
   kit::title(ui, tr("generate.prompt"));
-  if (prompt_.draw(ui, {"##prompt", tr("generate.use_prompt")}, model.prompt(), width))
-    asked.push_back(SetSentence{prompt_.text()});
+  if (prompt_field.draw(ui, {"##prompt", tr("generate.use_prompt")}, model.prompt(), width))
+    asked.push_back(SetSentence{prompt_field.text()});
   if (!model.input_error().empty()) kit::wrapped(ui, model.input_error(), ui.colors().bad, kit::Face::small);
 }
 
-void GenerateView::draw_text(const UiContext& ui, const Model& model, float width) {
+void draw_text(const UiContext& ui, const Model& model, float width) {
   const Palette& c = ui.colors();
   ImFont* face = kit::font(ui, kit::Face::mono);
   ImDrawList* draw = ImGui::GetWindowDrawList();
@@ -87,23 +73,23 @@ void GenerateView::draw_text(const UiContext& ui, const Model& model, float widt
     kit::wrapped(ui, tr("generate.all_written", {{"n", format_count(written.size())}}), c.muted, kit::Face::small);
 }
 
-void GenerateView::draw_buttons(const UiContext& ui, const Model& model, Asked& asked) {
+void draw_buttons(const UiContext& ui, const Model& model, nlohmann::json& layout, Asked& asked) {
   ImGui::BeginDisabled(model.finished());
   if (kit::button(ui, tr("generate.step").c_str(), true)) asked.push_back(Model::Step{});
-  layout_["step"] = kit::css_rect(ui, ImGui::GetItemRectMin(), ImGui::GetItemRectMax());
+  layout["step"] = kit::css_rect(ui, ImGui::GetItemRectMin(), ImGui::GetItemRectMax());
   ImGui::SameLine(0, ui.px(8));
   if (model.writing()) {
     if (kit::button(ui, tr("generate.stop").c_str())) asked.push_back(Stop{});
   } else if (kit::button(ui, tr("generate.write").c_str())) {
     asked.push_back(Model::Write{});
   }
-  layout_["write"] = kit::css_rect(ui, ImGui::GetItemRectMin(), ImGui::GetItemRectMax());
+  layout["write"] = kit::css_rect(ui, ImGui::GetItemRectMin(), ImGui::GetItemRectMax());
   ImGui::EndDisabled();
   ImGui::SameLine(0, ui.px(8));
   if (kit::button(ui, tr("generate.restart").c_str())) asked.push_back(Restart{});
 }
 
-void GenerateView::draw_controls(const UiContext& ui, const Model& model, float width, Asked& asked) {
+void draw_controls(const UiContext& ui, const Model& model, float width, Asked& asked) {
   const GenerateSettings& s = model.settings();
   const lm::SamplingSettings& now = model.sampling();
   const float slider_w = std::min(width, ui.px(420));
@@ -149,7 +135,7 @@ void GenerateView::draw_controls(const UiContext& ui, const Model& model, float 
   }
 }
 
-void GenerateView::draw_stages(const UiContext& ui, const Model& model, float width) {
+void draw_stages(const UiContext& ui, const Model& model, nlohmann::json& layout, float width) {
   const Palette& c = ui.colors();
   nlohmann::json rects = nlohmann::json::array();
   const auto& stages = model.stages();
@@ -206,7 +192,7 @@ void GenerateView::draw_stages(const UiContext& ui, const Model& model, float wi
     ImGui::SetCursorScreenPos(ImVec2(origin.x, row_bottom));
     ImGui::Dummy(ImVec2(width, ui.px(4)));
   }
-  layout_["stages"] = std::move(rects);
+  layout["stages"] = std::move(rects);
   if (const Model::Candidate* last = model.last()) {
     const std::string text = last->id == lm::kDocumentToken
                                  ? tr("generate.last_end", {{"u", format_number(static_cast<float>(model.last_u()))}})
@@ -215,6 +201,22 @@ void GenerateView::draw_stages(const UiContext& ui, const Model& model, float wi
                                                         {"p", format_percent(last->p)}});
     kit::wrapped(ui, text, c.muted, kit::Face::small);
   }
+}
+
+}  // namespace
+
+void GenerateView::draw(const UiContext& ui, const Model& model, Asked& asked) {
+  draw_widget_card(ui, this, model, explain_, [&](float width) {
+    draw_prompt(ui, model, prompt_, width, asked);
+    kit::gap(ui, 6);
+    if (!model_panel_ready(ui, model, width, asked, layout_)) return;
+    draw_text(ui, model, width);
+    kit::gap(ui, 6);
+    draw_buttons(ui, model, layout_, asked);
+    draw_controls(ui, model, width, asked);
+    kit::gap(ui, 8);
+    draw_stages(ui, model, layout_, width);
+  });
 }
 
 const ViewKind& generate_view_kind() { return view_kind<GenerateModel, GenerateView>(); }

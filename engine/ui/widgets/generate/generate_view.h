@@ -22,12 +22,6 @@ class GenerateView : public LaidOutView<GenerateModel> {
   void draw(const UiContext& ui, const GenerateModel& model, Asked& asked);
 
  private:
-  void draw_prompt(const UiContext& ui, const GenerateModel& model, float width, Asked& asked);
-  void draw_text(const UiContext& ui, const GenerateModel& model, float width);
-  void draw_buttons(const UiContext& ui, const GenerateModel& model, Asked& asked);
-  void draw_controls(const UiContext& ui, const GenerateModel& model, float width, Asked& asked);
-  void draw_stages(const UiContext& ui, const GenerateModel& model, float width);
-
   kit::FollowingField<512> prompt_;
 };
 

@@ -17,6 +17,7 @@
 namespace neuralpath::ui {
 
 using Model = HeadCostModel;
+using Asked = HeadCostView::Asked;
 
 namespace {
 
@@ -36,49 +37,17 @@ std::int64_t length_at(int stop) {
   return std::clamp<std::int64_t>(static_cast<std::int64_t>(std::lround(t / unit) * unit), Model::kMinT, Model::kMaxT);
 }
 
-}  // namespace
-
-void HeadCostView::draw(const UiContext& ui, const Model& model, Asked& asked) {
-  draw_widget_card(ui, this, model, explain_, [&](float width) {
-    const MultiHeadCost& c = model.cost();
-    const Palette& p = ui.colors();
-    // d_model: the widths of real layers.
-    const int w = stepper(ui, "width", tr("head-cost.slider_width", {{"d", count(c.d_model)}}), model.width_index(),
-                          static_cast<int>(model.widths().size()) - 1, width);
-    if (w >= 0) asked.push_back(Model::SetWidth{model.widths()[static_cast<std::size_t>(w)]});
-    // H: only the counts that divide d_model, so every stop is a valid layer.
-    const int h = stepper(
-        ui, "heads",
-        tr_n("head-cost.slider_heads", static_cast<int>(c.heads), {{"n", count(c.heads)}, {"d_head", count(c.d_head)}}),
-        model.heads_index(), static_cast<int>(model.by_heads().size()) - 1, width);
-    if (h >= 0) asked.push_back(Model::SetHeads{model.by_heads()[static_cast<std::size_t>(h)].heads});
-    // T: logarithmic stops.
-    const int t = stepper(ui, "length", tr("head-cost.slider_length", {{"T", count(c.t)}}), length_stop(c.t),
-                          kLengthStops, width);
-    if (t >= 0) {
-      std::int64_t next = length_at(t);
-      // − / + must always move, even where two stops round to the same number.
-      if (next == c.t) next = t > length_stop(c.t) ? std::min(c.t + 1, Model::kMaxT) : std::max(c.t - 1, Model::kMinT);
-      asked.push_back(Model::SetLength{next});
-    }
-    if (!model.note().empty()) kit::wrapped(ui, model.note(), p.bad, kit::Face::small);
-    kit::gap(ui, 6);
-    draw_figures(ui, model, width);
-    kit::gap(ui, 6);
-    draw_split(ui, model, width);
-    kit::gap(ui, 8);
-    draw_by_heads(ui, model, width, asked);
-  });
-}
-
-int HeadCostView::stepper(const UiContext& ui, const char* id, const std::string& label, int stop, int last,
-                          float width) {
+// A labelled slider over stops 0..last; returns the stop asked for this frame, or -1.
+// The stops are already spaced as the quantity wants (real widths, divisors, log T).
+// Where it drew goes in layout[id].
+int stepper(const UiContext& ui, nlohmann::json& layout, const char* id, const std::string& label, int stop, int last,
+            float width) {
   int asked = -1;
   ImGui::PushID(id);
   // The value is printed above the slider, never inside it: on a phone the grab would cover it.
   const ImVec2 label_at = ImGui::GetCursorScreenPos();
   kit::wrapped(ui, label, 0, kit::Face::bold);
-  nlohmann::json& where = layout_[id];
+  nlohmann::json& where = layout[id];
   where["label"] = kit::css_rect(
       ui, label_at,
       ImVec2(label_at.x + kit::text_size(kit::font(ui, kit::Face::bold), label).x, ImGui::GetCursorScreenPos().y));
@@ -111,7 +80,7 @@ int HeadCostView::stepper(const UiContext& ui, const char* id, const std::string
   return asked;
 }
 
-void HeadCostView::draw_figures(const UiContext& ui, const Model& model, float width) {
+void draw_figures(const UiContext& ui, const Model& model, Explainer& explainer, float width) {
   const MultiHeadCost& c = model.cost();
   std::vector<ExplainedFigure> figures;
   const auto add = [&](Model::Figure figure, std::string label, std::string value) {
@@ -126,10 +95,10 @@ void HeadCostView::draw_figures(const UiContext& ui, const Model& model, float w
   add(Model::Figure::flops, tr("head-cost.figure_flops"), count(c.flops));
   add(Model::Figure::grids, tr_n("head-cost.figure_grids", static_cast<int>(c.heads), {{"n", count(c.heads)}}),
       count(c.grid_cells));
-  draw_figure_flow(ui, explain_, figures, 3, width);
+  draw_figure_flow(ui, explainer, figures, 3, width);
 }
 
-void HeadCostView::draw_split(const UiContext& ui, const Model& model, float width) {
+void draw_split(const UiContext& ui, const Model& model, float width) {
   // One bar, cut where the projections' share of the multiplications ends.
   const MultiHeadCost& c = model.cost();
   const Palette& p = ui.colors();
@@ -162,7 +131,7 @@ void HeadCostView::draw_split(const UiContext& ui, const Model& model, float wid
   flow.end();
 }
 
-void HeadCostView::draw_by_heads(const UiContext& ui, const Model& model, float width, Asked& asked) {
+void draw_by_heads(const UiContext& ui, const Model& model, nlohmann::json& layout, float width, Asked& asked) {
   const Palette& p = ui.colors();
   ImFont* small = kit::font(ui, kit::Face::small);
   ImDrawList* draw = ImGui::GetWindowDrawList();
@@ -218,17 +187,52 @@ void HeadCostView::draw_by_heads(const UiContext& ui, const Model& model, float 
   for (std::size_t i = 0; i < flat.size(); ++i)
     draw->AddText(small, small->FontSize, ImVec2(origin.x, origin.y + small->FontSize * static_cast<float>(i)), p.bad,
                   flat[i].c_str());
-  layout_["flat"] = {
+  layout["flat"] = {
       {"lines", flat},
       {"rect", kit::css_rect(ui, origin,
                              ImVec2(origin.x + width, origin.y + small->FontSize * static_cast<float>(flat.size())))}};
-  layout_["bars"] = kit::css_rect(ui, ImVec2(origin.x, origin.y + top_pad), ImVec2(origin.x + width, base));
+  layout["bars"] = kit::css_rect(ui, ImVec2(origin.x, origin.y + top_pad), ImVec2(origin.x + width, base));
   ImGui::SetCursorScreenPos(ImVec2(origin.x, base + label_h + ui.px(2)));
   ImGui::Dummy(ImVec2(width, 0));
   kit::wrapped(ui,
                tr_n("head-cost.chart_note", static_cast<long long>(now.heads),
                     {{"d_head", count(now.d_head)}, {"heads", count(now.heads)}}),
                p.muted, kit::Face::small);
+}
+
+}  // namespace
+
+void HeadCostView::draw(const UiContext& ui, const Model& model, Asked& asked) {
+  draw_widget_card(ui, this, model, explain_, [&](float width) {
+    const MultiHeadCost& c = model.cost();
+    const Palette& p = ui.colors();
+    // d_model: the widths of real layers.
+    const int w = stepper(ui, layout_, "width", tr("head-cost.slider_width", {{"d", count(c.d_model)}}),
+                          model.width_index(), static_cast<int>(model.widths().size()) - 1, width);
+    if (w >= 0) asked.push_back(Model::SetWidth{model.widths()[static_cast<std::size_t>(w)]});
+    // H: only the counts that divide d_model, so every stop is a valid layer.
+    const int h = stepper(
+        ui, layout_, "heads",
+        tr_n("head-cost.slider_heads", static_cast<int>(c.heads), {{"n", count(c.heads)}, {"d_head", count(c.d_head)}}),
+        model.heads_index(), static_cast<int>(model.by_heads().size()) - 1, width);
+    if (h >= 0) asked.push_back(Model::SetHeads{model.by_heads()[static_cast<std::size_t>(h)].heads});
+    // T: logarithmic stops.
+    const int t = stepper(ui, layout_, "length", tr("head-cost.slider_length", {{"T", count(c.t)}}), length_stop(c.t),
+                          kLengthStops, width);
+    if (t >= 0) {
+      std::int64_t next = length_at(t);
+      // − / + must always move, even where two stops round to the same number.
+      if (next == c.t) next = t > length_stop(c.t) ? std::min(c.t + 1, Model::kMaxT) : std::max(c.t - 1, Model::kMinT);
+      asked.push_back(Model::SetLength{next});
+    }
+    if (!model.note().empty()) kit::wrapped(ui, model.note(), p.bad, kit::Face::small);
+    kit::gap(ui, 6);
+    draw_figures(ui, model, explain_, width);
+    kit::gap(ui, 6);
+    draw_split(ui, model, width);
+    kit::gap(ui, 8);
+    draw_by_heads(ui, model, layout_, width, asked);
+  });
 }
 
 const ViewKind& head_cost_view_kind() { return view_kind<HeadCostModel, HeadCostView>(); }

@@ -18,14 +18,6 @@ class HeadCostView : public LaidOutView<HeadCostModel> {
   void draw(const UiContext& ui, const HeadCostModel& model, Asked& asked);
   // layout(): where the last frame drew its controls, [x, y, w, h] in CSS pixels from the canvas's top
   // left (state()'s "layout"): per slider its value's label, track and − / + buttons; the bars.
-
- private:
-  // A labelled slider over stops 0..last; returns the stop asked for this frame, or -1.
-  // The stops are already spaced as the quantity wants (real widths, divisors, log T).
-  int stepper(const UiContext& ui, const char* id, const std::string& label, int stop, int last, float width);
-  void draw_figures(const UiContext& ui, const HeadCostModel& model, float width);
-  void draw_split(const UiContext& ui, const HeadCostModel& model, float width);
-  void draw_by_heads(const UiContext& ui, const HeadCostModel& model, float width, Asked& asked);
 };
 
 }  // namespace neuralpath::ui

@@ -15,10 +15,6 @@
 
 namespace neuralpath::ui {
 
-namespace {
-constexpr float kFaintest = 0.02f;  // weights below this draw no line (they would be invisible anyway)
-}  // namespace
-
 ImU32 HeadViewView::head_color(int head) {
   // Okabe and Ito's colour-blind-safe set: distinct under the common colour-vision deficiencies
   // and readable on both the light and the dark page.
@@ -28,22 +24,14 @@ ImU32 HeadViewView::head_color(int head) {
   return colors[static_cast<std::size_t>(head) % (sizeof colors / sizeof colors[0])];
 }
 
-void HeadViewView::draw(const UiContext& ui, const HeadViewModel& model, Asked& asked) {
-  // A weight's derivation opens in a sheet across the bottom of the screen, not a popup: the
-  // learner reading it can still toggle heads with the chips (a popup would take that tap).
-  explain_.use_sheet(true);
-  layout_ = nlohmann::json::object();
-  draw_widget_card(ui, this, model, explain_, [&](float width) {
-    draw_head_chips(ui, model, width, asked);
-    kit::gap(ui, 4);
-    draw_lines(ui, model, width, asked);
-    kit::gap(ui, 4);
-    draw_tops(ui, model, width);
-    if (!model.input_error().empty()) kit::wrapped(ui, model.input_error(), ui.colors().bad, kit::Face::small);
-  });
-}
+using Asked = HeadViewView::Asked;
 
-void HeadViewView::draw_head_chips(const UiContext& ui, const HeadViewModel& model, float width, Asked& asked) {
+namespace {
+
+constexpr float kFaintest = 0.02f;  // weights below this draw no line (they would be invisible anyway)
+
+void draw_head_chips(const UiContext& ui, const HeadViewModel& model, nlohmann::json& layout, float width,
+                     Asked& asked) {
   const Palette& c = ui.colors();
   ImFont* face = kit::font(ui, kit::Face::body);
   ImDrawList* draw = ImGui::GetWindowDrawList();
@@ -53,11 +41,11 @@ void HeadViewView::draw_head_chips(const UiContext& ui, const HeadViewModel& mod
     const std::string label = tr("widgets.head", {{"n", std::to_string(h + 1)}});
     const ImVec2 size(kit::text_size(face, label).x + 2 * pad.x + ui.px(14), face->FontSize + 2 * pad.y);
     const ImVec2 min = flow.place(size), max(min.x + size.x, min.y + size.y);
-    layout_["heads"].push_back(kit::css_rect(ui, min, max));
+    layout["heads"].push_back(kit::css_rect(ui, min, max));
     ImGui::PushID(h);
     if (ImGui::InvisibleButton("##head", size)) asked.push_back(HeadViewModel::ToggleHead{h});
     const bool on = model.shown(h), hovered = ImGui::IsItemHovered();
-    const ImU32 color = head_color(h);
+    const ImU32 color = HeadViewView::head_color(h);
     draw->AddRectFilled(min, max, on ? kit::fade(color, 0.22f) : c.page, ui.px(14));
     draw->AddRect(min, max, on || hovered ? color : c.border, ui.px(14), 0, ui.px(on ? 2 : 1));
     if (ImGui::IsItemFocused())
@@ -75,7 +63,8 @@ void HeadViewView::draw_head_chips(const UiContext& ui, const HeadViewModel& mod
   flow.end();
 }
 
-void HeadViewView::draw_lines(const UiContext& ui, const HeadViewModel& model, float width, Asked& asked) {
+void draw_lines(const UiContext& ui, const HeadViewModel& model, Explainer& explainer, nlohmann::json& layout,
+                float width, Asked& asked) {
   const Trace& t = model.trace();
   const Palette& c = ui.colors();
   ImFont* face = kit::font(ui, kit::Face::body);
@@ -125,11 +114,11 @@ void HeadViewView::draw_lines(const UiContext& ui, const HeadViewModel& model, f
     const ImVec2 from = left_anchor(line.from), to = right_anchor(line.to);
     const float alpha = focus >= 0 ? 0.25f + 0.75f * line.weight : 0.1f + 0.6f * line.weight;
     const float thickness = ui.px(1.0f) + ui.px(focus >= 0 ? 4.0f : 2.0f) * line.weight;
-    draw->AddLine(ImVec2(from.x, from.y + offset), ImVec2(to.x, to.y + offset), kit::fade(head_color(line.head), alpha),
-                  thickness);
+    draw->AddLine(ImVec2(from.x, from.y + offset), ImVec2(to.x, to.y + offset),
+                  kit::fade(HeadViewView::head_color(line.head), alpha), thickness);
     order.push_back({{"head", line.head}, {"from", line.from}, {"to", line.to}, {"width", thickness / ui.scale}});
   }
-  layout_["lines"] = std::move(order);  // in drawing order: the last is on top
+  layout["lines"] = std::move(order);  // in drawing order: the last is on top
 
   // The words: left ones choose the focus (tap again for every word); right ones, with a focus,
   // explain the heaviest shown head's weight on them.
@@ -149,8 +138,8 @@ void HeadViewView::draw_lines(const UiContext& ui, const HeadViewModel& model, f
         for (int h = 0; h < heads && focus >= 0; ++h)
           if (model.shown(h) && (best < 0 || model.weights(h)(focus, j) > model.weights(best)(focus, j))) best = h;
         if (best >= 0) {
-          hovered = explain_.area(ui, "##key", min, max,
-                                  [&model, best, focus, j] { return model.explain_cell(best, focus, j); });
+          hovered = explainer.area(ui, "##key", min, max,
+                                   [&model, best, focus, j] { return model.explain_cell(best, focus, j); });
         } else {
           ImGui::Dummy(ImVec2(column, row_h));
         }
@@ -173,7 +162,7 @@ void HeadViewView::draw_lines(const UiContext& ui, const HeadViewModel& model, f
   ImGui::Dummy(ImVec2(width, 0));
 }
 
-void HeadViewView::draw_tops(const UiContext& ui, const HeadViewModel& model, float width) {
+void draw_tops(const UiContext& ui, const HeadViewModel& model, Explainer& explainer, float width) {
   const Trace& t = model.trace();
   const Palette& c = ui.colors();
   if (model.focus() < 0) {
@@ -187,7 +176,8 @@ void HeadViewView::draw_tops(const UiContext& ui, const HeadViewModel& model, fl
     if (top.index < 0) continue;
     ImGui::PushID(top.head);
     const ImVec2 at = ImGui::GetCursorScreenPos();
-    draw->AddCircleFilled(ImVec2(at.x + ui.px(5), at.y + small->FontSize * 0.6f), ui.px(5), head_color(top.head));
+    draw->AddCircleFilled(ImVec2(at.x + ui.px(5), at.y + small->FontSize * 0.6f), ui.px(5),
+                          HeadViewView::head_color(top.head));
     ImGui::SetCursorScreenPos(ImVec2(at.x + ui.px(16), at.y));
     const std::string text =
         tr("multihead.head_looks_line", {{"head", tr("widgets.head", {{"n", std::to_string(top.head + 1)}})},
@@ -201,13 +191,30 @@ void HeadViewView::draw_tops(const UiContext& ui, const HeadViewModel& model, fl
     ImGui::SameLine();
     NumberStyle style;
     style.small = true;
-    style.color = head_color(top.head);
+    style.color = HeadViewView::head_color(top.head);
     const int head = top.head, focus = model.focus(), key = top.index;
-    explain_.number(
+    explainer.number(
         ui, "##top", format_percent(top.weight),
         [&model, head, focus, key] { return model.explain_cell(head, focus, key); }, style);
     ImGui::PopID();
   }
+}
+
+}  // namespace
+
+void HeadViewView::draw(const UiContext& ui, const HeadViewModel& model, Asked& asked) {
+  // A weight's derivation opens in a sheet across the bottom of the screen, not a popup: the
+  // learner reading it can still toggle heads with the chips (a popup would take that tap).
+  explain_.use_sheet(true);
+  layout_ = nlohmann::json::object();
+  draw_widget_card(ui, this, model, explain_, [&](float width) {
+    draw_head_chips(ui, model, layout_, width, asked);
+    kit::gap(ui, 4);
+    draw_lines(ui, model, explain_, layout_, width, asked);
+    kit::gap(ui, 4);
+    draw_tops(ui, model, explain_, width);
+    if (!model.input_error().empty()) kit::wrapped(ui, model.input_error(), ui.colors().bad, kit::Face::small);
+  });
 }
 
 const ViewKind& head_view_view_kind() { return view_kind<HeadViewModel, HeadViewView>(); }

@@ -21,11 +21,6 @@ class HeadViewView : public LaidOutView<HeadViewModel> {
   static ImU32 head_color(int head);
   // layout(): where the last frame drew the head chips, [x, y, w, h] in CSS pixels from the canvas's top
   // left (state()'s "layout": {"heads": [...]}).
-
- private:
-  void draw_head_chips(const UiContext& ui, const HeadViewModel& model, float width, Asked& asked);
-  void draw_lines(const UiContext& ui, const HeadViewModel& model, float width, Asked& asked);
-  void draw_tops(const UiContext& ui, const HeadViewModel& model, float width);
 };
 
 }  // namespace neuralpath::ui

@@ -14,6 +14,68 @@
 
 namespace neuralpath::ui {
 
+namespace {
+
+void draw_details(const UiContext& ui, const HeatmapModel& model, Explainer& explainer, Cell cell) {
+  const Trace& t = model.trace();
+  const Palette& c = ui.colors();
+  const int head = model.head();
+  const std::string heading =
+      tr("heatmap.details_title", {{"query", quote_token(t.labels[static_cast<std::size_t>(cell.row)])},
+                                   {"key", quote_token(t.labels[static_cast<std::size_t>(cell.col)])}});
+  kit::title(ui, t.heads > 1 ? tr("heatmap.details_title_head", {{"title", heading}, {"n", std::to_string(head + 1)}})
+                             : heading);
+  const Step* score = find_step(t, StepKind::score, head);
+  const Step* scale = find_step(t, StepKind::scale, head);
+  const Step* mask = find_step(t, StepKind::mask, head);
+  const Step* softmax = find_step(t, StepKind::softmax, head);
+  if (!score || !scale || !mask || !softmax) return;
+  ImFont* body = kit::font(ui, kit::Face::body);
+  ImFont* mono = kit::font(ui, kit::Face::mono);
+  const float width = ImGui::GetContentRegionAvail().x;
+  ImGui::PushID("details");
+  // One line per stage of the formula; each number opens its own explanation.
+  const auto line = [&](int id, const std::string& lead, const std::string& value, const Step& step,
+                        const std::string& tail = "") {
+    kit::Flow flow(width, ui.px(5), ui.px(2));
+    flow.place(kit::text_size(body, lead));
+    ImGui::PushStyleColor(ImGuiCol_Text, c.muted);
+    ImGui::TextUnformatted(lead.c_str());
+    ImGui::PopStyleColor();
+    flow.place(kit::text_size(mono, value));
+    ImGui::PushID(id);
+    NumberStyle style;
+    style.mono = true;
+    explainer.number(
+        ui, "##v", value, [&model, &step, cell] { return model.explain_step(step, cell); }, style);
+    ImGui::PopID();
+    if (!tail.empty()) {
+      flow.place(kit::text_size(body, tail));
+      ImGui::PushStyleColor(ImGuiCol_Text, c.muted);
+      ImGui::TextUnformatted(tail.c_str());
+      ImGui::PopStyleColor();
+    }
+    flow.end();
+  };
+  line(1, tr("heatmap.line_score"), format_number(score->result.values(cell.row, cell.col)), *score);
+  if (const CellTerms* products = find_terms(*score, cell))
+    kit::wrapped(ui, "= " + products_text(*products), c.muted, kit::Face::small);
+  line(2, tr("heatmap.line_scaled", {{"scalar", scale->scalar_name}}),
+       format_number(scale->result.values(cell.row, cell.col)), *scale);
+  if (t.mask.hides(cell.row, cell.col)) {
+    line(3, tr("heatmap.line_masked"), format_number(mask->result.values(cell.row, cell.col)), *mask,
+         tr("heatmap.line_masked_tail"));
+  } else if (const CellTerms* terms = find_terms(*softmax, cell); terms && !terms->terms.empty()) {
+    line(3, tr("heatmap.line_exp"), format_number(terms->terms.front().a), *softmax,
+         tr("heatmap.line_exp_tail", {{"value", format_number(terms->terms.front().b)}}));
+  }
+  line(4, tr("heatmap.line_weight"), format_percent(model.weights()(cell.row, cell.col)), *softmax);
+  ImGui::PopID();
+  kit::wrapped(ui, narrate(t, *softmax, cell), c.muted, kit::Face::small);
+}
+
+}  // namespace
+
 void HeatmapView::draw(const UiContext& ui, const HeatmapModel& model, std::vector<HeatmapModel::Command>& asked) {
   draw_widget_card(ui, this, model, explain_, [&](float width) {
     const Palette& c = ui.colors();
@@ -59,74 +121,16 @@ void HeatmapView::draw(const UiContext& ui, const HeatmapModel& model, std::vect
     details_.begin(width);
     kit::wrapped(ui, tr("heatmap.hint"), c.muted, kit::Face::small);
     if (const std::optional<Cell> shown = hovered_ ? hovered_ : model.selected()) {
-      draw_details(ui, model, *shown);
+      draw_details(ui, model, explain_, *shown);
     } else if (weights.rows() > 0) {
       Index heaviest = 0;
       weights.row(weights.rows() - 1).maxCoeff(&heaviest);
-      draw_details(ui, model, Cell{static_cast<int>(weights.rows() - 1), static_cast<int>(heaviest)});
+      draw_details(ui, model, explain_, Cell{static_cast<int>(weights.rows() - 1), static_cast<int>(heaviest)});
     }
     details_.end();
     layout_["details"] = {details_at.x / css, details_at.y / css, width / css,
                           (ImGui::GetCursorScreenPos().y - details_at.y) / css};
   });
-}
-
-void HeatmapView::draw_details(const UiContext& ui, const HeatmapModel& model, Cell cell) {
-  const Trace& t = model.trace();
-  const Palette& c = ui.colors();
-  const int head = model.head();
-  const std::string heading =
-      tr("heatmap.details_title", {{"query", quote_token(t.labels[static_cast<std::size_t>(cell.row)])},
-                                   {"key", quote_token(t.labels[static_cast<std::size_t>(cell.col)])}});
-  kit::title(ui, t.heads > 1 ? tr("heatmap.details_title_head", {{"title", heading}, {"n", std::to_string(head + 1)}})
-                             : heading);
-  const Step* score = find_step(t, StepKind::score, head);
-  const Step* scale = find_step(t, StepKind::scale, head);
-  const Step* mask = find_step(t, StepKind::mask, head);
-  const Step* softmax = find_step(t, StepKind::softmax, head);
-  if (!score || !scale || !mask || !softmax) return;
-  ImFont* body = kit::font(ui, kit::Face::body);
-  ImFont* mono = kit::font(ui, kit::Face::mono);
-  const float width = ImGui::GetContentRegionAvail().x;
-  ImGui::PushID("details");
-  // One line per stage of the formula; each number opens its own explanation.
-  const auto line = [&](int id, const std::string& lead, const std::string& value, const Step& step,
-                        const std::string& tail = "") {
-    kit::Flow flow(width, ui.px(5), ui.px(2));
-    flow.place(kit::text_size(body, lead));
-    ImGui::PushStyleColor(ImGuiCol_Text, c.muted);
-    ImGui::TextUnformatted(lead.c_str());
-    ImGui::PopStyleColor();
-    flow.place(kit::text_size(mono, value));
-    ImGui::PushID(id);
-    NumberStyle style;
-    style.mono = true;
-    explain_.number(
-        ui, "##v", value, [&model, &step, cell] { return model.explain_step(step, cell); }, style);
-    ImGui::PopID();
-    if (!tail.empty()) {
-      flow.place(kit::text_size(body, tail));
-      ImGui::PushStyleColor(ImGuiCol_Text, c.muted);
-      ImGui::TextUnformatted(tail.c_str());
-      ImGui::PopStyleColor();
-    }
-    flow.end();
-  };
-  line(1, tr("heatmap.line_score"), format_number(score->result.values(cell.row, cell.col)), *score);
-  if (const CellTerms* products = find_terms(*score, cell))
-    kit::wrapped(ui, "= " + products_text(*products), c.muted, kit::Face::small);
-  line(2, tr("heatmap.line_scaled", {{"scalar", scale->scalar_name}}),
-       format_number(scale->result.values(cell.row, cell.col)), *scale);
-  if (t.mask.hides(cell.row, cell.col)) {
-    line(3, tr("heatmap.line_masked"), format_number(mask->result.values(cell.row, cell.col)), *mask,
-         tr("heatmap.line_masked_tail"));
-  } else if (const CellTerms* terms = find_terms(*softmax, cell); terms && !terms->terms.empty()) {
-    line(3, tr("heatmap.line_exp"), format_number(terms->terms.front().a), *softmax,
-         tr("heatmap.line_exp_tail", {{"value", format_number(terms->terms.front().b)}}));
-  }
-  line(4, tr("heatmap.line_weight"), format_percent(model.weights()(cell.row, cell.col)), *softmax);
-  ImGui::PopID();
-  kit::wrapped(ui, narrate(t, *softmax, cell), c.muted, kit::Face::small);
 }
 
 const ViewKind& heatmap_view_kind() { return view_kind<HeatmapModel, HeatmapView>(); }

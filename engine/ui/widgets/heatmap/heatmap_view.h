@@ -22,8 +22,6 @@ class HeatmapView : public LaidOutView<HeatmapModel> {
   // {grid: [x, y, w, h], card_width, scrolls, details: [x, y, w, h]}.
 
  private:
-  void draw_details(const UiContext& ui, const HeatmapModel& model, Cell cell);
-
   std::optional<Cell> hovered_;
   kit::KeptHeight details_;  // a cell's details, hovered or not: one height (#34: hover added 180 px)
 };

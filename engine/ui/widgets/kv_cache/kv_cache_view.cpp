@@ -17,6 +17,7 @@
 namespace neuralpath::ui {
 
 using Model = KvCacheModel;
+using Asked = KvCacheView::Asked;
 
 namespace {
 
@@ -30,35 +31,47 @@ std::string heads_name(int g, int h) {
   return tr("kv-cache.grouped", {{"g", count(g)}, {"share", count(h / g)}});
 }
 
-}  // namespace
-
-void KvCacheView::draw(const UiContext& ui, const Model& model, Asked& asked) {
-  draw_widget_card(ui, this, model, explain_, [&](float width) {
-    kit::title(ui, tr("kv-cache.title"));
-    if (!model_panel_ready(ui, model, width, asked, layout_)) return;
-    const KvCacheSettings& s = model.settings();
-    if (s.show_memory) draw_memory(ui, model, width, asked);
-    if (s.show_memory && s.show_race) {
-      kit::gap(ui, 8);
-      kit::rule(ui, width);
-      kit::gap(ui, 8);
-    }
-    if (s.show_race) {
-      draw_prompt(ui, model, width, asked);
-      kit::gap(ui, 6);
-      draw_race(ui, model, width, asked);
-    }
-  });
-}
-
-void KvCacheView::draw_prompt(const UiContext& ui, const Model& model, float width, Asked& asked) {
+void draw_prompt(const UiContext& ui, const Model& model, kit::FollowingField<256>& prompt_field, float width,
+                 Asked& asked) {
   kit::wrapped(ui, tr("kv-cache.prompt"), 0, kit::Face::bold);
   const kit::TextEntry entry{"##kvprompt", tr("kv-cache.use_prompt"), "", nullptr, 520, false};
-  if (prompt_.draw(ui, entry, model.prompt(), width)) asked.push_back(SetSentence{prompt_.text()});
+  if (prompt_field.draw(ui, entry, model.prompt(), width)) asked.push_back(SetSentence{prompt_field.text()});
   if (!model.input_error().empty()) kit::wrapped(ui, model.input_error(), ui.colors().bad, kit::Face::small);
 }
 
-void KvCacheView::draw_memory(const UiContext& ui, const Model& model, float width, Asked& asked) {
+// One bar per choice of G, for the learner's T and b: what sharing keys and values saves.
+void draw_heads(const UiContext& ui, const Model& model, nlohmann::json& layout, float width) {
+  const Palette& c = ui.colors();
+  const lm::LmConfig& cfg = *model.config();
+  ImFont* small = kit::font(ui, kit::Face::small);
+  ImDrawList* draw = ImGui::GetWindowDrawList();
+  const std::vector<int> choices = model.kv_head_choices();
+  const double most = static_cast<double>(model.memory_with(cfg.heads)->total);
+  const float label_w = std::min(width * 0.45f, ui.px(230));
+  const float row_h = small->FontSize + ui.px(10);
+  nlohmann::json rects = nlohmann::json::array();
+  for (int g : choices) {
+    const lm::KvMemory m = *model.memory_with(g);
+    const ImVec2 at = ImGui::GetCursorScreenPos();
+    const std::string label = kit::fit_text(small, heads_name(g, cfg.heads), label_w - ui.px(6));
+    draw->AddText(small, small->FontSize, ImVec2(at.x, at.y + ui.px(5)), c.text, label.c_str());
+    const std::string value = bytes(m.total);
+    const float value_w = kit::text_size(small, value).x;
+    const float room = std::max(ui.px(8), width - label_w - value_w - ui.px(8));
+    const float bar = most > 0 ? room * static_cast<float>(static_cast<double>(m.total) / most) : 0.0f;
+    const bool chosen = g == model.kv_heads();
+    draw->AddRectFilled(ImVec2(at.x + label_w, at.y + ui.px(3)),
+                        ImVec2(at.x + label_w + std::max(bar, ui.px(2)), at.y + row_h - ui.px(3)),
+                        kit::fade(c.accent, chosen ? 0.85f : 0.35f), ui.px(2));
+    draw->AddText(small, small->FontSize, ImVec2(at.x + label_w + bar + ui.px(4), at.y + ui.px(5)),
+                  chosen ? c.text : c.muted, value.c_str());
+    rects.push_back(kit::css_rect(ui, at, ImVec2(at.x + width, at.y + row_h)));
+    ImGui::Dummy(ImVec2(width, row_h));
+  }
+  layout["heads"] = std::move(rects);
+}
+
+void draw_memory(const UiContext& ui, const Model& model, nlohmann::json& layout, float width, Asked& asked) {
   const Palette& c = ui.colors();
   const lm::LmConfig& cfg = *model.config();
   const lm::KvMemory m = *model.memory();
@@ -108,7 +121,7 @@ void KvCacheView::draw_memory(const UiContext& ui, const Model& model, float wid
   kit::wrapped(ui, tr("kv-cache.formula_total", {{"T", count(m.tokens)}, {"bytes", bytes(m.total)}}), 0,
                kit::Face::bold);
   kit::gap(ui, 4);
-  draw_heads(ui, model, width);
+  draw_heads(ui, model, layout, width);
   kit::gap(ui, 4);
   kit::wrapped(
       ui,
@@ -118,81 +131,9 @@ void KvCacheView::draw_memory(const UiContext& ui, const Model& model, float wid
       c.muted, kit::Face::small);
 }
 
-// One bar per choice of G, for the learner's T and b: what sharing keys and values saves.
-void KvCacheView::draw_heads(const UiContext& ui, const Model& model, float width) {
-  const Palette& c = ui.colors();
-  const lm::LmConfig& cfg = *model.config();
-  ImFont* small = kit::font(ui, kit::Face::small);
-  ImDrawList* draw = ImGui::GetWindowDrawList();
-  const std::vector<int> choices = model.kv_head_choices();
-  const double most = static_cast<double>(model.memory_with(cfg.heads)->total);
-  const float label_w = std::min(width * 0.45f, ui.px(230));
-  const float row_h = small->FontSize + ui.px(10);
-  nlohmann::json rects = nlohmann::json::array();
-  for (int g : choices) {
-    const lm::KvMemory m = *model.memory_with(g);
-    const ImVec2 at = ImGui::GetCursorScreenPos();
-    const std::string label = kit::fit_text(small, heads_name(g, cfg.heads), label_w - ui.px(6));
-    draw->AddText(small, small->FontSize, ImVec2(at.x, at.y + ui.px(5)), c.text, label.c_str());
-    const std::string value = bytes(m.total);
-    const float value_w = kit::text_size(small, value).x;
-    const float room = std::max(ui.px(8), width - label_w - value_w - ui.px(8));
-    const float bar = most > 0 ? room * static_cast<float>(static_cast<double>(m.total) / most) : 0.0f;
-    const bool chosen = g == model.kv_heads();
-    draw->AddRectFilled(ImVec2(at.x + label_w, at.y + ui.px(3)),
-                        ImVec2(at.x + label_w + std::max(bar, ui.px(2)), at.y + row_h - ui.px(3)),
-                        kit::fade(c.accent, chosen ? 0.85f : 0.35f), ui.px(2));
-    draw->AddText(small, small->FontSize, ImVec2(at.x + label_w + bar + ui.px(4), at.y + ui.px(5)),
-                  chosen ? c.text : c.muted, value.c_str());
-    rects.push_back(kit::css_rect(ui, at, ImVec2(at.x + width, at.y + row_h)));
-    ImGui::Dummy(ImVec2(width, row_h));
-  }
-  layout_["heads"] = std::move(rects);
-}
-
-void KvCacheView::draw_race(const UiContext& ui, const Model& model, float width, Asked& asked) {
-  const Palette& c = ui.colors();
-  const lm::CacheRace* race = model.race();
-  if (model.racing()) {
-    if (kit::button(ui, tr("kv-cache.stop").c_str())) asked.push_back(Stop{});
-  } else if (kit::button(ui, tr(race ? "kv-cache.race_again" : "kv-cache.race").c_str(), true)) {
-    asked.push_back(Model::Race{});
-  }
-  layout_["race"] = kit::css_rect(ui, ImGui::GetItemRectMin(), ImGui::GetItemRectMax());
-  if (!race) {
-    kit::wrapped(ui, tr("kv-cache.race_explained"), c.muted, kit::Face::small);
-    layout_.erase("chart");
-    return;
-  }
-  if (!race->finished()) {
-    const float done = static_cast<float>(race->units_done()) / static_cast<float>(std::max(1, race->units_total()));
-    const std::string overlay =
-        tr("kv-cache.race_progress",
-           {{"round", count(std::min(race->rounds_done() + 1, race->rounds()))}, {"rounds", count(race->rounds())}});
-    kit::push_field_style(ui);
-    ImGui::PushStyleColor(ImGuiCol_PlotHistogram, c.accent);
-    ImGui::ProgressBar(done, ImVec2(std::min(width, ui.px(480)), ui.px(20)), overlay.c_str());
-    ImGui::PopStyleColor();
-    kit::pop_field_style();
-  }
-  draw_chart(ui, *race, width);
-  if (race->rounds_done() > 0) {
-    kit::wrapped(ui,
-                 tr("kv-cache.race_result", {{"positions", count(race->positions())},
-                                             {"cached", format_seconds(race->cached_total())},
-                                             {"full", format_seconds(race->full_total())},
-                                             {"ratio", format_setting(race->full_total() / race->cached_total())}}),
-                 0, kit::Face::bold);
-    kit::wrapped(
-        ui,
-        tr(race->same_tokens() ? "kv-cache.same_tokens" : "kv-cache.other_tokens", {{"n", count(race->mismatches())}}),
-        race->same_tokens() ? c.muted : c.bad, kit::Face::small);
-  }
-}
-
 // Time per position, with the cache (accent) and re-reading the text (muted): the second grows
 // with the position, the first barely.
-void KvCacheView::draw_chart(const UiContext& ui, const lm::CacheRace& race, float width) {
+void draw_chart(const UiContext& ui, const lm::CacheRace& race, nlohmann::json& layout, float width) {
   const Palette& c = ui.colors();
   ImFont* small = kit::font(ui, kit::Face::small);
   ImDrawList* draw = ImGui::GetWindowDrawList();
@@ -243,8 +184,69 @@ void KvCacheView::draw_chart(const UiContext& ui, const lm::CacheRace& race, flo
     draw->AddText(small, small->FontSize, ImVec2(lo.x + ui.px(24), ly), c.text, text.c_str());
     ly += small->FontSize + ui.px(2);
   }
-  layout_["chart"] = kit::css_rect(ui, at, ImVec2(at.x + width, at.y + h));
+  layout["chart"] = kit::css_rect(ui, at, ImVec2(at.x + width, at.y + h));
   ImGui::Dummy(ImVec2(width, h));
+}
+
+void draw_race(const UiContext& ui, const Model& model, nlohmann::json& layout, float width, Asked& asked) {
+  const Palette& c = ui.colors();
+  const lm::CacheRace* race = model.race();
+  if (model.racing()) {
+    if (kit::button(ui, tr("kv-cache.stop").c_str())) asked.push_back(Stop{});
+  } else if (kit::button(ui, tr(race ? "kv-cache.race_again" : "kv-cache.race").c_str(), true)) {
+    asked.push_back(Model::Race{});
+  }
+  layout["race"] = kit::css_rect(ui, ImGui::GetItemRectMin(), ImGui::GetItemRectMax());
+  if (!race) {
+    kit::wrapped(ui, tr("kv-cache.race_explained"), c.muted, kit::Face::small);
+    layout.erase("chart");
+    return;
+  }
+  if (!race->finished()) {
+    const float done = static_cast<float>(race->units_done()) / static_cast<float>(std::max(1, race->units_total()));
+    const std::string overlay =
+        tr("kv-cache.race_progress",
+           {{"round", count(std::min(race->rounds_done() + 1, race->rounds()))}, {"rounds", count(race->rounds())}});
+    kit::push_field_style(ui);
+    ImGui::PushStyleColor(ImGuiCol_PlotHistogram, c.accent);
+    ImGui::ProgressBar(done, ImVec2(std::min(width, ui.px(480)), ui.px(20)), overlay.c_str());
+    ImGui::PopStyleColor();
+    kit::pop_field_style();
+  }
+  draw_chart(ui, *race, layout, width);
+  if (race->rounds_done() > 0) {
+    kit::wrapped(ui,
+                 tr("kv-cache.race_result", {{"positions", count(race->positions())},
+                                             {"cached", format_seconds(race->cached_total())},
+                                             {"full", format_seconds(race->full_total())},
+                                             {"ratio", format_setting(race->full_total() / race->cached_total())}}),
+                 0, kit::Face::bold);
+    kit::wrapped(
+        ui,
+        tr(race->same_tokens() ? "kv-cache.same_tokens" : "kv-cache.other_tokens", {{"n", count(race->mismatches())}}),
+        race->same_tokens() ? c.muted : c.bad, kit::Face::small);
+  }
+}
+
+}  // namespace
+
+void KvCacheView::draw(const UiContext& ui, const Model& model, Asked& asked) {
+  draw_widget_card(ui, this, model, explain_, [&](float width) {
+    kit::title(ui, tr("kv-cache.title"));
+    if (!model_panel_ready(ui, model, width, asked, layout_)) return;
+    const KvCacheSettings& s = model.settings();
+    if (s.show_memory) draw_memory(ui, model, layout_, width, asked);
+    if (s.show_memory && s.show_race) {
+      kit::gap(ui, 8);
+      kit::rule(ui, width);
+      kit::gap(ui, 8);
+    }
+    if (s.show_race) {
+      draw_prompt(ui, model, prompt_, width, asked);
+      kit::gap(ui, 6);
+      draw_race(ui, model, layout_, width, asked);
+    }
+  });
 }
 
 const ViewKind& kv_cache_view_kind() { return view_kind<KvCacheModel, KvCacheView>(); }

@@ -23,12 +23,6 @@ class KvCacheView : public LaidOutView<KvCacheModel> {
   void draw(const UiContext& ui, const KvCacheModel& model, Asked& asked);
 
  private:
-  void draw_prompt(const UiContext& ui, const KvCacheModel& model, float width, Asked& asked);
-  void draw_memory(const UiContext& ui, const KvCacheModel& model, float width, Asked& asked);
-  void draw_heads(const UiContext& ui, const KvCacheModel& model, float width);
-  void draw_race(const UiContext& ui, const KvCacheModel& model, float width, Asked& asked);
-  void draw_chart(const UiContext& ui, const lm::CacheRace& race, float width);
-
   kit::FollowingField<256> prompt_;
 };
 

@@ -24,6 +24,7 @@ namespace neuralpath::ui {
 
 using Model = LmTrainModel;
 using Status = LmTrainModel::Status;
+using Asked = LmTrainView::Asked;
 
 namespace {
 
@@ -40,29 +41,9 @@ std::string bytes_text(double bytes) {
   return count(static_cast<long long>(std::lround(bytes / 1e3))) + " kB";
 }
 
-}  // namespace
-
-void LmTrainView::draw(const UiContext& ui, const Model& model, Asked& asked) {
-  layout_ = nlohmann::json::object();
-  draw_widget_card(ui, this, model, explain_, [&](float width) {
-    kit::title(ui, tr("lm_train.title"));
-    draw_controls(ui, model, width, asked);
-    kit::gap(ui, 8);
-    draw_curves(ui, model, width);
-    kit::gap(ui, 10);
-    draw_heads(ui, model, width, asked);
-    kit::gap(ui, 10);
-    draw_attention(ui, model, width);
-    kit::gap(ui, 10);
-    draw_sample(ui, model);
-    kit::gap(ui, 10);
-    draw_input(ui, model, width, asked);
-  });
-}
-
 // [SECTION] Controls ------------------------------------------------------------------------------
 
-void LmTrainView::draw_controls(const UiContext& ui, const Model& model, float width, Asked& asked) {
+void draw_controls(const UiContext& ui, const Model& model, nlohmann::json& layout, float width, Asked& asked) {
   const Palette& c = ui.colors();
   const Status status = model.status();
   const char* go = status == Status::training   ? "lm_train.pause"
@@ -80,11 +61,11 @@ void LmTrainView::draw_controls(const UiContext& ui, const Model& model, float w
       asked.push_back(Train{});
   }
   ImGui::EndDisabled();
-  layout_["train"] = kit::css_rect(ui, ImGui::GetItemRectMin(), ImGui::GetItemRectMax());
+  layout["train"] = kit::css_rect(ui, ImGui::GetItemRectMin(), ImGui::GetItemRectMax());
   ImGui::SameLine(0, ui.px(8));
   const std::string reset = tr("lm_train.reset") + "##reset";
   if (kit::button(ui, reset.c_str(), false, ImVec2(0, ui.px(44)))) asked.push_back(Model::ResetTraining{});
-  layout_["reset"] = kit::css_rect(ui, ImGui::GetItemRectMin(), ImGui::GetItemRectMax());
+  layout["reset"] = kit::css_rect(ui, ImGui::GetItemRectMin(), ImGui::GetItemRectMax());
 
   kit::gap(ui, 4);
   ImGui::PushFont(kit::font(ui, kit::Face::small));
@@ -106,7 +87,7 @@ void LmTrainView::draw_controls(const UiContext& ui, const Model& model, float w
     draw->AddRectFilled(at, end, kit::fade(c.muted, 0.25f), ui.px(4));
     const float done = d->total > 0 ? static_cast<float>(std::clamp(d->loaded / d->total, 0.0, 1.0)) : 0.0f;
     draw->AddRectFilled(at, ImVec2(at.x + width * done, end.y), c.accent, ui.px(4));
-    layout_["progress"] = kit::css_rect(ui, at, end);
+    layout["progress"] = kit::css_rect(ui, at, end);
     ImGui::Dummy(ImVec2(width, ui.px(8)));
   } else if (status == Status::loading && model.catching_up() == 0) {
     ImGui::TextUnformatted(tr("lm_train.starting").c_str());
@@ -122,7 +103,7 @@ void LmTrainView::draw_controls(const UiContext& ui, const Model& model, float w
 
 // [SECTION] Curves --------------------------------------------------------------------------------
 
-void LmTrainView::draw_curves(const UiContext& ui, const Model& model, float width) {
+void draw_curves(const UiContext& ui, const Model& model, nlohmann::json& layout, float width) {
   const Palette& c = ui.colors();
   ImDrawList* draw = ImGui::GetWindowDrawList();
   ImFont* small = kit::font(ui, kit::Face::small);
@@ -132,7 +113,7 @@ void LmTrainView::draw_curves(const UiContext& ui, const Model& model, float wid
   const ImVec2 at = ImGui::GetCursorScreenPos();
   const ImVec2 box_min(at.x + label_w, at.y), box_max(at.x + width, at.y + plot_h);
   draw->AddRect(box_min, box_max, c.border, ui.px(2));
-  layout_["chart"] = kit::css_rect(ui, box_min, box_max);
+  layout["chart"] = kit::css_rect(ui, box_min, box_max);
 
   // The y axis: 0 to the highest loss seen (at least the bigram line and the uniform guess of
   // the first steps), so the line to beat always shows.
@@ -224,7 +205,7 @@ void LmTrainView::draw_curves(const UiContext& ui, const Model& model, float wid
 
 // [SECTION] Heads ---------------------------------------------------------------------------------
 
-void LmTrainView::draw_heads(const UiContext& ui, const Model& model, float width, Asked& asked) {
+void draw_heads(const UiContext& ui, const Model& model, nlohmann::json& layout, float width, Asked& asked) {
   const Palette& c = ui.colors();
   const auto& heads = model.latest().heads;
   kit::title(ui, tr("lm_train.heads_title"));
@@ -270,7 +251,7 @@ void LmTrainView::draw_heads(const UiContext& ui, const Model& model, float widt
     rects.push_back({{"layer", h.layer}, {"head", h.head}, {"rect", kit::css_rect(ui, at, end)}});
   }
   ImGui::SetCursorScreenPos(ImVec2(row_at.x, row_at.y + cell_h + ui.px(4)));
-  layout_["heads"] = std::move(rects);
+  layout["heads"] = std::move(rects);
   // The two bars' colours, and what a tap does.
   ImGui::PushFont(small);
   const std::string legend = tr("lm_train.heads_pick");
@@ -290,7 +271,7 @@ void LmTrainView::draw_heads(const UiContext& ui, const Model& model, float widt
 
 // [SECTION] Attention -----------------------------------------------------------------------------
 
-void LmTrainView::draw_attention(const UiContext& ui, const Model& model, float width) {
+void draw_attention(const UiContext& ui, const Model& model, nlohmann::json& layout, float width) {
   const Palette& c = ui.colors();
   const int per_layer = model.ready() ? model.ready()->heads : 0;
   const int index = model.layer() * per_layer + model.head();
@@ -333,7 +314,7 @@ void LmTrainView::draw_attention(const UiContext& ui, const Model& model, float 
       }
     const ImVec2 m1(m0.x + side, m0.y + side);
     draw->AddRect(m0, m1, c.border);
-    layout_[probe ? "probe_matrix" : "text_matrix"] = kit::css_rect(ui, m0, m1);
+    layout[probe ? "probe_matrix" : "text_matrix"] = kit::css_rect(ui, m0, m1);
     ImGui::SetCursorScreenPos(ImVec2(m0.x, m1.y + ui.px(4)));
     if (a->cut) kit::wrapped(ui, tr("lm_train.attention_cut", {{"n", std::to_string(T)}}), c.muted, kit::Face::small);
     bottom = std::max(bottom, ImGui::GetCursorScreenPos().y);
@@ -345,7 +326,7 @@ void LmTrainView::draw_attention(const UiContext& ui, const Model& model, float 
 
 // [SECTION] Sample, input ---------------------------------------------------------------------------
 
-void LmTrainView::draw_sample(const UiContext& ui, const Model& model) {
+void draw_sample(const UiContext& ui, const Model& model) {
   const Palette& c = ui.colors();
   if (model.samples().empty()) {
     kit::wrapped(ui, tr("lm_train.sample_none"), c.muted, kit::Face::small);
@@ -356,12 +337,33 @@ void LmTrainView::draw_sample(const UiContext& ui, const Model& model) {
   kit::wrapped(ui, kit::drawable_only(s.text), c.text, kit::Face::mono);
 }
 
-void LmTrainView::draw_input(const UiContext& ui, const Model& model, float width, Asked& asked) {
+void draw_input(const UiContext& ui, const Model& model, kit::FollowingField<2048>& input_field, float width,
+                Asked& asked) {
   const Palette& c = ui.colors();
   kit::title(ui, tr("lm_train.your_text"));
-  if (input_.draw(ui, {"##text", tr("lm_train.show"), "##show"}, model.text(), width))
-    asked.push_back(SetSentence{input_.text()});
+  if (input_field.draw(ui, {"##text", tr("lm_train.show"), "##show"}, model.text(), width))
+    asked.push_back(SetSentence{input_field.text()});
   if (!model.input_error().empty()) kit::wrapped(ui, model.input_error(), c.bad, kit::Face::small);
+}
+
+}  // namespace
+
+void LmTrainView::draw(const UiContext& ui, const Model& model, Asked& asked) {
+  layout_ = nlohmann::json::object();
+  draw_widget_card(ui, this, model, explain_, [&](float width) {
+    kit::title(ui, tr("lm_train.title"));
+    draw_controls(ui, model, layout_, width, asked);
+    kit::gap(ui, 8);
+    draw_curves(ui, model, layout_, width);
+    kit::gap(ui, 10);
+    draw_heads(ui, model, layout_, width, asked);
+    kit::gap(ui, 10);
+    draw_attention(ui, model, layout_, width);
+    kit::gap(ui, 10);
+    draw_sample(ui, model);
+    kit::gap(ui, 10);
+    draw_input(ui, model, input_, width, asked);
+  });
 }
 
 const ViewKind& lm_train_view_kind() { return view_kind<LmTrainModel, LmTrainView>(); }

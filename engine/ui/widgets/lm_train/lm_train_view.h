@@ -21,13 +21,6 @@ class LmTrainView : public LaidOutView<LmTrainModel> {
   void draw(const UiContext& ui, const LmTrainModel& model, Asked& asked);
 
  private:
-  void draw_controls(const UiContext& ui, const LmTrainModel& model, float width, Asked& asked);
-  void draw_curves(const UiContext& ui, const LmTrainModel& model, float width);
-  void draw_heads(const UiContext& ui, const LmTrainModel& model, float width, Asked& asked);
-  void draw_attention(const UiContext& ui, const LmTrainModel& model, float width);
-  void draw_sample(const UiContext& ui, const LmTrainModel& model);
-  void draw_input(const UiContext& ui, const LmTrainModel& model, float width, Asked& asked);
-
   kit::FollowingField<2048> input_;
 };
 

@@ -17,31 +17,13 @@
 namespace neuralpath::ui {
 
 using nlohmann::json;
+using Asked = ModelViewView::Asked;
 
-void ModelViewView::draw(const UiContext& ui, const ModelViewModel& model, Asked& asked) {
-  // A cell's derivation opens in a sheet across the bottom of the screen: a popup at the finger
-  // covered the open grid on a phone, and took the next tap just to close itself.
-  explain_.use_sheet(true);
-  // Every derivation here is of the selected cell: when the head closes or another opens, the
-  // cell is gone from the screen and its sheet goes with it.
-  if (explain_.is_open() && !model.selected()) explain_.close();
-  layout_ = json::object();
-  draw_widget_card(ui, this, model, explain_, [&](float width) {
-    draw_thumbnails(ui, model, width, asked);
-    kit::gap(ui, 6);
-    if (model.open())
-      draw_open(ui, model, width, asked);
-    else
-      kit::wrapped(ui, tr("model-view.hint_grid"), ui.colors().muted, kit::Face::small);
-    if (!model.input_error().empty()) kit::wrapped(ui, model.input_error(), ui.colors().bad, kit::Face::small);
-    // Everything above ends here; the card's caption follows, never under a thumbnail (#15).
-    layout_["body_end"] = ImGui::GetCursorScreenPos().y / ui.scale;
-  });
-}
+namespace {
 
 // [SECTION] Thumbnails -------------------------------------------------------------------------
 
-void ModelViewView::draw_thumbnails(const UiContext& ui, const ModelViewModel& model, float width, Asked& asked) {
+void draw_thumbnails(const UiContext& ui, const ModelViewModel& model, json& layout, float width, Asked& asked) {
   const Trace& t = model.trace();
   const Palette& c = ui.colors();
   ImFont* small = kit::font(ui, kit::Face::small);
@@ -99,12 +81,13 @@ void ModelViewView::draw_thumbnails(const UiContext& ui, const ModelViewModel& m
     flow.end();
     kit::gap(ui, 4);
   }
-  layout_["thumbs"] = std::move(thumbs);
+  layout["thumbs"] = std::move(thumbs);
 }
 
 // [SECTION] The open head ----------------------------------------------------------------------
 
-void ModelViewView::draw_open(const UiContext& ui, const ModelViewModel& model, float width, Asked& asked) {
+void draw_open(const UiContext& ui, const ModelViewModel& model, Explainer& explainer, json& layout,
+               std::optional<Cell>& hovered, float width, Asked& asked) {
   const Trace& t = model.trace();
   const ModelViewModel::Head head = *model.open();
   kit::title(ui, model.label(head));
@@ -124,23 +107,46 @@ void ModelViewView::draw_open(const UiContext& ui, const ModelViewModel& model, 
   float best = -1;
   for (Index k = 0; k < w.cols(); ++k)
     if (const float sum = w.col(k).sum(); sum > best) best = sum, grid.show_col = static_cast<int>(k);
-  const GridResult result = draw_grid(ui, grid, width, explain_);
-  hovered_ = result.hovered;
+  const GridResult result = draw_grid(ui, grid, width, explainer);
+  hovered = result.hovered;
   if (result.picked) {  // a tap selects the cell and opens how its weight was made
     asked.push_back(SelectCell{*result.picked});
-    explain_.open(model.explain_cell(head, *result.picked));
+    explainer.open(model.explain_cell(head, *result.picked));
   }
-  layout_["cells"] = {{"origin", {result.cells_min.x / ui.scale, result.cells_min.y / ui.scale}},
-                      {"size", {result.cell_size.x / ui.scale, result.cell_size.y / ui.scale}},
-                      {"clip", kit::css_rect(ui, result.clip_min, result.clip_max)},
-                      {"labels_x", result.labels_x / ui.scale},
-                      {"rows", t.tokens.size()}};
+  layout["cells"] = {{"origin", {result.cells_min.x / ui.scale, result.cells_min.y / ui.scale}},
+                     {"size", {result.cell_size.x / ui.scale, result.cell_size.y / ui.scale}},
+                     {"clip", kit::css_rect(ui, result.clip_min, result.clip_max)},
+                     {"labels_x", result.labels_x / ui.scale},
+                     {"rows", t.tokens.size()}};
   kit::gap(ui, 4);
-  const std::optional<Cell> lit = hovered_ ? hovered_ : model.selected();
+  const std::optional<Cell> lit = hovered ? hovered : model.selected();
   if (lit) {
     kit::wrapped(ui, model.explain_cell(head, *lit).title, 0, kit::Face::small);
   }
   kit::wrapped(ui, tr("model-view.hint_open"), ui.colors().muted, kit::Face::small);
+}
+
+}  // namespace
+
+void ModelViewView::draw(const UiContext& ui, const ModelViewModel& model, Asked& asked) {
+  // A cell's derivation opens in a sheet across the bottom of the screen: a popup at the finger
+  // covered the open grid on a phone, and took the next tap just to close itself.
+  explain_.use_sheet(true);
+  // Every derivation here is of the selected cell: when the head closes or another opens, the
+  // cell is gone from the screen and its sheet goes with it.
+  if (explain_.is_open() && !model.selected()) explain_.close();
+  layout_ = json::object();
+  draw_widget_card(ui, this, model, explain_, [&](float width) {
+    draw_thumbnails(ui, model, layout_, width, asked);
+    kit::gap(ui, 6);
+    if (model.open())
+      draw_open(ui, model, explain_, layout_, hovered_, width, asked);
+    else
+      kit::wrapped(ui, tr("model-view.hint_grid"), ui.colors().muted, kit::Face::small);
+    if (!model.input_error().empty()) kit::wrapped(ui, model.input_error(), ui.colors().bad, kit::Face::small);
+    // Everything above ends here; the card's caption follows, never under a thumbnail (#15).
+    layout_["body_end"] = ImGui::GetCursorScreenPos().y / ui.scale;
+  });
 }
 
 const ViewKind& model_view_view_kind() { return view_kind<ModelViewModel, ModelViewView>(); }

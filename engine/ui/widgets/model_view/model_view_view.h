@@ -22,9 +22,6 @@ class ModelViewView : public LaidOutView<ModelViewModel> {
   //  size [w, h], clip [x, y, w, h]}}; rects are [x, y, w, h] from the canvas's top left.
 
  private:
-  void draw_thumbnails(const UiContext& ui, const ModelViewModel& model, float width, Asked& asked);
-  void draw_open(const UiContext& ui, const ModelViewModel& model, float width, Asked& asked);
-
   std::optional<Cell> hovered_;
 };
 

@@ -28,10 +28,6 @@ class SplitJoinView : public LaidOutView<SplitJoinModel> {
   static float column_tint(bool lit, float level);
 
  private:
-  void draw_choices(const UiContext& ui, const SplitJoinModel& model, float width, Asked& asked);
-  int head_chips(const UiContext& ui, const SplitJoinModel& model, float width);  // the head tapped, or -1
-  void draw_matrix(const UiContext& ui, const SplitJoinModel& model, float width, Asked& asked);
-
   std::optional<Cell> hovered_;
   kit::KeptHeight said_;  // the narration and the hovered cell's sentence
 };

@@ -17,6 +17,8 @@
 
 namespace neuralpath::ui {
 
+using Asked = SpotlightView::Asked;
+
 namespace {
 constexpr float kSwingRate = 5.0f;  // 1/s: how quickly the beams move to new weights
 constexpr int kBeamSamples = 24;    // points per beam in layout()
@@ -27,38 +29,15 @@ ImVec2 bezier_at(ImVec2 p0, ImVec2 p1, ImVec2 p2, ImVec2 p3, float t) {
   const float u = 1 - t, a = u * u * u, b = 3 * u * u * t, c = 3 * u * t * t, d = t * t * t;
   return ImVec2(a * p0.x + b * p1.x + c * p2.x + d * p3.x, a * p0.y + b * p1.y + c * p2.y + d * p3.y);
 }
-}  // namespace
 
-void SpotlightView::update(const SpotlightModel& model, float dt) {
-  if (!model.has_trace()) return;
-  const Vector& weights = model.weights();
-  const auto n = static_cast<std::size_t>(weights.size());
-  if (shown_.size() != n || reduced_motion_) {  // a different sentence shape: no swing
-    shown_.assign(weights.data(), weights.data() + n);
-    return;
-  }
-  const float step = 1.0f - std::exp(-kSwingRate * std::max(dt, 0.0f));  // eased approach
-  for (std::size_t j = 0; j < n; ++j) shown_[j] += (weights[static_cast<Index>(j)] - shown_[j]) * step;
-}
-
-void SpotlightView::draw(const UiContext& ui, const SpotlightModel& model, Asked& asked) {
-  reduced_motion_ = ui.reduced_motion;
-  draw_widget_card(ui, this, model, explain_, [&](float width) {
-    draw_choices(ui, model, width, asked);
-    draw_beams(ui, model, width, asked);
-    draw_blend(ui, model, width);
-    kit::gap(ui, 6);
-    draw_input(ui, model, width, asked);
-  });
-}
-
-void SpotlightView::draw_choices(const UiContext& ui, const SpotlightModel& model, float width, Asked& asked) {
+void draw_choices(const UiContext& ui, const SpotlightModel& model, kit::FollowingField<512>& input_field, float width,
+                  Asked& asked) {
   if (model.sentences().size() > 1) {
     const int picked = kit::segmented(ui, "sentence", model.labels(), model.sentence_index(), width);
     // The chosen sentence again after a refusal still counts: it puts that sentence back in the box.
     if (picked >= 0 && (picked != model.sentence_index() || !model.input_error().empty()))
       asked.push_back(SpotlightModel::ChooseSentence{picked});
-    if (picked >= 0) input_.refill();  // the box shows the chosen sentence, even over unsent typing (#15)
+    if (picked >= 0) input_field.refill();  // the box shows the chosen sentence, even over unsent typing (#15)
   }
   const int count = model.trace().heads;
   if (count > 1) {
@@ -70,7 +49,8 @@ void SpotlightView::draw_choices(const UiContext& ui, const SpotlightModel& mode
   kit::gap(ui, 2);
 }
 
-void SpotlightView::draw_beams(const UiContext& ui, const SpotlightModel& model, float width, Asked& asked) {
+void draw_beams(const UiContext& ui, const SpotlightModel& model, Explainer& explainer, nlohmann::json& layout,
+                const std::vector<float>& on_screen, float width, Asked& asked) {
   const Trace& t = model.trace();
   const Vector& weights = model.weights();
   const int query = model.query();
@@ -130,7 +110,7 @@ void SpotlightView::draw_beams(const UiContext& ui, const SpotlightModel& model,
   std::vector<int> order(static_cast<std::size_t>(n));
   std::iota(order.begin(), order.end(), 0);
   const auto shown = [&](int j) {
-    return j < static_cast<int>(shown_.size()) ? shown_[static_cast<std::size_t>(j)] : weights[j];
+    return j < static_cast<int>(on_screen.size()) ? on_screen[static_cast<std::size_t>(j)] : weights[j];
   };
   std::sort(order.begin(), order.end(), [&](int a, int b) { return shown(a) < shown(b); });
   nlohmann::json beams = nlohmann::json::array(), chips = nlohmann::json::array(), labels = nlohmann::json::array();
@@ -208,13 +188,13 @@ void SpotlightView::draw_beams(const UiContext& ui, const SpotlightModel& model,
     NumberStyle style;
     style.small = true;
     style.color = j == model.heaviest() ? c.accent : c.muted;  // the largest weight, the query's own too
-    explain_.number(
+    explainer.number(
         ui, "##weight", pct, [&model, j] { return model.explain_weight(j); }, style);
     ImGui::PopID();
   }
   ImGui::SetCursorScreenPos(ImVec2(origin.x, origin.y + height));
   ImGui::Dummy(ImVec2(width, 0));
-  layout_ = {{"chips", std::move(chips)}, {"labels", std::move(labels)}, {"beams", std::move(beams)}};
+  layout = {{"chips", std::move(chips)}, {"labels", std::move(labels)}, {"beams", std::move(beams)}};
 
   const int head = model.head();
   std::string legend = tr(t.heads == 1 ? "spotlight.legend_one_head"
@@ -225,7 +205,7 @@ void SpotlightView::draw_beams(const UiContext& ui, const SpotlightModel& model,
   kit::wrapped(ui, legend, c.muted, kit::Face::small);
 }
 
-void SpotlightView::draw_blend(const UiContext& ui, const SpotlightModel& model, float width) {
+void draw_blend(const UiContext& ui, const SpotlightModel& model, Explainer& explainer, float width) {
   const Trace& t = model.trace();
   const int query_index = model.query();
   const Palette& c = ui.colors();
@@ -256,10 +236,10 @@ void SpotlightView::draw_blend(const UiContext& ui, const SpotlightModel& model,
     NumberStyle style;
     style.color = b == 0 ? c.accent : c.text;
     if (term.token >= 0)
-      explain_.number(
+      explainer.number(
           ui, "##term", value, [&model, j = term.token] { return model.explain_weight(j); }, style);
     else
-      explain_.number(
+      explainer.number(
           ui, "##others", value, [&model] { return model.explain_others(); }, style);
     ImGui::PopID();
     // a word wider than the line is cut with "…": the flow places each piece as one line
@@ -285,7 +265,7 @@ void SpotlightView::draw_blend(const UiContext& ui, const SpotlightModel& model,
       ImGui::PushID(1000 + col);
       NumberStyle style;
       style.mono = true;
-      explain_.number(
+      explainer.number(
           ui, "##entry", value, [&model, col] { return model.explain_entry(col); }, style);
       ImGui::PopID();
     }
@@ -294,14 +274,15 @@ void SpotlightView::draw_blend(const UiContext& ui, const SpotlightModel& model,
   flow.end();
 }
 
-void SpotlightView::draw_input(const UiContext& ui, const SpotlightModel& model, float width, Asked& asked) {
+void draw_input(const UiContext& ui, const SpotlightModel& model, kit::FollowingField<512>& input_field,
+                nlohmann::json& layout, float width, Asked& asked) {
   const Palette& c = ui.colors();
   kit::title(ui, tr("spotlight.your_sentence"));
   // The field shows the model's field whenever it changes: the sentence on screen, or the one
   // just refused (typed, or sent as a command), so the message under the box speaks of what it holds.
-  if (input_.draw(ui, {"##sentence", tr("spotlight.show")}, model.field(), width))
-    asked.push_back(SetSentence{input_.text()});
-  layout_["field"] = input_.text();  // what the box holds (a test compares it with the message)
+  if (input_field.draw(ui, {"##sentence", tr("spotlight.show")}, model.field(), width))
+    asked.push_back(SetSentence{input_field.text()});
+  layout["field"] = input_field.text();  // what the box holds (a test compares it with the message)
   if (!model.input_error().empty()) {
     kit::wrapped(ui, model.input_error(), c.bad, kit::Face::small);
   } else if (model.custom()) {
@@ -318,6 +299,31 @@ void SpotlightView::draw_input(const UiContext& ui, const SpotlightModel& model,
     kit::wrapped(ui, seeded.empty() ? tr("spotlight.all_known") : tr("spotlight.seeded", {{"words", seeded}}), c.muted,
                  kit::Face::small);
   }
+}
+
+}  // namespace
+
+void SpotlightView::update(const SpotlightModel& model, float dt) {
+  if (!model.has_trace()) return;
+  const Vector& weights = model.weights();
+  const auto n = static_cast<std::size_t>(weights.size());
+  if (shown_.size() != n || reduced_motion_) {  // a different sentence shape: no swing
+    shown_.assign(weights.data(), weights.data() + n);
+    return;
+  }
+  const float step = 1.0f - std::exp(-kSwingRate * std::max(dt, 0.0f));  // eased approach
+  for (std::size_t j = 0; j < n; ++j) shown_[j] += (weights[static_cast<Index>(j)] - shown_[j]) * step;
+}
+
+void SpotlightView::draw(const UiContext& ui, const SpotlightModel& model, Asked& asked) {
+  reduced_motion_ = ui.reduced_motion;
+  draw_widget_card(ui, this, model, explain_, [&](float width) {
+    draw_choices(ui, model, input_, width, asked);
+    draw_beams(ui, model, explain_, layout_, shown_, width, asked);
+    draw_blend(ui, model, explain_, width);
+    kit::gap(ui, 6);
+    draw_input(ui, model, input_, layout_, width, asked);
+  });
 }
 
 const ViewKind& spotlight_view_kind() { return view_kind<SpotlightModel, SpotlightView>(); }

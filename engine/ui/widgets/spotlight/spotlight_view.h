@@ -24,11 +24,6 @@ class SpotlightView : public LaidOutView<SpotlightModel> {
   void update(const SpotlightModel& model, float dt);  // the beams swing toward the model's weights
 
  private:
-  void draw_choices(const UiContext& ui, const SpotlightModel& model, float width, Asked& asked);
-  void draw_beams(const UiContext& ui, const SpotlightModel& model, float width, Asked& asked);
-  void draw_blend(const UiContext& ui, const SpotlightModel& model, float width);
-  void draw_input(const UiContext& ui, const SpotlightModel& model, float width, Asked& asked);
-
   std::vector<float> shown_;  // beam weights on screen, swinging toward the model's
   bool reduced_motion_ = false;
   kit::FollowingField<512> input_;  // the learner's sentence

@@ -15,6 +15,7 @@
 namespace neuralpath::ui {
 
 using Model = TokenizerModel;
+using Asked = TokenizerView::Asked;
 
 namespace {
 
@@ -23,19 +24,7 @@ std::string chip_text(const std::string& text) {
   return !text.empty() && text.front() == ' ' ? "\xC2\xB7" + text.substr(1) : text;
 }
 
-}  // namespace
-
-void TokenizerView::draw(const UiContext& ui, const Model& model, Asked& asked) {
-  draw_widget_card(ui, this, model, explain_, [&](float width) {
-    draw_merges(ui, model, asked);
-    kit::gap(ui, 6);
-    draw_chips(ui, model, width, asked);
-    kit::gap(ui, 8);
-    draw_input(ui, model, width, asked);
-  });
-}
-
-void TokenizerView::draw_merges(const UiContext& ui, const Model& model, Asked& asked) {
+void draw_merges(const UiContext& ui, const Model& model, Asked& asked) {
   const int shown = model.merges();
   ImGui::BeginDisabled(shown <= 0);
   if (kit::button(ui, "\xE2\x88\x92##fewer")) asked.push_back(Model::SetMerges{shown - 1});  // "−"
@@ -52,7 +41,7 @@ void TokenizerView::draw_merges(const UiContext& ui, const Model& model, Asked& 
           .c_str());
 }
 
-void TokenizerView::draw_chips(const UiContext& ui, const Model& model, float width, Asked& asked) {
+void draw_chips(const UiContext& ui, const Model& model, nlohmann::json& layout, float width, Asked& asked) {
   const Palette& c = ui.colors();
   ImFont* face = kit::font(ui, kit::Face::mono);
   ImFont* small = kit::font(ui, kit::Face::small);
@@ -80,15 +69,28 @@ void TokenizerView::draw_chips(const UiContext& ui, const Model& model, float wi
     chips.push_back({at.x / ui.scale, at.y / ui.scale, w / ui.scale, chip_h / ui.scale});
   }
   flow.end();
-  layout_["chips"] = std::move(chips);
+  layout["chips"] = std::move(chips);
 }
 
-void TokenizerView::draw_input(const UiContext& ui, const Model& model, float width, Asked& asked) {
+void draw_input(const UiContext& ui, const Model& model, kit::FollowingField<2048>& input_field, float width,
+                Asked& asked) {
   const Palette& c = ui.colors();
   kit::title(ui, tr("tokenizer.your_text"));
-  if (input_.draw(ui, {"##text", tr("tokenizer.cut")}, model.text(), width))
-    asked.push_back(SetSentence{input_.text()});
+  if (input_field.draw(ui, {"##text", tr("tokenizer.cut")}, model.text(), width))
+    asked.push_back(SetSentence{input_field.text()});
   if (!model.input_error().empty()) kit::wrapped(ui, model.input_error(), c.bad, kit::Face::small);
+}
+
+}  // namespace
+
+void TokenizerView::draw(const UiContext& ui, const Model& model, Asked& asked) {
+  draw_widget_card(ui, this, model, explain_, [&](float width) {
+    draw_merges(ui, model, asked);
+    kit::gap(ui, 6);
+    draw_chips(ui, model, layout_, width, asked);
+    kit::gap(ui, 8);
+    draw_input(ui, model, input_, width, asked);
+  });
 }
 
 const ViewKind& tokenizer_view_kind() { return view_kind<TokenizerModel, TokenizerView>(); }

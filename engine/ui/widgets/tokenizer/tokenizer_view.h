@@ -19,10 +19,6 @@ class TokenizerView : public LaidOutView<TokenizerModel> {
   void draw(const UiContext& ui, const TokenizerModel& model, Asked& asked);
 
  private:
-  void draw_merges(const UiContext& ui, const TokenizerModel& model, Asked& asked);
-  void draw_chips(const UiContext& ui, const TokenizerModel& model, float width, Asked& asked);
-  void draw_input(const UiContext& ui, const TokenizerModel& model, float width, Asked& asked);
-
   kit::FollowingField<2048> input_;
 };
 
