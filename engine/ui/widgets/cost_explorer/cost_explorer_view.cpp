@@ -1,20 +1,30 @@
-// cost_explorer_view.cpp: the cost explorer drawn from its model (cost_explorer_view.h). It
-// runs no kernel and computes no cost: the figures, the plot's points and the races are the
+// cost_explorer_view.cpp: draws a const CostExplorerModel with Dear ImGui — the T slider and the
+// lesson's lengths, four figures, the growth plot (log T across, log bytes up), and the runs
+// with a progress bar while the engine's race goes on. Clicks come back as the model's
+// commands; the open explanation is the view's own.
+//
+// It runs no kernel and computes no cost: the figures, the plot's points and the races are the
 // model's (engine/core/kernel_race.h).
-#include "engine/ui/widgets/cost_explorer/cost_explorer_view.h"
-#include "engine/ui/widgets/registry.h"
-
 #include "engine/text/catalogue.h"
 #include "engine/text/format.h"
 #include "engine/ui/widgets/kit.h"
+#include "engine/ui/widgets/registry.h"
 #include "engine/ui/widgets/widget_card.h"
+#include "engine/ui/widgets/widget_view.h"
+#include "engine/widgets/cost_explorer/cost_explorer_model.h"
 
 #include <imgui.h>
 
 #include <algorithm>
 #include <cmath>
+#include <vector>
 
 namespace neuralpath::ui {
+
+class CostExplorerView : public WidgetView<CostExplorerModel> {
+ public:
+  void draw(const UiContext& ui, const CostExplorerModel& model, Asked& asked);
+};
 
 using Model = CostExplorerModel;
 using Asked = CostExplorerView::Asked;

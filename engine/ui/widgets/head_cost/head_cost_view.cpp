@@ -1,20 +1,34 @@
-// head_cost_view.cpp: the cost readout drawn from its model (head_cost_view.h). It counts
-// nothing: every figure is the model's, from engine/core/multi_head_cost.h.
-#include "engine/ui/widgets/head_cost/head_cost_view.h"
-#include "engine/ui/widgets/registry.h"
-
+// head_cost_view.cpp: draws a const HeadCostModel with Dear ImGui — three sliders (d_model, H, T),
+// each with its value printed above it (never under the grab) and − / + buttons for keys and
+// fingers, the note when H had to move, the figures (each explains itself when tapped), the
+// split of multiplications between projections and scores/blend, and one bar per head count
+// that divides d_model (d_head falling) under the flat line of the layer's multiplications.
+//
+// It counts nothing: every figure is the model's, from engine/core/multi_head_cost.h.
 #include "engine/text/catalogue.h"
 #include "engine/text/format.h"
 #include "engine/ui/widgets/head_view/head_view_view.h"
 #include "engine/ui/widgets/kit.h"
+#include "engine/ui/widgets/registry.h"
 #include "engine/ui/widgets/widget_card.h"
+#include "engine/ui/widgets/widget_view.h"
+#include "engine/widgets/head_cost/head_cost_model.h"
 
 #include <imgui.h>
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <cmath>
+#include <vector>
 
 namespace neuralpath::ui {
+
+class HeadCostView : public LaidOutView<HeadCostModel> {
+ public:
+  void draw(const UiContext& ui, const HeadCostModel& model, Asked& asked);
+  // layout(): where the last frame drew its controls, [x, y, w, h] in CSS pixels from the canvas's top
+  // left (state()'s "layout"): per slider its value's label, track and − / + buttons; the bars.
+};
 
 using Model = HeadCostModel;
 using Asked = HeadCostView::Asked;

@@ -1,18 +1,39 @@
-// heatmap_view.cpp: the heatmap drawn from its model (heatmap_view.h). Every number is the
-// model's (the engine's softmax weights, the trace's cell terms); nothing here computes one.
-#include "engine/ui/widgets/heatmap/heatmap_view.h"
-#include "engine/ui/widgets/registry.h"
-
+// heatmap_view.cpp: draws a const HeatmapModel with Dear ImGui — the BERT switch, head choice,
+// the weights grid (masked cells hatched, row sums beside it) and the details of the hovered
+// or selected cell. Clicks come back as the model's commands; the hovered cell and the open
+// explanation are the view's own.
+//
+// Every number is the model's (the engine's softmax weights, the trace's cell terms); nothing here
+// computes one.
+#include "engine/core/narration.h"
 #include "engine/text/catalogue.h"
 #include "engine/text/format.h"
-#include "engine/core/narration.h"
 #include "engine/ui/widgets/grid.h"
 #include "engine/ui/widgets/kit.h"
+#include "engine/ui/widgets/registry.h"
 #include "engine/ui/widgets/widget_card.h"
+#include "engine/ui/widgets/widget_view.h"
+#include "engine/widgets/heatmap/heatmap_model.h"
 
 #include <imgui.h>
+#include <nlohmann/json.hpp>
+
+#include <optional>
+#include <vector>
 
 namespace neuralpath::ui {
+
+class HeatmapView : public LaidOutView<HeatmapModel> {
+ public:
+  void draw(const UiContext& ui, const HeatmapModel& model, std::vector<HeatmapModel::Command>& asked);
+  // layout(): where the grid was drawn (CSS px from the canvas's top left, last frame) and whether it is
+  // wider than the card and scrolls sideways, and where the details (or the hint) sit:
+  // {grid: [x, y, w, h], card_width, scrolls, details: [x, y, w, h]}.
+
+ private:
+  std::optional<Cell> hovered_;
+  kit::KeptHeight details_;  // a cell's details, hovered or not: one height (#34: hover added 180 px)
+};
 
 namespace {
 

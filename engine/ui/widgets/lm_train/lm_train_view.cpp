@@ -1,26 +1,41 @@
-// lm_train_view.cpp: the in-page trainer drawn from its model (lm_train_view.h). It trains and
-// measures nothing: every curve, score, sample and weight is the worker's, kept by the model.
+// lm_train_view.cpp: draws a const LmTrainModel with Dear ImGui: Train/Pause and Start again, the
+// download's progress bar, the step; the loss and validation curves with the bigram model's
+// line and the steps where a previous-token head and an induction head formed (the phase
+// change) marked on them; every head's two scores (a tap picks the head shown); that head's
+// attention on the learner's text and on a random sequence shown twice; the latest sample; a
+// field for the learner's text. layout() reports {train, reset, chart, heads[{layer, head,
+// rect}], text_matrix, probe_matrix} (CSS px from the canvas's top left, last frame).
 //
-// [SECTION] Controls    Train/Pause, Start again, progress bar, step, error
-// [SECTION] Curves      loss, validation, bigram line, the two heads' steps marked
-// [SECTION] Heads       each head's previous-token and induction scores; a tap picks one
-// [SECTION] Attention   the picked head on the learner's text and on the repeated probe
-// [SECTION] Sample, input
-#include "engine/ui/widgets/lm_train/lm_train_view.h"
-#include "engine/ui/widgets/registry.h"
-
+// It trains and measures nothing: every curve, score, sample and weight is the worker's, kept by
+// the model.  [SECTION] Controls    Train/Pause, Start again, progress bar, step, error [SECTION]
+// Curves      loss, validation, bigram line, the two heads' steps marked [SECTION] Heads       each
+// head's previous-token and induction scores; a tap picks one [SECTION] Attention   the picked head
+// on the learner's text and on the repeated probe [SECTION] Sample, input
 #include "engine/text/catalogue.h"
 #include "engine/text/format.h"
 #include "engine/ui/theme.h"
 #include "engine/ui/widgets/kit.h"
+#include "engine/ui/widgets/registry.h"
 #include "engine/ui/widgets/widget_card.h"
+#include "engine/ui/widgets/widget_view.h"
+#include "engine/widgets/lm_train/lm_train_model.h"
 
 #include <imgui.h>
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <cmath>
+#include <string>
 
 namespace neuralpath::ui {
+
+class LmTrainView : public LaidOutView<LmTrainModel> {
+ public:
+  void draw(const UiContext& ui, const LmTrainModel& model, Asked& asked);
+
+ private:
+  kit::FollowingField<2048> input_;
+};
 
 using Model = LmTrainModel;
 using Status = LmTrainModel::Status;
