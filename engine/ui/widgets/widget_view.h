@@ -1,9 +1,11 @@
 // widget_view.h: what every kind's view has the same way (model_view_widget.h says what a view
 // is): the commands a frame asks of its model, no animation of its own unless it says so, and
 // the "explain any number" popup whose state() shows as "explained"; and for a view that reports
-// where it drew its parts (LaidOutView), its layout.
+// where it drew its parts (LaidOutView), its layout; and sentence_box(), the box of the kinds
+// that take the learner's own text.
 #pragma once
 #include "engine/ui/widgets/explain.h"
+#include "engine/ui/widgets/kit.h"
 #include "engine/widgets/widget_model.h"
 
 #include <nlohmann/json.hpp>
@@ -36,5 +38,15 @@ class LaidOutView : public WidgetView<Model> {
  protected:
   nlohmann::json layout_ = nlohmann::json::object();
 };
+
+// The box the learner types the kind's own text into (a sentence, a prompt): what they send
+// comes back as SetSentence, and the model's refusal of the last one (input_error()) shows
+// beneath the box. `shown` is the model's text, which the box follows (kit::FollowingField).
+template <WidgetModel Model, std::size_t N>
+void sentence_box(const UiContext& ui, const Model& model, kit::FollowingField<N>& field, const kit::TextEntry& entry,
+                  const std::string& shown, float width, typename WidgetView<Model>::Asked& asked) {
+  if (field.draw(ui, entry, shown, width)) asked.push_back(SetSentence{field.text()});
+  if (!model.input_error().empty()) kit::wrapped(ui, model.input_error(), ui.colors().bad, kit::Face::small);
+}
 
 }  // namespace neuralpath::ui

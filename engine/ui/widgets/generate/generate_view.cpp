@@ -54,9 +54,7 @@ bool stage_shown(const Model& model, int index) {
 void draw_prompt(const UiContext& ui, const Model& model, kit::FollowingField<512>& prompt_field, float width,
                  Asked& asked) {
   kit::title(ui, tr("generate.prompt"));
-  if (prompt_field.draw(ui, {"##prompt", tr("generate.use_prompt")}, model.prompt(), width))
-    asked.push_back(SetSentence{prompt_field.text()});
-  if (!model.input_error().empty()) kit::wrapped(ui, model.input_error(), ui.colors().bad, kit::Face::small);
+  sentence_box(ui, model, prompt_field, {"##prompt", tr("generate.use_prompt")}, model.prompt(), width, asked);
 }
 
 void draw_text(const UiContext& ui, const Model& model, float width) {

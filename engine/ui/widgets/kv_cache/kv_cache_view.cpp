@@ -55,8 +55,7 @@ void draw_prompt(const UiContext& ui, const Model& model, kit::FollowingField<25
                  Asked& asked) {
   kit::wrapped(ui, tr("kv-cache.prompt"), 0, kit::Face::bold);
   const kit::TextEntry entry{"##kvprompt", tr("kv-cache.use_prompt"), "", nullptr, 520, false};
-  if (prompt_field.draw(ui, entry, model.prompt(), width)) asked.push_back(SetSentence{prompt_field.text()});
-  if (!model.input_error().empty()) kit::wrapped(ui, model.input_error(), ui.colors().bad, kit::Face::small);
+  sentence_box(ui, model, prompt_field, entry, model.prompt(), width, asked);
 }
 
 // One bar per choice of G, for the learner's T and b: what sharing keys and values saves.

@@ -354,11 +354,8 @@ void draw_sample(const UiContext& ui, const Model& model) {
 
 void draw_input(const UiContext& ui, const Model& model, kit::FollowingField<2048>& input_field, float width,
                 Asked& asked) {
-  const Palette& c = ui.colors();
   kit::title(ui, tr("lm_train.your_text"));
-  if (input_field.draw(ui, {"##text", tr("lm_train.show"), "##show"}, model.text(), width))
-    asked.push_back(SetSentence{input_field.text()});
-  if (!model.input_error().empty()) kit::wrapped(ui, model.input_error(), c.bad, kit::Face::small);
+  sentence_box(ui, model, input_field, {"##text", tr("lm_train.show"), "##show"}, model.text(), width, asked);
 }
 
 }  // namespace
