@@ -34,7 +34,14 @@ test('answers, reveals and the section survive a reload', async () => {
   if (reveal) await page.evaluate(id => window.neuralpath.command({ type: 'reveal', id, open: true }), reveal);
   const sections = await page.evaluate(() => window.neuralpath.state().sections.map(s => s.anchor));
   await page.evaluate(anchor => window.neuralpath.goto(anchor), sections.at(-1));
-  await page.waitForFunction(key => (localStorage.getItem(key) || '').length > 0, KEY);
+  // Wait for the record that holds the answer: the engine's events reach the page a frame or
+  // more after its state changes, and under load an earlier record (any record) is not yet the
+  // one to reload from.
+  await page.waitForFunction(key => {
+    try {
+      return Object.keys(JSON.parse(JSON.parse(localStorage.getItem(key)).progress).answers || {}).length > 0;
+    } catch { return false; }
+  }, KEY, { timeout: 10_000 });
   const stored = JSON.parse(await page.evaluate(key => localStorage.getItem(key), KEY));
   assert.equal(stored.version, 1);
   assert.equal(stored.lesson, LESSON);
