@@ -94,13 +94,9 @@ std::variant<MaskStepsModel::Command, CommandResult> MaskStepsModel::parse(const
                                  ? message["mistake"].get<std::string>()
                                  : std::string();
     SetMistake m;
-    bool found = false;
-    for (Mistake each : {Mistake::after_softmax, Mistake::no_scale, Mistake::transpose})
-      if (name == kMistakes.name(each)) {
-        m.mistake = each;
-        found = true;
-      }
-    if (!found) return CommandResult(tr("mask-steps.needs_mistake"));
+    const std::optional<Mistake> named = kMistakes.parse(name);
+    if (!named) return CommandResult(tr("mask-steps.needs_mistake"));
+    m.mistake = *named;
     if (const auto d = int_field(message, "d")) {
       int log_d = 0;
       while ((1 << log_d) < *d && log_d < kMaxLogD) ++log_d;

@@ -176,8 +176,7 @@ std::variant<SplitJoinModel::Command, CommandResult> SplitJoinModel::parse(const
   if (type == "setRole") {
     std::string r = message.value("role", std::string());
     if (r.size() == 1) r[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(r[0])));  // "Q" or "q"
-    for (Role role : {Role::q, Role::k, Role::v})
-      if (r == role_name(role)) return Command(SetRole{role});
+    if (const auto role = kRoles.parse(r)) return Command(SetRole{*role});
     return CommandResult(tr("split-join.needs_role"));
   }
   if (type == "numbers") {
