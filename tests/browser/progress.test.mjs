@@ -59,6 +59,25 @@ test('answers, reveals and the section survive a reload', async () => {
   await context.close();
 });
 
+// The engine's events reach the page once a frame; a page hidden or closed in between (a reload
+// just after a click) sends them at once. The page is hidden in the same task as the answer, so
+// no frame can carry the event first: without that, nothing is stored yet when it is asked.
+test('an answer given just before the page is closed is kept', async () => {
+  const { page, context, problems } = await open();
+  const storedAnswers = await page.evaluate(key => {
+    const np = window.neuralpath;
+    np.answer(np.state().checks[0].id, 1);
+    window.dispatchEvent(new PageTransitionEvent('pagehide', { persisted: false }));
+    return JSON.parse(JSON.parse(localStorage.getItem(key) ?? '{"progress": "{}"}').progress).answers ?? {};
+  }, KEY);
+  assert.deepEqual(Object.values(storedAnswers), [[1]], 'the answer is stored as the page goes');
+  await page.reload();
+  await waitForLesson(page);
+  assert.deepEqual((await firstCheck(page)).chosen, [1], 'and is back after the reload');
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
 test('the reset control clears the saved progress and can be undone', async () => {
   const { page, context, problems } = await open();
   await answerFirstCheck(page, 0);

@@ -533,7 +533,8 @@ canvas.addEventListener('webglcontextrestored', () => {
 // Of several 'progress' events in one batch only the last goes out: each carries the learner's
 // whole record, so the last says it all, and every listener (storage, the host, a learning
 // platform) would otherwise save and send each of them (2000 answers in one frame: 2000 records).
-function pumpEvents() {
+function drainEvents() {
+  if (!engine || !loadedState) return;
   const events = JSON.parse(engine.takeEvents());
   const lastProgress = events.findLastIndex(event => event.type === 'progress');
   events.forEach((event, i) => {
@@ -541,8 +542,17 @@ function pumpEvents() {
     if (event.type === 'openLink') openLink(event.url);
     emit(event.type, event);
   });
+}
+function pumpEvents() {
+  drainEvents();
   requestAnimationFrame(pumpEvents);
 }
+// Hidden or closing (a reload too): what the engine said since the last frame goes out now, so
+// that an answer given just before a reload reaches np-storage.js (and a platform) before the
+// page is gone. This file runs before the feature modules, so its listeners come first, and
+// theirs (np-storage.js saves the figures on the same events) see what was drained.
+document.addEventListener('visibilitychange', () => { if (document.hidden) drainEvents(); });
+window.addEventListener('pagehide', drainEvents);
 
 // Links in lesson prose: another page of this site (a lesson, the list of lessons) opens in
 // this tab, as a course's next page does (#34); anything else in a new tab. Only web and mail
