@@ -33,14 +33,8 @@ const char* kSample =
 // The tokenizer of a model written to a file and loaded back, as `tokenize --model FILE` has it.
 const BpeTokenizer& loaded_tokenizer() {
   static const BpeTokenizer tokenizer = [] {
-    LmConfig c;
-    c.name = "fuzz";
-    c.vocab_size = 320;
-    c.context = 8;
-    c.d_model = 4;
-    c.heads = 1;
-    c.layers = 1;
-    c.mlp_hidden = 0;
+    const LmConfig c{
+        .name = "fuzz", .vocab_size = 320, .context = 8, .d_model = 4, .heads = 1, .layers = 1, .mlp_hidden = 0};
     std::string sample;
     for (int i = 0; i < 4; ++i) sample += kSample;
     BpeTokenizer trained = BpeTokenizer::train(sample, c.vocab_size);

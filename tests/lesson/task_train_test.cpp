@@ -42,6 +42,14 @@ words:
 
 std::string task(const std::string& body) { return "\n```task\n" + body + "```\n"; }
 
+// A lesson of the vocabulary and one answer task about "it" on one template: `sentence`, whose
+// slot `answer` names the word "it" points to, then `words`: the slots' words and any further
+// settings, as the task's YAML lines.
+std::string answer_task_lesson(const std::string& sentence, const std::string& answer, const std::string& words) {
+  return doc(kVocabulary + task("id: t\nobjective: answer\nquery: it\ntemplates:\n  - text: " + sentence +
+                                "\n    answer: " + answer + "\nwords:\n" + words));
+}
+
 std::vector<Diagnostic> problems(const std::string& text) {
   return load_lesson_text(text, "test.md", neuralpath::widgets::with_widgets()).diagnostics;
 }
@@ -49,11 +57,9 @@ std::vector<Diagnostic> problems(const std::string& text) {
 }  // namespace
 
 TEST_CASE("an answer task reads its templates, slots and training settings") {
-  const std::string text =
-      doc(kVocabulary + task("id: t\nobjective: answer\nquery: it\ntemplates:\n"
-                             "  - text: the ANIMAL road it was ADJ\n    answer: ANIMAL\n"
-                             "words:\n  ANIMAL: [cat, dog]\n  ADJ: [tired]\n"
-                             "held-out: 0.5\nsteps: 12\nseed: 9\nlearning-rate: 0.05\nbatch: 2\n"));
+  const std::string text = answer_task_lesson("the ANIMAL road it was ADJ", "ANIMAL",
+                                              "  ANIMAL: [cat, dog]\n  ADJ: [tired]\n"
+                                              "held-out: 0.5\nsteps: 12\nseed: 9\nlearning-rate: 0.05\nbatch: 2\n");
   const ParseResult r = parse(text);
   REQUIRE_MESSAGE(r.diagnostics.empty(), all_messages(r));
   REQUIRE(r.lesson.tasks.size() == 1);
@@ -91,18 +97,14 @@ TEST_CASE("a next-word task reads one sentence per line after ---, skipping comm
 
 TEST_CASE("task problems are reported where they are") {
   SUBCASE("a slot word the vocabulary lacks") {
-    const std::string text = doc(kVocabulary + task("id: t\nobjective: answer\nquery: it\ntemplates:\n"
-                                                    "  - text: the ANIMAL it was tired\n    answer: ANIMAL\n"
-                                                    "words:\n  ANIMAL: [cat, zebra]\n"));
+    const std::string text = answer_task_lesson("the ANIMAL it was tired", "ANIMAL", "  ANIMAL: [cat, zebra]\n");
     const auto d = problems(text);
     REQUIRE(d.size() == 1);
     CHECK(d[0].message == "'zebra' in slot ANIMAL is not in the lesson's vocabulary");
     CHECK(d[0].pos.line == pos_of(text, "ANIMAL: [").line);
   }
   SUBCASE("an answer that is not a slot, and a template without the query") {
-    const std::string text = doc(kVocabulary + task("id: t\nobjective: answer\nquery: it\ntemplates:\n"
-                                                    "  - text: the ANIMAL was tired\n    answer: PLACE\n"
-                                                    "words:\n  ANIMAL: [cat]\n"));
+    const std::string text = answer_task_lesson("the ANIMAL was tired", "PLACE", "  ANIMAL: [cat]\n");
     const auto d = problems(text);
     REQUIRE(d.size() == 2);
     CHECK(d[0].message == "the answer 'PLACE' is not a slot of this template");

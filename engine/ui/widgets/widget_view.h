@@ -1,8 +1,8 @@
 // widget_view.h: what every kind's view has the same way (model_view_widget.h says what a view
 // is): the commands a frame asks of its model, no animation of its own unless it says so, and
 // the "explain any number" popup whose state() shows as "explained"; and for a view that reports
-// where it drew its parts (LaidOutView), its layout; and sentence_box(), the box of the kinds
-// that take the learner's own text.
+// where it drew its parts (LaidOutView), its layout; and for the kinds that take the learner's
+// own text, sentence_box() and SentenceView, the view that holds that box.
 #pragma once
 #include "engine/ui/widgets/explain.h"
 #include "engine/ui/widgets/kit.h"
@@ -48,5 +48,18 @@ void sentence_box(const UiContext& ui, const Model& model, kit::FollowingField<N
   if (field.draw(ui, entry, shown, width)) asked.push_back(SetSentence{field.text()});
   if (!model.input_error().empty()) kit::wrapped(ui, model.input_error(), ui.colors().bad, kit::Face::small);
 }
+
+// The view of a kind whose one input is the learner's own text (generate, kv-cache, lm-train,
+// tokenizer): its layout and the box, which holds up to TextBytes bytes. A kind names its view
+// `using XView = SentenceView<XModel, bytes>` and defines XView::draw in its own .cpp.
+template <WidgetModel Model, std::size_t TextBytes>
+class SentenceView : public LaidOutView<Model> {
+ public:
+  using Asked = typename LaidOutView<Model>::Asked;
+  void draw(const UiContext& ui, const Model& model, Asked& asked);
+
+ private:
+  kit::FollowingField<TextBytes> sentence_;
+};
 
 }  // namespace neuralpath::ui

@@ -26,13 +26,7 @@
 
 namespace neuralpath::ui {
 
-class GenerateView : public LaidOutView<GenerateModel> {
- public:
-  void draw(const UiContext& ui, const GenerateModel& model, Asked& asked);
-
- private:
-  kit::FollowingField<512> prompt_;
-};
+using GenerateView = SentenceView<GenerateModel, 512>;
 
 using Model = GenerateModel;
 using Asked = GenerateView::Asked;
@@ -221,9 +215,10 @@ void draw_stages(const UiContext& ui, const Model& model, nlohmann::json& layout
 
 }  // namespace
 
+template <>
 void GenerateView::draw(const UiContext& ui, const Model& model, Asked& asked) {
   draw_widget_card(ui, this, model, explain_, [&](float width) {
-    draw_prompt(ui, model, prompt_, width, asked);
+    draw_prompt(ui, model, sentence_, width, asked);
     kit::gap(ui, 6);
     if (!model_panel_ready(ui, model, width, asked, layout_)) return;
     draw_text(ui, model, width);

@@ -28,13 +28,7 @@
 
 namespace neuralpath::ui {
 
-class KvCacheView : public LaidOutView<KvCacheModel> {
- public:
-  void draw(const UiContext& ui, const KvCacheModel& model, Asked& asked);
-
- private:
-  kit::FollowingField<256> prompt_;
-};
+using KvCacheView = SentenceView<KvCacheModel, 256>;
 
 using Model = KvCacheModel;
 using Asked = KvCacheView::Asked;
@@ -249,6 +243,7 @@ void draw_race(const UiContext& ui, const Model& model, nlohmann::json& layout, 
 
 }  // namespace
 
+template <>
 void KvCacheView::draw(const UiContext& ui, const Model& model, Asked& asked) {
   draw_widget_card(ui, this, model, explain_, [&](float width) {
     kit::title(ui, tr("kv-cache.title"));
@@ -261,7 +256,7 @@ void KvCacheView::draw(const UiContext& ui, const Model& model, Asked& asked) {
       kit::gap(ui, 8);
     }
     if (s.show_race) {
-      draw_prompt(ui, model, prompt_, width, asked);
+      draw_prompt(ui, model, sentence_, width, asked);
       kit::gap(ui, 6);
       draw_race(ui, model, layout_, width, asked);
     }

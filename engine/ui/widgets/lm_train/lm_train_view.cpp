@@ -29,13 +29,7 @@
 
 namespace neuralpath::ui {
 
-class LmTrainView : public LaidOutView<LmTrainModel> {
- public:
-  void draw(const UiContext& ui, const LmTrainModel& model, Asked& asked);
-
- private:
-  kit::FollowingField<2048> input_;
-};
+using LmTrainView = SentenceView<LmTrainModel, 2048>;
 
 using Model = LmTrainModel;
 using Status = LmTrainModel::Status;
@@ -360,6 +354,7 @@ void draw_input(const UiContext& ui, const Model& model, kit::FollowingField<204
 
 }  // namespace
 
+template <>
 void LmTrainView::draw(const UiContext& ui, const Model& model, Asked& asked) {
   layout_ = nlohmann::json::object();
   draw_widget_card(ui, this, model, explain_, [&](float width) {
@@ -374,7 +369,7 @@ void LmTrainView::draw(const UiContext& ui, const Model& model, Asked& asked) {
     kit::gap(ui, 10);
     draw_sample(ui, model);
     kit::gap(ui, 10);
-    draw_input(ui, model, input_, width, asked);
+    draw_input(ui, model, sentence_, width, asked);
   });
 }
 

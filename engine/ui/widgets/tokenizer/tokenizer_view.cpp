@@ -21,13 +21,7 @@
 
 namespace neuralpath::ui {
 
-class TokenizerView : public LaidOutView<TokenizerModel> {
- public:
-  void draw(const UiContext& ui, const TokenizerModel& model, Asked& asked);
-
- private:
-  kit::FollowingField<2048> input_;
-};
+using TokenizerView = SentenceView<TokenizerModel, 2048>;
 
 using Model = TokenizerModel;
 using Asked = TokenizerView::Asked;
@@ -95,13 +89,14 @@ void draw_input(const UiContext& ui, const Model& model, kit::FollowingField<204
 
 }  // namespace
 
+template <>
 void TokenizerView::draw(const UiContext& ui, const Model& model, Asked& asked) {
   draw_widget_card(ui, this, model, explain_, [&](float width) {
     draw_merges(ui, model, asked);
     kit::gap(ui, 6);
     draw_chips(ui, model, layout_, width, asked);
     kit::gap(ui, 8);
-    draw_input(ui, model, input_, width, asked);
+    draw_input(ui, model, sentence_, width, asked);
   });
 }
 
