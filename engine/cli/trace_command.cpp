@@ -17,7 +17,7 @@
 #include "json_io.h"
 #include "lesson_hook.h"
 
-#include "engine/core/block.h"
+#include "engine/trace/block_trace.h"
 #include "engine/core/error.h"
 
 #include <string>

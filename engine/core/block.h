@@ -1,36 +1,44 @@
-// block.h: the whole transformer block, run forward on a sentence, recorded as a Trace.
+// block.h: the whole transformer block run forward on a sentence, as maths: every activation
+// the forward pass makes, kept for what reads them (the trace, engine/trace/block_trace.h, turns
+// them into steps with titles and narration; training's backward, training.cpp, walks back
+// through them).
 //
-// Step order (every step in trace.h's StepKind, in this order):
-//   tokens, embedding, positions,
-//   context_layer ×C (one per context layer),
-//   project_q, project_k, project_v,
-//   per head h: score, scale, mask, softmax, blend,
-//   concat_heads, output_projection, residual, layer_norm,
-//   feed_forward, residual, layer_norm        (when the feed-forward is enabled),
-//   next_token
-// The shown layer always uses the naive kernel (the views need its weights); the tiled kernel
-// gives the same numbers to 1e-5 and is for long sequences and the benchmark.
+//   x_0 = e + s·PE                          embeddings plus scaled positions     [T][d]
+//   x_c+1 = x_c + MultiHead_c(x_c)          each context layer
+//   a = MultiHead(x), r_1 = x + a           the shown layer (naive kernel: every matrix kept)
+//   h = LayerNorm_1(r_1)
+//   r_2 = h + FFN(h), h = LayerNorm_2(r_2)  when the feed-forward is enabled
+//   output = h
 #pragma once
 
 #include "attention.h"
+#include "layers.h"
 #include "model.h"
+#include "tensor.h"
 #include "tokenizer.h"
-#include "trace.h"
 
-#include <string_view>
 #include <vector>
 
 namespace neuralpath {
 
-struct TraceOptions {
-  Mask mask = Mask::causal_mask();  // for the context layers and the shown layer
-  int focus_token = -1;             // query token the narration follows; -1 = the last token
-  int max_term_tokens = 48;         // per-cell terms are recorded only when T <= this
+struct BlockActivations {
+  Matrix embeddings;                     // [T][d] e: the tokens' vectors, before positions
+  Matrix positions;                      // [T][d] s·PE, the positions added (zero without them)
+  Matrix input;                          // [T][d] x_0: what the first layer sees
+  std::vector<Matrix> context_input;     // x_c before each context layer
+  std::vector<MultiHeadResult> context;  // one per context layer
+  Matrix shown_input;                    // [T][d] x: what the shown layer sees
+  MultiHeadResult attention;             // a: the shown layer
+  Matrix after_attention;                // r_1 = x + a
+  LayerNormResult norm_attention;        // LayerNorm_1(r_1)
+  FeedForwardResult feed_forward;        // FFN(h) (feed-forward enabled)
+  Matrix after_feed_forward;             // r_2 = h + FFN(h)
+  LayerNormResult norm_feed_forward;     // LayerNorm_2(r_2)
+  Matrix output;                         // [T][d] the block's output
 };
 
-// Throws InputError for an empty sentence, too many tokens, invalid UTF-8 or an inconsistent
-// spec. `spec` need not be resolved (run_block resolves it).
-Trace run_block(const ModelSpec& spec, std::string_view sentence, const TraceOptions& options = {});
-Trace run_block(const ModelSpec& spec, const std::vector<Token>& tokens, const TraceOptions& options = {});
+// The forward pass of `spec` (resolved: resolve_model) on `tokens` under `mask`. Throws
+// InputError for no tokens, more than kMaxTokens, or a padding mask of another length.
+BlockActivations block_forward(const ModelSpec& spec, const std::vector<Token>& tokens, const Mask& mask);
 
 }  // namespace neuralpath

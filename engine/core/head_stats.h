@@ -15,7 +15,8 @@
 // layer keeps its MultiHeadResult (Q, K and each head's scores and weights) and no terms.
 #pragma once
 
-#include "trace.h"
+#include "cell_terms.h"
+#include "layers.h"
 #include "training.h"
 
 #include <string>

@@ -7,6 +7,8 @@
 // [SECTION] Trainer
 #include "training.h"
 
+#include "block.h"
+
 #include "embedding.h"
 #include "error.h"
 #include "layers.h"
@@ -45,21 +47,10 @@ Example next_word_example(const Vocabulary& vocabulary, std::vector<Token> token
 namespace {
 
 // [SECTION] Forward with everything the backward needs -------------------------------------------
-// The same passes as run_block() (block.h), kept with their intermediate results.
-// Shapes: x, words [T][d]; logits, probabilities [T][V]; candidate_p [|C|]
+// The block's own forward pass (block.h: every activation kept), then the objective's scores.
+// Shapes: activations [T][d]; probabilities [T][V]; candidate_p [|C|]
 
-struct BlockForward {
-  Matrix words;                    // the word vectors e_j (no positions)
-  std::vector<Matrix> context_in;  // x before each context layer
-  std::vector<MultiHeadResult> context;
-  Matrix shown_in;  // x before the shown layer
-  MultiHeadResult shown;
-  Matrix res1;  // x + attention(x)
-  LayerNormResult ln1;
-  FeedForwardResult ffn;  // (feed-forward enabled)
-  Matrix res2;            // x + FFN(x)
-  LayerNormResult ln2;
-  Matrix out;                   // the block's output
+struct BlockForward : BlockActivations {
   Matrix probabilities;         // next_word: softmax of the next-token scores
   std::vector<int> candidates;  // answer: the positions C the query may name
   Vector candidate_p;           // answer: softmax over C of s_j = o·e_j / t
@@ -70,32 +61,12 @@ Mask mask_for(Objective objective) { return objective == Objective::next_word ? 
 void answer_forward(BlockForward& f, const Example& example, float temperature);  // below
 
 // `objective` decides which scores the pass ends with; none when it is only run for its weights.
-BlockForward block_forward(const ModelSpec& m, const Example& example, const Mask& mask,
-                           std::optional<Objective> objective) {
-  const int T = static_cast<int>(example.tokens.size()), d = m.d_model;
+BlockForward forward(const ModelSpec& m, const Example& example, const Mask& mask, std::optional<Objective> objective) {
   BlockForward f;
-  f.words = embed_tokens(m.vocabulary, example.tokens, d, m.seed);                 // e_j
-  Matrix x = f.words;                                                              // x = embed(tokens)
-  if (m.positional_encoding) x += positional_encoding(T, d) * m.positional_scale;  // + s·PE
-  for (const AttentionLayer& layer : m.context_layers) {                           // x = x + MultiHead(x)
-    f.context_in.push_back(x);
-    f.context.push_back(multi_head_attention(x, layer, mask));
-    x += f.context.back().output;
-  }
-  f.shown_in = x;
-  f.shown = multi_head_attention(x, m.attention, mask);  // a = MultiHead(x)
-  f.res1 = x + f.shown.output;                           // x + a
-  f.ln1 = layer_norm(f.res1, m.norm_attention);          // LayerNorm_1
-  f.out = f.ln1.output;
-  if (m.feed_forward.enabled) {
-    f.ffn = feed_forward(f.out, m.feed_forward);      // FFN(x)
-    f.res2 = f.out + f.ffn.output;                    // x + FFN(x)
-    f.ln2 = layer_norm(f.res2, m.norm_feed_forward);  // LayerNorm_2
-    f.out = f.ln2.output;
-  }
+  static_cast<BlockActivations&>(f) = block_forward(m, example.tokens, mask);
   if (objective == Objective::answer) answer_forward(f, example, m.temperature);
   if (objective == Objective::next_word) {
-    const Matrix logits = f.out * m.unembedding.transpose();  // logit_tv = u_v · x_t
+    const Matrix logits = f.output * m.unembedding.transpose();  // logit_tv = u_v · x_t
     f.probabilities = logits / m.temperature;
     softmax_rows_in_place(f.probabilities);  // softmax(logits / t)
   }
@@ -104,7 +75,7 @@ BlockForward block_forward(const ModelSpec& m, const Example& example, const Mas
 
 std::vector<Matrix> shown_weights(const BlockForward& f) {
   std::vector<Matrix> w;
-  for (const AttentionResult& h : f.shown.heads) w.push_back(h.weights);
+  for (const AttentionResult& h : f.attention.heads) w.push_back(h.weights);
   return w;
 }
 
@@ -112,7 +83,7 @@ std::vector<Matrix> shown_weights(const BlockForward& f) {
 // Shapes: o = out[query] [d]; words [T][d]; s, p over the candidates C.
 
 void answer_forward(BlockForward& f, const Example& example, float temperature) {
-  const Index T = f.out.rows();
+  const Index T = f.output.rows();
   f.candidates.clear();
   for (Index j = 0; j < T; ++j) {  // C = all but the query
     const bool other = std::find(example.other_answers.begin(), example.other_answers.end(), static_cast<int>(j)) !=
@@ -121,7 +92,8 @@ void answer_forward(BlockForward& f, const Example& example, float temperature) 
   }
   f.candidate_p.resize(static_cast<Index>(f.candidates.size()));
   for (std::size_t c = 0; c < f.candidates.size(); ++c)  // s_j = o · e_j / t
-    f.candidate_p(static_cast<Index>(c)) = f.out.row(example.query).dot(f.words.row(f.candidates[c])) / temperature;
+    f.candidate_p(static_cast<Index>(c)) =
+        f.output.row(example.query).dot(f.embeddings.row(f.candidates[c])) / temperature;
   f.candidate_p.array() -= f.candidate_p.maxCoeff();  // p = softmax_C(s)
   f.candidate_p = f.candidate_p.array().exp();
   f.candidate_p /= f.candidate_p.sum();
@@ -139,7 +111,7 @@ void answer_backward(Matrix& dout, const BlockForward& f, const Example& example
   for (std::size_t c = 0; c < f.candidates.size(); ++c) {
     const int j = f.candidates[c];
     const float ds = f.candidate_p(static_cast<Index>(c)) - (j == example.answer ? 1.0f : 0.0f);  // ∂L/∂s_j
-    dout.row(example.query) += (scale * ds / temperature) * f.words.row(j);
+    dout.row(example.query) += (scale * ds / temperature) * f.embeddings.row(j);
   }
 }
 
@@ -176,7 +148,7 @@ float loss_of(const BlockForward& f, const Example& example, Objective objective
 
 float example_loss(const ModelSpec& m, const Example& example, Objective objective, ModelGrads* grads, float scale) {
   const Mask mask = mask_for(objective);
-  const BlockForward f = block_forward(m, example, mask, objective);
+  const BlockForward f = forward(m, example, mask, objective);
   const Index T = static_cast<Index>(example.tokens.size()), d = m.d_model;
 
   const float loss = loss_of(f, example, objective);
@@ -195,19 +167,20 @@ float example_loss(const ModelSpec& m, const Example& example, Objective objecti
   Matrix dres1 = Matrix::Zero(T, d), dln1_out = Matrix::Zero(T, d);
   if (m.feed_forward.enabled) {
     Matrix dres2 = Matrix::Zero(T, d), dffn_out = Matrix::Zero(T, d);
-    layer_norm_backward(dres2, unused_norm, dout, f.res2, m.norm_feed_forward, f.ln2);
+    layer_norm_backward(dres2, unused_norm, dout, f.after_feed_forward, m.norm_feed_forward, f.norm_feed_forward);
     residual_backward(dln1_out, dffn_out, dres2);  // res2 = x + FFN(x)
-    feed_forward_backward(dln1_out, grads->feed_forward, dffn_out, f.ln1.output, m.feed_forward, f.ffn);
+    feed_forward_backward(dln1_out, grads->feed_forward, dffn_out, f.norm_attention.output, m.feed_forward,
+                          f.feed_forward);
   } else {
     dln1_out = dout;
   }
-  layer_norm_backward(dres1, unused_norm, dln1_out, f.res1, m.norm_attention, f.ln1);
+  layer_norm_backward(dres1, unused_norm, dln1_out, f.after_attention, m.norm_attention, f.norm_attention);
   Matrix dx = Matrix::Zero(T, d), dshown_out = Matrix::Zero(T, d);
   residual_backward(dx, dshown_out, dres1);  // res1 = x + a
-  multi_head_backward(dx, grads->attention, dshown_out, f.shown_in, m.attention, mask, f.shown);
+  multi_head_backward(dx, grads->attention, dshown_out, f.shown_input, m.attention, mask, f.attention);
   for (std::size_t c = m.context_layers.size(); c-- > 0;) {  // x' = x + MultiHead(x)
     Matrix dx_in = dx;                                       // the residual path
-    multi_head_backward(dx_in, grads->context[c], dx, f.context_in[c], m.context_layers[c], mask, f.context[c]);
+    multi_head_backward(dx_in, grads->context[c], dx, f.context_input[c], m.context_layers[c], mask, f.context[c]);
     dx = std::move(dx_in);
   }
   return loss;  // dx now holds ∂L/∂(embeddings + positions); the word vectors are not trained
@@ -237,11 +210,11 @@ std::pair<int, int> score_of(const BlockForward& f, const Example& example, Obje
 }  // namespace
 
 std::pair<int, int> example_score(const ModelSpec& m, const Example& example, Objective objective) {
-  return score_of(block_forward(m, example, mask_for(objective), objective), example, objective);
+  return score_of(forward(m, example, mask_for(objective), objective), example, objective);
 }
 
 ExampleEvaluation evaluate_example(const ModelSpec& m, const Example& example, Objective objective) {
-  const BlockForward f = block_forward(m, example, mask_for(objective), objective);
+  const BlockForward f = forward(m, example, mask_for(objective), objective);
   ExampleEvaluation e;
   e.loss = loss_of(f, example, objective);
   std::tie(e.right, e.counted) = score_of(f, example, objective);
@@ -249,7 +222,7 @@ ExampleEvaluation evaluate_example(const ModelSpec& m, const Example& example, O
 }
 
 std::vector<Matrix> shown_head_weights(const ModelSpec& m, const Example& example, Objective objective) {
-  return shown_weights(block_forward(m, example, mask_for(objective), std::nullopt));
+  return shown_weights(forward(m, example, mask_for(objective), std::nullopt));
 }
 
 std::vector<ParameterRef> trainable_parameters(ModelSpec& m, const ModelGrads& g, TrainedParts parts) {

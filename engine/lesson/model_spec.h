@@ -10,9 +10,9 @@
 //   playback    the whole Trace, steps grouped by playback step name (step_kinds())
 #pragma once
 
-#include "engine/core/block.h"
+#include "engine/trace/block_trace.h"
 #include "engine/core/model.h"
-#include "engine/core/trace.h"
+#include "engine/trace/trace.h"
 #include "engine/lesson/lesson.h"
 #include "engine/lesson/parser.h"
 

@@ -9,7 +9,7 @@
 //
 //   parse_set_sentence<Command>(message)   setSentence{text} as the kind's Command, or the refusal
 #pragma once
-#include "engine/core/trace.h"
+#include "engine/trace/trace.h"
 #include "engine/text/catalogue.h"
 #include "engine/widgets/command_result.h"
 

@@ -1,7 +1,7 @@
 // readout.cpp: trace lookups and unit printing for the widgets (see readout.h).
 #include "engine/widgets/readout.h"
 
-#include "engine/core/block.h"
+#include "engine/trace/block_trace.h"
 #include "engine/text/catalogue.h"
 #include "engine/core/error.h"
 #include "engine/text/format.h"

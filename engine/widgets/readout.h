@@ -5,7 +5,7 @@
 #include "engine/core/attention.h"
 #include "engine/text/format.h"
 #include "engine/core/model.h"
-#include "engine/core/trace.h"
+#include "engine/trace/trace.h"
 
 #include <nlohmann/json.hpp>
 

@@ -17,7 +17,7 @@
 #pragma once
 #include "engine/text/catalogue.h"
 #include "engine/core/tensor.h"
-#include "engine/core/trace.h"
+#include "engine/trace/trace.h"
 #include "engine/text/format.h"
 #include "engine/widgets/command_result.h"
 #include "engine/widgets/commands.h"

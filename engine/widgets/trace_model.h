@@ -11,7 +11,7 @@
 //   sentence_state(...)       for state(): kind, sentence, mask, errors and the run's tokens
 #pragma once
 #include "engine/core/model.h"
-#include "engine/core/trace.h"
+#include "engine/trace/trace.h"
 #include "engine/lesson/lesson.h"
 #include "engine/text/catalogue.h"
 #include "engine/widgets/readout.h"

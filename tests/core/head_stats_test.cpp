@@ -1,7 +1,7 @@
 // head_stats_test.cpp: the figures that say how differently heads look (head_stats.h), measured
 // on trained models, never trained for.
 #include "engine/core/backward.h"
-#include "engine/core/block.h"
+#include "engine/trace/block_trace.h"
 #include "engine/core/head_stats.h"
 #include "engine/core/softmax.h"
 

@@ -1,6 +1,6 @@
 // train_test.cpp: AdamW and the Trainer: deterministic, learning, resumable, strict on input.
 #include "engine/core/adamw.h"
-#include "engine/core/block.h"
+#include "engine/trace/block_trace.h"
 #include "engine/core/embedding.h"
 #include "engine/core/error.h"
 #include "engine/core/training.h"

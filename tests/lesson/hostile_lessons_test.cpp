@@ -4,7 +4,7 @@
 // for the page (engine/lesson/limits.h).
 #include "helpers.h"
 
-#include "engine/core/trace.h"
+#include "engine/trace/trace.h"
 #include "engine/lesson/limits.h"
 #include "engine/lesson/load.h"
 #include "engine/lesson/model_spec.h"

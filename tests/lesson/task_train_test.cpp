@@ -2,7 +2,7 @@
 // and trained; the launch lessons' tasks do what the lessons promise.
 #include "helpers.h"
 
-#include "engine/core/block.h"
+#include "engine/trace/block_trace.h"
 #include "engine/core/head_stats.h"
 #include "engine/lesson/load.h"
 #include "engine/lesson/model_spec.h"

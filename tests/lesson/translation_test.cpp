@@ -1,7 +1,7 @@
 // translation_test.cpp: a translated lesson (lessons/<lang>/ID.md) keeps its original's
 // structure; each kind of drift is reported at its place in the translation; words are free;
 // and `neuralpath-cli check` / `trace --lang` do the same from the command line.
-#include "engine/core/block.h"
+#include "engine/trace/block_trace.h"
 #include "engine/text/catalogue.h"
 #include "engine/lesson/load.h"
 #include "engine/lesson/model_spec.h"

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # layers_test.sh: every include points down the layers (docs/architecture.md). A file in one
 # layer may include its own layer and the layers below it, never one above:
-#   engine/text < engine/core < engine/lesson < engine/widgets < engine/ui < engine/cli, web
+#   engine/core (the maths: no words), engine/text (the words)
+#     < engine/trace (the block's forward as narrated steps: core and text)
+#     < engine/lesson < engine/widgets < engine/ui < engine/cli, web
 # engine/lm_worker (the page trainer's messages and what its Web Worker does) stands on
 # engine/core alone; widgets, the UI and the CLI may speak it.
 # (The link enforces the same for the widget library, which does not link ImGui; this names the
@@ -10,12 +12,13 @@ set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 declare -A allowed=(
   [engine/text]="engine/text"
-  [engine/core]="engine/text engine/core"
-  [engine/lesson]="engine/text engine/core engine/lesson"
+  [engine/core]="engine/core"
+  [engine/trace]="engine/text engine/core engine/trace"
+  [engine/lesson]="engine/text engine/core engine/trace engine/lesson"
   [engine/lm_worker]="engine/text engine/core engine/lm_worker"
-  [engine/widgets]="engine/text engine/core engine/lesson engine/lm_worker engine/widgets"
-  [engine/ui]="engine/text engine/core engine/lesson engine/lm_worker engine/widgets engine/ui"
-  [engine/cli]="engine/text engine/core engine/lesson engine/lm_worker engine/widgets engine/cli"
+  [engine/widgets]="engine/text engine/core engine/trace engine/lesson engine/lm_worker engine/widgets"
+  [engine/ui]="engine/text engine/core engine/trace engine/lesson engine/lm_worker engine/widgets engine/ui"
+  [engine/cli]="engine/text engine/core engine/trace engine/lesson engine/lm_worker engine/widgets engine/cli"
 )
 status=0
 for layer in "${!allowed[@]}"; do

@@ -2,7 +2,7 @@
 // saying exactly the numbers its step computed.
 #include "playback_harness.h"
 
-#include "engine/core/block.h"
+#include "engine/trace/block_trace.h"
 #include "engine/text/format.h"
 #include "engine/core/model.h"
 #include "engine/ui/widgets/playback/code_panel.h"

@@ -3,7 +3,7 @@
 // drawing at phone and desktop widths.
 #include "widgets_support.h"
 
-#include "engine/core/block.h"
+#include "engine/trace/block_trace.h"
 
 #include <set>
 

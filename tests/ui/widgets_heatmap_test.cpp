@@ -2,7 +2,7 @@
 // switch, every row summing to 1, and each cell explaining how it was made.
 #include "widgets_support.h"
 
-#include "engine/core/block.h"
+#include "engine/trace/block_trace.h"
 #include "engine/text/format.h"
 
 #include <doctest/doctest.h>

@@ -2,7 +2,7 @@
 // the three common mistakes computed live with the engine's functions in the wrong order.
 #include "widgets_support.h"
 
-#include "engine/core/block.h"
+#include "engine/trace/block_trace.h"
 #include "engine/lesson/model_spec.h"
 
 #include <doctest/doctest.h>

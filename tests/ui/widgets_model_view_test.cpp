@@ -3,7 +3,7 @@
 // cell explains its weight from the trace; the text version's summary and table; snapshots.
 #include "widgets_support.h"
 
-#include "engine/core/block.h"
+#include "engine/trace/block_trace.h"
 #include "engine/text/format.h"
 #include "engine/widgets/model_view/head_weights.h"
 #include "engine/ui/widgets/model_view/model_view_view.h"

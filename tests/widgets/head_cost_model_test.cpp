@@ -2,7 +2,7 @@
 // the engine's cost function and stay flat in the head count.
 #include "model_support.h"
 
-#include "engine/core/block.h"
+#include "engine/trace/block_trace.h"
 #include "engine/core/multi_head_cost.h"
 #include "engine/widgets/head_cost/head_cost_model.h"
 

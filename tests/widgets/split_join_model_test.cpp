@@ -2,7 +2,7 @@
 // every matrix a stage shows is the trace's, the heads really are column slices joined side by side.
 #include "model_support.h"
 
-#include "engine/core/block.h"
+#include "engine/trace/block_trace.h"
 #include "engine/core/multi_head_cost.h"
 #include "engine/widgets/split_join/split_join_model.h"
 

@@ -8,7 +8,7 @@
 //   blocked cells (masked) are hatched and carry "⊘";
 //   an optional last column ("row sum") whose numbers explain themselves.
 #pragma once
-#include "engine/core/trace.h"
+#include "engine/trace/trace.h"
 #include "engine/ui/widgets/explain.h"
 
 #include <functional>

@@ -2,7 +2,7 @@
 // (head_view_model.h). Every weight is the softmax step's result in the engine's trace.
 #include "engine/widgets/head_view/head_view_model.h"
 
-#include "engine/core/block.h"
+#include "engine/trace/block_trace.h"
 #include "engine/text/catalogue.h"
 #include "engine/core/error.h"
 #include "engine/text/format.h"

@@ -1,11 +1,11 @@
 // heatmap_model.cpp: the heatmap's engine run, commands, state and explanations (heatmap_model.h).
 #include "engine/widgets/heatmap/heatmap_model.h"
 
-#include "engine/core/block.h"
+#include "engine/trace/block_trace.h"
 #include "engine/text/catalogue.h"
 #include "engine/core/error.h"
 #include "engine/text/format.h"
-#include "engine/core/narration.h"
+#include "engine/trace/narration.h"
 #include "engine/widgets/command_result.h"
 #include "engine/widgets/widget_kinds.h"
 

@@ -2,11 +2,11 @@
 // state and explanations (mask_steps_model.h).
 #include "engine/widgets/mask_steps/mask_steps_model.h"
 
-#include "engine/core/block.h"
+#include "engine/trace/block_trace.h"
 #include "engine/text/catalogue.h"
 #include "engine/core/error.h"
 #include "engine/text/format.h"
-#include "engine/core/narration.h"
+#include "engine/trace/narration.h"
 #include "engine/widgets/command_result.h"
 #include "engine/widgets/step_through.h"
 #include "engine/widgets/widget_kinds.h"

@@ -4,7 +4,7 @@
 #include "engine/text/catalogue.h"
 #include "engine/text/format.h"
 #include "engine/core/head_stats.h"
-#include "engine/core/narration.h"
+#include "engine/trace/narration.h"
 #include "engine/widgets/readout.h"
 
 #include <limits>

@@ -5,7 +5,7 @@
 //   layer 0 .. C−1   the context layers, in the order they ran (trace.context)
 //   layer C          the shown layer (trace.attention), the one the other widgets draw
 #pragma once
-#include "engine/core/trace.h"
+#include "engine/trace/trace.h"
 #include "engine/widgets/explanation.h"
 
 #include <string>

@@ -8,7 +8,7 @@
 #include "playback_steps.h"
 #include "engine/widgets/widget_kinds.h"
 
-#include "engine/core/block.h"
+#include "engine/trace/block_trace.h"
 #include "engine/text/catalogue.h"
 #include "engine/core/error.h"
 #include "engine/core/tokenizer.h"

@@ -17,7 +17,7 @@
 //   snapshot   {"sentence"?, "draft"?, "step", "head", "focus"?, "temperature"?}: what the learner
 //              changed; a shared link carries the words typed in the field even before they run
 #pragma once
-#include "engine/core/trace.h"
+#include "engine/trace/trace.h"
 #include "engine/widgets/playback/playback_settings.h"
 #include "engine/widgets/widget_model.h"
 #include "engine/widgets/playback/playback_controller.h"

@@ -19,7 +19,7 @@
 //   feed-forward
 //   next-token         next_token                             Next token
 #pragma once
-#include "engine/core/trace.h"
+#include "engine/trace/trace.h"
 #include "engine/lesson/lesson.h"
 
 #include <string>

@@ -5,7 +5,7 @@
 #include "engine/text/catalogue.h"
 #include "engine/text/format.h"
 #include "engine/text/format_short.h"
-#include "engine/core/narration.h"
+#include "engine/trace/narration.h"
 #include "engine/widgets/step_through.h"
 #include "engine/widgets/widget_kinds.h"
 

@@ -1,7 +1,7 @@
 // train_session.cpp: see train_session.h.
 #include "engine/widgets/train/train_session.h"
 
-#include "engine/core/block.h"
+#include "engine/trace/block_trace.h"
 #include "engine/core/error.h"
 
 #include <algorithm>

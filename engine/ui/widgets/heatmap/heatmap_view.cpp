@@ -5,7 +5,7 @@
 //
 // Every number is the model's (the engine's softmax weights, the trace's cell terms); nothing here
 // computes one.
-#include "engine/core/narration.h"
+#include "engine/trace/narration.h"
 #include "engine/text/catalogue.h"
 #include "engine/text/format.h"
 #include "engine/ui/widgets/grid.h"

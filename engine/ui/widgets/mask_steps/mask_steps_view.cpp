@@ -5,7 +5,7 @@
 // explanation are the view's own.
 //
 // Every number is the model's: the trace's stages and engine/core/mistakes.h's results.
-#include "engine/core/narration.h"
+#include "engine/trace/narration.h"
 #include "engine/text/catalogue.h"
 #include "engine/text/format.h"
 #include "engine/ui/widgets/grid.h"

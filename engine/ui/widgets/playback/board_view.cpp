@@ -14,7 +14,7 @@
 
 #include "engine/text/catalogue.h"
 #include "engine/text/format.h"
-#include "engine/core/narration.h"
+#include "engine/trace/narration.h"
 
 #include <imgui.h>
 

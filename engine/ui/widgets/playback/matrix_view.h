@@ -4,7 +4,7 @@
 // chips of the first step and the next-token probability bars of the last.
 #pragma once
 #include "board_paint.h"
-#include "engine/core/trace.h"
+#include "engine/trace/trace.h"
 
 #include <cmath>
 #include <vector>

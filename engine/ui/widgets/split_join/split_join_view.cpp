@@ -5,7 +5,7 @@
 
 #include "engine/text/catalogue.h"
 #include "engine/text/format.h"
-#include "engine/core/narration.h"
+#include "engine/trace/narration.h"
 #include "engine/ui/widgets/grid.h"
 #include "engine/ui/widgets/head_view/head_view_view.h"
 #include "engine/ui/widgets/kit.h"

@@ -3,7 +3,7 @@
 //   "'cat' scores 'The' at 1.90; divided by √16 that is 0.47."
 #pragma once
 
-#include "trace.h"
+#include "engine/trace/trace.h"
 
 #include <string>
 

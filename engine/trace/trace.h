@@ -1,15 +1,18 @@
 // trace.h: the recorded forward pass. Views and the narrator read this; they never recompute.
 //
-// A Trace is an ordered list of Steps covering the whole block (see block.h for the order).
-// Each step says what kind of calculation it is, which tokens/heads it touches, its inputs,
-// its result matrix, and for each result cell the terms that produced it, e.g. for a score
-// cell (i, j) the d_head products q_i[k]·k_j[k] whose sum is the cell.
+// A Trace is the block's activations (engine/core/block.h) and an ordered list of Steps covering
+// the whole block (block_trace.h has the order). Each step says what kind of calculation it is,
+// which tokens/heads it touches, its inputs, its result matrix, its title and narration in the
+// learner's language, and for each result cell the terms that produced it, e.g. for a score cell
+// (i, j) the d_head products q_i[k]·k_j[k] whose sum is the cell.
 #pragma once
 
-#include "attention.h"
-#include "layers.h"
-#include "tensor.h"
-#include "tokenizer.h"
+#include "engine/core/attention.h"
+#include "engine/core/block.h"
+#include "engine/core/cell_terms.h"
+#include "engine/core/layers.h"
+#include "engine/core/tensor.h"
+#include "engine/core/tokenizer.h"
 
 #include <string>
 #include <vector>
@@ -38,25 +41,6 @@ enum class StepKind {
 };
 const char* step_kind_name(StepKind kind);  // "score", "layer_norm", ... (JSON and tests use these)
 
-struct Cell {
-  int row = -1;
-  int col = -1;
-};
-
-// One product a·b summed (with the others of its cell) into a result cell; `index` is the
-// position summed over (feature k for a dot product, key j for a blend). Steps that are not
-// sums (scale, softmax, layer_norm) use a single or few terms whose meaning term_a/term_b name.
-struct Term {
-  int index;
-  float a;
-  float b;
-};
-struct CellTerms {
-  Cell cell;
-  std::vector<Term> terms;
-  float value;
-};
-
 struct NamedMatrix {
   std::string name;  // "Q (head 1)", "weights"
   Matrix values;
@@ -81,25 +65,17 @@ struct Step {
   std::string narration;              // one plain sentence with the real numbers
 };
 
-struct Trace {
+// The activations (BlockActivations: embeddings, positions, input, context, shown_input,
+// attention, norm_attention, feed_forward, norm_feed_forward, output) with what a view needs
+// to show them: the tokens, the labels of rows and columns, the next token and the steps.
+struct Trace : BlockActivations {
   std::vector<Token> tokens;
   std::vector<std::string> labels;          // token texts, one per row/column of every [T][..] matrix
   std::vector<std::string> feature_labels;  // d_model column names (vocabulary features, then "d5", ...)
   std::vector<bool> known;                  // per token: found in the vocabulary (else seeded)
   Mask mask;
   int d_model = 0, heads = 0, d_head = 0;
-  int focus_token = 0;  // the query token the narration follows (default: last)
-
-  Matrix embeddings;                     // [T][d] before positions
-  Matrix positions;                      // [T][d] the PE actually added (already scaled)
-  Matrix input;                          // [T][d] what the first layer sees
-  std::vector<MultiHeadResult> context;  // one per context layer
-  Matrix shown_input;                    // [T][d] what the shown layer sees
-  MultiHeadResult attention;             // the shown layer (naive kernel: every matrix kept)
-  LayerNormResult norm_attention;
-  FeedForwardResult feed_forward;
-  LayerNormResult norm_feed_forward;
-  Matrix output;         // [T][d] the block's output
+  int focus_token = 0;   // the query token the narration follows (default: last)
   NextTokenResult next;  // from output's last row
 
   std::vector<Step> steps;

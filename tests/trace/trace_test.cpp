@@ -1,8 +1,8 @@
 // trace_test.cpp: the recorded forward pass that views animate and the narrator speaks.
-#include "engine/core/block.h"
+#include "engine/trace/block_trace.h"
 #include "engine/core/error.h"
 #include "engine/text/format.h"
-#include "engine/core/narration.h"
+#include "engine/trace/narration.h"
 
 #include <doctest/doctest.h>
 

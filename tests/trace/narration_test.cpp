@@ -3,12 +3,12 @@
 //
 // Most cases build one Step by hand with the numbers that make the edge case, so each sentence
 // is pinned exactly; the last ones run the real block to show the cases arise from real models.
-#include "engine/core/block.h"
+#include "engine/trace/block_trace.h"
 #include "engine/text/catalogue.h"
 #include "engine/text/format.h"
-#include "engine/core/narration.h"
+#include "engine/trace/narration.h"
 
-#include "helpers.h"
+#include "tests/core/helpers.h"
 
 #include <doctest/doctest.h>
 

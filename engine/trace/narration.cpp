@@ -3,7 +3,7 @@
 // scalar) are spoken, so a view showing the step shows the same strings the narrator says.
 // The words are templates in the string catalogue ([narration] in lessons/strings/en.strings),
 // keyed by step kind with named {placeholders}; this file picks the template and fills it.
-#include "narration.h"
+#include "engine/trace/narration.h"
 
 #include "engine/text/catalogue.h"
 #include "engine/text/format.h"
