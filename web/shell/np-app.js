@@ -27,6 +27,9 @@
 //                                'number', 'percent', 'count', 'bytes', 'seconds', 'tiny'
 //   neuralpath.text(key, args)   words from the engine's string catalogue (lessons/strings/),
 //                                {name} placeholders filled from args
+//   neuralpath.document()        the lesson as plain data, for the text version (np-mirror.js)
+//   neuralpath.input             press(key, mods), type(text), pending(), fingerDown(): the
+//                                learner's keys, text and fingers, as np-input.js hands them over
 //   neuralpath.limits            the engine's limits on what it is handed (engine/ui/page_limits.h:
 //                                lesson_bytes, command_bytes, record_bytes, sentence_bytes,
 //                                json_depth, shared_state_chars, shared_state_bytes), once the
@@ -417,6 +420,12 @@ async function openLesson(lessonText) {
     buildWidgets: M.cwrap('np_build_widgets', 'number', ['number']),
     format: (kind, value) => withHeapText(kind, commandBytes, 'app.what_command', (p, n) => npFormat(p, n, value)),
     text: (key, args) => withHeapTexts([key, args], commandBytes, 'app.what_command', npText),
+    document: M.cwrap('np_document', 'string', []),
+    keyPress: changes(M.cwrap('np_key_press', 'number', ['number', 'number'])),
+    keysPending: M.cwrap('np_keys_pending', 'number', []),
+    fingerDown: M.cwrap('np_finger_down', null, []),
+    // ccall copies a string argument onto the stack, which is small: 1024 UTF-16 units at a time
+    textInput: changes(M.cwrap('np_text_input', 'string', ['string'])),
   };
   engine.setTheme(theme === 'dark' ? 1 : 0);
   if (lang !== 'en') {
@@ -636,6 +645,23 @@ window.neuralpath = {
     try { return engine.format(String(kind), Number(value)); } catch { return String(value); }
   },
   text: (key, args = {}) => (engine ? engineText(key, args) : String(key)),
+  // The lesson as plain data (np_document): sections, blocks, each widget's description; what
+  // the text version writes. null before the engine runs.
+  document: () => (engine ? JSON.parse(engine.document() || 'null') : null),
+  // The learner's input that np-input.js hands over (a phone's keyboard, an IME, a finger):
+  // press(key, mods) a GLFW key code, 1 when the engine took it; type(text) characters, '' or
+  // the words of a refusal (a character the page cannot draw); pending() keys the engine has not
+  // yet read; fingerDown() says the next press is a finger's (the engine's touch gestures).
+  input: Object.freeze({
+    press: (key, mods = 0) => (engine ? engine.keyPress(key, mods) : 0),
+    type: text => {  // every piece is typed; the first refusal is said
+      let refusal = '';
+      for (let at = 0; engine && at < text.length; at += 1024) refusal ||= engine.textInput(text.slice(at, at + 1024)) || '';
+      return refusal;
+    },
+    pending: () => (engine ? engine.keysPending() : 0),
+    fingerDown: () => engine?.fingerDown(),
+  }),
   get limits() { return limits; },
   share: (...args) => feature('share')(...args),
   exportPng: (...args) => feature('exportPng')(...args),

@@ -54,7 +54,7 @@ const SLOP_PX = 8;   // a finger's wobble, as the engine's own TouchGesture
 let held = null;     // embedded: where the undecided finger landed; 'pan' or 'drag' once decided
 
 function fingerPress(touch) {
-  try { window.Module?._np_finger_down?.(); } catch { /* the engine is still loading */ }
+  try { window.neuralpath.input.fingerDown(); } catch { /* the engine is still loading */ }
   mouse('mousemove', touch, 0);  // move first, so the press lands where the finger is
   mouse('mousedown', touch, 1);
 }
@@ -154,20 +154,20 @@ const MOD_SHIFT = 1, MOD_CONTROL = 2;
 const PADDING = '\u00a0'.repeat(8);
 let standIn = null, note = null, noteTimer = 0;
 
-const engineCall = (name, returns, types, args) => {
-  try { return window.Module.ccall(name, returns, types, args); } catch (error) {
+// The engine's input (neuralpath.input); a call that fails is said on the console, and the key or
+// text is dropped, never the page.
+function inputCall(call) {
+  try { return call(window.neuralpath.input); } catch (error) {
     console.warn(`typing: ${error.message}`);
     return null;
   }
-};
-const pressKey = (key, mods = 0) => engineCall('np_key_press', 'number', ['number', 'number'], [key, mods]);
+}
+const pressKey = (key, mods = 0) => inputCall(input => input.press(key, mods));
 
 function typeText(text) {
   if (!text) return;
-  for (let at = 0; at < text.length; at += 1024) {  // the stack ccall copies a string onto is small
-    const refused = engineCall('np_text_input', 'string', ['string'], [text.slice(at, at + 1024)]);
-    if (refused) showNote(refused);
-  }
+  const refused = inputCall(input => input.type(text));
+  if (refused) showNote(refused);
 }
 
 // "🙂 cannot be typed here": said where the keyboard is, and to screen readers.
@@ -297,7 +297,7 @@ function navigationKey(event) {
   if (event.ctrlKey || event.metaKey || event.altKey || !Object.hasOwn(NAVIGATION, event.key)) return false;
   // A held key repeats at the keyboard's rate; while the engine is still behind, a repeat is
   // dropped (but kept from GLFW), so the page stops scrolling when the key is let go.
-  if (event.repeat && engineCall('np_keys_pending', 'number', [], []) > 0) return true;
+  if (event.repeat && inputCall(input => input.pending()) > 0) return true;
   return pressKey(NAVIGATION[event.key], event.shiftKey ? MOD_SHIFT : 0) === 1;
 }
 

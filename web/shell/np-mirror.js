@@ -206,11 +206,8 @@ let documentData = null;
 // mirror built from state() alone: section titles and the checks.
 function loadDocument(state) {
   try {
-    const text = window.Module && window.Module.ccall('np_document', 'string', [], []);
-    if (text) {
-      const doc = JSON.parse(text);
-      if (doc && Array.isArray(doc.sections)) return doc;
-    }
+    const doc = window.neuralpath.document();
+    if (doc && Array.isArray(doc.sections)) return doc;
   } catch (error) {
     console.warn(`text version: the engine gave no document (${error.message}); showing a shorter one`);
   }
