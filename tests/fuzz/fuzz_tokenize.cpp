@@ -33,8 +33,7 @@ const char* kSample =
 // The tokenizer of a model written to a file and loaded back, as `tokenize --model FILE` has it.
 const BpeTokenizer& loaded_tokenizer() {
   static const BpeTokenizer tokenizer = [] {
-    const LmConfig c{
-        .name = "fuzz", .vocab_size = 320, .context = 8, .d_model = 4, .heads = 1, .layers = 1, .mlp_hidden = 0};
+    LmConfig c{.name = "fuzz", .vocab_size = 320, .context = 8, .d_model = 4, .heads = 1, .layers = 1, .mlp_hidden = 0};
     std::string sample;
     for (int i = 0; i < 4; ++i) sample += kSample;
     BpeTokenizer trained = BpeTokenizer::train(sample, c.vocab_size);
