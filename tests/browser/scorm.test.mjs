@@ -404,10 +404,14 @@ test('on a shared computer a first launch neither shows nor overwrites what this
   const mine = 'The learner wrote this one';
   await inLesson(page, (np, [id, text]) => np.command({ widget: id, type: 'setSentence', text }), [heatmapId, mine]);
   // A key's release ends the learner's input, and the figures are kept once things settle
-  // (np-storage.js). The release must reach the lesson's frame, two frames down, which takes the
-  // focus as it opens: under load that can come after a first press, so press until it is kept.
+  // (np-storage.js). The release must reach the lesson's frame, two frames down: the learner
+  // typing there has it focused, so the test focuses it too (under load the launch page kept
+  // the focus, and no press reached the lesson: failed in two fresh clones).
   const kept = () => page.evaluate(text => window.API.LMSGetValue('cmi.suspend_data').includes(text), mine);
+  const focusLesson = () => page.evaluate(() =>
+    document.getElementById('sco').contentWindow.document.getElementById('np-lms-lesson').contentWindow.focus());
   for (let i = 0; i < 20 && !(await kept()); i++) {
+    await focusLesson();
     await page.keyboard.press('Shift');
     await page.waitForTimeout(500);
   }
