@@ -654,10 +654,10 @@ window.neuralpath = {
   // yet read; fingerDown() says the next press is a finger's (the engine's touch gestures).
   input: Object.freeze({
     press: (key, mods = 0) => (engine ? engine.keyPress(key, mods) : 0),
-    type: text => {  // every piece is typed; the first refusal is said
-      let refusal = '';
-      for (let at = 0; engine && at < text.length; at += 1024) refusal ||= engine.textInput(text.slice(at, at + 1024)) || '';
-      return refusal;
+    type: text => {  // every piece is typed; what each refused is said together
+      let refused = '';
+      for (let at = 0; engine && at < text.length; at += 1024) refused += engine.textInput(text.slice(at, at + 1024)) || '';
+      return refused;
     },
     pending: () => (engine ? engine.keysPending() : 0),
     fingerDown: () => engine?.fingerDown(),
