@@ -357,4 +357,61 @@ void Trainer::restore(const Snapshot& s) {
   cursor_ = s.cursor;
 }
 
+Trainer::State Trainer::state() const {
+  State s{adamw_.steps(), order_state_, order_, cursor_, {}};
+  ModelSpec model = model_;  // trainable_parameters wants it writable; only read here
+  const ModelGrads shapes = ModelGrads::zeros(model);
+  const AdamW::State moments = adamw_.state();
+  for (const ParameterRef& p : trainable_parameters(model, shapes, options_.parts))
+    s.values.insert(s.values.end(), p.value, p.value + p.size);
+  for (const std::vector<Vector>* m : {&moments.m, &moments.v})
+    for (const Vector& buffer : *m) s.values.insert(s.values.end(), buffer.data(), buffer.data() + buffer.size());
+  return s;
+}
+
+void Trainer::load(const State& s) {
+  if (s.step < 0 || s.step > options_.steps) throw InputError("a trainer state's step is outside the schedule");
+  // The order is a permutation of the training set (or empty before the first draw), and the
+  // cursor inside it: next_example() indexes the set with it.
+  if (!s.order.empty()) {
+    if (s.order.size() != set_.train.size()) throw InputError("a trainer state's order does not fit the task");
+    std::vector<bool> seen(set_.train.size(), false);
+    for (const int i : s.order) {
+      if (i < 0 || static_cast<std::size_t>(i) >= seen.size() || seen[static_cast<std::size_t>(i)])
+        throw InputError("a trainer state's order is not a permutation of the task's examples");
+      seen[static_cast<std::size_t>(i)] = true;
+    }
+  }
+  if (s.cursor > s.order.size()) throw InputError("a trainer state's cursor is past its order");
+
+  ModelSpec model = model_;
+  const ModelGrads shapes = ModelGrads::zeros(model);
+  const std::vector<ParameterRef> buffers = trainable_parameters(model, shapes, options_.parts);
+  std::size_t trained = 0;
+  for (const ParameterRef& p : buffers) trained += static_cast<std::size_t>(p.size);
+  // Before the first update AdamW holds no moments; after it, one of each per buffer.
+  const bool moments = s.values.size() == 3 * trained && s.step > 0;
+  if (s.values.size() != trained && !moments)
+    throw InputError("a trainer state's numbers do not fit the model (another lesson or task?)");
+
+  AdamW::State adamw{s.step, {}, {}};
+  const float* next = s.values.data();
+  for (const ParameterRef& p : buffers) {
+    std::copy(next, next + p.size, p.value);
+    next += p.size;
+  }
+  if (moments)
+    for (std::vector<Vector>* m : {&adamw.m, &adamw.v})
+      for (const ParameterRef& p : buffers) {
+        m->push_back(Eigen::Map<const Vector>(next, p.size));
+        next += p.size;
+      }
+  partial_.reset();
+  model_ = std::move(model);
+  adamw_.restore(adamw);
+  order_state_ = s.order_state;
+  order_ = s.order;
+  cursor_ = s.cursor;
+}
+
 }  // namespace neuralpath

@@ -158,6 +158,22 @@ class Trainer {
   Snapshot snapshot() const;
   void restore(const Snapshot& snapshot);
 
+  // A Snapshot as plain numbers, for a trainer elsewhere (the page's trainer worker) to send
+  // back: both ends built their Trainer from the same architecture, set and options, so shapes
+  // are not sent. `values`: every trained buffer in trainable_parameters' order, then AdamW's
+  // first moments and its second moments in the same order (none before the first step).
+  struct State {
+    int step = 0;
+    std::uint64_t order_state = 0;
+    std::vector<int> order;
+    std::size_t cursor = 0;
+    std::vector<float> values;
+  };
+  State state() const;
+  // Throws InputError, and changes nothing, when the state does not fit this trainer (another
+  // model's lengths, an order that is not a permutation of the set, a step past the schedule).
+  void load(const State& state);
+
  private:
   int next_example();
 

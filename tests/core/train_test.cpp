@@ -161,6 +161,57 @@ TEST_CASE("a snapshot restores the trainer: training on from it repeats the same
   CHECK(same_bits(t.model().attention.w_k, after20));
 }
 
+TEST_CASE("a trainer's state, loaded into another built the same way, trains on to the same weights") {
+  // What the page's trainer worker relies on: the page builds its own Trainer, takes the
+  // worker's state as numbers, and must then be where the worker is, bit for bit.
+  Trainer worker(architecture(), pronoun_set(), options(5, 40));
+  Trainer page(architecture(), pronoun_set(), options(5, 40));
+  for (int i = 0; i < 13; ++i) worker.step();  // 13: mid-epoch, so order and cursor matter
+  const Trainer::State state = worker.state();
+  CHECK(state.step == 13);
+  page.load(state);
+  CHECK(page.steps_done() == 13);
+  CHECK(same_bits(page.model().attention.w_q, worker.model().attention.w_q));
+  for (int i = 0; i < 7; ++i) CHECK(page.step() == worker.step());
+  CHECK(same_bits(page.model().attention.w_v, worker.model().attention.w_v));
+  CHECK(same_bits(page.model().feed_forward.w2, worker.model().feed_forward.w2));
+  // A state at step 0 has no moments yet, and loads too.
+  Trainer fresh(architecture(), pronoun_set(), options(9, 40));
+  page.load(fresh.state());
+  CHECK(page.steps_done() == 0);
+  CHECK(same_bits(page.model().attention.w_k, fresh.model().attention.w_k));
+}
+
+TEST_CASE("a trainer refuses a state that does not fit it, and keeps its own") {
+  Trainer t(architecture(), pronoun_set(), options(5, 40));
+  for (int i = 0; i < 3; ++i) t.step();
+  const Matrix before = t.model().attention.w_q;
+  const Trainer::State good = t.state();
+  auto refused = [&](Trainer::State s) {
+    CHECK_THROWS_AS(t.load(s), InputError);
+    CHECK(t.steps_done() == 3);
+    CHECK(same_bits(t.model().attention.w_q, before));
+  };
+  Trainer::State s = good;
+  s.values.pop_back();  // another model's lengths
+  refused(s);
+  s = good;
+  s.step = 41;  // past the schedule
+  refused(s);
+  s = good;
+  s.order[0] = s.order[1];  // not a permutation
+  refused(s);
+  s = good;
+  s.order.push_back(0);  // another task's size
+  refused(s);
+  s = good;
+  s.cursor = s.order.size() + 1;
+  refused(s);
+  s = good;
+  s.step = 0;  // moments without a step
+  refused(s);
+}
+
 TEST_CASE("the trainer refuses what it cannot train on, with a message") {
   TrainingSet empty;
   CHECK_THROWS_AS(Trainer(architecture(), empty, options(1)), InputError);

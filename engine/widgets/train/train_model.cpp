@@ -84,6 +84,12 @@ std::variant<TrainModel::Command, CommandResult> TrainModel::parse(const json& m
   }
   if (type == "setSentence") return parse_set_sentence<Command>(message);
   if (type == "trainSteps") return Command(TrainSteps{int_field(message, "n").value_or(0)});
+  if (type == "worker") {
+    if (!message.contains("message")) return CommandResult(tr("train.bad_reply", {{"why", "no message"}}));
+    auto decoded = trainworker::decode_reply(message["message"]);
+    if (auto* why = std::get_if<std::string>(&decoded)) return CommandResult(tr("train.bad_reply", {{"why", *why}}));
+    return Command(Worker{std::get<trainworker::Reply>(std::move(decoded))});
+  }
   if (type == "explain") {
     const std::string what = message.value("what", std::string());
     if (what != "loss" && what != "accuracy" && what != "learning_rate") return CommandResult(tr("train.explain_what"));
@@ -104,19 +110,28 @@ TrainModel::TrainModel(const TrainSettings& settings, const lesson::Inline& capt
 CommandResult TrainModel::apply(const Command& command) {
   if (!session_) return tr("train.cannot_train", {{"error", error_}});
   TrainSession& s = *session_;
+  if (const auto* worker = std::get_if<Worker>(&command)) return on_reply(worker->reply);
   if (std::holds_alternative<Train>(command)) {
     if (s.finished()) return tr("train.already_trained");
     s.start();
     budget_ms_ = kFrameBudgetMs;
+    if (in_worker()) start_worker();
   } else if (std::holds_alternative<Pause>(command)) {
     // Refused when idle, so a "pause" meant for a playing playback is offered to it (App).
     if (!s.running()) return tr("train.not_running");
     s.pause();
+    // The worker's reply to the pause brings the steps it took meanwhile (it stops where it is).
+    if (worker_running_) {
+      events_.push_back({{"type", "train-worker"}, {"message", trainworker::encode(trainworker::Pause{worker_run_})}});
+      worker_running_ = false;
+    }
   } else if (std::holds_alternative<ResetTraining>(command)) {
+    stop_worker();
     s.reset();
     finish_reported_ = false;
   } else if (const auto* seed = std::get_if<SetSeed>(&command)) {
     if (seed->seed < 0 || seed->seed > kMaxSeed) return tr("train.seed_range", {{"max", std::to_string(kMaxSeed)}});
+    stop_worker();
     s.set_seed(static_cast<std::uint64_t>(seed->seed));
     finish_reported_ = s.finished();
   } else if (const auto* use = std::get_if<UseTrained>(&command)) {
@@ -125,7 +140,10 @@ CommandResult TrainModel::apply(const Command& command) {
     if (steps->n < 1 || steps->n > kMaxStepsAtOnce)
       return tr("train.steps_range", {{"max", std::to_string(kMaxStepsAtOnce)}});
     if (s.finished()) return tr("train.already_trained");
+    const bool was_in_worker = worker_running_;
+    stop_worker();          // the steps are taken here, from where this session is
     s.run_steps(steps->n);  // no time budget: a test or a host asked for n steps at once
+    if (was_in_worker && s.running()) start_worker();
     report_finished();
   } else if (const auto* sentence = std::get_if<SetSentence>(&command)) {
     asked_sentence_ = field_prefix(sentence->text);  // the box shows it, refused or not, next to its message
@@ -173,11 +191,70 @@ CommandResult TrainModel::apply(const Command& command) {
 }
 
 void TrainModel::update(float dt) {
-  if (!session_ || !session_->running()) return;
+  if (!session_ || !session_->running() || in_worker()) return;
   budget_ms_ = dt > kLateFrame ? std::max(kMinBudgetMs, budget_ms_ / 2) : std::min(kFrameBudgetMs, budget_ms_ + 1.0);
   session_->advance(budget_ms_, kStepsPerFrame);
   follow();
   report_finished();
+}
+
+// [SECTION] The trainer worker -----------------------------------------------------------------
+
+namespace {
+bool workers_available = false;  // train_in_workers(): the page has the trainer worker
+}  // namespace
+
+void TrainModel::train_in_workers(bool yes) { workers_available = yes; }
+
+bool TrainModel::in_worker() const { return workers_available && worker_error_.empty(); }
+
+void TrainModel::start_worker() {
+  const TrainSession& s = *session_;
+  trainworker::Train request;
+  request.run = ++worker_run_;
+  request.task = settings_.task;
+  request.probe = s.probe();
+  request.query = s.query();
+  request.seed = static_cast<std::int64_t>(s.seed());
+  if (s.step() > 0) request.state = s.trainer_state();  // step 0 is the seed's own start
+  events_.push_back({{"type", "train-worker"}, {"message", trainworker::encode(request)}});
+  worker_running_ = true;
+}
+
+void TrainModel::stop_worker() {
+  if (!worker_running_) return;
+  events_.push_back({{"type", "train-worker"}, {"message", trainworker::encode(trainworker::Pause{worker_run_})}});
+  ++worker_run_;  // what that run still sends is for a session that has moved on
+  worker_running_ = false;
+}
+
+CommandResult TrainModel::on_reply(const trainworker::Reply& reply) {
+  TrainSession& s = *session_;
+  if (const auto* error = std::get_if<trainworker::Error>(&reply)) {
+    if (error->run != 0 && error->run != worker_run_) return {};
+    // Training goes on in the frames, from the last state the worker sent.
+    worker_error_ = error->message.empty() ? "the trainer worker stopped" : error->message;
+    worker_running_ = false;
+    return {};
+  }
+  const auto& progress = std::get<trainworker::Progress>(reply);
+  if (progress.run != worker_run_) return {};  // a run this session has left
+  try {
+    s.adopt(progress.state, progress.points);
+  } catch (const InputError& e) {
+    worker_error_ = e.what();
+    worker_running_ = false;
+    return {};
+  }
+  worker_steps_per_second_ = progress.steps_per_second;
+  if (!progress.running) {
+    worker_running_ = false;
+    if (s.running()) s.pause();  // it finished (a pause was asked here: already paused)
+  }
+  followed_points_ = 0;
+  follow();
+  report_finished();
+  return {};
 }
 
 void TrainModel::report_finished() {
@@ -258,7 +335,9 @@ json TrainModel::state() const {
   out["seed"] = s.seed();
   out["learning_rate"] = s.learning_rate();
   out["trained"] = s.showing_trained();
-  out["steps_per_second"] = s.steps_per_second();
+  out["steps_per_second"] = worker_steps_per_second_ > 0.0 ? worker_steps_per_second_ : s.steps_per_second();
+  out["in_worker"] = in_worker() && (worker_running_ || worker_run_ > 0);  // the steps so far ran there
+  if (!worker_error_.empty()) out["worker_error"] = worker_error_;
   out["longest_slice_ms"] = s.longest_slice_ms();  // the most one frame spent training
   out["held_out"] = s.held_out_count();            // the sentences the curve is measured on
   out["slice_budget_ms"] = budget_ms_;
@@ -307,6 +386,7 @@ CommandResult TrainModel::restore(const json& snapshot) {
   // paused, so an opened page stays idle until the learner presses Train.
   const bool trained =
       !snapshot.contains("trained") || !snapshot["trained"].is_boolean() || snapshot["trained"].get<bool>();
+  stop_worker();
   session_->restore({seed, steps, false, trained});
   finish_reported_ = session_->finished();  // a reload's replay is no new training
   followed_points_ = 0;

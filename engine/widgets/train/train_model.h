@@ -6,6 +6,7 @@
 //
 //   commands   train (start or resume)  pause  resetTraining  setSeed{seed}
 //              useTrained{trained: bool}  setSentence{text}  trainSteps{n}  explain{what}
+//              worker{message} (a reply of the trainer worker, train_protocol.h)
 //              ("reset" is the App's: it clears the learner's progress; "step" is the playback's)
 //   state()    {kind, task, sentence, query, step, total_steps, running, finished, seed,
 //               learning_rate, trained, steps_per_second, longest_slice_ms, slice_budget_ms, held_out,
@@ -18,9 +19,21 @@
 //              replays the steps and lands on the same weights
 //   events     {"type": "trained", step, total_steps, loss, accuracy, seed} once a run reaches
 //              its last step (a learning platform's "trained" statement); not for a restored run
+//              {"type": "train-worker", message} a request for the trainer worker (below)
+//
+// Where the steps run. Natively (tests, the CLI) and in a page without workers, update() trains
+// a slice per frame. A page that has the trainer worker says so once, train_in_workers(true):
+// then Train sends the worker this session's state (train_protocol.h; the page's script adds
+// the lesson's text and posts it), the worker trains, and each of its progress replies, handed
+// back as the command worker{message}, puts this session where the worker is (adopt). No frame
+// trains. Commands that need the weights now (trainSteps, reset, a new seed, a restore) stop the
+// worker's run first and work here, as natively. A worker that fails (its script did not load,
+// the lesson would not build there) is said once in state().worker_error, and the run goes on
+// in the frames from where it was.
 #pragma once
 #include "engine/widgets/widget_model.h"
 #include "engine/widgets/readout.h"
+#include "engine/widgets/train/train_protocol.h"
 #include "engine/widgets/train/train_session.h"
 #include "engine/widgets/train/train_settings.h"
 #include "engine/lesson/limits.h"
@@ -61,8 +74,12 @@ class TrainModel : public WidgetModelBase<TrainSettings> {
   };
   struct Explain {
     std::string what;
-  };  // "loss", "accuracy", "learning_rate"
-  using Command = std::variant<Train, Pause, ResetTraining, SetSeed, UseTrained, SetSentence, TrainSteps, Explain>;
+  };               // "loss", "accuracy", "learning_rate"
+  struct Worker {  // a reply from the trainer worker
+    trainworker::Reply reply;
+  };
+  using Command =
+      std::variant<Train, Pause, ResetTraining, SetSeed, UseTrained, SetSentence, TrainSteps, Explain, Worker>;
   NEURALPATH_WIDGET_MODEL_MEMBERS;
 
   // `session` is nullopt when the widget cannot train (`error` says why, for the learner).
@@ -74,8 +91,12 @@ class TrainModel : public WidgetModelBase<TrainSettings> {
   static TrainModel from_lesson(const TrainSettings& settings, const lesson::Inline& caption,
                                 const lesson::Lesson& lesson, const ModelSpec& spec);
 
-  void update(float dt);  // a running session trains one slice
-  bool wants_another_frame() const { return session_ && session_->running(); }
+  void update(float dt);  // a running session trains one slice (unless a worker trains it)
+  bool wants_another_frame() const { return session_ && session_->running() && !in_worker(); }
+
+  // The page has the trainer worker (web/shell/np-train.js): training runs there. Set once at
+  // start, before a lesson loads; a capability of the page, like its canvas.
+  static void train_in_workers(bool yes);
 
   TextTable table() const;
 
@@ -102,6 +123,10 @@ class TrainModel : public WidgetModelBase<TrainSettings> {
  private:
   void follow();           // recomputes the spotlights after the weights or the switch changed
   void report_finished();  // the "trained" event, once per run that reaches its last step
+  bool in_worker() const;  // training runs in the worker (the page has one, and it has not failed)
+  void start_worker();     // a new run there, from this session's state
+  void stop_worker();      // its run ends; its replies still in flight are ignored
+  CommandResult on_reply(const trainworker::Reply& reply);
 
   std::optional<TrainSession> session_;
   std::string error_;
@@ -113,6 +138,10 @@ class TrainModel : public WidgetModelBase<TrainSettings> {
   bool built_ = false;
   double budget_ms_ = kFrameBudgetMs;  // this frame's slice
   bool finish_reported_ = false;       // this run's "trained" event is sent (or it was restored finished)
+  int worker_run_ = 0;                 // the worker's run whose replies are taken (0: none yet)
+  bool worker_running_ = false;        // that run is training
+  std::string worker_error_;           // why the worker failed: training stays in the frames
+  double worker_steps_per_second_ = 0.0;
 };
 
 }  // namespace neuralpath::widgets

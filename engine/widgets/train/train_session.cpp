@@ -206,6 +206,17 @@ std::optional<SpotlightNow> TrainSession::spotlight_in(const std::string& senten
   return s;
 }
 
+void TrainSession::adopt(const Trainer::State& state, const std::vector<CurvePoint>& points) {
+  trainer_.load(state);  // throws before anything here changed
+  pending_.reset();      // a point measured on weights this session no longer has
+  while (!curve_.empty() && curve_.back().step > trainer_.steps_done()) curve_.pop_back();
+  for (const CurvePoint& p : points)
+    if (p.step <= trainer_.steps_done() && (curve_.empty() || p.step > curve_.back().step)) curve_.push_back(p);
+  spotlight_ = spotlight_of(trainer_.model(), probe_);
+  spotlight_step_ = trainer_.steps_done();
+  if (finished()) running_ = false;
+}
+
 void TrainSession::restore(const Snapshot& s) {
   options_.seed = s.seed;
   reset();

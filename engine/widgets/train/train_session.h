@@ -113,6 +113,14 @@ class TrainSession {
   Snapshot snapshot() const { return {seed(), step(), running_, use_trained_}; }
   void restore(const Snapshot& s);
 
+  // The trainer elsewhere (the page's trainer worker, train_worker.h): it builds the same
+  // session, loads trainer_state() and sends back its own; adopt() puts this session where that
+  // one is. `points`: the curve points it measured (those after this curve's last are added).
+  // The spotlight follows the new weights. Throws InputError for a state that does not fit,
+  // and then changes nothing.
+  Trainer::State trainer_state() const { return trainer_.state(); }
+  void adopt(const Trainer::State& state, const std::vector<CurvePoint>& points = {});
+
  private:
   // A curve point being measured: the weights of its step, the held-out examples done so far.
   struct PendingPoint {

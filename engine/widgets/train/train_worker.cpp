@@ -1,0 +1,103 @@
+// train_worker.cpp: the attention trainer, message by message (train_worker.h).
+#include "engine/widgets/train/train_worker.h"
+
+#include "engine/core/error.h"
+#include "engine/lesson/load.h"
+#include "engine/lesson/model_spec.h"
+#include "engine/lesson/task_set.h"
+#include "engine/text/catalogue.h"
+#include "engine/widgets/widget_kinds.h"
+
+#include <chrono>
+
+namespace neuralpath::widgets::trainworker {
+
+TrainWorker::TrainWorker(std::function<double()> now_ms) : now_ms_(std::move(now_ms)) {
+  if (!now_ms_)
+    now_ms_ = [] {
+      return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now().time_since_epoch()).count();
+    };
+}
+
+std::vector<Reply> TrainWorker::handle(const Request& request) {
+  if (const auto* train = std::get_if<Train>(&request)) return start(*train);
+  const Pause& pause = std::get<Pause>(request);
+  if (pause.run != run_ || !running()) return {};  // that run is over: the page has its last progress
+  session_->pause();
+  return {progress()};
+}
+
+// The session is built as the page's engine builds it (App::load_lesson, TrainModel::from_lesson):
+// the same text, loaded the same way, gives the same model, examples and schedule.
+std::vector<Reply> TrainWorker::start(const Train& t) {
+  run_ = t.run;
+  if (!session_ || t.lesson != lesson_ || t.task != task_ || t.probe != probe_ || t.query != query_) {
+    session_.reset();
+    lesson::LoadOptions options = with_widgets();
+    options.train_lesson_weights = false;  // shipped with the text, never trained here (as the page)
+    options.engine_checks = false;         // the page's engine has loaded this very text
+    lesson::LoadResult loaded = lesson::load_lesson_text(t.lesson, "lessons/trained.md", options);
+    if (!loaded.ok())
+      return {Error{t.run, loaded.diagnostics.empty() ? tr("commands.lesson_unreadable")
+                                                      : loaded.diagnostics.front().to_string()}};
+    const lesson::TaskData* task = lesson::find_task(*loaded.lesson, t.task);
+    if (!task) return {Error{t.run, tr("train.no_task", {{"task", t.task}})}};
+    try {
+      session_.emplace(lesson::model_spec_for(*loaded.lesson), lesson::training_set(*loaded.lesson, *task),
+                       lesson::train_options(*task), t.probe, t.query);
+    } catch (const std::exception& e) {
+      return {Error{t.run, e.what()}};
+    }
+    lesson_ = t.lesson;
+    task_ = t.task;
+    probe_ = t.probe;
+    query_ = t.query;
+  }
+  session_->set_seed(static_cast<std::uint64_t>(t.seed));  // step 0 of this seed
+  if (t.state) {
+    try {
+      session_->adopt(*t.state);
+    } catch (const InputError& e) {
+      return {Error{t.run, e.what()}};
+    }
+  }
+  points_sent_ = session_->curve().size();  // the page has every point up to its state
+  steps_timed_ = 0;
+  ms_timed_ = 0.0;
+  session_->start();
+  if (!session_->running()) return {progress()};  // nothing left to train
+  return {};
+}
+
+std::vector<Reply> TrainWorker::work(double budget_ms) {
+  std::vector<Reply> out;
+  if (!running()) return out;
+  const double start = now_ms_();
+  double now = start;
+  do {
+    session_->run_steps(1);
+    ++steps_timed_;
+    now = now_ms_();
+    if (session_->curve().size() > points_sent_ || !session_->running()) {
+      ms_timed_ += now - start;  // the rate so far, this slice included
+      out.emplace_back(progress());
+      ms_timed_ -= now - start;
+    }
+  } while (session_->running() && now - start < budget_ms);
+  ms_timed_ += now - start;
+  return out;
+}
+
+Progress TrainWorker::progress() {
+  Progress p;
+  p.run = run_;
+  p.running = session_->running();
+  p.steps_per_second = ms_timed_ > 0.0 ? 1000.0 * steps_timed_ / ms_timed_ : 0.0;
+  p.state = session_->trainer_state();
+  const std::vector<CurvePoint>& curve = session_->curve();
+  p.points.assign(curve.begin() + static_cast<std::ptrdiff_t>(points_sent_), curve.end());
+  points_sent_ = curve.size();
+  return p;
+}
+
+}  // namespace neuralpath::widgets::trainworker

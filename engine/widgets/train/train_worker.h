@@ -1,0 +1,52 @@
+// train_worker.h: what the attention trainer's Web Worker does with each message
+// (train_protocol.h), apart from the browser: web/attention_trainer.cpp wraps it for the worker,
+// and the tests drive it directly.
+//
+//   TrainWorker w;
+//   w.handle(Train{...})   builds the lesson's TrainSession (or reuses the one built for the
+//                          same text, task and sentence), from step 0 or the given state, and
+//                          starts it; nothing is sent yet (an error when the lesson or the task
+//                          cannot train: the page then trains in its own frames)
+//   w.work(budget_ms)      trains while running until budget_ms of the clock have passed (at
+//                          least one step): a progress at every curve point and when the run ends
+//   w.handle(Pause{run})   stops, and sends where it stopped
+//
+// A message for another run than the current one changes nothing (a pause that arrives after
+// its run ended). Nothing here blocks: the worker yields to its event loop between work() calls,
+// so a pause arriving meanwhile is handled before the next step.
+#pragma once
+
+#include "engine/widgets/train/train_protocol.h"
+#include "engine/widgets/train/train_session.h"
+
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace neuralpath::widgets::trainworker {
+
+class TrainWorker {
+ public:
+  explicit TrainWorker(std::function<double()> now_ms = {});
+
+  std::vector<Reply> handle(const Request& request);
+  std::vector<Reply> work(double budget_ms);
+  bool running() const { return session_ && session_->running(); }
+  int run() const { return run_; }
+
+ private:
+  std::vector<Reply> start(const Train& train);
+  Progress progress();  // the session now, with the curve points not yet sent
+
+  std::function<double()> now_ms_;
+  std::string lesson_, task_, probe_, query_;  // what session_ was built from
+  std::optional<TrainSession> session_;
+  int run_ = 0;
+  std::size_t points_sent_ = 0;  // of session_->curve()
+  int steps_timed_ = 0;          // this run's steps and the work() time they took
+  double ms_timed_ = 0.0;
+};
+
+}  // namespace neuralpath::widgets::trainworker

@@ -1,0 +1,243 @@
+// train_worker_test.cpp: the attention trainer's worker (train_worker.h) and its messages
+// (train_protocol.h), wired to the train widget's model as the page wires them: the model's
+// train-worker events go to a TrainWorker (with the lesson's text added, as np-train.js adds it),
+// and its replies come back as worker{message} commands, through JSON both ways.
+#include "model_support.h"
+
+#include "engine/lesson/task_set.h"
+#include "engine/widgets/train/train_model.h"
+#include "engine/widgets/train/train_worker.h"
+
+#include <doctest/doctest.h>
+
+#include <cstring>
+#include <fstream>
+#include <sstream>
+
+using namespace neuralpath;
+using model_test::send;
+using neuralpath::widgets::TrainModel;
+using neuralpath::widgets::TrainSession;
+using nlohmann::json;
+namespace tw = neuralpath::widgets::trainworker;
+
+namespace {
+
+std::string lesson_text(const std::string& id) {
+  std::ifstream in("lessons/" + id + ".md", std::ios::binary);
+  REQUIRE(in);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+TrainModel lesson_model(const std::string& lesson_id, const char* block_id) {
+  const lesson::Lesson& l = model_test::lesson_named(lesson_id);
+  const lesson::Block* block = lesson::find_block(l, block_id);
+  REQUIRE(block != nullptr);
+  const auto* settings = lesson::widget_settings<widgets::TrainSettings>(*block);
+  REQUIRE(settings != nullptr);
+  const lesson::TaskData* task = lesson::find_task(l, settings->task);
+  REQUIRE(task != nullptr);
+  return TrainModel(*settings, {},
+                    TrainSession(lesson::model_spec_for(l), lesson::training_set(l, *task),
+                                 lesson::train_options(*task), settings->sentence, settings->query));
+}
+
+// The page with its trainer worker: train_in_workers(true) while it lives (a process-wide
+// capability, so it is put back for the other tests).
+struct PageWithWorker {
+  std::string lesson;
+  tw::TrainWorker worker{[this] { return clock_ms += 1.0; }};  // a step takes "1 ms"
+  double clock_ms = 0.0;
+  explicit PageWithWorker(std::string text) : lesson(std::move(text)) { TrainModel::train_in_workers(true); }
+  ~PageWithWorker() { TrainModel::train_in_workers(false); }
+
+  // The model's requests to the worker, as np-train.js posts them.
+  void post_events(TrainModel& m) {
+    for (json event : m.take_events()) {
+      if (event["type"] != "train-worker") continue;
+      json message = event["message"];
+      if (message["type"] == "train") message["lesson"] = lesson;
+      auto decoded = tw::decode_request(json::parse(message.dump()));
+      const auto* why = std::get_if<std::string>(&decoded);
+      REQUIRE_MESSAGE(why == nullptr, (why ? *why : std::string()));
+      deliver(m, worker.handle(std::get<tw::Request>(decoded)));
+    }
+  }
+  void deliver(TrainModel& m, const std::vector<tw::Reply>& replies) {
+    for (const tw::Reply& r : replies)
+      REQUIRE(send(m, {{"type", "worker"}, {"message", json::parse(tw::encode(r).dump())}}).done());
+  }
+  // One turn of the worker's loop (a slice of `ms`), its replies handed to the model.
+  void turn(TrainModel& m, double ms = 5.0) {
+    post_events(m);
+    deliver(m, worker.work(ms));
+  }
+};
+
+bool same_bits(const Matrix& a, const Matrix& b) {
+  return a.rows() == b.rows() && a.cols() == b.cols() &&
+         std::memcmp(a.data(), b.data(), sizeof(float) * static_cast<std::size_t>(a.size())) == 0;
+}
+
+void check_same_training(TrainModel& in_worker, TrainModel& in_frames) {
+  const json w = in_worker.state(), f = in_frames.state();
+  CHECK(w["step"] == f["step"]);
+  CHECK(w["curve"] == f["curve"]);
+  CHECK(w["spotlight"] == f["spotlight"]);
+  CHECK(w["summary"] == f["summary"]);
+  const ModelSpec& a = in_worker.session().model();
+  const ModelSpec& b = in_frames.session().model();
+  CHECK(same_bits(a.attention.w_q, b.attention.w_q));
+  CHECK(same_bits(a.attention.w_v, b.attention.w_v));
+  CHECK(same_bits(a.feed_forward.w1, b.feed_forward.w1));
+}
+
+}  // namespace
+
+TEST_CASE("trained in the worker, with a pause and a resume, the page lands where training in its frames does" *
+          doctest::test_suite("slow")) {
+  for (const auto& [lesson_id, block_id] :
+       {std::pair<std::string, const char*>{"self-attention", "train-pronoun"}, {"multi-head", "train-heads"}}) {
+    CAPTURE(lesson_id);
+    TrainModel in_frames = lesson_model(lesson_id, block_id);
+    const int total = in_frames.state()["total_steps"].get<int>();
+    REQUIRE(send(in_frames, {{"type", "trainSteps"}, {"n", total}}).done());
+
+    PageWithWorker page(lesson_text(lesson_id));
+    TrainModel m = lesson_model(lesson_id, block_id);
+    REQUIRE(send(m, {{"type", "train"}}).done());
+    CHECK_FALSE(m.wants_another_frame());  // the frames have nothing to do but draw what comes
+    bool paused_once = false;
+    int last_step = 0;
+    for (int turn = 0; turn < 100000 && !m.state()["finished"].get<bool>(); ++turn) {
+      m.update(1.0f / 60);  // a frame: never a training step
+      page.turn(m);
+      const int step = m.state()["step"].get<int>();
+      CHECK(step >= last_step);  // a resumed run goes on from where it paused, never from 0
+      last_step = step;
+      if (!paused_once && m.state()["step"].get<int>() >= 37) {  // between two curve points
+        REQUIRE(send(m, {{"type", "pause"}}).done());
+        page.post_events(m);  // the worker stops, and says where
+        CHECK_FALSE(m.state()["running"].get<bool>());
+        CHECK(m.state()["spotlight_step"] == m.state()["step"]);
+        REQUIRE(send(m, {{"type", "train"}}).done());  // resumed from that very state
+        paused_once = true;
+      }
+    }
+    CHECK(paused_once);
+    CHECK(m.state()["finished"] == true);
+    CHECK(m.state()["in_worker"] == true);
+    CHECK(m.state()["longest_slice_ms"] == 0.0);  // no frame trained
+    CHECK(m.state()["steps_per_second"].get<double>() > 0.0);
+    check_same_training(m, in_frames);
+    // The learning platform's statement, once, as in the frames.
+    int trained_events = 0;
+    for (const json& e : m.take_events()) trained_events += e["type"] == "trained";
+    CHECK(trained_events == 1);
+  }
+}
+
+TEST_CASE("after a reset, the replies of the run the page left change nothing") {
+  PageWithWorker page(lesson_text("self-attention"));
+  TrainModel m = lesson_model("self-attention", "train-pronoun");
+  REQUIRE(send(m, {{"type", "train"}}).done());
+  page.post_events(m);
+  const std::vector<tw::Reply> late = page.worker.work(30.0);  // up to the first curve points
+  REQUIRE_FALSE(late.empty());
+  REQUIRE(send(m, {{"type", "resetTraining"}}).done());
+  page.deliver(m, late);  // they arrive after the reset
+  CHECK(m.state()["step"] == 0);
+  CHECK(m.state()["curve"].size() == 1);
+  page.post_events(m);  // the pause of the old run
+  CHECK_FALSE(page.worker.running());
+}
+
+TEST_CASE("a worker that fails hands the training back to the frames, from where it was") {
+  PageWithWorker page(lesson_text("self-attention"));
+  TrainModel m = lesson_model("self-attention", "train-pronoun");
+  REQUIRE(send(m, {{"type", "train"}}).done());
+  page.turn(m, 25.0);
+  const int step = m.state()["step"].get<int>();
+  REQUIRE(step > 0);
+  REQUIRE(send(m, {{"type", "worker"}, {"message", {{"type", "error"}, {"run", 0}, {"message", "no memory"}}}}).done());
+  CHECK(m.state()["worker_error"] == "no memory");
+  CHECK(m.state()["running"] == true);
+  CHECK(m.wants_another_frame());
+  m.update(1.0f / 60);
+  CHECK(m.state()["step"].get<int>() > step);  // the frames train on
+}
+
+TEST_CASE("the worker says why it cannot train: a broken lesson, an unknown task, a state of another model") {
+  tw::TrainWorker worker;
+  tw::Train t;
+  t.lesson = "no front matter";
+  t.task = "pronoun";
+  auto replies = worker.handle(t);
+  REQUIRE(replies.size() == 1);
+  CHECK(std::holds_alternative<tw::Error>(replies[0]));
+  CHECK_FALSE(worker.running());
+
+  t.lesson = lesson_text("self-attention");
+  t.task = "no-such-task";
+  replies = worker.handle(t);
+  REQUIRE(replies.size() == 1);
+  CHECK(std::get<tw::Error>(replies[0]).message.find("no-such-task") != std::string::npos);
+
+  t.task = "pronoun";
+  t.state = Trainer::State{3, 1, {}, 0, {1.0f, 2.0f}};
+  replies = worker.handle(t);
+  REQUIRE(replies.size() == 1);
+  CHECK(std::holds_alternative<tw::Error>(replies[0]));
+  CHECK_FALSE(worker.running());
+}
+
+TEST_CASE("the trainer's messages read back as written, and anything else is refused with a reason") {
+  tw::Train t{7,
+              "text",
+              "pronoun",
+              "The dog slept.",
+              "it",
+              42,
+              Trainer::State{12, 18446744073709551615ULL, {2, 0, 1}, 1, {0.1f, -3.5e-8f, 1e30f}}};
+  auto back = tw::decode_request(json::parse(tw::encode(t).dump()));
+  REQUIRE(std::holds_alternative<tw::Request>(back));
+  const auto& t2 = std::get<tw::Train>(std::get<tw::Request>(back));
+  CHECK(t2.state->order_state == 18446744073709551615ULL);  // all 64 bits, through a string
+  CHECK(t2.state->values == t.state->values);               // every float exactly
+  CHECK(t2.state->order == t.state->order);
+  CHECK(t2.probe == t.probe);
+
+  tw::Progress p{3, true, 120.5, Trainer::State{10, 5, {}, 0, {1.5f}}, {{10, 0.5f, 0.25f, 0.75f}}};
+  auto reply = tw::decode_reply(json::parse(tw::encode(p).dump()));
+  REQUIRE(std::holds_alternative<tw::Reply>(reply));
+  const auto& p2 = std::get<tw::Progress>(std::get<tw::Reply>(reply));
+  CHECK(p2.points.size() == 1);
+  CHECK(p2.points[0].held_out_accuracy == 0.75f);
+  CHECK(p2.state.values == p.state.values);
+
+  const auto refused = [](json message) {
+    auto decoded = tw::decode_reply(message);
+    REQUIRE(std::holds_alternative<std::string>(decoded));
+    return std::get<std::string>(decoded);
+  };
+  json good = tw::encode(tw::Reply(p));
+  json bad = good;
+  bad["extra"] = 1;
+  CHECK(refused(bad).find("unknown field 'extra'") != std::string::npos);
+  bad = good;
+  bad["state"]["order_state"] = 5;
+  CHECK(refused(bad).find("order_state") != std::string::npos);
+  bad = good;
+  bad["state"]["order_state"] = "-1";
+  CHECK(refused(bad).find("order_state") != std::string::npos);
+  bad = good;
+  bad["state"]["values"] = {"1"};
+  CHECK(refused(bad).find("values") != std::string::npos);
+  bad = good;
+  bad["points"].push_back(bad["points"][0]);  // the same step twice
+  CHECK(refused(bad).find("step order") != std::string::npos);
+  CHECK(refused({{"type", "snapshot"}}).find("not a message") != std::string::npos);
+  CHECK(std::holds_alternative<std::string>(tw::decode_request({{"type", "train"}, {"run", 1}})));
+}
