@@ -384,6 +384,11 @@ EMSCRIPTEN_KEEPALIVE const char* np_document() {
   return guarded([] { return platform.app->document_json(); });
 }
 
+// The text of the lesson loaded last, whoever handed it over (the page, or live authoring's
+// np-author.js): np-train.js sends it with each train request, and the trainer worker builds the
+// same model from it.
+EMSCRIPTEN_KEEPALIVE const char* np_lesson_text() { return platform.app->lesson_text().c_str(); }
+
 EMSCRIPTEN_KEEPALIVE const char* np_command(const char* json, std::size_t length) {
   idle.wake();
   return guarded(

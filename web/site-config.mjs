@@ -43,10 +43,10 @@ export function configText(origins) {
 // styles (WebAssembly needs 'wasm-unsafe-eval'), may be framed only by itself and the allowed
 // origins, and sends no Referer (lesson URLs and their s= state stay on this site).
 // A Web Worker's script (WORKER_SCRIPTS) runs under the policy its own response carries, not the
-// page's: the language-model trainer's worker fetches its WebAssembly and training text from this
-// site and compiles the WebAssembly, so it gets script and connect rights on 'self' (with
-// default-src 'none' it could fetch nothing: "Failed to fetch" on Train).
-export const WORKER_SCRIPTS = ['np-lm-worker.js'];
+// page's: the trainers' workers (the language model's, the train widget's) fetch their WebAssembly
+// (and training text) from this site and compile it, so they get script and connect rights on
+// 'self' (with default-src 'none' they could fetch nothing: "Failed to fetch" on Train).
+export const WORKER_SCRIPTS = ['np-lm-worker.js', 'np-train-worker.js'];
 export function securityHeaders(origins, { html = false, worker = false } = {}) {
   const ancestors = ["'self'", ...origins].join(' ');
   const headers = {

@@ -59,6 +59,7 @@ struct WidgetEntry {
 
 struct App::Impl {
   std::string lesson_id;
+  std::string lesson_text;  // as handed to load_lesson
   std::string title;
   std::unique_ptr<lesson::Lesson> lesson;  // stable address: the session and views point into it
   std::unique_ptr<LessonSession> session;
@@ -133,6 +134,7 @@ void App::load_lesson(std::string_view id, std::string_view markdown, LessonOpen
   impl_ = std::make_unique<Impl>();
   Impl& m = *impl_;
   m.lesson_id = std::string(id);
+  m.lesson_text = std::string(markdown);
   m.title = std::string(id);
   const std::string file = "lessons/" + m.lesson_id + ".md";
   lesson::LoadResult result;
@@ -173,6 +175,11 @@ void App::load_lesson(std::string_view id, std::string_view markdown, LessonOpen
 }
 
 std::size_t App::build_widgets(std::size_t count) { return impl_->build_widgets(count); }
+
+const std::string& App::lesson_text() const {
+  static const std::string none;
+  return impl_ ? impl_->lesson_text : none;
+}
 
 std::size_t App::widgets_pending() const { return impl_->widget_blocks.size() - impl_->widgets_built; }
 

@@ -91,6 +91,10 @@ class App {
   // lesson's errors; {"sections": []} before a lesson is loaded.
   std::string document_json() const;
 
+  // The text of the lesson loaded last, as it was handed over ("" before one): what the train
+  // widgets' trainer worker builds the same model from (docs/lm-worker.md).
+  const std::string& lesson_text() const;
+
   // Runs one command from JS ({"type": "goto", ...}); returns {"ok": true} or
   // {"ok": false, "error": "..."} as JSON. Unknown or malformed commands are refused, not run.
   std::string command(std::string_view json);

@@ -48,9 +48,13 @@ TrainModel lesson_model(const std::string& lesson_id, const char* block_id) {
 // capability, so it is put back for the other tests).
 struct PageWithWorker {
   std::string lesson;
-  tw::TrainWorker worker{[this] { return clock_ms += 1.0; }};  // a step takes "1 ms"
   double clock_ms = 0.0;
-  explicit PageWithWorker(std::string text) : lesson(std::move(text)) { TrainModel::train_in_workers(true); }
+  tw::TrainWorker worker;  // its clock moves 1 ms each time it is read: about a step
+  std::size_t replies = 0;
+  explicit PageWithWorker(std::string text, double progress_every_ms = tw::TrainWorker::kProgressEveryMs)
+      : lesson(std::move(text)), worker([this] { return clock_ms += 1.0; }, progress_every_ms) {
+    TrainModel::train_in_workers(true);
+  }
   ~PageWithWorker() { TrainModel::train_in_workers(false); }
 
   // The model's requests to the worker, as np-train.js posts them.
@@ -65,8 +69,9 @@ struct PageWithWorker {
       deliver(m, worker.handle(std::get<tw::Request>(decoded)));
     }
   }
-  void deliver(TrainModel& m, const std::vector<tw::Reply>& replies) {
-    for (const tw::Reply& r : replies)
+  void deliver(TrainModel& m, const std::vector<tw::Reply>& sent) {
+    replies += sent.size();
+    for (const tw::Reply& r : sent)
       REQUIRE(send(m, {{"type", "worker"}, {"message", json::parse(tw::encode(r).dump())}}).done());
   }
   // One turn of the worker's loop (a slice of `ms`), its replies handed to the model.
@@ -98,49 +103,59 @@ void check_same_training(TrainModel& in_worker, TrainModel& in_frames) {
 
 TEST_CASE("trained in the worker, with a pause and a resume, the page lands where training in its frames does" *
           doctest::test_suite("slow")) {
-  for (const auto& [lesson_id, block_id] :
-       {std::pair<std::string, const char*>{"self-attention", "train-pronoun"}, {"multi-head", "train-heads"}}) {
-    CAPTURE(lesson_id);
-    TrainModel in_frames = lesson_model(lesson_id, block_id);
-    const int total = in_frames.state()["total_steps"].get<int>();
-    REQUIRE(send(in_frames, {{"type", "trainSteps"}, {"n", total}}).done());
+  // Progress at every curve point, and at most every 100 ms (what the page gets): the same run.
+  for (const double every : {0.0, tw::TrainWorker::kProgressEveryMs})
+    for (const auto& [lesson_id, block_id] :
+         {std::pair<std::string, const char*>{"self-attention", "train-pronoun"}, {"multi-head", "train-heads"}}) {
+      CAPTURE(lesson_id);
+      CAPTURE(every);
+      TrainModel in_frames = lesson_model(lesson_id, block_id);
+      const int total = in_frames.state()["total_steps"].get<int>();
+      REQUIRE(send(in_frames, {{"type", "trainSteps"}, {"n", total}}).done());
 
-    PageWithWorker page(lesson_text(lesson_id));
-    TrainModel m = lesson_model(lesson_id, block_id);
-    REQUIRE(send(m, {{"type", "train"}}).done());
-    CHECK_FALSE(m.wants_another_frame());  // the frames have nothing to do but draw what comes
-    bool paused_once = false;
-    int last_step = 0;
-    for (int turn = 0; turn < 100000 && !m.state()["finished"].get<bool>(); ++turn) {
-      m.update(1.0f / 60);  // a frame: never a training step
-      page.turn(m);
-      const int step = m.state()["step"].get<int>();
-      CHECK(step >= last_step);  // a resumed run goes on from where it paused, never from 0
-      last_step = step;
-      if (!paused_once && m.state()["step"].get<int>() >= 37) {  // between two curve points
-        REQUIRE(send(m, {{"type", "pause"}}).done());
-        page.post_events(m);  // the worker stops, and says where
-        CHECK_FALSE(m.state()["running"].get<bool>());
-        CHECK(m.state()["spotlight_step"] == m.state()["step"]);
-        REQUIRE(send(m, {{"type", "train"}}).done());  // resumed from that very state
-        paused_once = true;
+      PageWithWorker page(lesson_text(lesson_id), every);
+      TrainModel m = lesson_model(lesson_id, block_id);
+      REQUIRE(send(m, {{"type", "train"}}).done());
+      CHECK_FALSE(m.wants_another_frame());  // the frames have nothing to do but draw what comes
+      bool paused_once = false;
+      int last_step = 0;
+      for (int turn = 0; turn < 100000 && !m.state()["finished"].get<bool>(); ++turn) {
+        m.update(1.0f / 60);  // a frame: never a training step
+        page.turn(m);
+        const int step = m.state()["step"].get<int>();
+        CHECK(step >= last_step);  // a resumed run goes on from where it paused, never from 0
+        last_step = step;
+        if (!paused_once && step >= 37) {
+          REQUIRE(send(m, {{"type", "pause"}}).done());
+          page.post_events(m);  // the worker stops; what it took past the page's step is dropped
+          CHECK_FALSE(page.worker.running());
+          CHECK(m.state()["step"] == step);  // the learner stops at the step on screen
+          CHECK_FALSE(m.state()["running"].get<bool>());
+          CHECK(m.state()["spotlight_step"] == m.state()["step"]);
+          REQUIRE(send(m, {{"type", "train"}}).done());  // resumed from that very state
+          paused_once = true;
+        }
       }
+      CHECK(paused_once);
+      CHECK(m.state()["finished"] == true);
+      CHECK(m.state()["in_worker"] == true);
+      CHECK(m.state()["longest_slice_ms"] == 0.0);  // no frame trained
+      CHECK(m.state()["steps_per_second"].get<double>() > 0.0);
+      check_same_training(m, in_frames);
+      // Throttled, a progress per 100 "ms" (about 100 steps) at most, plus the stops; else one per point.
+      if (every > 0)
+        CHECK(page.replies <= static_cast<std::size_t>(total / 100 + 4));
+      else
+        CHECK(page.replies >= static_cast<std::size_t>(total / TrainSession::kRecordEvery));
+      // The learning platform's statement, once, as in the frames.
+      int trained_events = 0;
+      for (const json& e : m.take_events()) trained_events += e["type"] == "trained";
+      CHECK(trained_events == 1);
     }
-    CHECK(paused_once);
-    CHECK(m.state()["finished"] == true);
-    CHECK(m.state()["in_worker"] == true);
-    CHECK(m.state()["longest_slice_ms"] == 0.0);  // no frame trained
-    CHECK(m.state()["steps_per_second"].get<double>() > 0.0);
-    check_same_training(m, in_frames);
-    // The learning platform's statement, once, as in the frames.
-    int trained_events = 0;
-    for (const json& e : m.take_events()) trained_events += e["type"] == "trained";
-    CHECK(trained_events == 1);
-  }
 }
 
 TEST_CASE("after a reset, the replies of the run the page left change nothing") {
-  PageWithWorker page(lesson_text("self-attention"));
+  PageWithWorker page(lesson_text("self-attention"), 0.0);
   TrainModel m = lesson_model("self-attention", "train-pronoun");
   REQUIRE(send(m, {{"type", "train"}}).done());
   page.post_events(m);
@@ -154,8 +169,23 @@ TEST_CASE("after a reset, the replies of the run the page left change nothing") 
   CHECK_FALSE(page.worker.running());
 }
 
+TEST_CASE("a pause keeps the step on screen, and steps taken after it are not undone by the worker") {
+  PageWithWorker page(lesson_text("self-attention"), 0.0);
+  TrainModel m = lesson_model("self-attention", "train-pronoun");
+  REQUIRE(send(m, {{"type", "train"}}).done());
+  page.turn(m, 25.0);
+  REQUIRE(send(m, {{"type", "pause"}}).done());
+  const int paused_at = m.state()["step"].get<int>();
+  REQUIRE(send(m, {{"type", "trainSteps"}, {"n", 3}}).done());  // before the worker's answer
+  page.post_events(m);  // the worker stops and sends where it is: too late for this session
+  CHECK(m.state()["step"] == paused_at + 3);
+  TrainModel in_frames = lesson_model("self-attention", "train-pronoun");
+  REQUIRE(send(in_frames, {{"type", "trainSteps"}, {"n", paused_at + 3}}).done());
+  check_same_training(m, in_frames);
+}
+
 TEST_CASE("a worker that fails hands the training back to the frames, from where it was") {
-  PageWithWorker page(lesson_text("self-attention"));
+  PageWithWorker page(lesson_text("self-attention"), 0.0);
   TrainModel m = lesson_model("self-attention", "train-pronoun");
   REQUIRE(send(m, {{"type", "train"}}).done());
   page.turn(m, 25.0);

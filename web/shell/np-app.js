@@ -30,6 +30,8 @@
 //   neuralpath.document()        the lesson as plain data, for the text version (np-mirror.js)
 //   neuralpath.input             press(key, mods), type(text), pending(), fingerDown(): the
 //                                learner's keys, text and fingers, as np-input.js hands them over
+//   neuralpath.lessonText()      the lesson text the engine loaded; trainInWorkers() sends the
+//                                train widgets' training to Web Workers (np-train.js)
 //   neuralpath.limits            the engine's limits on what it is handed (engine/ui/page_limits.h:
 //                                lesson_bytes, command_bytes, record_bytes, sentence_bytes,
 //                                json_depth, shared_state_chars, shared_state_bytes), once the
@@ -403,6 +405,9 @@ async function openLesson(lessonText) {
     // The id is a checked short name (fetchLesson), so it may go on the stack.
     loadLesson: changes((id, bytes, checkedByBuild) => withHeapText(bytes, limits.lesson_bytes, 'app.what_lesson',
       (pointer, length) => loadLesson(id, pointer, length, checkedByBuild ? 1 : 0))),
+    lessonText: M.cwrap('np_lesson_text', 'string', []),
+    // Only the engines with the train kind have it (web/train_exports.cpp).
+    trainInWorkers: () => { if (!M._np_train_in_workers) return false; M._np_train_in_workers(1); return true; },
     // The engine's state as JSON text, built again only once something can have changed it: an
     // engine frame (np_engine_frames counts them) or a call into the engine. Each listener of
     // an event asks for it, and a burst of events (2000 answers in one frame: 4000 events) had
@@ -662,6 +667,11 @@ window.neuralpath = {
     pending: () => (engine ? engine.keysPending() : 0),
     fingerDown: () => engine?.fingerDown(),
   }),
+  // The train widgets' trainer workers (np-train.js): the text the engine loaded (a worker
+  // builds the same model from it; null before), and trainInWorkers(), which sends training to
+  // them from now on (false: this engine has no train widget).
+  lessonText: () => (engine ? engine.lessonText() : null),
+  trainInWorkers: () => (engine ? engine.trainInWorkers() : false),
   get limits() { return limits; },
   share: (...args) => feature('share')(...args),
   exportPng: (...args) => feature('exportPng')(...args),
@@ -700,6 +710,7 @@ const engineMeta = [...document.querySelectorAll('meta[name="np-engine"]')]
 const pageParts = [
   ...(window.parent !== window || embedded ? [import('./np-host.js')] : []),
   ...(!engineMeta || engineMeta.dataset.models === 'yes' ? [import('./np-models.js'), import('./np-lm.js')] : []),
+  import('./np-train.js'),  // small; on an engine without the train kind it does nothing
 ].map(part => part.catch(error => console.warn(`neuralpath: a part of the page did not load: ${error.message}`)));
 const names = preloaded ? Promise.resolve(preloaded.names) : assetNames();
 const requests = {

@@ -102,6 +102,7 @@ export const SHAPES = {
     export: { widget: 'string', format: 'string' },
     lmModelWanted: { name: 'string' },
     'lm-worker': { widget: 'string', message: 'object' },
+    'train-worker': { widget: 'string', message: 'object' },
   },
 
   // neuralpath.limits (engine/ui/page_limits.h): the numbers the page checks before the engine.

@@ -119,12 +119,10 @@ CommandResult TrainModel::apply(const Command& command) {
   } else if (std::holds_alternative<Pause>(command)) {
     // Refused when idle, so a "pause" meant for a playing playback is offered to it (App).
     if (!s.running()) return tr("train.not_running");
+    // The learner stops at the step on screen: the steps the worker took since its last progress
+    // (up to a progress interval and a slice) are dropped with its run.
+    stop_worker();
     s.pause();
-    // The worker's reply to the pause brings the steps it took meanwhile (it stops where it is).
-    if (worker_running_) {
-      events_.push_back({{"type", "train-worker"}, {"message", trainworker::encode(trainworker::Pause{worker_run_})}});
-      worker_running_ = false;
-    }
   } else if (std::holds_alternative<ResetTraining>(command)) {
     stop_worker();
     s.reset();
@@ -222,9 +220,9 @@ void TrainModel::start_worker() {
 }
 
 void TrainModel::stop_worker() {
-  if (!worker_running_) return;
-  events_.push_back({{"type", "train-worker"}, {"message", trainworker::encode(trainworker::Pause{worker_run_})}});
-  ++worker_run_;  // what that run still sends is for a session that has moved on
+  if (worker_running_)
+    events_.push_back({{"type", "train-worker"}, {"message", trainworker::encode(trainworker::Pause{worker_run_})}});
+  if (worker_running_) ++worker_run_;  // what that run still sends is for a session that has moved on
   worker_running_ = false;
 }
 
@@ -247,9 +245,9 @@ CommandResult TrainModel::on_reply(const trainworker::Reply& reply) {
     return {};
   }
   worker_steps_per_second_ = progress.steps_per_second;
-  if (!progress.running) {
+  if (!progress.running) {  // it finished
     worker_running_ = false;
-    if (s.running()) s.pause();  // it finished (a pause was asked here: already paused)
+    if (s.running()) s.pause();
   }
   followed_points_ = 0;
   follow();

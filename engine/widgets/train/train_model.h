@@ -26,8 +26,9 @@
 // then Train sends the worker this session's state (train_protocol.h; the page's script adds
 // the lesson's text and posts it), the worker trains, and each of its progress replies, handed
 // back as the command worker{message}, puts this session where the worker is (adopt). No frame
-// trains. Commands that need the weights now (trainSteps, reset, a new seed, a restore) stop the
-// worker's run first and work here, as natively. A worker that fails (its script did not load,
+// trains. Pause keeps the step on screen (what the worker took since its last progress is
+// dropped); commands that need the weights now (trainSteps, reset, a new seed, a restore) stop
+// the worker's run first and work here, as natively. A worker that fails (its script did not load,
 // the lesson would not build there) is said once in state().worker_error, and the run goes on
 // in the frames from where it was.
 #pragma once

@@ -12,7 +12,8 @@
 
 namespace neuralpath::widgets::trainworker {
 
-TrainWorker::TrainWorker(std::function<double()> now_ms) : now_ms_(std::move(now_ms)) {
+TrainWorker::TrainWorker(std::function<double()> now_ms, double progress_every_ms)
+    : now_ms_(std::move(now_ms)), progress_every_ms_(progress_every_ms) {
   if (!now_ms_)
     now_ms_ = [] {
       return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now().time_since_epoch()).count();
@@ -64,6 +65,7 @@ std::vector<Reply> TrainWorker::start(const Train& t) {
   points_sent_ = session_->curve().size();  // the page has every point up to its state
   steps_timed_ = 0;
   ms_timed_ = 0.0;
+  last_progress_ms_ = now_ms_();
   session_->start();
   if (!session_->running()) return {progress()};  // nothing left to train
   return {};
@@ -78,7 +80,9 @@ std::vector<Reply> TrainWorker::work(double budget_ms) {
     session_->run_steps(1);
     ++steps_timed_;
     now = now_ms_();
-    if (session_->curve().size() > points_sent_ || !session_->running()) {
+    const bool due = session_->curve().size() > points_sent_ && now - last_progress_ms_ >= progress_every_ms_;
+    if (due || !session_->running()) {
+      last_progress_ms_ = now;
       ms_timed_ += now - start;  // the rate so far, this slice included
       out.emplace_back(progress());
       ms_timed_ -= now - start;
