@@ -262,7 +262,7 @@ test('when the trainer worker cannot load, the page trains in its frames, to the
     await p.waitForFunction(i => window.neuralpath.state().widgets.find(w => w.id === i).finished, ID,
       { timeout: 90_000, polling: 100 });
     const s = await widgetState(p);
-    assert.match(s.worker_error, /did not load/);
+    assert.match(s.worker_error, /could not be downloaded/);
     assert.equal(s.in_worker, false);
     assert.ok(s.longest_slice_ms > 0, 'the frames trained');
     const drawn = await engineFrames(p) - framesBefore;

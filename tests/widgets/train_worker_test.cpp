@@ -5,6 +5,7 @@
 #include "model_support.h"
 
 #include "engine/lesson/task_set.h"
+#include "engine/text/catalogue.h"
 #include "engine/widgets/train/train_model.h"
 #include "engine/widgets/train/train_worker.h"
 
@@ -191,8 +192,11 @@ TEST_CASE("a worker that fails hands the training back to the frames, from where
   page.turn(m, 25.0);
   const int step = m.state()["step"].get<int>();
   REQUIRE(step > 0);
-  REQUIRE(send(m, {{"type", "worker"}, {"message", {{"type", "error"}, {"run", 0}, {"message", "no memory"}}}}).done());
-  CHECK(m.state()["worker_error"] == "no memory");
+  REQUIRE(
+      send(m, {{"type", "worker"}, {"message", {{"type", "error"}, {"run", 0}, {"message", "train.worker_no_memory"}}}})
+          .done());
+  CHECK(m.state()["worker_error"] == tr("train.worker_no_memory"));  // the words, not the key
+  CHECK(m.state()["worker_error"].get<std::string>().find("memory") != std::string::npos);
   CHECK(m.state()["running"] == true);
   CHECK(m.wants_another_frame());
   m.update(1.0f / 60);

@@ -8,8 +8,9 @@
 //   a request   goes to the trainer once it is loaded (requests that come meanwhile wait)
 //   running     the trainer trains in slices of SLICE_MS and yields to this worker's event loop
 //               between them, so a pause is taken within a slice
-// A trainer that cannot load is answered with an error reply: the widget then trains in the
-// page's frames, from where it was.
+// A trainer that cannot load is answered with an error reply whose message is a catalogue key
+// (there is no catalogue in a worker; the engine shows the key's words): the widget then trains
+// in the page's frames, from where it was.
 
 const SLICE_MS = 30;   // training per turn of the event loop (a pause waits at most this)
 
@@ -28,7 +29,7 @@ function wrap(M) {
     handle: message => {
       const bytes = utf8.encode(JSON.stringify(message));
       const pointer = M._atr_alloc(bytes.length);
-      if (!pointer) throw new Error('the trainer has no memory left');
+      if (!pointer) throw new Error('train.worker_no_memory');
       try {
         M.HEAPU8.set(bytes, pointer);   // HEAPU8 read after the allocation: growing the heap replaces it
         return replies(M._atr_handle(pointer, bytes.length));
@@ -75,7 +76,8 @@ self.onmessage = event => {
   if (loadFailure) { post({ type: 'error', run: 0, message: loadFailure }); return; }
   waiting.push(message);
   loading ||= load().then(() => { while (waiting.length) handle(waiting.shift()); }, error => {
-    loadFailure = `the trainer did not load: ${error && error.message || error}`;
+    console.warn(`the trainer did not load: ${error && error.message || error}`);
+    loadFailure = 'train.worker_not_loaded';
     waiting.length = 0;
     post({ type: 'error', run: 0, message: loadFailure });
   });

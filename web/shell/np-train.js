@@ -32,7 +32,8 @@ function workerFor(widget) {
     event.preventDefault();
     workers.delete(widget);
     worker.terminate();
-    deliver(widget, { type: 'error', run: 0, message: `the trainer stopped: ${event.message || 'no reason given'}` });
+    console.warn(`train ${widget}: the trainer stopped: ${event.message || 'no reason given'}`);
+    deliver(widget, { type: 'error', run: 0, message: 'train.worker_stopped' });
   };
   workers.set(widget, worker);
   return worker;
@@ -45,7 +46,8 @@ np.events.addEventListener('train-worker', event => {
   try {
     workerFor(widget).postMessage(request);
   } catch (error) {   // a page whose policy forbids workers: the frames train
-    deliver(widget, { type: 'error', run: 0, message: `no trainer worker: ${error.message}` });
+    console.warn(`train ${widget}: no trainer worker: ${error.message}`);
+    deliver(widget, { type: 'error', run: 0, message: 'train.worker_not_started' });
   }
 });
 

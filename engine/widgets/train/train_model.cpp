@@ -231,7 +231,9 @@ CommandResult TrainModel::on_reply(const trainworker::Reply& reply) {
   if (const auto* error = std::get_if<trainworker::Error>(&reply)) {
     if (error->run != 0 && error->run != worker_run_) return {};
     // Training goes on in the frames, from the last state the worker sent.
-    worker_error_ = error->message.empty() ? "the trainer worker stopped" : error->message;
+    // The page's scripts say what went wrong as a catalogue key (a worker has no catalogue).
+    const std::string& why = error->message;
+    worker_error_ = why.empty() ? tr("train.worker_stopped") : why.rfind("train.", 0) == 0 ? tr(why) : why;
     worker_running_ = false;
     return {};
   }
