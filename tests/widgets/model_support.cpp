@@ -4,6 +4,7 @@
 #include "test_models.h"
 
 #include "engine/core/lm/model_file.h"
+#include "engine/lesson/task_set.h"
 #include "engine/widgets/language_models.h"
 
 #include <map>
@@ -16,6 +17,16 @@ const lesson::Lesson& lesson_named(const std::string& id) {
   lesson::LoadResult r = lesson::load_lesson_file("lessons/" + id + ".md", with_widgets());
   REQUIRE_MESSAGE(r.ok(), lesson::format_diagnostics(r.diagnostics));
   return loaded.emplace(id, std::move(*r.lesson)).first->second;
+}
+
+TrainModel train_model_of(const std::string& lesson_id, const char* block_id, std::function<double()> now_ms) {
+  const lesson::Lesson& l = lesson_named(lesson_id);
+  const auto& settings = block_settings<TrainSettings>(lesson_id, block_id);
+  const lesson::TaskData* task = lesson::find_task(l, settings.task);
+  REQUIRE(task != nullptr);
+  return TrainModel(settings, {},
+                    TrainSession(lesson::model_spec_for(l), lesson::training_set(l, *task),
+                                 lesson::train_options(*task), settings.sentence, settings.query, std::move(now_ms)));
 }
 
 const ModelSpec& spec_of(const std::string& id) {

@@ -8,11 +8,13 @@
 #include "engine/core/lm/model.h"
 #include "engine/text/catalogue.h"
 #include "engine/text/format.h"
+#include "engine/widgets/train/train_model.h"
 #include "engine/widgets/widget_kinds.h"
 
 #include <doctest/doctest.h>
 #include <nlohmann/json.hpp>
 
+#include <functional>
 #include <string>
 
 namespace model_test {
@@ -40,6 +42,9 @@ CommandResult send(Model& model, const json& message) {
   if (auto* reply = std::get_if<CommandResult>(&parsed)) return *reply;
   return model.apply(std::get<typename Model::Command>(parsed));
 }
+
+// A lesson's own ```train block as the page makes it; `now_ms` replaces the session's clock.
+TrainModel train_model_of(const std::string& lesson_id, const char* block_id, std::function<double()> now_ms = {});
 
 // The self-attention lesson (spotlight, heatmap, mask steps, cost explorer). A suite says
 // `using namespace model_test::launch;` and has the engine's names, json and the helpers.

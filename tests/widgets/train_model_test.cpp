@@ -22,20 +22,11 @@ using nlohmann::json;
 namespace {
 
 const lesson::Lesson& self_attention() { return model_test::lesson_named("self-attention"); }
-const lesson::Lesson& multi_head() { return model_test::lesson_named("multi-head"); }
 
 // A lesson's own ```train block, as the page makes it; `now_ms` replaces the clock.
-TrainModel lesson_model(std::function<double()> now_ms = {}, const lesson::Lesson& l = self_attention(),
+TrainModel lesson_model(std::function<double()> now_ms = {}, const std::string& lesson_id = "self-attention",
                         const char* id = "train-pronoun") {
-  const lesson::Block* block = lesson::find_block(l, id);
-  REQUIRE(block != nullptr);
-  const auto* settings = lesson::widget_settings<widgets::TrainSettings>(*block);
-  REQUIRE(settings != nullptr);
-  const lesson::TaskData* task = lesson::find_task(l, settings->task);
-  REQUIRE(task != nullptr);
-  return TrainModel(*settings, {},
-                    TrainSession(lesson::model_spec_for(l), lesson::training_set(l, *task),
-                                 lesson::train_options(*task), settings->sentence, settings->query, std::move(now_ms)));
+  return model_test::train_model_of(lesson_id, id, std::move(now_ms));
 }
 
 float weight_of(const json& spotlight, const std::string& word) {
@@ -233,7 +224,7 @@ TEST_CASE("a train block without its task makes a widget that says why, and trai
 }
 
 TEST_CASE("the multi-head lesson's train widget shows each head's row for \"carried\", and the heads part ways") {
-  TrainModel m = lesson_model({}, multi_head(), "train-heads");
+  TrainModel m = lesson_model({}, "multi-head", "train-heads");
   json s = m.state();
   REQUIRE(s["spotlight"]["heads"].size() == 4);
   CHECK(s["held_out"].get<int>() <= static_cast<int>(TrainSession::kMaxMeasured));  // a sample of the 1,928

@@ -33,16 +33,7 @@ std::string lesson_text(const std::string& id) {
 }
 
 TrainModel lesson_model(const std::string& lesson_id, const char* block_id) {
-  const lesson::Lesson& l = model_test::lesson_named(lesson_id);
-  const lesson::Block* block = lesson::find_block(l, block_id);
-  REQUIRE(block != nullptr);
-  const auto* settings = lesson::widget_settings<widgets::TrainSettings>(*block);
-  REQUIRE(settings != nullptr);
-  const lesson::TaskData* task = lesson::find_task(l, settings->task);
-  REQUIRE(task != nullptr);
-  return TrainModel(*settings, {},
-                    TrainSession(lesson::model_spec_for(l), lesson::training_set(l, *task),
-                                 lesson::train_options(*task), settings->sentence, settings->query));
+  return model_test::train_model_of(lesson_id, block_id);
 }
 
 // The page with its trainer worker: train_in_workers(true) while it lives (a process-wide
