@@ -21,7 +21,6 @@ let trainer = null;            // {open, handle, work, running} once the wasm ru
 let opening = null;            // the open in progress (a Promise)
 let openFailure = null;        // why the last open failed: every later request is answered with it
 const waiting = [];            // requests that came while opening
-let scheduled = false;
 
 const post = reply => self.postMessage(reply);
 
@@ -97,19 +96,15 @@ function handle(message) {
   schedule();
 }
 
-// Training continues in its own turns of the event loop: a MessageChannel message runs as soon
-// as the worker is free (setTimeout would add its 4 ms clamp to every slice).
-const turns = new MessageChannel();
-turns.port1.onmessage = () => {
-  scheduled = false;
-  if (!trainer || !trainer.running()) return;
+// Training continues in its own turns of the event loop (np-worker-turns.js).
+importScripts('np-worker-turns.js');
+const nextTurn = workInTurns(() => {
+  if (!trainer || !trainer.running()) return false;
   for (const reply of trainer.work(1 << 20, SLICE_MS)) post(reply);
-  schedule();
-};
+  return trainer.running();
+});
 function schedule() {
-  if (scheduled || !trainer || !trainer.running()) return;
-  scheduled = true;
-  turns.port2.postMessage(0);
+  if (trainer && trainer.running()) nextTurn();
 }
 
 self.onmessage = event => {

@@ -17,7 +17,6 @@ const SLICE_MS = 30;   // training per turn of the event loop (a pause waits at 
 let trainer = null;    // {handle, work, running} once the wasm runs
 let loading = null;    // the load in progress (a Promise)
 let loadFailure = null;
-let scheduled = false;
 
 const post = reply => self.postMessage(reply);
 
@@ -53,19 +52,15 @@ function handle(message) {
   schedule();
 }
 
-// Training continues in its own turns of the event loop: a MessageChannel message runs as soon
-// as the worker is free (setTimeout would add its 4 ms clamp to every slice).
-const turns = new MessageChannel();
-turns.port1.onmessage = () => {
-  scheduled = false;
-  if (!trainer || !trainer.running()) return;
+// Training continues in its own turns of the event loop (np-worker-turns.js).
+importScripts('np-worker-turns.js');
+const nextTurn = workInTurns(() => {
+  if (!trainer || !trainer.running()) return false;
   for (const reply of trainer.work(SLICE_MS)) post(reply);
-  schedule();
-};
+  return trainer.running();
+});
 function schedule() {
-  if (scheduled || !trainer || !trainer.running()) return;
-  scheduled = true;
-  turns.port2.postMessage(0);
+  if (trainer && trainer.running()) nextTurn();
 }
 
 const waiting = [];
