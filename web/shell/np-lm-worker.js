@@ -91,21 +91,9 @@ async function open(message) {
   for (const reply of trainer.open(message, data)) post(reply);
 }
 
-function handle(message) {
-  for (const reply of trainer.handle(message)) post(reply);
-  schedule();
-}
-
-// Training continues in its own turns of the event loop (np-worker-turns.js).
+// Messages to the trainer, and training in turns of the event loop (np-worker-turns.js).
 importScripts('np-worker-turns.js');
-const nextTurn = workInTurns(() => {
-  if (!trainer || !trainer.running()) return false;
-  for (const reply of trainer.work(1 << 20, SLICE_MS)) post(reply);
-  return trainer.running();
-});
-function schedule() {
-  if (trainer && trainer.running()) nextTurn();
-}
+const { handle } = trainerLoop(() => trainer, t => t.work(1 << 20, SLICE_MS), post);  // eslint-disable-line no-undef
 
 self.onmessage = event => {
   const message = event.data;

@@ -47,21 +47,9 @@ async function load() {
   }));
 }
 
-function handle(message) {
-  for (const reply of trainer.handle(message)) post(reply);
-  schedule();
-}
-
-// Training continues in its own turns of the event loop (np-worker-turns.js).
+// Messages to the trainer, and training in turns of the event loop (np-worker-turns.js).
 importScripts('np-worker-turns.js');
-const nextTurn = workInTurns(() => {
-  if (!trainer || !trainer.running()) return false;
-  for (const reply of trainer.work(SLICE_MS)) post(reply);
-  return trainer.running();
-});
-function schedule() {
-  if (trainer && trainer.running()) nextTurn();
-}
+const { handle } = trainerLoop(() => trainer, t => t.work(SLICE_MS), post);  // eslint-disable-line no-undef
 
 const waiting = [];
 self.onmessage = event => {
