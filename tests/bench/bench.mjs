@@ -248,8 +248,11 @@ try {
       target('longest main-thread task before ready (median run)', `${page.longest_task_before_ready_ms.median} ms`,
         '<= 200 ms', page.longest_task_before_ready_ms.median <= 200);
     if (page.frames?.training)  // issue #10: the page never drops below 30 fps while it trains
-      target('frames while training in the page (worst gap, 1440x900)', `${page.frames.training.worst_ms} ms`,
+      target('frames while training in the page, first run (worst gap, 1440x900)', `${page.frames.training.worst_ms} ms`,
         '<= 33.4 ms', page.frames.training.worst_ms <= 33.4);
+    if (page.frames?.training_again)
+      target('frames while training in the page, a later run (worst gap, 1440x900)',
+        `${page.frames.training_again.worst_ms} ms`, '<= 33.4 ms', page.frames.training_again.worst_ms <= 33.4);
   }
   for (const run of lmPage?.runs ?? []) {  // issue #29: an induction head within 2 minutes, frames at 30/s or better
     const where = `${run.lang ?? 'en'}, ${run.width} px, ${run.input}`;
@@ -331,7 +334,9 @@ function printTable(report, { best, narrow, lmLines = [] }) {
     out.push(`Page: first visit of each lesson, as served: ${report.page.bytes_per_lesson
       .map(v => `${v.lesson} (${v.lang}) ${f(v.served / 1e3, 0)} KB`).join(', ')}.`);
   for (const [what, m] of Object.entries(report.page?.frames ?? {}).filter(([, m]) => m && m.frames))
-    out.push(`Page frames while ${what === 'training' ? 'the train widget trains' : 'the course playback plays'} (1440x900): ` +
+    out.push(`Page frames while ${{ training: 'the train widget trains (its first run)',
+      training_again: 'the train widget trains again (a new seed)' }[what] ?? 'the course playback plays'}` +
+      `${m.in_worker ? ', in the trainer worker' : m.in_worker === false ? ', in the frames' : ''} (1440x900): ` +
       `gap median ${m.median_ms} ms, p95 ${m.p95_ms} ms, worst ${m.worst_ms} ms over ${m.frames} frames ` +
       `(33.3 ms is 30 fps; load average ${m.load_average}).`);
   for (const run of report.lm_page?.runs ?? [])
