@@ -335,7 +335,9 @@ json TrainModel::state() const {
   out["seed"] = s.seed();
   out["learning_rate"] = s.learning_rate();
   out["trained"] = s.showing_trained();
-  out["steps_per_second"] = worker_steps_per_second_ > 0.0 ? worker_steps_per_second_ : s.steps_per_second();
+  // The worker's rate while it trains; after it failed, the frames' own.
+  out["steps_per_second"] =
+      in_worker() && worker_steps_per_second_ > 0.0 ? worker_steps_per_second_ : s.steps_per_second();
   out["in_worker"] = in_worker() && (worker_running_ || worker_run_ > 0);  // the steps so far ran there
   if (!worker_error_.empty()) out["worker_error"] = worker_error_;
   out["longest_slice_ms"] = s.longest_slice_ms();  // the most one frame spent training
