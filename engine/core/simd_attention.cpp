@@ -179,6 +179,10 @@ inline void blend_columns(const AttentionProblem& p, const float* probs, const f
 }
 
 // out rows [row, row+rows) blended with the probabilities of keys [key0, key0+keys)
+// Not inlined: inside strip_keys GCC keeps the exponentials' constants in registers across the
+// blend, and with 16 accumulators the tile ran out of them, spilling a V vector and reloading it
+// for every multiply-add (perf on Zen 5: the blend took 25% longer than the score loop, whose
+// multiply-adds are as many). A call per key block costs nothing beside 8192 multiply-adds.
 __attribute__((noinline)) void blend_block(const AttentionProblem& p, const float* probs, const float* corr, Index keys, Index key0,
                         Index row, Index rows) {
   Index col = 0;
