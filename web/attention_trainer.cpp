@@ -5,7 +5,7 @@
 // loads this and talks to the page.
 //
 //   atr_alloc(n) / atr_free(p)    heap buffers for the messages
-//   atr_handle(json, n) -> JSON   a train or pause message: [replies...]
+//   atr_handle(json, n) -> JSON   a prepare, train or pause message: [replies...]
 //   atr_work(ms) -> JSON          train while running, for about `ms` ms: [replies...]
 //   atr_running() -> 0|1          whether the worker should call atr_work again
 // Returned strings stay valid until the next call that returns one.

@@ -183,8 +183,8 @@ inline void blend_columns(const AttentionProblem& p, const float* probs, const f
 // blend, and with 16 accumulators the tile ran out of them, spilling a V vector and reloading it
 // for every multiply-add (perf on Zen 5: the blend took 25% longer than the score loop, whose
 // multiply-adds are as many). A call per key block costs nothing beside 8192 multiply-adds.
-__attribute__((noinline)) void blend_block(const AttentionProblem& p, const float* probs, const float* corr, Index keys, Index key0,
-                        Index row, Index rows) {
+__attribute__((noinline)) void blend_block(const AttentionProblem& p, const float* probs, const float* corr, Index keys,
+                                           Index key0, Index row, Index rows) {
   Index col = 0;
   for (; col + kOutVectors * kLanes <= p.dv; col += kOutVectors * kLanes)
     blend_columns<kOutVectors>(p, probs, corr, keys, key0, row, rows, col);

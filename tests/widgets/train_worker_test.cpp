@@ -54,7 +54,7 @@ struct PageWithWorker {
     for (json event : m.take_events()) {
       if (event["type"] != "train-worker") continue;
       json message = event["message"];
-      if (message["type"] == "train") message["lesson"] = lesson;
+      if (message["type"] == "train" || message["type"] == "prepare") message["lesson"] = lesson;
       auto decoded = tw::decode_request(json::parse(message.dump()));
       const auto* why = std::get_if<std::string>(&decoded);
       REQUIRE_MESSAGE(why == nullptr, (why ? *why : std::string()));
@@ -146,6 +146,71 @@ TEST_CASE("trained in the worker, with a pause and a resume, the page lands wher
     }
 }
 
+TEST_CASE("on screen, the widget has its worker build the trainer before the first Train, once") {
+  {  // natively (no workers) there is nothing to prepare
+    TrainModel m = lesson_model("self-attention", "train-pronoun");
+    REQUIRE(send(m, {{"type", "prepareTrainer"}}).done());
+    CHECK(m.take_events().empty());
+  }
+  PageWithWorker page(lesson_text("self-attention"), 0.0);
+  TrainModel m = lesson_model("self-attention", "train-pronoun");
+  REQUIRE(send(m, {{"type", "prepareTrainer"}}).done());
+  REQUIRE(send(m, {{"type", "prepareTrainer"}}).done());  // the view asks once; a host may ask again
+  const std::vector<json> events = m.take_events();
+  REQUIRE(events.size() == 1);
+  CHECK(events[0]["message"]["type"] == "prepare");
+  CHECK(events[0]["message"]["task"] == "pronoun");
+  CHECK_FALSE(page.worker.built());
+  for (const json& event : events) {  // as post_events, with the events already taken
+    json message = event["message"];
+    message["lesson"] = page.lesson;
+    page.deliver(m, page.worker.handle(std::get<tw::Request>(tw::decode_request(message))));
+  }
+  CHECK(page.worker.built());  // built while the learner reads
+  CHECK_FALSE(page.worker.running());
+  CHECK(page.replies == 0);  // nothing to say until a run
+  CHECK(m.state()["step"] == 0);
+
+  // The first Train runs on the prepared session, and lands where the frames do.
+  REQUIRE(send(m, {{"type", "train"}}).done());
+  page.turn(m, 40.0);
+  REQUIRE(send(m, {{"type", "prepareTrainer"}}).done());  // during a run: nothing goes out
+  CHECK(m.take_events().empty());
+  REQUIRE(send(m, {{"type", "pause"}}).done());
+  page.post_events(m);
+  const int step = m.state()["step"].get<int>();
+  REQUIRE(step > 0);
+  TrainModel in_frames = lesson_model("self-attention", "train-pronoun");
+  REQUIRE(send(in_frames, {{"type", "trainSteps"}, {"n", step}}).done());
+  check_same_training(m, in_frames);
+
+  // A prepare that arrives while the worker trains changes nothing there.
+  tw::Prepare again{page.lesson, "pronoun", m.session().probe(), m.session().query()};
+  REQUIRE(send(m, {{"type", "train"}}).done());
+  page.post_events(m);
+  REQUIRE(page.worker.running());
+  CHECK(page.worker.handle(again).empty());
+  CHECK(page.worker.running());
+}
+
+TEST_CASE("a prepare the worker cannot build says why, and the widget will train in its frames") {
+  PageWithWorker page(lesson_text("self-attention"), 0.0);
+  TrainModel m = lesson_model("self-attention", "train-pronoun");
+  const std::vector<tw::Reply> replies =
+      page.worker.handle(tw::Prepare{page.lesson, "no-such-task", m.session().probe(), m.session().query()});
+  REQUIRE(replies.size() == 1);
+  const auto& error = std::get<tw::Error>(replies[0]);
+  CHECK(error.run == 0);  // not a run's: whatever run the page is on takes it
+  CHECK(error.message.find("no-such-task") != std::string::npos);
+  CHECK_FALSE(page.worker.built());
+  page.deliver(m, replies);
+  CHECK(m.state()["worker_error"].get<std::string>().find("no-such-task") != std::string::npos);
+  REQUIRE(send(m, {{"type", "train"}}).done());
+  CHECK(m.wants_another_frame());  // the frames train
+  m.update(1.0f / 60);
+  CHECK(m.state()["step"].get<int>() > 0);
+}
+
 TEST_CASE("after a reset, the replies of the run the page left change nothing") {
   PageWithWorker page(lesson_text("self-attention"), 0.0);
   TrainModel m = lesson_model("self-attention", "train-pronoun");
@@ -233,6 +298,20 @@ TEST_CASE("the trainer's messages read back as written, and anything else is ref
   CHECK(t2.state->values == t.state->values);               // every float exactly
   CHECK(t2.state->order == t.state->order);
   CHECK(t2.probe == t.probe);
+
+  tw::Prepare prepared{"text", "pronoun", "The dog slept.", "it"};
+  auto prepared_back = tw::decode_request(json::parse(tw::encode(prepared).dump()));
+  REQUIRE(std::holds_alternative<tw::Request>(prepared_back));
+  const auto& prepared2 = std::get<tw::Prepare>(std::get<tw::Request>(prepared_back));
+  CHECK(prepared2.lesson == "text");
+  CHECK(prepared2.task == "pronoun");
+  CHECK(prepared2.probe == "The dog slept.");
+  CHECK(prepared2.query == "it");
+  json no_lesson = tw::encode(tw::Request(prepared));
+  no_lesson.erase("lesson");
+  const auto no_lesson_back = tw::decode_request(no_lesson);
+  REQUIRE(std::holds_alternative<std::string>(no_lesson_back));
+  CHECK(std::get<std::string>(no_lesson_back).find("lesson") != std::string::npos);
 
   tw::Progress p{3, true, 120.5, Trainer::State{10, 5, {}, 0, {1.5f}}, {{10, 0.5f, 0.25f, 0.75f}}};
   auto reply = tw::decode_reply(json::parse(tw::encode(p).dump()));

@@ -1,7 +1,7 @@
 // The train widget's trainer worker (issue #33: training in the page runs off the main thread,
 // so a frame never waits on a training step). A classic worker script: np-train.js starts one per
 // train widget with `new Worker('np-train-worker.js')` and posts it the widget's requests
-// (engine/widgets/train/train_protocol.h: train, pause); it answers with progress and error
+// (engine/widgets/train/train_protocol.h: prepare, train, pause); it answers with progress and error
 // replies, which the engine checks. The training is C++ (engine/widgets/train/train_worker.h,
 // built as attention-trainer.js + .wasm, web/attention_trainer.cpp); this file only loads it,
 // copies messages in and out, and keeps training between messages:

@@ -4,9 +4,10 @@
 //   on start           tells the engine that training goes to workers (neuralpath.trainInWorkers);
 //                      a page without this script trains in its frames, as before
 //   'train-worker'     a train widget asks for a request to go to its trainer: {widget, message}.
-//   events             The first one starts that widget's Web Worker (np-train-worker.js); a
-//                      train request gets the lesson's text (the worker builds the same model
-//                      from it), and every request is posted
+//   events             The first one (a prepare, once the widget is on screen) starts that
+//                      widget's Web Worker (np-train-worker.js); prepare and train requests get
+//                      the lesson's text (the worker builds the same model from it), and every
+//                      request is posted
 //   worker replies     handed to the widget as the command {widget, type: 'worker', message}
 //                      (the engine checks them); a worker that fails to start or stops is
 //                      reported the same way, as an error reply, and the widget trains on in
@@ -42,7 +43,9 @@ function workerFor(widget) {
 np.events.addEventListener('train-worker', event => {
   const { widget, message } = event.detail || {};
   if (typeof widget !== 'string' || !message || typeof message !== 'object') return;
-  const request = message.type === 'train' ? { ...message, lesson: np.lessonText() || '' } : message;
+  // train and prepare build the widget's model from the lesson: the worker gets the same text
+  const withText = message.type === 'train' || message.type === 'prepare';
+  const request = withText ? { ...message, lesson: np.lessonText() || '' } : message;
   try {
     workerFor(widget).postMessage(request);
   } catch (error) {   // a page whose policy forbids workers: the frames train

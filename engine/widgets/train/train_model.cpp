@@ -70,6 +70,7 @@ std::string top_text(const SpotlightNow& s) {
 std::variant<TrainModel::Command, CommandResult> TrainModel::parse(const json& message) {
   const std::string type = message.value("type", std::string());
   if (type == "train") return Command(Train{});
+  if (type == "prepareTrainer") return Command(PrepareTrainer{});
   if (type == "pause") return Command(Pause{});
   if (type == "resetTraining") return Command(ResetTraining{});
   if (type == "setSeed") {
@@ -111,6 +112,10 @@ CommandResult TrainModel::apply(const Command& command) {
   if (!session_) return tr("train.cannot_train", {{"error", error_}});
   TrainSession& s = *session_;
   if (const auto* worker = std::get_if<Worker>(&command)) return on_reply(worker->reply);
+  if (std::holds_alternative<PrepareTrainer>(command)) {
+    prepare_worker();
+    return {};
+  }
   if (std::holds_alternative<Train>(command)) {
     if (s.finished()) return tr("train.already_trained");
     s.start();
@@ -206,7 +211,19 @@ void TrainModel::train_in_workers(bool yes) { workers_available = yes; }
 
 bool TrainModel::in_worker() const { return workers_available && worker_error_.empty(); }
 
+void TrainModel::prepare_worker() {
+  if (!in_worker() || worker_prepared_) return;
+  const TrainSession& s = *session_;
+  trainworker::Prepare request;
+  request.task = settings_.task;
+  request.probe = s.probe();
+  request.query = s.query();
+  events_.push_back({{"type", "train-worker"}, {"message", trainworker::encode(request)}});
+  worker_prepared_ = true;
+}
+
 void TrainModel::start_worker() {
+  worker_prepared_ = true;
   const TrainSession& s = *session_;
   trainworker::Train request;
   request.run = ++worker_run_;

@@ -7,6 +7,8 @@
 //   commands   train (start or resume)  pause  resetTraining  setSeed{seed}
 //              useTrained{trained: bool}  setSentence{text}  trainSteps{n}  explain{what}
 //              worker{message} (a reply of the trainer worker, train_protocol.h)
+//              prepareTrainer (the view sends it when the widget comes on screen: the worker
+//              loads and builds its trainer before the first Train; nothing without workers)
 //              ("reset" is the App's: it clears the learner's progress; "step" is the playback's)
 //   state()    {kind, task, sentence, query, step, total_steps, running, finished, seed,
 //               learning_rate, trained, steps_per_second, longest_slice_ms, slice_budget_ms, held_out,
@@ -79,8 +81,9 @@ class TrainModel : public WidgetModelBase<TrainSettings> {
   struct Worker {  // a reply from the trainer worker
     trainworker::Reply reply;
   };
-  using Command =
-      std::variant<Train, Pause, ResetTraining, SetSeed, UseTrained, SetSentence, TrainSteps, Explain, Worker>;
+  struct PrepareTrainer {};
+  using Command = std::variant<Train, Pause, ResetTraining, SetSeed, UseTrained, SetSentence, TrainSteps, Explain,
+                               Worker, PrepareTrainer>;
   NEURALPATH_WIDGET_MODEL_MEMBERS;
 
   // `session` is nullopt when the widget cannot train (`error` says why, for the learner).
@@ -125,6 +128,7 @@ class TrainModel : public WidgetModelBase<TrainSettings> {
   void follow();           // recomputes the spotlights after the weights or the switch changed
   void report_finished();  // the "trained" event, once per run that reaches its last step
   bool in_worker() const;  // training runs in the worker (the page has one, and it has not failed)
+  void prepare_worker();   // the worker loads and builds its trainer now (once)
   void start_worker();     // a new run there, from this session's state
   void stop_worker();      // its run ends; its replies still in flight are ignored
   CommandResult on_reply(const trainworker::Reply& reply);
@@ -140,6 +144,7 @@ class TrainModel : public WidgetModelBase<TrainSettings> {
   double budget_ms_ = kFrameBudgetMs;  // this frame's slice
   bool finish_reported_ = false;       // this run's "trained" event is sent (or it was restored finished)
   int worker_run_ = 0;                 // the worker's run whose replies are taken (0: none yet)
+  bool worker_prepared_ = false;       // a prepare went out (or a train did): the worker is loading
   bool worker_running_ = false;        // that run is training
   std::string worker_error_;           // why the worker failed: training stays in the frames
   double worker_steps_per_second_ = 0.0;

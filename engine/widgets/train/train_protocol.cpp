@@ -40,6 +40,9 @@ struct EncodeRequest {
     return j;
   }
   Json operator()(const Pause& p) const { return {{"type", "pause"}, {"run", p.run}}; }
+  Json operator()(const Prepare& p) const {
+    return {{"type", "prepare"}, {"lesson", p.lesson}, {"task", p.task}, {"probe", p.probe}, {"query", p.query}};
+  }
 };
 
 struct EncodeReply {
@@ -114,7 +117,15 @@ Request read_request(const std::string& type, Fields& f) {
     return t;
   }
   if (type == "pause") return Pause{run_of(f)};
-  f.fail("is not a message the page sends its trainer (train, pause)");
+  if (type == "prepare") {
+    Prepare p;
+    p.lesson = f.text("lesson", lesson::kMaxLessonBytes);
+    p.task = f.text("task", 200);
+    p.probe = f.text("probe", lesson::kMaxSentenceBytes);
+    p.query = f.text("query", 200);
+    return p;
+  }
+  f.fail("is not a message the page sends its trainer (prepare, train, pause)");
 }
 
 Reply read_reply(const std::string& type, Fields& f) {

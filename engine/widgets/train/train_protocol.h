@@ -4,10 +4,15 @@
 // engine's events and commands; decode refuses anything that is not exactly one message.
 //
 //   page -> worker (Request)                         worker -> page (Reply)
-//   train {run, lesson, task, probe, query, seed,    progress {run, running, steps_per_second,
-//          state?}                                             state, points}
-//   pause {run}                                      error    {run, message}
+//   prepare {lesson, task, probe, query}             progress {run, running, steps_per_second,
+//   train {run, lesson, task, probe, query, seed,              state, points}
+//          state?}                                   error    {run, message}
+//   pause {run}
 //
+// prepare the widget came on screen: load the trainer and build the session a train of the
+//         same fields will use, so the learner's first Train starts at once (its download,
+//         compile and build done while the learner reads, not while the curves should move).
+//         No reply, unless it fails (an error of run 0: the widget will train in its frames).
 // train   builds the trainer of the lesson's task (the very TrainSession the page builds: same
 //         lesson text, task, probe sentence and query word) and trains it until the end or a
 //         pause, from step 0 with `seed`, or from `state` (the page's trainer as numbers). The
@@ -47,7 +52,11 @@ struct Train {
 struct Pause {
   int run = 1;
 };
-using Request = std::variant<Train, Pause>;
+struct Prepare {
+  std::string lesson;  // the page's script adds it, as for train
+  std::string task, probe, query;
+};
+using Request = std::variant<Train, Pause, Prepare>;
 
 struct Progress {
   int run = 1;

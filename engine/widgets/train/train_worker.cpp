@@ -22,6 +22,12 @@ TrainWorker::TrainWorker(std::function<double()> now_ms, double progress_every_m
 
 std::vector<Reply> TrainWorker::handle(const Request& request) {
   if (const auto* train = std::get_if<Train>(&request)) return start(*train);
+  if (const auto* prepare = std::get_if<Prepare>(&request)) {
+    if (running()) return {};  // a run is on: its session is the one to keep
+    std::optional<std::string> why = build(prepare->lesson, prepare->task, prepare->probe, prepare->query);
+    if (why) return {Error{0, *why}};
+    return {};
+  }
   const Pause& pause = std::get<Pause>(request);
   if (pause.run != run_ || !running()) return {};  // that run is over: the page has its last progress
   session_->pause();
@@ -29,31 +35,36 @@ std::vector<Reply> TrainWorker::handle(const Request& request) {
 }
 
 // The session is built as the page's engine builds it (App::load_lesson, TrainModel::from_lesson):
-// the same text, loaded the same way, gives the same model, examples and schedule.
+// the same text, loaded the same way, gives the same model, examples and schedule. Kept for the
+// next train of the same fields (a prepare builds it ahead of the first).
+std::optional<std::string> TrainWorker::build(const std::string& text, const std::string& task_id,
+                                              const std::string& probe, const std::string& query) {
+  if (session_ && text == lesson_ && task_id == task_ && probe == probe_ && query == query_) return std::nullopt;
+  session_.reset();
+  lesson::LoadOptions options = with_widgets();
+  options.train_lesson_weights = false;  // shipped with the text, never trained here (as the page)
+  options.engine_checks = false;         // the page's engine has loaded this very text
+  lesson::LoadResult loaded = lesson::load_lesson_text(text, "lessons/trained.md", options);
+  if (!loaded.ok())
+    return loaded.diagnostics.empty() ? tr("commands.lesson_unreadable") : loaded.diagnostics.front().to_string();
+  const lesson::TaskData* task = lesson::find_task(*loaded.lesson, task_id);
+  if (!task) return tr("train.no_task", {{"task", task_id}});
+  try {
+    session_.emplace(lesson::model_spec_for(*loaded.lesson), lesson::training_set(*loaded.lesson, *task),
+                     lesson::train_options(*task), probe, query);
+  } catch (const std::exception& e) {
+    return std::string(e.what());
+  }
+  lesson_ = text;
+  task_ = task_id;
+  probe_ = probe;
+  query_ = query;
+  return std::nullopt;
+}
+
 std::vector<Reply> TrainWorker::start(const Train& t) {
   run_ = t.run;
-  if (!session_ || t.lesson != lesson_ || t.task != task_ || t.probe != probe_ || t.query != query_) {
-    session_.reset();
-    lesson::LoadOptions options = with_widgets();
-    options.train_lesson_weights = false;  // shipped with the text, never trained here (as the page)
-    options.engine_checks = false;         // the page's engine has loaded this very text
-    lesson::LoadResult loaded = lesson::load_lesson_text(t.lesson, "lessons/trained.md", options);
-    if (!loaded.ok())
-      return {Error{t.run, loaded.diagnostics.empty() ? tr("commands.lesson_unreadable")
-                                                      : loaded.diagnostics.front().to_string()}};
-    const lesson::TaskData* task = lesson::find_task(*loaded.lesson, t.task);
-    if (!task) return {Error{t.run, tr("train.no_task", {{"task", t.task}})}};
-    try {
-      session_.emplace(lesson::model_spec_for(*loaded.lesson), lesson::training_set(*loaded.lesson, *task),
-                       lesson::train_options(*task), t.probe, t.query);
-    } catch (const std::exception& e) {
-      return {Error{t.run, e.what()}};
-    }
-    lesson_ = t.lesson;
-    task_ = t.task;
-    probe_ = t.probe;
-    query_ = t.query;
-  }
+  if (std::optional<std::string> why = build(t.lesson, t.task, t.probe, t.query)) return {Error{t.run, *why}};
   session_->set_seed(static_cast<std::uint64_t>(t.seed));  // step 0 of this seed
   if (t.state) {
     try {

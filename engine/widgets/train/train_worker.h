@@ -11,6 +11,8 @@
 //                          least one step): a progress when a curve point is new and the last
 //                          progress is kProgressEveryMs old, and when the run ends
 //   w.handle(Pause{run})   stops, and sends where it stopped
+//   w.handle(Prepare{...}) builds the session a Train of the same fields will use, and sends
+//                          nothing (an error of run 0 when it cannot); ignored during a run
 //
 // A message for another run than the current one changes nothing (a pause that arrives after
 // its run ended). Nothing here blocks: the worker yields to its event loop between work() calls,
@@ -40,10 +42,14 @@ class TrainWorker {
   std::vector<Reply> handle(const Request& request);
   std::vector<Reply> work(double budget_ms);
   bool running() const { return session_ && session_->running(); }
+  bool built() const { return session_.has_value(); }  // a session is ready (by a prepare or a train)
   int run() const { return run_; }
 
  private:
   std::vector<Reply> start(const Train& train);
+  // session_ for these fields (kept when it is already theirs), or why it cannot be built
+  std::optional<std::string> build(const std::string& text, const std::string& task, const std::string& probe,
+                                   const std::string& query);
   Progress progress();  // the session now, with the curve points not yet sent
 
   std::function<double()> now_ms_;

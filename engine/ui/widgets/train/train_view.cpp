@@ -64,6 +64,13 @@ void TrainView::draw_controls(const UiContext& ui, const Model& model, float wid
       asked.push_back(Train{});
   }
   layout_["go"] = kit::css_rect(ui, ImGui::GetItemRectMin(), ImGui::GetItemRectMax());
+  // Train on screen: the page's trainer worker loads now, while the learner reads, so that the
+  // first run's curves move at once (its download and compile would otherwise share the cores
+  // with the frames of that run).
+  if (!trainer_asked_ && ImGui::IsItemVisible()) {
+    asked.push_back(Model::PrepareTrainer{});
+    trainer_asked_ = true;
+  }
   ImGui::EndDisabled();
   ImGui::SameLine(0, ui.px(8));
   if (kit::button(ui, tr("train.reset").c_str())) asked.push_back(Model::ResetTraining{});

@@ -33,6 +33,7 @@ class TrainView : public LaidOutView<TrainModel> {
   std::uint64_t seed_shown_ = ~0ull;  // the model's seed when the field last followed it
   char sentence_[512] = {};           // "try your own sentence" as typed
   std::uint64_t sentences_seen_ = 0;  // the model's sentences_asked() the box last followed
+  bool trainer_asked_ = false;        // prepareTrainer went out: the Train button was on screen
 };
 
 }  // namespace neuralpath::ui
