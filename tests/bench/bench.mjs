@@ -248,7 +248,7 @@ try {
       target('longest main-thread task before ready (median run)', `${page.longest_task_before_ready_ms.median} ms`,
         '<= 200 ms', page.longest_task_before_ready_ms.median <= 200);
     if (page.frames?.training)  // issue #10: the page never drops below 30 fps while it trains
-      target('frames while training in the page, first run (worst gap, 1440x900)', `${page.frames.training.worst_ms} ms`,
+      target(`frames while training in the page, first run${page.frames.training.pressed_after_ms ? `, Train pressed ${page.frames.training.pressed_after_ms / 1000} s after it came on screen` : ''} (worst gap, 1440x900)`, `${page.frames.training.worst_ms} ms`,
         '<= 33.4 ms', page.frames.training.worst_ms <= 33.4);
     if (page.frames?.training_again)
       target('frames while training in the page, a later run (worst gap, 1440x900)',
@@ -334,7 +334,7 @@ function printTable(report, { best, narrow, lmLines = [] }) {
     out.push(`Page: first visit of each lesson, as served: ${report.page.bytes_per_lesson
       .map(v => `${v.lesson} (${v.lang}) ${f(v.served / 1e3, 0)} KB`).join(', ')}.`);
   for (const [what, m] of Object.entries(report.page?.frames ?? {}).filter(([, m]) => m && m.frames))
-    out.push(`Page frames while ${{ training: 'the train widget trains (its first run)',
+    out.push(`Page frames while ${{ training: `the train widget trains (its first run${m.pressed_after_ms ? `, Train pressed ${m.pressed_after_ms / 1000} s after it came on screen` : ''})`,
       training_again: 'the train widget trains again (a new seed)' }[what] ?? 'the course playback plays'}` +
       `${m.in_worker ? ', in the trainer worker' : m.in_worker === false ? ', in the frames' : ''} (1440x900): ` +
       `gap median ${m.median_ms} ms, p95 ${m.p95_ms} ms, worst ${m.worst_ms} ms over ${m.frames} frames ` +

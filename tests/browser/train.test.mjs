@@ -280,3 +280,52 @@ test('when the trainer worker cannot load, the page trains in its frames, to the
     await context.close();
   }
 });
+
+// The trainer worker loads while the learner reads: its files are fetched once the Train button
+// comes on screen (prepare, engine/widgets/train/train_protocol.h), never with a lesson whose
+// train widget is out of sight (the first visit stays as small as it was), and a Train pressed
+// after that trains in the worker.
+test('the trainer is fetched when Train comes on screen, not before, and the first Train trains in it', async () => {
+  const context = await env.browser.newContext({ viewport: { width: 1280, height: 800 } });
+  try {
+    const fetched = [];
+    context.on('request', request => {
+      const file = new URL(request.url()).pathname.split('/').pop();
+      if (file.startsWith('attention-trainer') || file === 'np-train-worker.js') fetched.push(file);
+    });
+    const p = await context.newPage();
+    const errors = [];
+    p.on('pageerror', error => errors.push(error.message));
+    await p.goto(`${env.origin}/lesson.html?lesson=self-attention`);
+    await lessonReady(p);
+    await settled(p);
+    await p.waitForTimeout(300);
+    const rect = (await widgetState(p)).rect;
+    assert.ok(rect[1] > 800, `the train widget starts below the first screen (at y ${rect[1]})`);
+    assert.deepEqual(fetched, [], 'nothing of the trainer while Train is out of sight');
+
+    await p.evaluate(i => window.neuralpath.command({ type: 'scroll', by:
+      window.neuralpath.state().widgets.find(w => w.id === i).rect[1] - 60 }), ID);
+    await settled(p);
+    for (let waited = 0; waited < 30_000 && !fetched.includes('attention-trainer.wasm'); waited += 100)
+      await p.waitForTimeout(100);
+    assert.ok(fetched.includes('np-train-worker.js') && fetched.includes('attention-trainer.wasm'),
+      `the trainer is fetched once Train is on screen (${fetched.join(', ')})`);
+    let s = await widgetState(p);
+    assert.equal(s.step, 0, 'a prepare trains nothing');
+    assert.equal(s.running, false);
+    assert.equal(s.worker_error, undefined);
+
+    await p.evaluate(i => window.neuralpath.command({ widget: i, type: 'train' }), ID);
+    await p.waitForFunction(i => window.neuralpath.state().widgets.find(w => w.id === i).finished, ID,
+      { timeout: 90_000, polling: 100 });
+    s = await widgetState(p);
+    assert.equal(s.in_worker, true);
+    assert.equal(s.longest_slice_ms, 0);
+    assert.equal(fetched.filter(file => file === 'attention-trainer.wasm').length, 1, 'fetched once');
+    if (workerCurve) assert.deepEqual(s.curve, workerCurve, 'the prepared trainer trains the same curve');
+    assert.deepEqual(errors, []);
+  } finally {
+    await context.close();
+  }
+});
