@@ -26,6 +26,7 @@ std::vector<Reply> TrainWorker::handle(const Request& request) {
     if (running()) return {};  // a run is on: its session is the one to keep
     std::optional<std::string> why = build(prepare->lesson, prepare->task, prepare->probe, prepare->query);
     if (why) return {Error{0, *why}};
+    warm_up();
     return {};
   }
   const Pause& pause = std::get<Pause>(request);
@@ -60,6 +61,18 @@ std::optional<std::string> TrainWorker::build(const std::string& text, const std
   probe_ = probe;
   query_ = query;
   return std::nullopt;
+}
+
+// A few steps, thrown away: the browser compiles a WebAssembly function with its quick compiler
+// first and its optimising one once the function has run a while, on the same cores as the
+// page's frames. Run here, while the learner reads, that second compile is done before Train.
+void TrainWorker::warm_up() {
+  const double until = now_ms_() + kWarmUpMs;
+  session_->start();
+  do {
+    session_->run_steps(1);
+  } while (session_->running() && now_ms_() < until);
+  session_->reset();  // step 0 again: the next train starts from its seed as if nothing ran
 }
 
 std::vector<Reply> TrainWorker::start(const Train& t) {

@@ -11,8 +11,9 @@
 //                          least one step): a progress when a curve point is new and the last
 //                          progress is kProgressEveryMs old, and when the run ends
 //   w.handle(Pause{run})   stops, and sends where it stopped
-//   w.handle(Prepare{...}) builds the session a Train of the same fields will use, and sends
-//                          nothing (an error of run 0 when it cannot); ignored during a run
+//   w.handle(Prepare{...}) builds the session a Train of the same fields will use, trains it for
+//                          kWarmUpMs and puts it back to step 0 (warm_up), and sends nothing
+//                          (an error of run 0 when it cannot); ignored during a run
 //
 // A message for another run than the current one changes nothing (a pause that arrives after
 // its run ended). Nothing here blocks: the worker yields to its event loop between work() calls,
@@ -36,6 +37,8 @@ class TrainWorker {
   // read and a spotlight to compute (a frame's worth at 80 a second, 2,900 steps/s measured in
   // Chromium); 10 a second still moves the curves smoothly. Its points carry every curve point.
   static constexpr double kProgressEveryMs = 100.0;
+  // Steps a prepare trains and throws away, so the first run meets no code for the first time.
+  static constexpr double kWarmUpMs = 150.0;
 
   explicit TrainWorker(std::function<double()> now_ms = {}, double progress_every_ms = kProgressEveryMs);
 
@@ -47,6 +50,7 @@ class TrainWorker {
 
  private:
   std::vector<Reply> start(const Train& train);
+  void warm_up();  // kWarmUpMs of steps, then back to step 0
   // session_ for these fields (kept when it is already theirs), or why it cannot be built
   std::optional<std::string> build(const std::string& text, const std::string& task, const std::string& probe,
                                    const std::string& query);
