@@ -211,13 +211,19 @@ void TrainModel::train_in_workers(bool yes) { workers_available = yes; }
 
 bool TrainModel::in_worker() const { return workers_available && worker_error_.empty(); }
 
+// The session a worker request builds (its lesson is added by the page's script).
+template <class Request>
+Request TrainModel::worker_request() const {
+  Request request;
+  request.task = settings_.task;
+  request.probe = session_->probe();
+  request.query = session_->query();
+  return request;
+}
+
 void TrainModel::prepare_worker() {
   if (!in_worker() || worker_prepared_) return;
-  const TrainSession& s = *session_;
-  trainworker::Prepare request;
-  request.task = settings_.task;
-  request.probe = s.probe();
-  request.query = s.query();
+  const auto request = worker_request<trainworker::Prepare>();
   events_.push_back({{"type", "train-worker"}, {"message", trainworker::encode(request)}});
   worker_prepared_ = true;
 }
@@ -225,11 +231,8 @@ void TrainModel::prepare_worker() {
 void TrainModel::start_worker() {
   worker_prepared_ = true;
   const TrainSession& s = *session_;
-  trainworker::Train request;
+  auto request = worker_request<trainworker::Train>();
   request.run = ++worker_run_;
-  request.task = settings_.task;
-  request.probe = s.probe();
-  request.query = s.query();
   request.seed = static_cast<std::int64_t>(s.seed());
   if (s.step() > 0) request.state = s.trainer_state();  // step 0 is the seed's own start
   events_.push_back({{"type", "train-worker"}, {"message", trainworker::encode(request)}});

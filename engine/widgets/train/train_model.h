@@ -128,9 +128,11 @@ class TrainModel : public WidgetModelBase<TrainSettings> {
   void follow();           // recomputes the spotlights after the weights or the switch changed
   void report_finished();  // the "trained" event, once per run that reaches its last step
   bool in_worker() const;  // training runs in the worker (the page has one, and it has not failed)
-  void prepare_worker();   // the worker loads and builds its trainer now (once)
-  void start_worker();     // a new run there, from this session's state
-  void stop_worker();      // its run ends; its replies still in flight are ignored
+  template <class Request>
+  Request worker_request() const;  // a Train or Prepare for this session (task, probe, query)
+  void prepare_worker();           // the worker loads and builds its trainer now (once)
+  void start_worker();             // a new run there, from this session's state
+  void stop_worker();              // its run ends; its replies still in flight are ignored
   CommandResult on_reply(const trainworker::Reply& reply);
 
   std::optional<TrainSession> session_;

@@ -32,17 +32,24 @@ Json encode_state(const Trainer::State& s) {
           {"values", std::move(values)}};
 }
 
+// The fields that say which session the worker builds: a train's and a prepare's alike.
+template <class Request>
+Json with_session_fields(Json j, const Request& r) {
+  j["lesson"] = r.lesson;
+  j["task"] = r.task;
+  j["probe"] = r.probe;
+  j["query"] = r.query;
+  return j;
+}
+
 struct EncodeRequest {
   Json operator()(const Train& t) const {
-    Json j{{"type", "train"},  {"run", t.run},     {"lesson", t.lesson}, {"task", t.task},
-           {"probe", t.probe}, {"query", t.query}, {"seed", t.seed}};
+    Json j = with_session_fields({{"type", "train"}, {"run", t.run}, {"seed", t.seed}}, t);
     if (t.state) j["state"] = encode_state(*t.state);
     return j;
   }
   Json operator()(const Pause& p) const { return {{"type", "pause"}, {"run", p.run}}; }
-  Json operator()(const Prepare& p) const {
-    return {{"type", "prepare"}, {"lesson", p.lesson}, {"task", p.task}, {"probe", p.probe}, {"query", p.query}};
-  }
+  Json operator()(const Prepare& p) const { return with_session_fields({{"type", "prepare"}}, p); }
 };
 
 struct EncodeReply {
@@ -104,14 +111,19 @@ Trainer::State decode_state(const Json& j) {
   return s;
 }
 
+template <class Request>
+void read_session_fields(Fields& f, Request& r) {
+  r.lesson = f.text("lesson", lesson::kMaxLessonBytes);
+  r.task = f.text("task", 200);
+  r.probe = f.text("probe", lesson::kMaxSentenceBytes);
+  r.query = f.text("query", 200);
+}
+
 Request read_request(const std::string& type, Fields& f) {
   if (type == "train") {
     Train t;
     t.run = run_of(f);
-    t.lesson = f.text("lesson", lesson::kMaxLessonBytes);
-    t.task = f.text("task", 200);
-    t.probe = f.text("probe", lesson::kMaxSentenceBytes);
-    t.query = f.text("query", 200);
+    read_session_fields(f, t);
     t.seed = f.integer("seed", 0, kMaxSeed);
     if (const Json* state = f.find("state")) t.state = decode_state(*state);
     return t;
@@ -119,10 +131,7 @@ Request read_request(const std::string& type, Fields& f) {
   if (type == "pause") return Pause{run_of(f)};
   if (type == "prepare") {
     Prepare p;
-    p.lesson = f.text("lesson", lesson::kMaxLessonBytes);
-    p.task = f.text("task", 200);
-    p.probe = f.text("probe", lesson::kMaxSentenceBytes);
-    p.query = f.text("query", 200);
+    read_session_fields(f, p);
     return p;
   }
   f.fail("is not a message the page sends its trainer (prepare, train, pause)");
