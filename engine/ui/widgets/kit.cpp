@@ -149,7 +149,8 @@ void KeptHeight::begin(float width) {
 
 void KeptHeight::end() {
   const float drawn = ImGui::GetCursorScreenPos().y - top_;
-  tallest_ = std::max(tallest_, drawn);
+  constexpr float kWobble = 2;  // screen px: truncation's, never a line of text
+  tallest_ = std::abs(drawn - tallest_) <= kWobble ? drawn : std::max(tallest_, drawn);
   ImGui::Dummy(ImVec2(1, tallest_ - drawn));  // always: an item, and its spacing, at every height
 }
 

@@ -56,12 +56,14 @@ void gap(const UiContext& ui, float css);
 // A part of a card whose content comes and goes (a hovered cell's details under a grid): it
 // keeps the tallest height its content has had at this width, so the card, and the page below
 // it, do not jump when the pointer moves on or off a cell (#34: the heatmap's hover added 180 px).
-//   kept.begin(width); ...draw...; kept.at_least(h); kept.end();
+// A change of a pixel or two is not kept but followed: Dear ImGui 1.86 truncates item positions
+// toward zero, so the same content drawn above the screen's top comes out a pixel taller, and
+// kept, that pixel stayed for the rest of the visit.
+//   kept.begin(width); ...draw...; kept.end();
 class KeptHeight {
  public:
   void begin(float width);
-  void at_least(float height) { tallest_ = std::max(tallest_, height); }  // screen px
-  void end();                                                             // pads the cursor down to the tallest height
+  void end();  // pads the cursor down to the tallest height
   float tallest() const { return tallest_; }
 
  private:
