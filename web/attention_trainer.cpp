@@ -8,6 +8,7 @@
 //   atr_handle(json, n) -> JSON   a prepare, train or pause message: [replies...]
 //   atr_work(ms) -> JSON          train while running, for about `ms` ms: [replies...]
 //   atr_running() -> 0|1          whether the worker should call atr_work again
+//   atr_wait_ms() -> ms           how long until the run's next step is due (0: now)
 // Returned strings stay valid until the next call that returns one.
 #include "engine/widgets/train/train_worker.h"
 
@@ -51,5 +52,7 @@ EMSCRIPTEN_KEEPALIVE const char* atr_handle(const char* json, std::size_t length
 EMSCRIPTEN_KEEPALIVE const char* atr_work(double budget_ms) { return answer(worker().work(budget_ms)); }
 
 EMSCRIPTEN_KEEPALIVE int atr_running() { return worker().running() ? 1 : 0; }
+
+EMSCRIPTEN_KEEPALIVE double atr_wait_ms() { return worker().wait_ms(); }
 
 }  // extern "C"

@@ -102,7 +102,11 @@ test('Train teaches the output of "it" to name the noun in a worker, the page ke
   assert.equal(s.longest_slice_ms, 0, 'no frame of the page trained');
   // Engine frames, not the rAF gaps above: those miss the frame the watch starts on and its last.
   const drawn = await engineFrames(page) - framesBefore;
-  assert.ok(drawn >= 2, `the page drew the worker's steps as they came (${drawn} engine frames)`);
+  // At the frames' pace (120 steps a second, TrainWorker::kStepsPerSecond), so the learner
+  // watches the curves form: unpaced, the worker's 300 steps took 0.3 s and they appeared whole.
+  assert.ok(seconds >= (s.total_steps - 1) / 120 - 0.1, `${s.total_steps} steps in ${seconds.toFixed(2)} s`);
+  // A progress every 100 ms is drawn as it comes (and the spotlight glides between them).
+  assert.ok(drawn >= 10 * (seconds - 1), `the page drew the worker's steps as they came (${drawn} engine frames)`);
   assert.ok(s.curve.length > 10, 'the curves have points along the way');
   workerCurve = s.curve;
   assert.ok(s.accuracy >= 0.95, `held-out accuracy ${s.accuracy}`);

@@ -38,13 +38,17 @@ TrainModel lesson_model(const std::string& lesson_id, const char* block_id) {
 
 // The page with its trainer worker: train_in_workers(true) while it lives (a process-wide
 // capability, so it is put back for the other tests).
+// Unpaced unless asked (these tests follow the steps; the pace has a test of its own).
 struct PageWithWorker {
   std::string lesson;
   double clock_ms = 0.0;
-  tw::TrainWorker worker;  // its clock moves 1 ms each time it is read: about a step
+  double clock_step_ms = 1.0;  // the clock moves this much each time it is read (1 ms: about a step)
+  tw::TrainWorker worker;
   std::size_t replies = 0;
-  explicit PageWithWorker(std::string text, double progress_every_ms = tw::TrainWorker::kProgressEveryMs)
-      : lesson(std::move(text)), worker([this] { return clock_ms += 1.0; }, progress_every_ms) {
+  explicit PageWithWorker(std::string text, double progress_every_ms = tw::TrainWorker::kProgressEveryMs,
+                          double steps_per_second = 0.0)
+      : lesson(std::move(text)),
+        worker([this] { return clock_ms += clock_step_ms; }, progress_every_ms, steps_per_second) {
     TrainModel::train_in_workers(true);
   }
   ~PageWithWorker() { TrainModel::train_in_workers(false); }
@@ -209,6 +213,35 @@ TEST_CASE("a prepare the worker cannot build says why, and the widget will train
   CHECK(m.wants_another_frame());  // the frames train
   m.update(1.0f / 60);
   CHECK(m.state()["step"].get<int>() > 0);
+}
+
+TEST_CASE("the worker trains at the frames' pace, so the learner watches the curves form") {
+  PageWithWorker page(lesson_text("self-attention"), tw::TrainWorker::kProgressEveryMs,
+                      tw::TrainWorker::kStepsPerSecond);
+  page.clock_step_ms = 0.0;  // the clock moves when the test says
+  TrainModel m = lesson_model("self-attention", "train-pronoun");
+  const int total = m.state()["total_steps"].get<int>();
+  REQUIRE(total >= 300);
+  REQUIRE(send(m, {{"type", "train"}}).done());
+  page.turn(m, 30.0);  // the first step at once, then a wait for the next
+  CHECK(page.worker.wait_ms() == doctest::Approx(1000.0 / tw::TrainWorker::kStepsPerSecond));
+  CHECK(page.worker.work(30.0).empty());  // nothing is due yet
+  // A second of turns, a millisecond apart: 120 steps and the first, as the frames take them.
+  for (int ms = 0; ms < 1000; ++ms) page.clock_ms += 1.0, page.turn(m, 30.0);
+  const int after_a_second = m.state()["step"].get<int>();  // as of the last progress (100 ms)
+  CHECK(after_a_second <= 121);
+  CHECK(after_a_second >= 100);
+  // Behind by half a second (a busy machine): the steps due are taken at once, within the slice.
+  page.clock_ms += 500.0;
+  page.turn(m, 1000.0);
+  CHECK(page.worker.wait_ms() > 0.0);  // caught up
+  page.clock_ms += 100.0;              // the next progress comes with the next step
+  page.turn(m, 1000.0);
+  CHECK(m.state()["step"].get<int>() >= 181 + 1);
+  while (page.worker.running()) page.clock_ms += 1.0, page.turn(m, 30.0);
+  CHECK(m.state()["step"] == total);
+  CHECK(page.clock_ms == doctest::Approx(1000.0 * (total - 1) / tw::TrainWorker::kStepsPerSecond).epsilon(0.01));
+  CHECK(page.worker.wait_ms() == 0.0);  // not running
 }
 
 TEST_CASE("after a reset, the replies of the run the page left change nothing") {

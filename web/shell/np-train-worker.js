@@ -7,7 +7,8 @@
 // copies messages in and out, and keeps training between messages:
 //   a request   goes to the trainer once it is loaded (requests that come meanwhile wait)
 //   running     the trainer trains in slices of SLICE_MS and yields to this worker's event loop
-//               between them, so a pause is taken within a slice
+//               between them, so a pause is taken within a slice; it keeps the frames' pace
+//               (TrainWorker::kStepsPerSecond), and the worker sleeps until the next step is due
 // A trainer that cannot load is answered with an error reply whose message is a catalogue key
 // (there is no catalogue in a worker; the engine shows the key's words): the widget then trains
 // in the page's frames, from where it was.
@@ -36,6 +37,7 @@ function wrap(M) {
     },
     work: ms => replies(M._atr_work(ms)),
     running: () => M._atr_running() === 1,
+    waitMs: () => M._atr_wait_ms(),
   };
 }
 
@@ -49,7 +51,7 @@ async function load() {
 
 // Messages to the trainer, and training in turns of the event loop (np-worker-turns.js).
 importScripts('np-worker-turns.js');
-const { handle } = trainerLoop(() => trainer, t => t.work(SLICE_MS), post);  // eslint-disable-line no-undef
+const { handle } = trainerLoop(() => trainer, t => t.work(SLICE_MS), post, t => t.waitMs());  // eslint-disable-line no-undef
 
 const waiting = [];
 self.onmessage = event => {

@@ -8,12 +8,13 @@
 #include "engine/text/catalogue.h"
 #include "engine/widgets/widget_kinds.h"
 
+#include <algorithm>
 #include <chrono>
 
 namespace neuralpath::widgets::trainworker {
 
-TrainWorker::TrainWorker(std::function<double()> now_ms, double progress_every_ms)
-    : now_ms_(std::move(now_ms)), progress_every_ms_(progress_every_ms) {
+TrainWorker::TrainWorker(std::function<double()> now_ms, double progress_every_ms, double steps_per_second)
+    : now_ms_(std::move(now_ms)), progress_every_ms_(progress_every_ms), steps_per_second_(steps_per_second) {
   if (!now_ms_)
     now_ms_ = [] {
       return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now().time_since_epoch()).count();
@@ -89,15 +90,23 @@ std::vector<Reply> TrainWorker::start(const Train& t) {
   points_sent_ = session_->curve().size();  // the page has every point up to its state
   steps_timed_ = 0;
   ms_timed_ = 0.0;
-  last_progress_ms_ = now_ms_();
+  last_progress_ms_ = run_started_ms_ = now_ms_();
   session_->start();
   if (!session_->running()) return {progress()};  // nothing left to train
   return {};
 }
 
+// The run's k-th step (from 0) is due k / pace seconds after its start: the first at once, and
+// a worker that fell behind catches up within its budget.
+double TrainWorker::wait_ms() const {
+  if (!running() || steps_per_second_ <= 0.0) return 0.0;
+  const double due_at = run_started_ms_ + 1000.0 * steps_timed_ / steps_per_second_;
+  return std::max(0.0, due_at - now_ms_());
+}
+
 std::vector<Reply> TrainWorker::work(double budget_ms) {
   std::vector<Reply> out;
-  if (!running()) return out;
+  if (!running() || wait_ms() > 0.0) return out;
   const double start = now_ms_();
   double now = start;
   do {
@@ -111,7 +120,7 @@ std::vector<Reply> TrainWorker::work(double budget_ms) {
       out.emplace_back(progress());
       ms_timed_ -= now - start;
     }
-  } while (session_->running() && now - start < budget_ms);
+  } while (session_->running() && now - start < budget_ms && wait_ms() <= 0.0);
   ms_timed_ += now - start;
   return out;
 }

@@ -7,9 +7,12 @@
 //                          same text, task and sentence), from step 0 or the given state, and
 //                          starts it; nothing is sent yet (an error when the lesson or the task
 //                          cannot train: the page then trains in its own frames)
-//   w.work(budget_ms)      trains while running until budget_ms of the clock have passed (at
-//                          least one step): a progress when a curve point is new and the last
-//                          progress is kProgressEveryMs old, and when the run ends
+//   w.work(budget_ms)      trains the steps due by now at the run's pace (kStepsPerSecond),
+//                          until budget_ms of the clock have passed: a progress when a curve
+//                          point is new and the last progress is kProgressEveryMs old, and when
+//                          the run ends. Nothing when no step is due yet
+//   w.wait_ms()            while running, how long until the next step is due (0: now); the
+//                          worker script sleeps that long between work() calls
 //   w.handle(Pause{run})   stops, and sends where it stopped
 //   w.handle(Prepare{...}) builds the session a Train of the same fields will use, trains it for
 //                          kWarmUpMs and puts it back to step 0 (warm_up), and sends nothing
@@ -39,11 +42,19 @@ class TrainWorker {
   static constexpr double kProgressEveryMs = 100.0;
   // Steps a prepare trains and throws away, so the first run meets no code for the first time.
   static constexpr double kWarmUpMs = 150.0;
+  // A run's pace: the frames' own (TrainModel::kStepsPerFrame at 60 frames a second), so the
+  // curves and the spotlight change in front of the learner over a few seconds. Unpaced, the
+  // worker took the lesson's 300 steps in a third of a second and the curves appeared whole. A
+  // machine slower than the pace trains as fast as it can. 0: unpaced (tests that only need
+  // the steps).
+  static constexpr double kStepsPerSecond = 120.0;
 
-  explicit TrainWorker(std::function<double()> now_ms = {}, double progress_every_ms = kProgressEveryMs);
+  explicit TrainWorker(std::function<double()> now_ms = {}, double progress_every_ms = kProgressEveryMs,
+                       double steps_per_second = kStepsPerSecond);
 
   std::vector<Reply> handle(const Request& request);
   std::vector<Reply> work(double budget_ms);
+  double wait_ms() const;
   bool running() const { return session_ && session_->running(); }
   bool built() const { return session_.has_value(); }  // a session is ready (by a prepare or a train)
   int run() const { return run_; }
@@ -65,6 +76,8 @@ class TrainWorker {
   std::size_t points_sent_ = 0;  // of session_->curve()
   int steps_timed_ = 0;          // this run's steps and the work() time they took
   double ms_timed_ = 0.0;
+  double steps_per_second_;      // the pace (0: none)
+  double run_started_ms_ = 0.0;  // the pace counts from here
 };
 
 }  // namespace neuralpath::widgets::trainworker
