@@ -2,17 +2,19 @@
 // script (importScripts), so it is run here in a context of its own with the worker's globals.
 //
 //   node --test tests/shell/worker-turns.test.mjs
-import { test } from 'node:test';
+import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { runInNewContext } from 'node:vm';
 
 const source = readFileSync(new URL('../../web/shell/np-worker-turns.js', import.meta.url), 'utf8');
 const timers = [];  // the delays the loop asked setTimeout for
-// Node's message ports keep a process alive where a worker's do not keep it from closing: unref'd.
+// A port with a listener keeps Node's process alive: the loops' channels are closed at the end.
+const channels = [];
 class Channel extends MessageChannel {
-  constructor() { super(); this.port1.unref(); this.port2.unref(); }
+  constructor() { super(); channels.push(this); }
 }
+after(() => channels.forEach(c => { c.port1.close(); c.port2.close(); }));
 const worker = { MessageChannel: Channel, setTimeout: (fn, ms) => { timers.push(ms); return setTimeout(fn, ms); } };
 runInNewContext(source, worker);
 const { trainerLoop } = worker;
