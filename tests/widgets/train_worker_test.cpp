@@ -11,7 +11,9 @@
 
 #include <doctest/doctest.h>
 
+#include <cmath>
 #include <cstring>
+#include <limits>
 #include <fstream>
 #include <sstream>
 
@@ -323,12 +325,19 @@ TEST_CASE("the trainer's messages read back as written, and anything else is ref
               "The dog slept.",
               "it",
               42,
-              Trainer::State{12, 18446744073709551615ULL, {2, 0, 1}, 1, {0.1f, -3.5e-8f, 1e30f}}};
+              Trainer::State{12,
+                             18446744073709551615ULL,
+                             {2, 0, 1},
+                             1,
+                             {0.1f, -3.5e-8f, 1e30f, -0.0f, std::numeric_limits<float>::infinity(),
+                              std::numeric_limits<float>::denorm_min()}}};
   auto back = tw::decode_request(json::parse(tw::encode(t).dump()));
   REQUIRE(std::holds_alternative<tw::Request>(back));
   const auto& t2 = std::get<tw::Train>(std::get<tw::Request>(back));
   CHECK(t2.state->order_state == 18446744073709551615ULL);  // all 64 bits, through a string
   CHECK(t2.state->values == t.state->values);               // every float exactly
+  CHECK(std::signbit(t2.state->values[3]));                 // -0 too
+  CHECK(tw::encode(t)["state"]["values"].get<std::string>().substr(0, 8) == "3dcccccd");  // 0.1f's bits
   CHECK(t2.state->order == t.state->order);
   CHECK(t2.probe == t.probe);
 
@@ -346,13 +355,19 @@ TEST_CASE("the trainer's messages read back as written, and anything else is ref
   REQUIRE(std::holds_alternative<std::string>(no_lesson_back));
   CHECK(std::get<std::string>(no_lesson_back).find("lesson") != std::string::npos);
 
-  tw::Progress p{3, true, 120.5, Trainer::State{10, 5, {}, 0, {1.5f}}, {{10, 0.5f, 0.25f, 0.75f}}};
+  tw::Progress p{3,
+                 true,
+                 120.5,
+                 Trainer::State{10, 5, {}, 0, {1.5f, std::numeric_limits<float>::quiet_NaN()}},
+                 {{10, 0.5f, 0.25f, 0.75f}}};
   auto reply = tw::decode_reply(json::parse(tw::encode(p).dump()));
   REQUIRE(std::holds_alternative<tw::Reply>(reply));
   const auto& p2 = std::get<tw::Progress>(std::get<tw::Reply>(reply));
   CHECK(p2.points.size() == 1);
   CHECK(p2.points[0].held_out_accuracy == 0.75f);
-  CHECK(p2.state.values == p.state.values);
+  REQUIRE(p2.state.values.size() == 2);
+  CHECK(p2.state.values[0] == 1.5f);
+  CHECK(std::isnan(p2.state.values[1]));  // a weight that overflowed: the page shows the worker's run
 
   const auto refused = [](json message) {
     auto decoded = tw::decode_reply(message);
@@ -372,6 +387,11 @@ TEST_CASE("the trainer's messages read back as written, and anything else is ref
   bad = good;
   bad["state"]["values"] = {"1"};
   CHECK(refused(bad).find("values") != std::string::npos);
+  for (const char* hex : {"3fc0000", "3fc00000x", "3FC00000", "3fc0000g"}) {  // short, long, capitals, not hex
+    bad = good;
+    bad["state"]["values"] = hex;
+    CHECK(refused(bad).find("8 hex digits") != std::string::npos);
+  }
   bad = good;
   bad["points"].push_back(bad["points"][0]);  // the same step twice
   CHECK(refused(bad).find("step order") != std::string::npos);

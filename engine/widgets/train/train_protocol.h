@@ -21,6 +21,8 @@
 // progress at every curve point (TrainSession::kRecordEvery steps) and when the run stops: the
 //         worker's whole trainer state (Trainer::State: the page's session loads it and is where
 //         the worker is, bit for bit) and the curve points measured since the last progress.
+// A state is {step, order_state, order, cursor, values}: order_state a 64-bit integer in a
+// decimal string, values every float's 32 bits in 8 hex digits, one string.
 // `run` numbers a run: the page starts one with each train message and ignores replies of any
 // other (one in flight when the learner pressed Pause or Reset).
 #pragma once
