@@ -88,6 +88,7 @@ test('Train teaches the output of "it" to name the noun in a worker, the page ke
   await command(page, { type: 'train' });
   await page.waitForFunction(i => window.neuralpath.state().widgets.find(w => w.id === i).step >= 100, ID,
     { timeout: 60_000, polling: 50 });
+  const midway = await widgetState(page);
   await page.screenshot({ path: screenshotPath('train-1440-during') });
   await page.waitForFunction(i => window.neuralpath.state().widgets.find(w => w.id === i).finished, ID,
     { timeout: 60_000, polling: 100 });
@@ -105,8 +106,10 @@ test('Train teaches the output of "it" to name the noun in a worker, the page ke
   // At the frames' pace (120 steps a second, TrainWorker::kStepsPerSecond), so the learner
   // watches the curves form: unpaced, the worker's 300 steps took 0.3 s and they appeared whole.
   assert.ok(seconds >= (s.total_steps - 1) / 120 - 0.1, `${s.total_steps} steps in ${seconds.toFixed(2)} s`);
-  // A progress every 100 ms is drawn as it comes (and the spotlight glides between them).
-  assert.ok(drawn >= 10 * (seconds - 1), `the page drew the worker's steps as they came (${drawn} engine frames)`);
+  // Frames, not a count of them: a loaded machine (load 10 in CI's two files at a time) drew 17
+  // frames of 400-660 ms in this run, where a quiet one draws 50.
+  assert.ok(drawn >= 2, `the page drew the worker's steps as they came (${drawn} engine frames)`);
+  assert.ok(midway.step < s.total_steps, `the page showed step ${midway.step} on the way`);
   assert.ok(s.curve.length > 10, 'the curves have points along the way');
   workerCurve = s.curve;
   assert.ok(s.accuracy >= 0.95, `held-out accuracy ${s.accuracy}`);
