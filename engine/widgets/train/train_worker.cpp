@@ -98,16 +98,19 @@ std::vector<Reply> TrainWorker::start(const Train& t) {
 
 // The run's k-th step (from 0) is due k / pace seconds after its start: the first at once, and
 // a worker that fell behind catches up within its budget.
-double TrainWorker::wait_ms() const {
-  if (!running() || steps_per_second_ <= 0.0) return 0.0;
+double TrainWorker::wait_at(double now) const {
+  if (steps_per_second_ <= 0.0) return 0.0;
   const double due_at = run_started_ms_ + 1000.0 * steps_timed_ / steps_per_second_;
-  return std::max(0.0, due_at - now_ms_());
+  return std::max(0.0, due_at - now);
 }
+
+double TrainWorker::wait_ms() const { return running() ? wait_at(now_ms_()) : 0.0; }
 
 std::vector<Reply> TrainWorker::work(double budget_ms) {
   std::vector<Reply> out;
-  if (!running() || wait_ms() > 0.0) return out;
+  if (!running()) return out;
   const double start = now_ms_();
+  if (wait_at(start) > 0.0) return out;
   double now = start;
   do {
     session_->run_steps(1);
@@ -120,7 +123,7 @@ std::vector<Reply> TrainWorker::work(double budget_ms) {
       out.emplace_back(progress());
       ms_timed_ -= now - start;
     }
-  } while (session_->running() && now - start < budget_ms && wait_ms() <= 0.0);
+  } while (session_->running() && now - start < budget_ms && wait_at(now) <= 0.0);
   ms_timed_ += now - start;
   return out;
 }

@@ -61,7 +61,8 @@ class TrainWorker {
 
  private:
   std::vector<Reply> start(const Train& train);
-  void warm_up();  // kWarmUpMs of steps, then back to step 0
+  void warm_up();                    // kWarmUpMs of steps, then back to step 0
+  double wait_at(double now) const;  // wait_ms() at clock time `now`, running
   // session_ for these fields (kept when it is already theirs), or why it cannot be built
   std::optional<std::string> build(const std::string& text, const std::string& task, const std::string& probe,
                                    const std::string& query);
