@@ -29,6 +29,15 @@ struct AdamWSettings {
 };
 
 // One parameter buffer and its gradient, both of `size` floats (an Eigen matrix's data()).
+// The k-th of `parts` contiguous cuts of [0, size): [first, first + count).
+struct Slice {
+  Index first = 0, count = 0;
+};
+inline Slice slice_of(Index size, int part, int parts) {
+  const Index first = size * part / parts;
+  return {first, size * (part + 1) / parts - first};
+}
+
 struct ParameterRef {
   float* value;
   const float* grad;
@@ -43,6 +52,15 @@ class AdamW {
   // One update of every parameter. The list must name the same buffers, in the same order,
   // at every call (the moments are kept per position in the list).
   void step(const std::vector<ParameterRef>& parameters);
+
+  // The same update cut into slices, for threads (the language model's trainer):
+  //   prepare(list);  update_slice(list, k, parts) for every k in [0, parts);  finish_step();
+  // Each slice is the k-th of `parts` cuts of every buffer (slice_of), so slices never overlap
+  // and may run on different threads at once; the parameters come out as step() leaves them,
+  // bit for bit. Skipping the slices and finish_step() after prepare() leaves the step undone.
+  void prepare(const std::vector<ParameterRef>& parameters);  // the moments, at the first step
+  void update_slice(const std::vector<ParameterRef>& parameters, int part, int parts);  // as update steps() + 1
+  void finish_step() { ++step_; }
 
   int steps() const { return step_; }
   const AdamWSettings& settings() const { return settings_; }

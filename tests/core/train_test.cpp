@@ -72,6 +72,42 @@ TEST_CASE("AdamW's first step moves each parameter by the learning rate against 
   CHECK(adam.steps() == 1);
 }
 
+TEST_CASE("AdamW in slices, in any order, leaves the parameters step() leaves, bit for bit") {
+  // Three buffers of awkward sizes (7 floats cut in 3 is 2 + 2 + 3; 1 float leaves two slices
+  // empty), three steps of varied gradients, one side whole, the other in slices backwards.
+  std::vector<std::vector<float>> whole{std::vector<float>(7, 0.5f), {-1.0f}, std::vector<float>(5, 0.25f)};
+  const std::vector<std::vector<float>> start = whole;
+  std::vector<std::vector<float>> sliced = whole, grads;
+  for (const auto& buffer : whole) grads.emplace_back(buffer.size());
+  auto refs = [&](std::vector<std::vector<float>>& values) {
+    std::vector<ParameterRef> list;
+    for (std::size_t i = 0; i < values.size(); ++i)
+      list.push_back({values[i].data(), grads[i].data(), static_cast<Index>(values[i].size()), i != 1});
+    return list;
+  };
+  AdamW a({0.05f, 0.9f, 0.95f, 1e-8f, 0.1f}), b = a;
+  for (int t = 1; t <= 3; ++t) {
+    for (std::size_t i = 0; i < grads.size(); ++i)
+      for (std::size_t j = 0; j < grads[i].size(); ++j)
+        grads[i][j] = std::sin(static_cast<float>(t * 7 + static_cast<int>(i * 5 + j))) * 0.3f;
+    a.step(refs(whole));
+    const std::vector<ParameterRef> list = refs(sliced);
+    b.prepare(list);
+    CHECK(b.steps() == t - 1);  // a step counts once every slice is done
+    for (int k = 2; k >= 0; --k) b.update_slice(list, k, 3);
+    b.finish_step();
+    CHECK(b.steps() == t);
+  }
+  for (std::size_t i = 0; i < whole.size(); ++i) {
+    CHECK(std::memcmp(whole[i].data(), sliced[i].data(), whole[i].size() * sizeof(float)) == 0);
+    for (std::size_t j = 0; j < whole[i].size(); ++j) CHECK(whole[i][j] != start[i][j]);  // every one moved
+  }
+  CHECK(slice_of(7, 0, 3).count == 2);
+  CHECK(slice_of(7, 2, 3).first == 4);
+  CHECK(slice_of(7, 2, 3).count == 3);
+  CHECK(slice_of(1, 0, 3).count == 0);
+}
+
 TEST_CASE("training is deterministic: the same seed gives the same weights bit for bit" * doctest::test_suite("slow")) {
   Trainer a(architecture(), pronoun_set(), options(3));
   Trainer b(architecture(), pronoun_set(), options(3));

@@ -9,6 +9,7 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <cstring>
 #include "sentences_corpus.h"
 #include <string>
 
@@ -56,6 +57,14 @@ TEST_CASE("training is deterministic for a seed and thread count, and 2 threads 
   for (std::size_t i = 0; i < a.model().weights.size(); ++i)
     diff = std::max(diff, std::abs(a.model().weights[i] - c.model().weights[i]));
   CHECK(diff < 1e-3f);
+  // three parts: uneven slices of every tensor, each added, clipped and updated by its thread
+  LmTrainer e = make_trainer(3);
+  for (int i = 0; i < 5; ++i) e.step();
+  float diff3 = 0.0f;
+  for (std::size_t i = 0; i < a.model().weights.size(); ++i)
+    diff3 = std::max(diff3, std::abs(a.model().weights[i] - e.model().weights[i]));
+  CHECK(diff3 < 1e-3f);
+  CHECK(e.last_gradient_norm() == doctest::Approx(a.last_gradient_norm()).epsilon(1e-3));
   LmTrainer other_seed = make_trainer(1, 4);
   other_seed.step();
   CHECK(other_seed.model().weights != a.model().weights);
@@ -73,6 +82,21 @@ TEST_CASE("a snapshot restores the trainer: the steps after it repeat bit for bi
   CHECK(t.steps_done() == 2);
   for (int i = 0; i < 3; ++i) CHECK(t.step() == losses[static_cast<std::size_t>(i)]);
   CHECK(t.model().weights == weights);
+}
+
+TEST_CASE("a gradient that is not finite refuses the step on every thread count and changes nothing") {
+  for (int threads : {1, 2, 3}) {
+    CAPTURE(threads);
+    LmTrainer t = make_trainer(threads);
+    t.step();
+    LmTrainer::Snapshot s = t.snapshot();
+    s.weights[s.weights.size() / 2] = std::nanf("");  // one poisoned weight: NaN in every part's gradient
+    t.restore(s);
+    CHECK_THROWS_AS(t.step(), InputError);
+    CHECK(t.steps_done() == 1);
+    const std::vector<float>& after = t.model().weights;
+    CHECK(std::memcmp(after.data(), s.weights.data(), after.size() * sizeof(float)) == 0);  // not one moved
+  }
 }
 
 TEST_CASE("training lowers the validation loss well below the untrained model's") {

@@ -5,8 +5,8 @@
 
 #include <algorithm>
 #include <cmath>
-#include <system_error>
-#include <thread>
+#include <functional>
+#include <span>
 
 // WebAssembly without -pthread has no threads: the parts of a step run one after the other,
 // with the same sums in the same order (so the same weights as threads would give).
@@ -14,15 +14,20 @@
 #define NP_LM_THREADS 0
 #else
 #define NP_LM_THREADS 1
+#include <barrier>  // libc++ built without threads refuses this header
+#include <system_error>
+#include <thread>
 #endif
 
 namespace neuralpath::lm {
 
 struct LmTrainer::Part {
+  int index = 0;             // k: its share of the batch, and the k-th slice of every tensor
   int first = 0, count = 0;  // sequences [first, first + count) of the batch
   Activations acts;
   Buffer grads;
   float loss_sum = 0.0f;  // Σ of this part's per-token losses
+  double squares = 0.0;   // Σ g² over its slices of the batch's gradient
 };
 
 LmTrainer::LmTrainer(LmModel model, TokenStreams data, TrainerOptions options)
@@ -49,6 +54,7 @@ LmTrainer::LmTrainer(LmModel model, TokenStreams data, TrainerOptions options)
   const int parts = std::min(options_.threads, c.batch);
   for (int k = 0; k < parts; ++k) {  // contiguous, fixed cut
     auto part = std::make_unique<Part>();
+    part->index = k;
     part->first = c.batch * k / parts;
     part->count = c.batch * (k + 1) / parts - part->first;
     part->acts.resize(c, part->count, c.context);
@@ -72,12 +78,30 @@ float LmTrainer::learning_rate_at(int step) const {
   return peak * (c.final_lr_fraction + (1.0f - c.final_lr_fraction) * cosine);
 }
 
+// One step in three phases, each run by every part on its own thread (or one after the other
+// without threads), with every part waiting for the others between phases:
+//   1. the forward and backward of its sequences, into its own gradient buffer;
+//   2. its slice of every tensor (slice_of): the parts' gradients added in part order, into
+//      part 0's buffer, and Σ g² over the slice;
+//   3. the global norm from every part's Σ g² (in part order, so every part computes the same
+//      number), the clip, and AdamW on its slice.
+// Phases 2 and 3 were one thread's work after the others had finished: a fifth of a step of the
+// page's small config. The sums are the same whatever thread runs them: one thread gives the
+// weights it gave before, and a given thread count gives the same weights run after run.
 float LmTrainer::step() {
   const LmConfig& c = model_.config;
   const int T = c.context;
   sample_batch(data_.train, c.batch, T, c.repeat_fraction, rng_, inputs_.data(), targets_.data());
   const float dloss = 1.0f / static_cast<float>(c.batch * T);  // L = mean over the whole batch
-  auto run = [&](Part& part) {
+  adamw_.set_learning_rate(learning_rate_at(adamw_.steps()));
+  std::vector<ParameterRef> refs;
+  Buffer& grads = parts_[0]->grads;  // the batch's gradient, once phase 2 has added the parts
+  for (const TensorInfo& t : layout_.tensors)
+    refs.push_back({model_.weights.data() + t.offset, grads.data() + t.offset, static_cast<Index>(t.size()), t.decay});
+  adamw_.prepare(refs);
+  const int parts = static_cast<int>(parts_.size());
+
+  auto forward_backward = [&](Part& part) {
     std::fill(part.grads.begin(), part.grads.end(), 0.0f);
     const int* in = inputs_.data() + static_cast<std::ptrdiff_t>(part.first) * T;
     const int* tg = targets_.data() + static_cast<std::ptrdiff_t>(part.first) * T;
@@ -85,46 +109,76 @@ float LmTrainer::step() {
     part.loss_sum = mean * static_cast<float>(part.count * T);
     model_backward(c, layout_, model_.weights.data(), part.grads.data(), part.acts, in, tg, dloss);
   };
+  auto add_parts = [&](Part& part) {
+    double squares = 0.0;
+    for (const TensorInfo& t : layout_.tensors) {
+      const auto [first, count] = slice_of(static_cast<Index>(t.size()), part.index, parts);
+      float* g = grads.data() + t.offset + first;
+      for (int k = 1; k < parts; ++k) {
+        const float* other = parts_[static_cast<std::size_t>(k)]->grads.data() + t.offset + first;
+        for (Index i = 0; i < count; ++i) g[i] += other[i];  // g = Σ_k g_k
+      }
+      for (Index i = 0; i < count; ++i) squares += static_cast<double>(g[i]) * g[i];
+    }
+    part.squares = squares;
+  };
+  auto global_norm = [&] {
+    double squares = 0.0;
+    for (const auto& part : parts_) squares += part->squares;
+    return static_cast<float>(std::sqrt(squares));  // ‖g‖
+  };
+  auto clip_and_update = [&](Part& part) {
+    const float norm = global_norm();
+    if (!std::isfinite(norm)) return;  // the step is refused below, with nothing changed
+    if (c.grad_clip > 0.0f && norm > c.grad_clip) {
+      const float scale = c.grad_clip / norm;  // g = g · min(1, clip / ‖g‖)
+      for (const TensorInfo& t : layout_.tensors) {
+        const auto [first, count] = slice_of(static_cast<Index>(t.size()), part.index, parts);
+        float* g = grads.data() + t.offset + first;
+        for (Index i = 0; i < count; ++i) g[i] *= scale;
+      }
+    }
+    adamw_.update_slice(refs, part.index, parts);
+  };
+  // One thread's share: its parts through the three phases, `wait` between them.
+  auto run = [&](std::span<Part* const> mine, const std::function<void()>& wait) {
+    for (Part* part : mine) forward_backward(*part);
+    wait();
+    for (Part* part : mine) add_parts(*part);
+    wait();
+    for (Part* part : mine) clip_and_update(*part);
+  };
+
+  std::vector<Part*> all;
+  for (auto& part : parts_) all.push_back(part.get());
 #if NP_LM_THREADS
+  // Part k on helper k; the parts no thread could be had for run here, with the same sums.
   std::vector<std::thread> helpers;
   std::size_t started = 1;
-  for (; started < parts_.size(); ++started) {
+  std::barrier sync(static_cast<std::ptrdiff_t>(parts));  // lowered below if a helper is missing
+  const std::function<void()> wait = [&sync] { sync.arrive_and_wait(); };
+  for (; started < all.size(); ++started) {
     try {
-      helpers.emplace_back(run, std::ref(*parts_[started]));
+      helpers.emplace_back(run, std::span<Part* const>(&all[started], 1), std::cref(wait));
     } catch (const std::system_error&) {
-      break;  // no thread to be had: the rest run here, with the same sums
+      break;
     }
   }
-  run(*parts_[0]);
-  for (std::size_t k = started; k < parts_.size(); ++k) run(*parts_[k]);
+  for (std::size_t missing = started; missing < all.size(); ++missing) sync.arrive_and_drop();
+  std::vector<Part*> mine{all[0]};
+  mine.insert(mine.end(), all.begin() + static_cast<std::ptrdiff_t>(started), all.end());
+  run(mine, wait);
   for (std::thread& t : helpers) t.join();
 #else
-  for (auto& part : parts_) run(*part);
+  run(all, [] {});
 #endif
-  // Add the parts in thread order (fixed), into part 0's buffer.
-  Buffer& grads = parts_[0]->grads;
-  float loss_sum = parts_[0]->loss_sum;
-  for (std::size_t k = 1; k < parts_.size(); ++k) {
-    const Buffer& g = parts_[k]->grads;
-    for (std::size_t i = 0; i < grads.size(); ++i) grads[i] += g[i];
-    loss_sum += parts_[k]->loss_sum;
-  }
-  // Clip the global norm: g = g · min(1, clip / ‖g‖)
-  double sq = 0.0;
-  for (float g : grads) sq += static_cast<double>(g) * g;
-  last_norm_ = static_cast<float>(std::sqrt(sq));
+  last_norm_ = global_norm();
   if (!std::isfinite(last_norm_))
     throw InputError("training diverged (the gradient is not finite); try a lower learning rate");
-  if (c.grad_clip > 0.0f && last_norm_ > c.grad_clip) {
-    const float scale = c.grad_clip / last_norm_;
-    for (float& g : grads) g *= scale;
-  }
-  adamw_.set_learning_rate(learning_rate_at(adamw_.steps()));
-  std::vector<ParameterRef> refs;
-  for (const TensorInfo& t : layout_.tensors)
-    refs.push_back({model_.weights.data() + t.offset, grads.data() + t.offset, static_cast<Index>(t.size()), t.decay});
-  adamw_.step(refs);
+  adamw_.finish_step();
   model_.steps = adamw_.steps();
+  float loss_sum = 0.0f;
+  for (const auto& part : parts_) loss_sum += part->loss_sum;  // in part order
   return loss_sum / static_cast<float>(c.batch * T);
 }
 
