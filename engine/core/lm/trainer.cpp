@@ -5,19 +5,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <functional>
-#include <span>
-
-// WebAssembly without -pthread has no threads: the parts of a step run one after the other,
-// with the same sums in the same order (so the same weights as threads would give).
-#if defined(__EMSCRIPTEN__) && !defined(__EMSCRIPTEN_PTHREADS__)
-#define NP_LM_THREADS 0
-#else
-#define NP_LM_THREADS 1
-#include <barrier>  // libc++ built without threads refuses this header
-#include <system_error>
-#include <thread>
-#endif
 
 namespace neuralpath::lm {
 
@@ -63,6 +50,7 @@ LmTrainer::LmTrainer(LmModel model, TokenStreams data, TrainerOptions options)
   }
   inputs_.resize(static_cast<std::size_t>(c.batch) * static_cast<std::size_t>(c.context));
   targets_.resize(inputs_.size());
+  threads_ = std::make_unique<StepThreads>(parts - 1);
 }
 
 LmTrainer::~LmTrainer() = default;
@@ -140,38 +128,24 @@ float LmTrainer::step() {
     }
     adamw_.update_slice(refs, part.index, parts);
   };
-  // One thread's share: its parts through the three phases, `wait` between them.
-  auto run = [&](std::span<Part* const> mine, const std::function<void()>& wait) {
+  // One thread's share: its parts through the three phases, every thread waiting for the
+  // others between them.
+  auto run = [&](const std::vector<Part*>& mine) {
     for (Part* part : mine) forward_backward(*part);
-    wait();
+    threads_->phase();
     for (Part* part : mine) add_parts(*part);
-    wait();
+    threads_->phase();
     for (Part* part : mine) clip_and_update(*part);
   };
 
-  std::vector<Part*> all;
-  for (auto& part : parts_) all.push_back(part.get());
-#if NP_LM_THREADS
-  // Part k on helper k; the parts no thread could be had for run here, with the same sums.
-  std::vector<std::thread> helpers;
-  std::size_t started = 1;
-  std::barrier sync(static_cast<std::ptrdiff_t>(parts));  // lowered below if a helper is missing
-  const std::function<void()> wait = [&sync] { sync.arrive_and_wait(); };
-  for (; started < all.size(); ++started) {
-    try {
-      helpers.emplace_back(run, std::span<Part* const>(&all[started], 1), std::cref(wait));
-    } catch (const std::system_error&) {
-      break;
-    }
-  }
-  for (std::size_t missing = started; missing < all.size(); ++missing) sync.arrive_and_drop();
-  std::vector<Part*> mine{all[0]};
-  mine.insert(mine.end(), all.begin() + static_cast<std::ptrdiff_t>(started), all.end());
-  run(mine, wait);
-  for (std::thread& t : helpers) t.join();
-#else
-  run(all, [] {});
-#endif
+  // Thread i > 0 runs part i; thread 0 (this one) part 0 and any part no thread was had for.
+  const int threads = threads_->size();
+  threads_->run([&](int i) {
+    std::vector<Part*> mine{parts_[static_cast<std::size_t>(i)].get()};
+    if (i == 0)
+      for (int k = threads; k < parts; ++k) mine.push_back(parts_[static_cast<std::size_t>(k)].get());
+    run(mine);
+  });
   last_norm_ = global_norm();
   if (!std::isfinite(last_norm_))
     throw InputError("training diverged (the gradient is not finite); try a lower learning rate");

@@ -16,6 +16,7 @@
 #include "engine/core/lm/corpus.h"
 #include "engine/core/lm/heads.h"
 #include "engine/core/lm/model.h"
+#include "engine/core/lm/step_threads.h"
 
 #include <memory>
 #include <vector>
@@ -71,6 +72,7 @@ class LmTrainer {
   float last_norm_ = 0.0f;
   std::vector<int> inputs_, targets_;
   std::vector<std::unique_ptr<Part>> parts_;
+  std::unique_ptr<StepThreads> threads_;  // part k's thread, kept from step to step
   mutable std::unique_ptr<Activations> eval_acts_;
 };
 
