@@ -113,14 +113,17 @@ def main():
 
     for _ in range(3):  # warm-up
         step()
+    # At least --steps, and more until a second has passed (lm_bench.cpp does the same).
     cpu0, wall0 = time.process_time(), time.perf_counter()
-    for _ in range(a.steps):
+    done = 0
+    while done < a.steps or time.perf_counter() - wall0 < 1.0:
         step()
+        done += 1
     wall, cpu = time.perf_counter() - wall0, time.process_time() - cpu0
-    tokens = a.steps * B * T
-    print(json.dumps({'torch': torch.__version__, 'threads': a.threads, 'steps': a.steps,
+    tokens = done * B * T
+    print(json.dumps({'torch': torch.__version__, 'threads': a.threads, 'steps': done,
                       'tokens_per_s': tokens / wall, 'cpu_tokens_per_s': tokens / cpu,
-                      'step_ms': 1000 * wall / a.steps, 'blas': torch.__config__.show().count('BLAS') and
+                      'step_ms': 1000 * wall / done, 'blas': torch.__config__.show().count('BLAS') and
                       [line.strip() for line in torch.__config__.show().splitlines() if 'BLAS' in line][:2]}))
 
 
