@@ -110,7 +110,11 @@ async function keyboardWalk(page, key) {
   const checks = await page.evaluate(() => window.neuralpath.state().checks);
   assert.equal(checks.length, key.length);
   for (const c of checks) assert.equal(c.correct, true, `check ${c.id} answered correctly by keyboard`);
-  // The feedback of the last answer went to the live region, for screen readers.
+  // The feedback of the last answer went to the live region, for screen readers. It arrives with
+  // the engine's next events and 30 ms after the region is cleared (np-app.js's announce): on a
+  // loaded machine that is more than the 200 ms above, so it is waited for.
+  await page.waitForFunction(() => /Correct\./.test(document.getElementById('np-live').textContent), null,
+    { timeout: 10_000 }).catch(() => {});
   assert.match(await page.locator('#np-live').textContent(), /Correct\./);
 }
 
