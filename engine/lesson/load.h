@@ -28,7 +28,7 @@ struct LoadResult {
 struct LoadOptions {
   // The widget kinds the lesson may use (parser.h); the widget library's
   // widgets::block_parsers() has every kind. Empty: any widget block is an unknown block.
-  WidgetBlockParsers widgets;
+  WidgetBlockParsers widgets{};
   // Put a `lesson-weights: trained` task's weights into lesson.weights (shipped or trained
   // now; task_set.h). Off for `neuralpath-cli train`, which trains from the lesson as written.
   bool lesson_weights = true;
