@@ -28,7 +28,6 @@ struct AdamWSettings {
   float weight_decay = 0.0f;
 };
 
-// One parameter buffer and its gradient, both of `size` floats (an Eigen matrix's data()).
 // The k-th of `parts` contiguous cuts of [0, size): [first, first + count).
 struct Slice {
   Index first = 0, count = 0;
@@ -38,6 +37,7 @@ inline Slice slice_of(Index size, int part, int parts) {
   return {first, size * (part + 1) / parts - first};
 }
 
+// One parameter buffer and its gradient, both of `size` floats (an Eigen matrix's data()).
 struct ParameterRef {
   float* value;
   const float* grad;
