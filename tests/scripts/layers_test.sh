@@ -23,8 +23,8 @@ declare -A allowed=(
 status=0
 for layer in "${!allowed[@]}"; do
   while IFS=: read -r file line include; do
-    target=$(sed -E 's/.*#include "([^"]+)".*/\1/' <<<"$include")
-    [[ $target == engine/* ]] || continue
+    [[ $include =~ \#include\ \"(engine/[^\"]+)\" ]] || continue  # a bash match: no process per line
+    target=${BASH_REMATCH[1]}
     ok=0
     for below in ${allowed[$layer]}; do [[ $target == "$below"/* ]] && ok=1; done
     if ((!ok)); then echo "$file:$line: $layer includes $target, a layer above it"; status=1; fi
