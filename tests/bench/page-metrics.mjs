@@ -120,8 +120,9 @@ async function trainingFrames(origin) {
   const browser = await chromium.launch({ executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
     args: chromiumArgs });
   const page = await (await browser.newContext({ viewport: { width: 1440, height: 900 } })).newPage();
-  // path null: on the page already open. readMs: how long the learner looks before pressing
-  const watch = async (path, start, done, readMs = 500) => {
+  // path null: on the page already open. readMs: how long the learner looks before pressing.
+  // start(arg) runs in the page.
+  const watch = async (path, start, done, readMs = 500, arg = null) => {
     if (path) {
       await page.goto(origin + path);
       await page.waitForFunction(() => window.neuralpath && window.neuralpath.ready, null, { timeout: 120_000 });
@@ -134,7 +135,7 @@ async function trainingFrames(origin) {
       const tick = now => { if (w.last !== null) w.gaps.push(now - w.last); w.last = now; if (w.on) requestAnimationFrame(tick); };
       requestAnimationFrame(tick);
     });
-    await page.evaluate(start);
+    await page.evaluate(start, arg);
     await page.waitForFunction(done, null, { timeout: 120_000, polling: 250 });
     const gaps = await page.evaluate(() => { window.__gaps.on = false; return window.__gaps.gaps.sort((a, b) => a - b); });
     const at = q => Number(gaps[Math.min(gaps.length - 1, Math.floor(q * gaps.length))].toFixed(1));
@@ -145,16 +146,21 @@ async function trainingFrames(origin) {
     // caption first): the trainer's worker loads from the moment Train is on screen (prepare),
     // so its download, compile and build share the cores with those 3 s, or with the run if the
     // learner is quicker. A second run (a new seed) finds it ready, as every later run does.
+    // The end of a run is the engine's `trained` event: polling neuralpath.state() for it
+    // serialised every widget on the page's main thread four times a second (18-25 ms each in a
+    // first run's profile), frames a learner's page never spends.
+    const trainUntilTrained = again => {
+      window.__trained = false;
+      window.neuralpath.events.addEventListener('trained', () => { window.__trained = true; }, { once: true });
+      if (again) window.neuralpath.command({ widget: 'train-pronoun', type: 'setSeed', seed: 2 });
+      window.neuralpath.command({ widget: 'train-pronoun', type: 'train' });
+    };
     const trainedIn = () => window.neuralpath.state().widgets.find(w => w.id === 'train-pronoun');
     const training = await watch('/lesson.html?lesson=self-attention&section=learn',
-      () => window.neuralpath.command({ widget: 'train-pronoun', type: 'train' }),
-      () => window.neuralpath.state().widgets.find(w => w.id === 'train-pronoun').finished, 3000);
+      trainUntilTrained, () => window.__trained, 3000, false);
     training.pressed_after_ms = 3000;
     training.in_worker = (await page.evaluate(trainedIn)).in_worker === true;
-    const again = await watch(null,
-      () => { window.neuralpath.command({ widget: 'train-pronoun', type: 'setSeed', seed: 2 });
-        window.neuralpath.command({ widget: 'train-pronoun', type: 'train' }); },
-      () => window.neuralpath.state().widgets.find(w => w.id === 'train-pronoun').finished);
+    const again = await watch(null, trainUntilTrained, () => window.__trained, 500, true);
     again.in_worker = (await page.evaluate(trainedIn)).in_worker === true;
     const playback = await watch('/lesson.html?lesson=course-playback&section=overview',
       () => { window.__until = performance.now() + 4000; window.neuralpath.command({ widget: 'block-playback', type: 'play' }); },

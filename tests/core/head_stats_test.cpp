@@ -13,18 +13,6 @@ using namespace neuralpath;
 
 namespace {
 
-// Two heads over T = 3 tokens, query 0; each head's row is the softmax of its scores.
-std::vector<Matrix> rows_from_scores(const std::vector<Vector>& scores) {
-  std::vector<Matrix> heads;
-  for (const Vector& s : scores) {
-    Matrix w = Matrix::Zero(3, 3);
-    w.row(0) = s.transpose();
-    softmax_rows_in_place(w);
-    heads.push_back(w);
-  }
-  return heads;
-}
-
 Vector vec(std::initializer_list<float> v) {
   Vector out(static_cast<Index>(v.size()));
   Index i = 0;
