@@ -88,7 +88,7 @@ TEST_CASE("actions refuse unknown checks, options, reveals and sections") {
   CHECK_FALSE(answer_check(p, lesson, "qk", {}));
   CHECK_FALSE(open_reveal(p, lesson, "qk"));  // a check is not a reveal
   CHECK_FALSE(go_to_section(p, lesson, "missing"));
-  CHECK(p == Progress{lesson.id, "", {}, {}, {}, 0, {}});
+  CHECK(p == Progress{lesson.id, "", {}, {}, {}, 0, {}, {}});
 }
 
 TEST_CASE("reconcile drops what the lesson no longer has, and says what") {
