@@ -142,7 +142,8 @@ for (const lang of ['en', 'es'])
         r = await until(page, 'race', x => x.race?.finished, 'the race', 120_000);
         assert.equal(r.race.same_tokens, true, 'both ways wrote the same tokens');
         // Whether the cache wins is a timing that a loaded machine can reverse (a native run beside
-        // another test read 0.66x); the bench measures it. The page's ratio is its two totals'.
+        // another test read 0.66x); `neuralpath-cli lm cache --time N` times it alone. The page's ratio
+        // is its two totals'.
         assert.ok(Math.abs(r.race.speedup - r.race.full_s / r.race.cached_s) <= 1e-9 * r.race.speedup,
                   `the speedup is full / cached: ${r.race.speedup}`);
         assert.equal(r.race.cached.length, r.race.positions);

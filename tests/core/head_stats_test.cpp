@@ -3,7 +3,6 @@
 #include "engine/core/backward.h"
 #include "engine/trace/block_trace.h"
 #include "engine/core/head_stats.h"
-#include "engine/core/softmax.h"
 
 #include <doctest/doctest.h>
 

@@ -92,7 +92,8 @@ TEST_CASE("a click on Next token writes one token, and the race runs over frames
   CHECK(race["finished"] == true);
   CHECK(race["same_tokens"] == true);
   // Whether the cache wins is a timing, which a loaded machine can reverse (CI read 0.66 beside
-  // another test); the page shows it and the bench measures it. Here: the ratio of the two totals.
+  // another test); the page shows it, and `neuralpath-cli lm cache --time N` times it alone.
+  // Here: the ratio of the two totals.
   CHECK(race["speedup"].get<double>() ==
         doctest::Approx(race["full_s"].get<double>() / race["cached_s"].get<double>()).epsilon(1e-9));
   CHECK(race["cached_s"].get<double>() > 0);

@@ -94,7 +94,8 @@ TEST_CASE(
   for (const json& t : r["full"]) CHECK(t.get<double>() > 0);
   CHECK(r["same_tokens"] == true);
   // The speedup is the two columns' totals' ratio. Whether the cache wins is a timing, which the
-  // page shows and the bench measures; here a loaded machine could reverse it (it did at load 5).
+  // page shows and `neuralpath-cli lm cache --time N` times alone; here a loaded machine could
+  // reverse it (it did at load 5).
   CHECK(r["speedup"].get<double>() ==
         doctest::Approx(r["full_s"].get<double>() / r["cached_s"].get<double>()).epsilon(1e-9));
   CHECK(frames >= 1);
