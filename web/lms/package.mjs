@@ -73,7 +73,8 @@ function stage(site, lessons, format) {
   dropPlainEngineCopies(dir);
 
   mkdirSync(join(dir, 'lms'), { recursive: true });
-  const runtime = ['np-lms-frame.js', 'np-lms-record.js', 'np-lms-words.js', 'np-lms.css', format === 'scorm' ? 'np-scorm.js' : 'np-cmi5.js'];
+  const runtime = ['np-lms-frame.js', 'np-lms-record.js', 'np-lms-words.js', 'np-lms.css',
+    ...(format === 'scorm' ? ['np-scorm.js'] : ['np-cmi5.js', 'np-lms-inputs.js'])];
   for (const name of runtime) cpSync(join(here, name), join(dir, 'lms', name));
   // The statements' shapes are the site's too (np-host.js sends them to an embedding page): the
   // launch pages import them from beside themselves.
