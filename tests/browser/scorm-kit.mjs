@@ -7,6 +7,7 @@ import { createServer } from 'node:http';
 import { dirname, extname, join, normalize, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
+import { chromiumArgs } from './harness.mjs';
 
 export const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 export const siteDir = process.env.NEURALPATH_SITE || join(repo, 'build/web/site');
@@ -91,9 +92,7 @@ export async function serve(root, route = () => false) {
 }
 
 export async function startBrowser() {
-  return chromium.launch({ executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-      '--disable-component-update', '--disable-sync', '--use-angle=swiftshader', '--enable-unsafe-swiftshader'] });
+  return chromium.launch({ executablePath: process.env.CHROMIUM || '/usr/bin/chromium', args: chromiumArgs });
 }
 
 // Console errors, page errors, failed requests and HTTP errors of a page, for "none happened".
