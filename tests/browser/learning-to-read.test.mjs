@@ -7,7 +7,7 @@
 // build/screenshots/learning-to-read-*.png are for a person to look at.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, openPage, lessonReady, screenshotPath } from './harness.mjs';
+import { launch, openPage, lessonReady, screenshotPath, settled } from './harness.mjs';
 
 let env;
 before(async () => { env = await launch(); });
@@ -21,12 +21,12 @@ async function partCentre(page, part) {
   let w = await trainer(page);
   const height = page.viewportSize().height;
   // Always brought to a third of the screen: on a phone the Contents bar covers the top, and a
-  // tap there lands on the bar, not on the part.
-  {
-    await page.evaluate(by => window.neuralpath.command({ type: 'scroll', by }), w.layout[part][1] - height / 3);
-    await page.waitForTimeout(300);
-    w = await trainer(page);
-  }
+  // tap there lands on the bar, not on the part. The part's place is read once the page has
+  // stopped drawing: after a fixed 300 ms, in one suite run on a busy machine, the tap never
+  // started training (the wait for step 100 ran out after 300 s).
+  await page.evaluate(by => window.neuralpath.command({ type: 'scroll', by }), w.layout[part][1] - height / 3);
+  await settled(page);
+  w = await trainer(page);
   const box = await page.locator('#canvas').boundingBox();
   const r = w.layout[part];
   return { x: box.x + r[0] + r[2] / 2, y: box.y + r[1] + r[3] / 2 };

@@ -8,6 +8,7 @@ import { dirname, extname, join, normalize, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { chromiumArgs } from './harness.mjs';
+import { recycledBrowser } from './recycled-contexts.mjs';
 
 export const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 export const siteDir = process.env.NEURALPATH_SITE || join(repo, 'build/web/site');
@@ -91,8 +92,10 @@ export async function serve(root, route = () => false) {
   return { server, origin: `http://127.0.0.1:${server.address().port}`, close: () => new Promise(done => server.close(done)) };
 }
 
+// Its contexts are recycled (recycled-contexts.mjs): a launch opens the lesson in a warm tab.
 export async function startBrowser() {
-  return chromium.launch({ executablePath: process.env.CHROMIUM || '/usr/bin/chromium', args: chromiumArgs });
+  return recycledBrowser(await chromium.launch({ executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+    args: chromiumArgs }));
 }
 
 // Console errors, page errors, failed requests and HTTP errors of a page, for "none happened".
