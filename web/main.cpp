@@ -116,8 +116,8 @@ void rebuild_fonts(float pixel_scale) {
 }
 
 // [SECTION] Idle: no engine frames while nothing changes -----------------------------------------
-// hello_imgui's idling, taken to zero: the browser still calls frame() on every animation frame,
-// but the engine runs (ImGui frame, App::frame, drawing) only while something can change:
+// hello_imgui's idling, taken to zero: the engine runs (ImGui frame, App::frame, drawing) only
+// while something can change:
 //   - input arrived (GLFW callbacks below) or JS called in (np_* exports): a few frames, so
 //     ImGui sees a press and its release and the layout settles;
 //   - the last frame looked different from the one before (an animation, a glide, a swing);
@@ -125,6 +125,9 @@ void rebuild_fonts(float pixel_scale) {
 //     progress, playback playing), even where two frames would look alike.
 // A frame that looks like the last one is not drawn either (the canvas keeps showing it), and one
 // that changes part of the canvas draws only that part (canvas_damage.h).
+// Asleep, the main loop stops asking for animation frames, and wake() asks again: a loop that
+// kept calling engine_frame() only to return kept the page's main thread, its compositor and the GPU
+// process waking 60 times a second, 8-10% of a core here for a lesson nobody touched.
 struct IdleGate {
   static constexpr int frames_after_wake = 3;
   int owed = frames_after_wake;          // engine frames still to run
@@ -133,7 +136,20 @@ struct IdleGate {
   std::vector<double> frame_ms;  // each engine frame's own time since the bench last asked (np_engine_frame_times)
   bool slept = false;            // the last animation frame ran no engine frame
 
-  void wake() { owed = std::max(owed, frames_after_wake); }
+  bool loop_paused = false;  // engine_frame() paused the main loop (only it does, so the loop exists)
+
+  void wake() {
+    owed = std::max(owed, frames_after_wake);
+    if (loop_paused) {
+      loop_paused = false;
+      emscripten_resume_main_loop();  // engine_frame() runs in the next animation frame
+    }
+  }
+  // From engine_frame() only: the runner sees the pause on return and asks for no further frame.
+  void pause_loop() {
+    loop_paused = true;
+    emscripten_pause_main_loop();
+  }
   void redraw() {
     damage.forget();
     wake();
@@ -230,11 +246,13 @@ std::string drawable_text(const char* utf8, std::string& refused) {
 // A performance mark on the start-up timeline np-app.js keeps (np:NAME), for the bench and profiles.
 EM_JS(void, start_mark, (const char* name), { performance.mark('np:' + UTF8ToString(name)); });
 
-void frame() {
+void engine_frame() {
   // Before the lesson arrives the loading overlay covers the canvas: a frame would only draw an
   // empty page (and build the fonts in the middle of the page's start, np_build_fonts does that).
+  // Each of these ends with a wake(): the context's restoring, input or a call from JS, np_load_lesson.
   if (platform.context_lost || idle.asleep() || !platform.lesson_given) {
     idle.slept = true;
+    idle.pause_loop();
     return;
   }
   // While np-app.js builds the lesson's widgets one task at a time (np_build_widgets), a frame
@@ -288,6 +306,15 @@ void frame() {
     EM_ASM({ if (Module.onTextInput) Module.onTextInput($0 !== 0); }, wants_text);
     // clang-format on
   }
+}
+
+// The main loop's animation frame: the engine's frame, then the page hears that events may be
+// waiting (np-app.js drains them then, instead of asking on every animation frame of its own).
+// Events come from frames and from calls into the engine, and every call that changes something
+// wakes the loop, so each is followed by at least one of these.
+void animation_frame() {
+  engine_frame();
+  EM_ASM(if (Module.onAnimationFrame) Module.onAnimationFrame(););
 }
 
 // Nothing thrown in the engine reaches JS as a bare WebAssembly.Exception (the page then
@@ -485,7 +512,7 @@ EMSCRIPTEN_KEEPALIVE void np_gl_context_lost() { platform.context_lost = true; }
 
 // Engine frames run since the page started: a test's way to see that an idle page does no work.
 EMSCRIPTEN_KEEPALIVE double np_engine_frames() { return static_cast<double>(idle.engine_frames); }
-// The time each engine frame since the last call spent in frame() (its own work: the ImGui
+// The time each engine frame since the last call spent in engine_frame() (its own work: the ImGui
 // frame, the App, drawing), in ms, as a JSON array: the bench's "no engine frame over 50 ms".
 EMSCRIPTEN_KEEPALIVE const char* np_engine_frame_times() {
   nlohmann::json times = idle.frame_ms;
@@ -523,8 +550,19 @@ EM_JS(int, context_keeps_drawing, (), {
   return attributes && attributes.preserveDrawingBuffer ? 1 : 0;
 });
 
+// The lessons take no gamepad, but GLFW's port listens for gamepads connecting, and while a page
+// listens Chromium polls the gamepads on a thread of its own, 60 times a second, however idle the
+// page (1% of a core here, half of what an idle lesson still cost).
+// clang-format off
+EM_JS(void, stop_listening_for_gamepads, (), {
+  window.removeEventListener('gamepadconnected', GLFW.onGamepadConnected, true);
+  window.removeEventListener('gamepaddisconnected', GLFW.onGamepadDisconnected, true);
+});
+// clang-format on
+
 int main() {
   if (!glfwInit()) return 1;
+  stop_listening_for_gamepads();
   glfwWindowHint(GLFW_CLIENT_API, GLFW_OPENGL_ES_API);
   glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);  // WebGL2
   glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 0);
@@ -553,6 +591,6 @@ int main() {
   ImGui::GetIO().GetClipboardTextFn = get_clipboard;
 
   EM_ASM(if (Module.onEngineReady) Module.onEngineReady(););
-  emscripten_set_main_loop(frame, 0, false);
+  emscripten_set_main_loop(animation_frame, 0, false);
   return 0;
 }

@@ -4,7 +4,8 @@
 // pauses it and steps through animation frames itself, so nothing waits on the wall clock.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, openPage, lessonReady, engineFrames as framesOf, pauseClock as pause, resumeClock } from './harness.mjs';
+import { launch, openPage, lessonReady, engineFrames as framesOf, pauseClock as pause, resumeClock, settled }
+  from './harness.mjs';
 
 let env, page, problems;
 before(async () => {
@@ -132,4 +133,49 @@ test('playback runs at the full frame rate while it plays and sleeps once paused
   await command({ type: 'pause' });
   await settles();
   assert.deepEqual(problems, []);
+});
+
+// Asleep, the page asks the browser for nothing: no animation frames (the engine's loop and the
+// page's event pump used to ask 60 times a second each, to do nothing) and no gamepad polling
+// (GLFW's port listened for gamepads, and Chromium polls them while a page listens). Counted by
+// wrapping the browser's calls before the page's scripts run; a command must make them ask again.
+test('an idle page asks for no animation frames and listens for no gamepads; a command asks again', async () => {
+  const context = await env.browser.newContext({ viewport: { width: 1280, height: 800 } });
+  await context.addInitScript(() => {
+    window.__frameRequests = 0;
+    const request = window.requestAnimationFrame.bind(window);
+    window.requestAnimationFrame = callback => { window.__frameRequests++; return request(callback); };
+    window.__gamepadListeners = 0;
+    const add = window.addEventListener, remove = window.removeEventListener;
+    window.addEventListener = function (type, ...rest) {
+      if (/^gamepad/.test(type)) window.__gamepadListeners++;
+      return add.call(this, type, ...rest);
+    };
+    window.removeEventListener = function (type, ...rest) {
+      if (/^gamepad/.test(type)) window.__gamepadListeners--;
+      return remove.call(this, type, ...rest);
+    };
+  });
+  const quiet = await context.newPage();
+  await quiet.goto(`${env.origin}/lesson.html?lesson=self-attention`);
+  await lessonReady(quiet);
+  await settled(quiet);
+  const requestsOver = async ms => {
+    const before = await quiet.evaluate(() => window.__frameRequests);
+    await quiet.waitForTimeout(ms);
+    return (await quiet.evaluate(() => window.__frameRequests)) - before;
+  };
+  // The page's start still calls in after ready (the storage's first snapshot, the text version):
+  // a page that kept asking (120 a second before) never gets a quiet second.
+  let asked = Infinity;
+  for (let second = 0; second < 10 && asked > 0; second++) asked = await requestsOver(1000);
+  assert.equal(asked, 0, 'an idle page kept asking for animation frames');
+  assert.equal(await quiet.evaluate(() => window.__gamepadListeners), 0, 'the page listens for gamepads');
+  const [frames, requests] = [await framesOf(quiet), await quiet.evaluate(() => window.__frameRequests)];
+  await quiet.evaluate(() => window.neuralpath.command({ type: 'theme', dark: true }));
+  await settled(quiet);
+  assert.ok((await framesOf(quiet)) > frames, 'a command ran no engine frame');
+  assert.ok((await quiet.evaluate(() => window.__frameRequests)) > requests, 'a command asked for no animation frame');
+  assert.equal(await requestsOver(1000), 0, 'the page did not go back to sleep');
+  await context.close();
 });

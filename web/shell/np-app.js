@@ -347,6 +347,7 @@ async function start(requests) {
     onNoWebGL: () => { restoreListeners(); showFatal(words('app.no_webgl'), words('app.no_webgl_detail')); },
     // A text field in the canvas took or left the keyboard: np-input.js stands a DOM field in.
     onTextInput: wanted => emit('text-field', { wanted }),
+    onAnimationFrame: () => drainAfterFrame(),
   };
   // np-input.js stops the browser's own wheel, touch and key events where GLFW listens (the
   // canvas, the window) and passes on corrected ones, so its listeners must be there first.
@@ -492,7 +493,7 @@ async function openLesson(lessonText) {
     const reply = JSON.parse(engine.command(JSON.stringify({ type: 'goto', section })));
     if (!reply.ok) console.warn(`section=${section}: ${reply.error}`);
   }
-  pumpEvents();
+  drainEvents();  // what opening the lesson (and the section above) said; then after each frame
   if (state.title) {
     document.title = `${state.title} · NeuralPath`;
     document.getElementById('np-lesson-title').textContent = state.title;
@@ -543,7 +544,8 @@ canvas.addEventListener('webglcontextrestored', () => {
 });
 
 // [SECTION] window.neuralpath ---------------------------------------------------------------------
-// Engine events are drained once per animation frame and re-dispatched on neuralpath.events.
+// Engine events are drained after the engine's animation frames and re-dispatched on
+// neuralpath.events.
 // Of several 'progress' events in one batch only the last goes out: each carries the learner's
 // whole record, so the last says it all, and every listener (storage, the host, a learning
 // platform) would otherwise save and send each of them (2000 answers in one frame: 2000 records).
@@ -557,9 +559,14 @@ function drainEvents() {
     emit(event.type, event);
   });
 }
-function pumpEvents() {
-  drainEvents();
-  requestAnimationFrame(pumpEvents);
+// After each of the engine's animation frames (web/main.cpp's animation_frame), once its frame
+// has returned: a listener may call into the engine. The engine stops asking for animation
+// frames while nothing changes, and so does this: an idle page does no work at all.
+let drainQueued = false;
+function drainAfterFrame() {
+  if (drainQueued) return;
+  drainQueued = true;
+  queueMicrotask(() => { drainQueued = false; drainEvents(); });
 }
 // Hidden or closing (a reload too): what the engine said since the last frame goes out now, so
 // that an answer given just before a reload reaches np-storage.js (and a platform) before the
