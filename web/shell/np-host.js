@@ -443,8 +443,16 @@ if (framed || embedded) {
   window.addEventListener('resize', measure);
   if (document.fonts) document.fonts.ready.then(measure);
   // The engine lays text out a frame after a change (fonts, reveals, a new sentence) and may
-  // scroll by itself: check a few times a second.
-  setInterval(() => { if (document.visibilityState === 'visible') measure(); }, 250);
+  // scroll by itself: check a few times a second, once it has drawn since the last look (an idle
+  // page does no work; without the engine's count, always).
+  let framesSeen = NaN;
+  setInterval(() => {
+    if (document.visibilityState !== 'visible') return;
+    const frames = window.Module?._np_engine_frames?.() ?? NaN;
+    if (frames === framesSeen) return;
+    framesSeen = frames;
+    measure();
+  }, 250);
 }
 
 // [SECTION] Engine events -> messages ----------------------------------------------------------------------
