@@ -126,8 +126,9 @@ void rebuild_fonts(float pixel_scale) {
 // A frame that looks like the last one is not drawn either (the canvas keeps showing it), and one
 // that changes part of the canvas draws only that part (canvas_damage.h).
 // Asleep, the main loop stops asking for animation frames, and wake() asks again: a loop that
-// kept calling engine_frame() only to return kept the page's main thread, its compositor and the GPU
-// process waking 60 times a second, 8-10% of a core here for a lesson nobody touched.
+// kept calling engine_frame() only to return woke the page's main thread, its compositor and
+// the GPU process 60 times a second (with the event polling and the gamepads below, 11-14% of a
+// core here for a lesson nobody touched; docs/performance.md, "An idle lesson").
 struct IdleGate {
   static constexpr int frames_after_wake = 3;
   int owed = frames_after_wake;          // engine frames still to run
