@@ -1,7 +1,8 @@
 // The page sleeps when nothing changes: no engine frames while idle (web/main.cpp's idle gate,
 // counted by the np_engine_frames export), and input, commands and animations wake it, with
 // playback and a drag running at the full frame rate. Time is Playwright's clock: each test
-// pauses it and steps through animation frames itself, so nothing waits on the wall clock.
+// pauses it and steps through animation frames itself, so nothing waits on the wall clock; the
+// last test alone counts what an idle page asks of the browser over real seconds.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { launch, openPage, lessonReady, engineFrames as framesOf, pauseClock as pause, resumeClock, settled }
