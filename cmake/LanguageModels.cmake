@@ -6,12 +6,21 @@
 #   neuralpath_lm_models(TARGET CLI OUT_DIR [DEPENDS ...])
 #                              a target that puts every shipped model in OUT_DIR, trained by the
 #                              native neuralpath-cli CLI only when .cache/lm-models has no model of
-#                              the same fingerprint (corpus, config, seed, threads and the code
-#                              that trains), so a rebuild, or another build tree, trains nothing.
+#                              the same fingerprint (corpus, config, seed, threads, kernels and the
+#                              code that trains), so a rebuild, or another build tree, trains nothing.
 set(NEURALPATH_LM_SHIPPED "en:en:small-8k,es:es:small")
 set(NEURALPATH_LM_MODELS_DIR ${CMAKE_BINARY_DIR}/lm-models)
 set(NEURALPATH_LM_SEED 1)
 set(NEURALPATH_LM_THREADS 2)   # fixed: the same weights on any machine (the trainer is exact per thread count)
+# The widest instruction set the trainer's kernels may use. Fixed too: the default is the widest the
+# CPU has, and AVX-512 sums in another order than AVX2, so hosts of one machine kind (Zen 3 has
+# AVX2, Zen 4 and 5 AVX-512) trained different models, and the lessons quote one of them. Every
+# x86-64 CPU of this decade has AVX2 + FMA; elsewhere there is one set and the cap changes nothing.
+if(CMAKE_HOST_SYSTEM_PROCESSOR MATCHES "^(x86_64|AMD64|amd64)$")
+  set(NEURALPATH_LM_KERNELS avx2)
+else()
+  set(NEURALPATH_LM_KERNELS "")
+endif()
 
 # --- The corpora (fetched and checked at configure time, like the Debian sources) -------------
 set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/scripts/corpus.lock)
@@ -84,10 +93,10 @@ function(neuralpath_lm_models target cli out_dir)
       continue()
     endif()
     file(SHA256 ${corpus} corpus_hash)
-    string(SHA256 fingerprint "${corpus_hash} ${config} ${NEURALPATH_LM_SEED} ${NEURALPATH_LM_THREADS} ${lang} ${NEURALPATH_LM_CODE_FINGERPRINT}")
+    string(SHA256 fingerprint "${corpus_hash} ${config} ${NEURALPATH_LM_SEED} ${NEURALPATH_LM_THREADS} ${lang} ${NEURALPATH_LM_KERNELS} ${NEURALPATH_LM_CODE_FINGERPRINT}")
     string(SUBSTRING ${fingerprint} 0 16 fingerprint)
     list(APPEND commands COMMAND ${CMAKE_COMMAND} -DCLI=${cli} -DCORPUS=${corpus} -DCONFIG=${config}
-         -DSEED=${NEURALPATH_LM_SEED} -DTHREADS=${NEURALPATH_LM_THREADS} -DLANG=${lang}
+         -DSEED=${NEURALPATH_LM_SEED} -DTHREADS=${NEURALPATH_LM_THREADS} -DLANG=${lang} -DKERNELS=${NEURALPATH_LM_KERNELS}
          -DCACHED=${PROJECT_SOURCE_DIR}/.cache/lm-models/${name}-${fingerprint}.nplm
          -DOUT=${out_dir}/lm-${name}.nplm -P ${PROJECT_SOURCE_DIR}/cmake/train_lm_model.cmake)
   endforeach()

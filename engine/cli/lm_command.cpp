@@ -1,10 +1,13 @@
 // lm_command.cpp: `neuralpath-cli lm ...` and `neuralpath-cli tokenize`, the language model
 // (engine/core/lm; the contract is in the README, "The language model", and docs/language-model.md).
 //
-//   lm train --corpus FILE --config NAME [--steps N] [--seed S] [--threads N] [--lang CODE] --out FILE
+//   lm train --corpus FILE --config NAME [--steps N] [--seed S] [--threads N] [--lang CODE]
+//       [--kernels avx512|avx2|sse2] --out FILE
 //       one JSON line per logged step {"step", "loss", "val_loss", "tokens_per_s"} (and the best
 //       head's "previous_token" and "induction" scores); the line where a head's induction score
-//       first reaches 0.5 also carries "induction_crossed": {"layer", "head"}
+//       first reaches 0.5 also carries "induction_crossed": {"layer", "head"}; the first line
+//       (step 0) says which kernels ran: "kernels": {"products", "attention"}. --kernels caps the
+//       instruction set (the same weights on every CPU that has it; the shipped models use avx2)
 //   lm eval --model FILE --corpus FILE        {"val_loss", "perplexity", "bigram_val_loss",
 //                                             "val_bits_per_byte", "val_tokens"}
 //   lm generate --model FILE --prompt TEXT [--tokens N] [--temperature T] [--top-k K] [--top-p P] [--seed S]
@@ -23,6 +26,8 @@
 #include "lm_write_command.h"
 
 #include "engine/core/error.h"
+#include "engine/core/simd_attention.h"
+#include "engine/core/lm/gemm.h"
 #include "engine/core/lm/model_file.h"
 #include "engine/core/lm/trainer.h"
 
@@ -45,7 +50,12 @@ using namespace neuralpath::lm;
 
 int lm_train(const std::vector<std::string>& args) {
   const auto f =
-      parse_flags(args, {"--corpus", "--config", "--steps", "--seed", "--threads", "--out", "--lang"}, "lm train");
+      parse_flags(args, {"--corpus", "--config", "--steps", "--seed", "--threads", "--out", "--lang", "--kernels"},
+                  "lm train");
+  // Before any kernel runs: the dispatch keeps its first choice.
+  if (f.count("--kernels") && !simd::limit_instruction_set(f.at("--kernels").c_str()))
+    throw InputError("lm train: --kernels must be avx512, avx2 or sse2 (the widest instruction set the kernels "
+                     "may use), not '" + f.at("--kernels") + "'");
   const std::string& corpus_path = required(f, "--corpus", "lm train");
   const std::string& config_name = required(f, "--config", "lm train");
   const std::string& out_path = required(f, "--out", "lm train");
@@ -97,6 +107,8 @@ int lm_train(const std::vector<std::string>& args) {
               {"tokens_per_s", seconds > 0.0 ? Json(std::round(tokens / seconds)) : Json(nullptr)},
               {"previous_token", number_json(heads.best_previous_token().previous_token)},
               {"induction", number_json(best.induction)}};
+    if (trainer.steps_done() == 0)
+      line["kernels"] = {{"products", gemm_kernels().name}, {"attention", simd::default_variant().name}};
     if (!crossed && best.induction >= 0.5f) {
       crossed = true;
       line["induction_crossed"] = {{"layer", best.layer}, {"head", best.head}};

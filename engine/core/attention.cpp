@@ -105,7 +105,7 @@ AttentionResult attention_naive(const Matrix& q, const Matrix& k, const Matrix& 
 namespace {
 
 const simd::KernelVariant& variant_for(const TiledOptions& options) {
-  if (options.isa.empty()) return simd::available_variants().front();
+  if (options.isa.empty()) return simd::default_variant();
   if (const simd::KernelVariant* variant = simd::find_variant(options.isa.c_str())) return *variant;
   std::string known;
   for (const std::string& name : attention_tiled_isas()) known += (known.empty() ? "" : ", ") + name;

@@ -197,7 +197,7 @@ struct TileKernels {
 
 const TileKernels& tile_kernels() {
   static const TileKernels chosen = [] {
-    const simd::KernelVariant& variant = simd::available_variants().front();
+    const simd::KernelVariant& variant = simd::default_variant();
     TileKernels t{&tile_product_4, variant.exp2_array};
 #if defined(NP_SIMD_X86)
     if (variant.lanes == 16) t.product = &tile_product_16;

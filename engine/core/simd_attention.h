@@ -51,6 +51,18 @@ const std::vector<KernelVariant>& available_variants();
 // The variant called `name` if this build and CPU have it, else nullptr.
 const KernelVariant* find_variant(const char* name);
 
+// The widest instruction set the kernels may use by default, for results that must be the same
+// bit for bit on every machine: a wider set sums in another order (and AVX2 has FMA where SSE2
+// has not), so a model trained with AVX-512 differs from one trained with AVX2. `widest` is
+// "avx512", "avx2" or "sse2" (x86-64; elsewhere there is one set and any name changes nothing);
+// returns false for any other name. Call it before the first kernel runs: the choice is kept.
+bool limit_instruction_set(const char* widest);
+// The widest variant this CPU runs within that limit (the fastest: what every caller gets
+// unless it names a variant). On a CPU without the limit's set, the widest it has below it.
+const KernelVariant& default_variant();
+// Whether the default choice may use the set `name` (the limit, or no limit set).
+bool instruction_set_allowed(const char* name);
+
 // Threads worth using for this problem: 1 when it is too small to repay starting a thread (or
 // in a WebAssembly build without threads), else up to the number of cores.
 int default_threads(const AttentionProblem& problem, const KernelVariant& variant);

@@ -1,7 +1,7 @@
 // simd_dispatch.cpp: which compilation of the tiled kernel this CPU runs, and the threads that
 // share its strips of queries.
 //
-// [SECTION] Variants this CPU runs
+// [SECTION] Variants this CPU runs (and the limit on the default one)
 // [SECTION] Threads
 #include "engine/core/simd_attention.h"
 
@@ -47,6 +47,34 @@ const KernelVariant* find_variant(const char* name) {
   for (const KernelVariant& variant : available_variants())
     if (std::strcmp(variant.name, name) == 0) return &variant;
   return nullptr;
+}
+
+namespace {
+
+// Wider sets rank higher; a set of its own kind (wasm128, generic) is 0 and always allowed.
+int instruction_set_rank(const char* name) {
+  if (std::strcmp(name, "avx512") == 0) return 3;
+  if (std::strcmp(name, "avx2") == 0) return 2;
+  if (std::strcmp(name, "sse2") == 0) return 1;
+  return 0;
+}
+int widest_allowed_rank = 3;  // no limit until limit_instruction_set()
+
+}  // namespace
+
+bool limit_instruction_set(const char* widest) {
+  const int rank = instruction_set_rank(widest);
+  if (rank == 0) return false;
+  widest_allowed_rank = rank;
+  return true;
+}
+
+bool instruction_set_allowed(const char* name) { return instruction_set_rank(name) <= widest_allowed_rank; }
+
+const KernelVariant& default_variant() {
+  for (const KernelVariant& variant : available_variants())
+    if (instruction_set_allowed(variant.name)) return variant;
+  return available_variants().back();  // the baseline: every build has one
 }
 
 // [SECTION] Threads ----------------------------------------------------------------------------

@@ -61,6 +61,33 @@ TEST_CASE("lm train logs JSON lines and writes the same model bit for bit for th
   CHECK(lines.back()["tokens_per_s"].get<double>() > 0.0);
 }
 
+// The shipped models are trained with --kernels avx2 (cmake/LanguageModels.cmake) so that every
+// machine with AVX2 writes the same weights: the default, the widest set, sums in another order.
+TEST_CASE("lm train --kernels caps the instruction set: the first line names the kernels that ran") {
+  const TempDir dir;
+  const std::string corpus = dir.file("corpus.txt", corpus_text());
+  auto train = [&](const std::string& kernels, const std::string& out) {
+    const CliRun r = run_cli(dir, "lm train --corpus " + corpus + " --config tiny --steps 10 --kernels " + kernels +
+                                      " --out " + (dir.path / out).string());
+    REQUIRE(r.code == 0);
+    return json_lines(r.out).front()["kernels"];
+  };
+  const Json baseline = train("sse2", "sse2.nplm");
+#if defined(__x86_64__)
+  CHECK(baseline == Json{{"products", "sse2"}, {"attention", "sse2"}});
+  __builtin_cpu_init();
+  if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) {
+    CHECK(train("avx2", "avx2.nplm") == Json{{"products", "avx2"}, {"attention", "avx2"}});
+    // FMA and wider sums: the cap changes the arithmetic, not only the name in the log
+    CHECK(slurp((dir.path / "sse2.nplm").string()) != slurp((dir.path / "avx2.nplm").string()));
+  }
+#else
+  CHECK(baseline["products"] == baseline["attention"]);  // one set elsewhere, whatever the cap
+#endif
+  const std::string out = (dir.path / "x.nplm").string();
+  refused(run_cli(dir, "lm train --corpus " + corpus + " --config tiny --kernels avx3 --out " + out));
+}
+
 TEST_CASE("tokenize, eval, generate and heads read the trained model") {
   const TempDir dir;
   const std::string corpus = dir.file("corpus.txt", corpus_text());

@@ -154,14 +154,14 @@ TEST_CASE("the writing-text lesson quotes what the shipped English model gives" 
                    "top-k with $k = 40$ keeps 40 of the {vocab} tokens and \"{favourite}\" rises to {p_top_k}%; top-p "
                    "with $p = 0.9$ then keeps {kept_top_p} of those 40.",
                    // the top-p question: what top-k leaves, and the sums top-p walks through
-                   "After top-k, \"{token_1}\" has {share_1}%, an apostrophe {share_2}%, \"{token_3}\" {share_3}% and "
-                   "\"{token_4}\" {share_4}%.",
-                   "\"{token_1}\", the apostrophe and \"{token_3}\" add up to {sum_3}%, still under 0.5; with "
-                   "\"{token_4}\" they reach {sum_4}%, and top-p stops there.",
+                   "After top-k, \"{token_1}\" has {share_1}%, \"{token_2}\" {share_2}%, \"{token_3}\" {share_3}%, an "
+                   "apostrophe {share_4}% and \"{token_5}\" {share_5}%.",
+                   "\"{token_1}\", \"{token_2}\", \"{token_3}\" and the apostrophe add up to {sum_4}%, still under "
+                   "0.5; with \"{token_5}\" they reach {sum_5}%, and top-p stops there.",
                    "half of the {kept_top_p} kept at 0.9",
                });
-  CHECK_MESSAGE(f.at("token_2") == "'", "the top-p question calls the second token an apostrophe");
-  CHECK_MESSAGE(f.at("kept_half") == "4", "the top-p question's answer is four tokens");
+  CHECK_MESSAGE(f.at("token_4") == "'", "the top-p question calls the fourth token an apostrophe");
+  CHECK_MESSAGE(f.at("kept_half") == "5", "the top-p question's answer is five tokens");
 }
 
 TEST_CASE("the Spanish writing-text lesson quotes what the shipped Spanish model gives" * doctest::skip(!built())) {

@@ -1,5 +1,6 @@
 // gemm_dispatch.cpp: which compilation of gemm_isa.cpp this CPU runs (gemm.h).
 #include "engine/core/lm/gemm.h"
+#include "engine/core/simd_attention.h"
 
 #include <vector>
 
@@ -25,7 +26,16 @@ const std::vector<GemmKernels>& gemm_kernel_variants() {
   return variants;
 }
 
-const GemmKernels& gemm_kernels() { return gemm_kernel_variants().front(); }
+// The widest within the limit the attention kernel's dispatch keeps (simd::limit_instruction_set):
+// the products and the attention of one model always use the same instruction set.
+const GemmKernels& gemm_kernels() {
+  static const GemmKernels& chosen = [] () -> const GemmKernels& {
+    for (const GemmKernels& kernels : gemm_kernel_variants())
+      if (simd::instruction_set_allowed(kernels.name)) return kernels;
+    return gemm_kernel_variants().back();
+  }();
+  return chosen;
+}
 
 float* gemm_scratch(int slot, std::size_t floats) {
   thread_local std::vector<float> scratch[2];  // each of the trainer's threads packs its own
