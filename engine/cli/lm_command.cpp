@@ -49,13 +49,14 @@ using namespace neuralpath::lm;
 // [SECTION] Commands ---------------------------------------------------------------------------
 
 int lm_train(const std::vector<std::string>& args) {
-  const auto f =
-      parse_flags(args, {"--corpus", "--config", "--steps", "--seed", "--threads", "--out", "--lang", "--kernels"},
-                  "lm train");
+  const auto f = parse_flags(
+      args, {"--corpus", "--config", "--steps", "--seed", "--threads", "--out", "--lang", "--kernels"}, "lm train");
   // Before any kernel runs: the dispatch keeps its first choice.
   if (f.count("--kernels") && !simd::limit_instruction_set(f.at("--kernels").c_str()))
-    throw InputError("lm train: --kernels must be avx512, avx2 or sse2 (the widest instruction set the kernels "
-                     "may use), not '" + f.at("--kernels") + "'");
+    throw InputError(
+        "lm train: --kernels must be avx512, avx2 or sse2 (the widest instruction set the kernels "
+        "may use), not '" +
+        f.at("--kernels") + "'");
   const std::string& corpus_path = required(f, "--corpus", "lm train");
   const std::string& config_name = required(f, "--config", "lm train");
   const std::string& out_path = required(f, "--out", "lm train");

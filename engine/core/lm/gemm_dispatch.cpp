@@ -29,7 +29,7 @@ const std::vector<GemmKernels>& gemm_kernel_variants() {
 // The widest within the limit the attention kernel's dispatch keeps (simd::limit_instruction_set):
 // the products and the attention of one model always use the same instruction set.
 const GemmKernels& gemm_kernels() {
-  static const GemmKernels& chosen = [] () -> const GemmKernels& {
+  static const GemmKernels& chosen = []() -> const GemmKernels& {
     for (const GemmKernels& kernels : gemm_kernel_variants())
       if (simd::instruction_set_allowed(kernels.name)) return kernels;
     return gemm_kernel_variants().back();
