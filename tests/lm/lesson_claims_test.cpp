@@ -159,6 +159,7 @@ TEST_CASE("the writing-text lesson quotes what the shipped English model gives" 
                    "\"{token_1}\", \"{token_2}\", \"{token_3}\" and the apostrophe add up to {sum_4}%, still under "
                    "0.5; with \"{token_5}\" they reach {sum_5}%, and top-p stops there.",
                    "half of the {kept_top_p} kept at 0.9",
+                   "The same {kept_top_p} as at 0.9",
                });
   CHECK_MESSAGE(f.at("token_4") == "'", "the top-p question calls the fourth token an apostrophe");
   CHECK_MESSAGE(f.at("kept_half") == "5", "the top-p question's answer is five tokens");
@@ -183,6 +184,7 @@ TEST_CASE("the Spanish writing-text lesson quotes what the shipped Spanish model
           "«{token_1}» solo tiene un {share_1} %, todavía por debajo de 0,5; con «{token_2}» llegan al {sum_2} %, y "
           "ahí top-p se detiene.",
           "la mitad de los {kept_top_p} que quedaban con 0,9",
+          "Los mismos {kept_top_p} que con 0,9",
       });
   CHECK_MESSAGE(f.at("kept_half") == "2", "the top-p question's answer is two tokens");
 }
